@@ -1,0 +1,125 @@
+// The iridia command line: a table of commands, each a module under commands/ loaded on demand.
+// Exit status: 0 all inputs fine, 1 some input invalid or refused, 2 usage error, 3 internal error.
+
+import { UsageError } from './args.js';
+import { IridiaError } from '../errors.js';
+
+export interface CommandModule {
+  /** Runs the command; returns the exit status. */
+  run(argv: string[]): Promise<number> | number;
+}
+
+interface CommandEntry {
+  readonly summary: string;
+  readonly usage: string;
+}
+
+async function loadCommand(name: string): Promise<CommandModule> {
+  // Each command lives in commands/<name>.ts; loading on demand keeps start-up fast.
+  return (await import(`./commands/${name}.js`)) as CommandModule;
+}
+
+export const commands: Readonly<Record<string, CommandEntry>> = {
+  info: {
+    summary: 'header, digest state, part table and findings of a container',
+    usage: 'iridia info [--json] FILE',
+  },
+  verify: {
+    summary: 'check digests (and round trips) of containers in files and folders',
+    usage: 'iridia verify [--roundtrip] [--json] PATH...',
+  },
+  sign: {
+    summary: 'write a container with its digest recomputed',
+    usage: 'iridia sign FILE [-o OUT]',
+  },
+  part: {
+    summary: "extract, replace, add or remove a container's part",
+    usage: 'iridia part FILE KIND [-o OUT] | --replace BYTES -o OUT | --add BYTES -o OUT | --remove -o OUT',
+  },
+  census: {
+    summary: 'count container kinds, program versions, part sets and findings over folders',
+    usage: 'iridia census [--json] [--decode] PATH...',
+  },
+  carve: {
+    summary: 'find containers embedded in any binary and write each as its own file',
+    usage: 'iridia carve FILE... --out-dir DIR [--json]',
+  },
+  disasm: {
+    summary: "disassemble a container (or Direct3D 9 program) as Microsoft's D3DDisassemble does",
+    usage: 'iridia disasm [--flags N] FILE | iridia disasm [--flags N] FILE... --out-dir DIR [--root R] [--json]',
+  },
+  reflect: {
+    summary: "reflection of a container (--d3d: D3DReflect's shape)",
+    usage: 'iridia reflect [--json] FILE | iridia reflect --d3d FILE... --out-dir DIR [--root R]',
+  },
+  lift: {
+    summary: 'lift a program to the IR and emit WGSL',
+    usage: 'iridia lift [--wgsl | --ir] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
+  },
+  run: {
+    summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
+    usage: 'iridia run FILE --input JSON [--gpu]',
+  },
+};
+
+export function helpText(): string {
+  const names = Object.keys(commands);
+  const width = Math.max(...names.map((n) => n.length));
+  const rows = names.map((n) => `  ${n.padEnd(width)}  ${commands[n]!.summary}`);
+  return [
+    'iridia — read, check, disassemble, reflect and lift compiled Direct3D shaders',
+    '',
+    'usage: iridia COMMAND [OPTIONS] ARGS',
+    '',
+    'commands:',
+    ...rows,
+    '',
+    "Run 'iridia COMMAND --help' for a command's options.",
+    'Exit status: 0 all inputs fine, 1 some input invalid or refused, 2 usage error, 3 internal error.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version') {
+    process.stdout.write('iridia 0.1.0\n');
+    return 0;
+  }
+  const entry = commands[name];
+  if (entry === undefined) {
+    process.stderr.write(`iridia: unknown command '${name}'\n\n${helpText()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`usage: ${entry.usage}\n\n${entry.summary}\n`);
+    return 0;
+  }
+  try {
+    const mod = await loadCommand(name);
+    return await mod.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`iridia ${name}: ${e.message}\nusage: ${entry.usage}\n`);
+      return 2;
+    }
+    if (e instanceof IridiaError) {
+      process.stderr.write(`iridia ${name}: ${e.message} [${e.code}]\n`);
+      return 1;
+    }
+    const err = e as { code?: unknown; syscall?: unknown; message?: unknown };
+    if (typeof err?.syscall === 'string') {
+      process.stderr.write(`iridia ${name}: ${String(err.message)}\n`);
+      return 1;
+    }
+    process.stderr.write(
+      `iridia ${name}: internal error (a bug in iridia, please report it): ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    if (process.env['IRIDIA_DEBUG'] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+    return 3;
+  }
+}
