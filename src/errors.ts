@@ -48,6 +48,14 @@ export type ErrorCode =
   | 'E502_D3D9_OPCODE'
   | 'E503_MSF_BAD'
   | 'E504_DEBUG_BAD'
+  // Direct3D 9 programs (src/d3d9): E510-E519
+  | 'E510_D3D9_VERSION'
+  | 'E511_D3D9_LENGTH'
+  | 'E512_D3D9_COMMENT'
+  | 'E513_D3D9_OPERAND'
+  | 'E514_D3D9_CTAB'
+  | 'E515_D3D9_DBUG'
+  | 'E516_D3D9_AON9'
   // lifter / executor
   | 'E601_LIFT_UNSUPPORTED'
   | 'E602_LIFT_INVALID'
