@@ -1,0 +1,285 @@
+// Strict decoder of Shader Model 4/5/5.1 token streams (containers.md, "Shader Model 4 and 5 token
+// streams"): walks the program by length fields to its exact end, reads every operand with its
+// extended tokens, indices and immediates, and checks what the spec proves of every real program:
+// each instruction has its opcode's operand count, the `*` slots hold exactly the registers with
+// no data, destinations are selected by write masks (one-lane depth outputs excepted). A violation
+// is an IridiaError (E3xx) naming the instruction index and word offset.
+
+import { IridiaError, hex, type ErrorCode } from '../errors.js';
+import { OPCODES, OPCODE_CUSTOMDATA, SLOT_REGISTER_TYPES, type OpcodeInfo } from './opcodes.js';
+import type {
+  CustomData,
+  ExtendedOpcode,
+  Instruction,
+  Operand,
+  OperandIndex,
+  Program,
+  ProgramVersion,
+} from './types.js';
+
+const STAGES: Readonly<Record<number, string>> = { 0: 'ps', 1: 'vs', 2: 'gs', 3: 'hs', 4: 'ds', 5: 'cs' };
+
+/** Highest defined operand type (D3D11_SB_OPERAND_TYPE_INNER_COVERAGE). */
+const MAX_OPERAND_TYPE = 42;
+/** One-lane output registers a destination may name without a write mask (oDepth, oDepthGE/LE, oMask, stencil ref). */
+const ONE_LANE_OUTPUTS: ReadonlySet<number> = new Set([12, 15, 38, 39, 41]);
+
+class Cursor {
+  constructor(
+    readonly words: Uint32Array,
+    readonly part: string,
+    public pos: number,
+    readonly end: number,
+    readonly index: number,
+    readonly start: number,
+  ) {}
+  fail(code: ErrorCode, reason: string): IridiaError {
+    return new IridiaError(code, reason, {
+      part: this.part,
+      instruction: this.index,
+      word: this.start,
+      offset: this.pos * 4,
+    });
+  }
+  next(what: string): number {
+    if (this.pos >= this.end)
+      throw this.fail(
+        'E301_TOKENS_TRUNCATED',
+        `${what} at word ${this.pos} is past the instruction's end (word ${this.end})`,
+      );
+    return this.words[this.pos++]!;
+  }
+}
+
+/** Decodes a SHDR/SHEX part's payload. `part` names the part in errors. */
+export function decodeProgram(data: Uint8Array, part = 'SHEX'): Program {
+  if (data.byteLength < 8)
+    throw new IridiaError(
+      'E301_TOKENS_TRUNCATED',
+      `the program is ${data.byteLength} bytes, too short for its version and length words`,
+      {
+        part,
+        offset: 0,
+      },
+    );
+  const count = data.byteLength >>> 2;
+  const words = new Uint32Array(count);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let i = 0; i < count; i++) words[i] = view.getUint32(i * 4, true);
+  const versionToken = words[0]!;
+  const type = versionToken >>> 16;
+  const stage = STAGES[type];
+  if (stage === undefined)
+    throw new IridiaError('E309_BAD_VERSION', `the version token ${hex(versionToken)} names program type ${type}`, {
+      part,
+      offset: 0,
+    });
+  const version: ProgramVersion = { type, stage, major: (versionToken >>> 4) & 0xf, minor: versionToken & 0xf };
+  const lengthWords = words[1]!;
+  if (lengthWords < 2 || lengthWords > count)
+    throw new IridiaError(
+      'E301_TOKENS_TRUNCATED',
+      `the length word says ${lengthWords} words but the part holds ${count}`,
+      { part, offset: 4 },
+    );
+  const is51 = version.major > 5 || (version.major === 5 && version.minor >= 1);
+  const instructions: Instruction[] = [];
+  let pos = 2;
+  while (pos < lengthWords) {
+    instructions.push(decodeInstruction(words, pos, lengthWords, instructions.length, part, is51));
+    pos += instructions[instructions.length - 1]!.length;
+  }
+  return { version, words, lengthWords, instructions };
+}
+
+function decodeInstruction(
+  words: Uint32Array,
+  start: number,
+  programEnd: number,
+  index: number,
+  part: string,
+  is51: boolean,
+): Instruction {
+  const token = words[start]!;
+  const opcode = token & 0x7ff;
+  const at = { part, instruction: index, word: start, offset: start * 4 };
+  if (opcode === OPCODE_CUSTOMDATA) {
+    if (start + 2 > programEnd)
+      throw new IridiaError(
+        'E307_CUSTOMDATA',
+        `customdata's length word is past the program's end (word ${programEnd})`,
+        at,
+      );
+    const length = words[start + 1]!;
+    if (length < 2 || length > programEnd - start)
+      throw new IridiaError(
+        'E307_CUSTOMDATA',
+        `customdata says ${length} words but ${programEnd - start} remain in the program`,
+        at,
+      );
+    const customData: CustomData = { dataClass: token >>> 11, words: words.subarray(start + 2, start + length) };
+    return { index, word: start, length, opcode, token, extended: [], operands: [], values: [], customData };
+  }
+  const info = OPCODES[opcode];
+  const length = (token >>> 24) & 0x7f;
+  if (length === 0) throw new IridiaError('E302_INSTRUCTION_LENGTH', `opcode ${hex(opcode)} has length 0`, at);
+  if (length > programEnd - start)
+    throw new IridiaError(
+      'E302_INSTRUCTION_LENGTH',
+      `opcode ${hex(opcode)} says ${length} words but ${programEnd - start} remain in the program`,
+      at,
+    );
+  if (info === undefined) throw new IridiaError('E303_UNKNOWN_OPCODE', `unknown opcode ${hex(opcode)}`, at);
+  const c = new Cursor(words, part, start + 1, start + length, index, start);
+  const extended: ExtendedOpcode[] = [];
+  let ext = token >>> 31;
+  while (ext) {
+    const e = c.next('an extended opcode token');
+    extended.push({ token: e, type: e & 0x3f });
+    ext = e >>> 31;
+  }
+  const operands: Operand[] = [];
+  const values: number[] = [];
+  if (info.layout === undefined) {
+    const format = info.dst + info.src;
+    for (let i = 0; i < format.length; i++) {
+      if (c.pos >= c.end)
+        throw c.fail('E304_OPERAND_COUNT', `${info.name} has ${i} operands but its format needs ${format.length}`);
+      const op = readOperand(c);
+      checkSlot(c, info, format[i]!, op, i);
+      operands.push(op);
+    }
+  } else {
+    readLayout(c, info, is51, operands, values);
+  }
+  if (c.pos !== c.end)
+    throw c.fail(
+      'E304_OPERAND_COUNT',
+      `${info.name} ends at word ${c.pos} but its length says word ${c.end} (${c.end - c.pos} words left over)`,
+    );
+  return { index, word: start, length, opcode, token, extended, operands, values };
+}
+
+function readLayout(c: Cursor, info: OpcodeInfo, is51: boolean, operands: Operand[], values: number[]): void {
+  for (const item of info.layout!) {
+    switch (item) {
+      case 'o':
+        operands.push(readOperand(c));
+        break;
+      case 'w':
+        values.push(c.next(`${info.name}'s word`));
+        break;
+      case 'S':
+      case 'C':
+        if (is51) values.push(c.next(`${info.name}'s ${item === 'S' ? 'register space' : 'size'} word`));
+        break;
+      case 'n': {
+        const n = c.next(`${info.name}'s count`);
+        if (n > c.end - c.pos)
+          throw c.fail('E310_BAD_DECLARATION', `${info.name} lists ${n} words but ${c.end - c.pos} remain`);
+        values.push(n);
+        for (let i = 0; i < n; i++) values.push(c.next(`${info.name}'s list`));
+        break;
+      }
+      case '+':
+        while (c.pos < c.end) values.push(c.next(`${info.name}'s list`));
+        break;
+      default:
+        throw new Error(`bad layout item ${item}`);
+    }
+  }
+}
+
+function checkSlot(c: Cursor, info: OpcodeInfo, letter: string, op: Operand, i: number): void {
+  const isSlot = SLOT_REGISTER_TYPES.has(op.type);
+  if (letter === '*') {
+    if (!isSlot)
+      throw c.fail(
+        'E308_OPERAND_SLOT',
+        `${info.name}'s operand ${i} must be a resource, sampler, UAV, memory or stream register, not type ${op.type}`,
+      );
+  } else if (isSlot) {
+    throw c.fail(
+      'E308_OPERAND_SLOT',
+      `${info.name}'s operand ${i} holds a register of type ${op.type} where a value is expected`,
+    );
+  } else if (letter === 'd' && op.type !== 13) {
+    // A destination selects its lanes by a write mask, except the one-lane registers.
+    const oneLane = op.numComponents === 1 && ONE_LANE_OUTPUTS.has(op.type);
+    if (!oneLane && !(op.numComponents === 2 && op.selectionMode === 0))
+      throw c.fail('E308_OPERAND_SLOT', `${info.name}'s destination ${i} is not selected by a write mask`);
+  }
+}
+
+/** Reads one operand (token, extended tokens, indices, immediates). */
+function readOperand(c: Cursor): Operand {
+  const word = c.pos;
+  const token = c.next('an operand token');
+  const numComponents = token & 3;
+  const selectionMode = numComponents === 2 ? (token >>> 2) & 3 : 0;
+  let mask = 0;
+  let swizzle: [number, number, number, number] = [0, 1, 2, 3];
+  if (numComponents === 2) {
+    if (selectionMode === 0) mask = (token >>> 4) & 0xf;
+    else if (selectionMode === 1)
+      swizzle = [(token >>> 4) & 3, (token >>> 6) & 3, (token >>> 8) & 3, (token >>> 10) & 3];
+    else if (selectionMode === 2) {
+      const s = (token >>> 4) & 3;
+      swizzle = [s, s, s, s];
+    } else throw c.fail('E305_OPERAND_TYPE', `operand token ${hex(token)} has component selection mode 3`);
+  } else if (numComponents === 3) throw c.fail('E305_OPERAND_TYPE', `operand token ${hex(token)} has N components`);
+  const type = (token >>> 12) & 0xff;
+  if (type > MAX_OPERAND_TYPE) throw c.fail('E305_OPERAND_TYPE', `unknown operand type ${type}`);
+  const dims = (token >>> 20) & 3;
+  let modifier = 0;
+  let minPrecision = 0;
+  let nonUniform = false;
+  const extended: number[] = [];
+  let ext = token >>> 31;
+  while (ext) {
+    const e = c.next('an extended operand token');
+    extended.push(e);
+    if ((e & 0x3f) === 1) {
+      modifier = (e >>> 6) & 0xff;
+      minPrecision = (e >>> 14) & 7;
+      nonUniform = ((e >>> 17) & 1) === 1;
+    }
+    ext = e >>> 31;
+  }
+  let values: number[] | undefined;
+  if (type === 4 || type === 5) {
+    const n = (numComponents === 1 ? 1 : numComponents === 2 ? 4 : 0) * (type === 5 ? 2 : 1);
+    values = [];
+    for (let i = 0; i < n; i++) values.push(c.next('an immediate value'));
+  }
+  const indices: OperandIndex[] = [];
+  for (let d = 0; d < dims; d++) {
+    const rep = (token >>> (22 + d * 3)) & 7;
+    if (rep > 4) throw c.fail('E306_INDEX_REPRESENTATION', `operand index ${d} has representation ${rep}`);
+    let imm = 0;
+    let immHi = 0;
+    if (rep === 0 || rep === 3) imm = c.next('an index');
+    else if (rep === 1 || rep === 4) {
+      immHi = c.next('an index');
+      imm = c.next('an index');
+    }
+    if (rep >= 2) indices.push({ rep, imm, immHi, rel: readOperand(c) });
+    else indices.push({ rep, imm, immHi });
+  }
+  const op: Operand = {
+    token,
+    type,
+    numComponents,
+    selectionMode,
+    mask,
+    swizzle,
+    modifier,
+    minPrecision,
+    nonUniform,
+    extended,
+    indices,
+    word,
+    ...(values === undefined ? {} : { values }),
+  };
+  return op;
+}
