@@ -1,0 +1,92 @@
+// `iridia part FILE KIND [-o OUT]` extracts a part's bytes (to stdout without -o);
+// `--replace BYTES_FILE -o OUT`, `--add BYTES_FILE -o OUT` and `--remove -o OUT` write a container
+// re-signed with the part replaced, appended or dropped (editContainer; containers.md, "Container":
+// a container is fixed by its parts). A rewrite keeps the parts and drops what lies between or after
+// them; each such finding of the input is said on stderr, so nothing is lost silently.
+
+import { parseArgs, flag, value, UsageError } from '../args.js';
+import { readInput } from '../io.js';
+import { writeBinary } from './sign.js';
+import { fourccFromString } from '../../binary/reader.js';
+import { editContainer, parseContainer, printableKind, type Container } from '../../container/container.js';
+import { IridiaError } from '../../errors.js';
+
+/** Findings whose bytes or layout a rewrite from parts does not keep. */
+const DROPPED: Readonly<Record<string, string>> = {
+  gap: 'the bytes between parts are not written',
+  trailing: 'the bytes after the last part are not written',
+  'extra-bytes': 'the bytes after the stored total size are not written',
+  order: 'the parts are written back to back in directory order',
+};
+
+function warnDropped(path: string, c: Container, kind: string, op: string): void {
+  for (const f of c.findings) {
+    const what = DROPPED[f.kind];
+    if (what !== undefined) process.stderr.write(`iridia part: ${path}: ${f.message}; ${what}\n`);
+  }
+  const n = c.parts.filter((p) => p.kind === kind).length;
+  if (n > 1) process.stderr.write(`iridia part: ${path}: ${n} parts are ${printableKind(kind)}; all ${n} are ${op}\n`);
+}
+
+function partKind(s: string): string {
+  try {
+    fourccFromString(s);
+  } catch (e) {
+    if (e instanceof IridiaError)
+      throw new UsageError(`KIND is a four-character part kind (SHEX, RDEF, ...), not ${JSON.stringify(s)}`);
+    throw e;
+  }
+  return s;
+}
+
+export function run(argv: string[]): number {
+  const args = parseArgs(argv, {
+    '-o': { value: true, aliases: ['--output'] },
+    '--replace': { value: true },
+    '--add': { value: true },
+    '--remove': {},
+  });
+  if (args.positional.length !== 2) throw new UsageError('part takes FILE and KIND');
+  const [path, kindArg] = args.positional as [string, string];
+  const kind = partKind(kindArg);
+  const ops = (['--replace', '--add', '--remove'] as const).filter((o) => flag(args, o));
+  if (ops.length > 1) throw new UsageError(`${ops.join(' and ')} cannot be combined`);
+  const out = value(args, '-o');
+  const c = parseContainer(readInput(path));
+  const op = ops[0];
+  if (op === undefined) {
+    const matches = c.parts.filter((p) => p.kind === kind);
+    const first = matches[0];
+    if (first === undefined) {
+      throw new IridiaError(
+        'E108_PART_MISSING',
+        `the container has no ${printableKind(kind)} part (it has ${c.parts.map((p) => printableKind(p.kind)).join(' ') || 'none'})`,
+      );
+    }
+    if (matches.length > 1) {
+      process.stderr.write(
+        `iridia part: ${path}: ${matches.length} parts are ${printableKind(kind)}; the first is written\n`,
+      );
+    }
+    writeBinary(out, first.data);
+    return 0;
+  }
+  if (out === undefined) throw new UsageError(`${op} writes a container: give -o OUT`);
+  let edited: Uint8Array;
+  switch (op) {
+    case '--replace':
+      edited = editContainer(c, { op: 'replace', kind, data: readInput(value(args, op)!) });
+      warnDropped(path, c, kind, 'replaced');
+      break;
+    case '--add':
+      edited = editContainer(c, { op: 'add', kind, data: readInput(value(args, op)!) });
+      warnDropped(path, c, kind, 'added');
+      break;
+    case '--remove':
+      edited = editContainer(c, { op: 'remove', kind });
+      warnDropped(path, c, kind, 'removed');
+      break;
+  }
+  writeBinary(out, edited);
+  return 0;
+}
