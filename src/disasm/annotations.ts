@@ -15,6 +15,9 @@
 // - `initial` lines are printed before the `before` lines of the first instruction that is not a
 //   declaration (verbatim, same rules).
 // - `after.get(offset)` lines are printed immediately after that instruction's line (verbatim).
+// - `suffix.get(offset)` is appended to that instruction's own line, after its text (the remarks
+//   `  // r0.x <- r.x` and `  // Prior locations: ...` that Microsoft prints on the instruction's
+//   line). [Added by the debug-information engineer: the remarks sit on the instruction's line.]
 // - With flag 0x40 (instructions only) the same rules apply to the lines that remain.
 
 import type { Container } from '../container/container.js';
@@ -27,6 +30,8 @@ export interface ListingAnnotations {
   readonly before?: ReadonlyMap<number, readonly string[]>;
   /** Lines printed after the instruction at this byte offset. */
   readonly after?: ReadonlyMap<number, readonly string[]>;
+  /** Text appended to the line of the instruction at this byte offset (e.g. '  // r0.x <- r.x'). */
+  readonly suffix?: ReadonlyMap<number, string>;
 }
 
 /** Implemented by src/debug: `debugAnnotations(container): ListingAnnotations | undefined`. */
