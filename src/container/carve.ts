@@ -70,7 +70,8 @@ function candidate(
   at: number,
 ): CarvedContainer | { reason: CarveRejection; detail: string } {
   const avail = data.byteLength - at;
-  if (avail < HEADER_SIZE) return { reason: 'truncated-header', detail: `only ${avail} bytes follow the magic` };
+  if (avail < HEADER_SIZE)
+    return { reason: 'truncated-header', detail: `only ${avail} bytes from the magic to the end` };
   const version = view.getUint32(at + 20, true);
   if (version !== 1) return { reason: 'version', detail: `version word ${version}` };
   const total = view.getUint32(at + 24, true);

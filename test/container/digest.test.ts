@@ -24,8 +24,11 @@ test('the container digest verifies on every committed fixture, both padding bra
     // fxc does not sign programs that use the debug-layer instructions abort/printf
     // (corpus README, "The digest"): their stored digest is not the computed one.
     const debugLayer = f.includes('/ps_abort_printf/');
-    assert.equal(digestState(c), debugLayer ? 'stale' : 'valid', f);
-    if (!debugLayer) assert.deepEqual(containerDigest(bytes), c.digest, f);
+    // dxc leaves containers unsigned unless asked to validate; this one is listed as zero in
+    // test/fixtures/README.md (from the corpus manifest's digest column).
+    const unsigned = f.endsWith('/container/asm__control-flow-multi-break-with-non-idom-loop-header.dxil');
+    assert.equal(digestState(c), debugLayer ? 'stale' : unsigned ? 'unsigned' : 'valid', f);
+    if (!debugLayer && !unsigned) assert.deepEqual(containerDigest(bytes), c.digest, f);
     assert.deepEqual(rewriteContainer(c), bytes, `${f} round trip`);
   }
   assert.deepEqual([...remainders].sort(), [false, true], 'fixtures cover both final-block branches');
