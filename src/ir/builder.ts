@@ -1,0 +1,186 @@
+// Builders for the IR (ir.ts): a module builder that interns types (structurally equal types share
+// one TypeId, so a TypeId comparison is a type comparison) and a function builder with an
+// expression arena, lets, locals and a stack of open blocks.
+
+import type {
+  Binding,
+  Block,
+  Constant,
+  EntryPoint,
+  Expr,
+  ExprId,
+  Function,
+  FunctionArgument,
+  FunctionId,
+  Global,
+  GlobalId,
+  LetId,
+  LocalId,
+  LocalVariable,
+  Module,
+  Scalar,
+  Stmt,
+  Type,
+  TypeId,
+  VecSize,
+} from './ir.js';
+
+export class ModuleBuilder {
+  readonly types: Type[] = [];
+  readonly constants: Constant[] = [];
+  readonly globals: Global[] = [];
+  readonly functions: Function[] = [];
+  readonly entryPoints: EntryPoint[] = [];
+  private readonly typeKeys = new Map<string, TypeId>();
+
+  type(t: Type): TypeId {
+    // Structs are nominal (their name is part of the key); everything else is structural.
+    const key = JSON.stringify(t);
+    const known = this.typeKeys.get(key);
+    if (known !== undefined) return known;
+    const id = this.types.length;
+    this.types.push(t);
+    this.typeKeys.set(key, id);
+    return id;
+  }
+
+  scalar(s: Scalar): TypeId {
+    return this.type({ kind: 'scalar', scalar: s });
+  }
+
+  vec(s: Scalar, size: number): TypeId {
+    return size === 1 ? this.scalar(s) : this.type({ kind: 'vector', scalar: s, size: size as VecSize });
+  }
+
+  array(base: TypeId, length: number | null): TypeId {
+    return this.type({ kind: 'array', base, length });
+  }
+
+  addGlobal(g: Global): GlobalId {
+    this.globals.push(g);
+    return this.globals.length - 1;
+  }
+
+  addConstant(c: Constant): number {
+    this.constants.push(c);
+    return this.constants.length - 1;
+  }
+
+  addFunction(f: Function): FunctionId {
+    this.functions.push(f);
+    return this.functions.length - 1;
+  }
+
+  finish(): Module {
+    return {
+      types: this.types,
+      constants: this.constants,
+      globals: this.globals,
+      functions: this.functions,
+      entryPoints: this.entryPoints,
+    };
+  }
+}
+
+export class FunctionBuilder {
+  readonly exprs: Expr[] = [];
+  readonly locals: LocalVariable[] = [];
+  readonly lets: { name: string }[] = [];
+  readonly args: FunctionArgument[] = [];
+  private readonly blocks: Stmt[][] = [[]];
+  private readonly literalCache = new Map<string, ExprId>();
+
+  constructor(
+    readonly m: ModuleBuilder,
+    readonly name: string,
+  ) {}
+
+  expr(e: Expr): ExprId {
+    // Literals are shared (they are pure and cheap to print more than once).
+    if (e.op === 'literal') {
+      const key = `${e.scalar}:${e.bits}`;
+      const hit = this.literalCache.get(key);
+      if (hit !== undefined) return hit;
+      this.exprs.push(e);
+      this.literalCache.set(key, this.exprs.length - 1);
+      return this.exprs.length - 1;
+    }
+    this.exprs.push(e);
+    return this.exprs.length - 1;
+  }
+
+  u32(v: number): ExprId {
+    return this.expr({ op: 'literal', scalar: 'u32', bits: v >>> 0 });
+  }
+  i32(v: number): ExprId {
+    return this.expr({ op: 'literal', scalar: 'i32', bits: v >>> 0 });
+  }
+  f32(v: number): ExprId {
+    const b = new DataView(new ArrayBuffer(4));
+    b.setFloat32(0, v, true);
+    return this.expr({ op: 'literal', scalar: 'f32', bits: b.getUint32(0, true) });
+  }
+  f32bits(bits: number): ExprId {
+    return this.expr({ op: 'literal', scalar: 'f32', bits: bits >>> 0 });
+  }
+  bool(v: boolean): ExprId {
+    return this.expr({ op: 'literal', scalar: 'bool', bits: v ? 1 : 0 });
+  }
+
+  arg(a: FunctionArgument): number {
+    this.args.push(a);
+    return this.args.length - 1;
+  }
+
+  local(name: string, type: TypeId, init?: ExprId): LocalId {
+    this.locals.push(init === undefined ? { name, type } : { name, type, init });
+    return this.locals.length - 1;
+  }
+
+  /** Appends a statement to the innermost open block. */
+  stmt(s: Stmt): void {
+    const top = this.blocks[this.blocks.length - 1];
+    if (!top) throw new Error('FunctionBuilder: no open block');
+    top.push(s);
+  }
+
+  /** Binds a value to a fresh let and returns the expression that reads it. */
+  bind(name: string, value: ExprId): ExprId {
+    const id: LetId = this.lets.length;
+    this.lets.push({ name });
+    this.stmt({ op: 'let', let: id, value });
+    return this.expr({ op: 'let', let: id });
+  }
+
+  newLet(name: string): LetId {
+    this.lets.push({ name });
+    return this.lets.length - 1;
+  }
+
+  open(): void {
+    this.blocks.push([]);
+  }
+
+  close(): Block {
+    if (this.blocks.length <= 1) throw new Error('FunctionBuilder: close without open');
+    return this.blocks.pop() ?? [];
+  }
+
+  depth(): number {
+    return this.blocks.length;
+  }
+
+  finish(result?: { type: TypeId; binding?: Binding }): Function {
+    if (this.blocks.length !== 1) throw new Error('FunctionBuilder: unclosed block');
+    const f: Function = {
+      name: this.name,
+      args: this.args,
+      locals: this.locals,
+      lets: this.lets,
+      exprs: this.exprs,
+      body: this.blocks[0] ?? [],
+      ...(result ? { result } : {}),
+    };
+    return f;
+  }
+}

@@ -1,0 +1,405 @@
+// iridia's IR: the typed program every reader (the SM4/5 lifter, later DXIL) fills and every writer
+// (WGSL emitter, CPU executor) reads. One module holds arenas of types, constants, globals and
+// functions; each function holds arenas of arguments, locals, lets and expressions, and a body of
+// structured statements. Shape after naga's `lib.rs`, simplified: expressions are pure trees
+// evaluated where a statement uses them (there is no `Emit`). Spec: ../shared/spec/lifter-dxbc.md.
+//
+// ## Semantics
+//
+// Handles. Every cross-reference is an index into an arena: TypeId into `Module.types`, ConstantId
+// into `Module.constants`, GlobalId into `Module.globals`, FunctionId into `Module.functions`, and,
+// within one function, ExprId into `Function.exprs`, LocalId into `Function.locals`, LetId into
+// `Function.lets`. The validator (validate.ts) checks every handle is in range and that expression
+// trees are acyclic (an expression only refers to expressions with a smaller index).
+//
+// Values. Scalars are `f32` (IEEE 754 binary32), `i32` (two's complement), `u32`, `bool`. Vectors have
+// 2 to 4 components of one scalar. Every scalar literal is stored as its 32-bit pattern (`bits`,
+// an unsigned number 0..2^32-1): an f32 literal's pattern may be any pattern, infinities and NaNs
+// included; a bool literal is 0 or 1.
+//
+// Evaluation. Expressions have no side effects. An expression is evaluated when (and each time)
+// a statement that uses it runs, reading variables as they are at that moment; sharing a handle
+// between statements re-evaluates it. Within one expression the order of evaluation of operands is
+// unobservable. A `let` statement evaluates its value once and names it: a `let` expression reads
+// that value. Statements run in order; `if`, `loop` and `switch` nest blocks.
+//
+// Scope. A let is visible from its statement to the end of the block that holds it, nested blocks
+// included; the validator refuses a use outside that range. Locals are function-wide, created at
+// function entry with their `init` (evaluated in declaration order; a local's init may only use
+// arguments, literals and constants) or with zero. Globals are module-wide.
+//
+// Control flow. `loop` repeats its body until `break` (innermost loop or switch) or `return`;
+// `continue` starts the innermost loop's next iteration (never a switch). `switch` runs the one
+// case whose `values` hold the selector (i32 or u32 compared as 32-bit patterns), else the case
+// marked `default`; there is no fall-through. `kill` ends the invocation's writes (a pixel
+// program's discard: it stops contributing outputs; with WGSL's demote semantics the invocation
+// may keep running as a helper, so nothing after a kill may be observed by the caller). `return`
+// leaves the function with its value (an entry point's outputs).
+//
+// Arithmetic (component-wise on vectors; both operands of a binary operation have the same type,
+// except that a shift's count is u32 of the same shape):
+// - f32 add, sub, mul, div, fma: IEEE 754 binary32, round to nearest even. Any operation with a NaN
+//   operand yields a NaN (which one is unspecified); inf - inf, 0 * inf, 0 / 0 yield NaN; x / 0
+//   yields a signed infinity for x != 0. Denormal operands and results may be flushed to zero of
+//   the same sign (Direct3D 10+ allows it for arithmetic; `mov`-like copies never flush, since
+//   registers hold raw bits). `rem` on f32 is x - y * trunc(x / y).
+// - i32/u32 add, sub, mul wrap modulo 2^32. `mul_hi` gives the high 32 bits of the 64-bit product
+//   (signed for i32). Integer `div` rounds toward zero; `rem` has the sign of the dividend. Integer
+//   division by zero yields the dividend for `div` and 0 for `rem`; i32 MIN / -1 yields MIN and
+//   MIN % -1 yields 0 (WGSL's definitions). A lifted program guards these with `select` where
+//   Direct3D differs (division by zero gives 0xffffffff there).
+// - shl, shr: the count is taken modulo the bit width (the low 5 bits) — the IR defines it so, and
+//   the WGSL emitter writes the mask out. shr on i32 is arithmetic, on u32 logical.
+// - and, or, xor, not: bitwise on i32/u32; on bool, logical (no short circuit: no side effects).
+// - Comparisons (eq, ne, lt, le, gt, ge) give bool of the operands' shape. On f32 any comparison
+//   with a NaN operand is false except `ne`, which is true (IEEE unordered).
+// - neg: f32 flips the sign bit (NaN stays NaN); i32/u32 negate modulo 2^32. abs on f32 clears the
+//   sign bit; on i32, abs(MIN) is MIN.
+// - select(cond, accept, reject): accept where cond is true, component-wise (a scalar cond selects
+//   whole vectors).
+// - Math functions (`MathFn`): min, max, clamp: when no operand is NaN, the usual order; with a NaN
+//   operand the result is unspecified among the operands (a lifted program guards NaN itself, as
+//   Direct3D returns the other operand). saturate is clamp(x, 0, 1) with the same NaN rule. floor,
+//   ceil, trunc, round (to nearest even), fract (x - floor(x)), sqrt, inverse_sqrt, exp2, log2, sin,
+//   cos: IEEE where exact, otherwise within Direct3D's tolerance (ULP bounds of the D3D11 spec);
+//   sqrt/log2 of a negative number and inverse_sqrt of a negative number are NaN; log2(0) is -inf,
+//   inverse_sqrt(0) is +inf. count_one_bits, reverse_bits, first_leading_bit (u32: index of the
+//   highest set bit counted from bit 0, 0xffffffff when none; i32: of the highest bit differing
+//   from the sign bit, -1 when none), first_trailing_bit (index of the lowest set bit, 0xffffffff
+//   when none), extract_bits(e, offset, count) and insert_bits(e, newbits, offset, count) as WGSL
+//   defines them for offset + count <= 32 (the lifter masks and clamps Direct3D's operands first),
+//   pack2x16float/unpack2x16float (round to nearest even; f16 infinities and NaNs carried), dot.
+// - bitcast reinterprets the 32-bit pattern, never changing a bit. convert: f32 -> i32/u32 rounds
+//   toward zero; a value outside the target's range, or NaN, gives 0 (the lifter writes
+//   Direct3D's clamps and NaN rule out explicitly before converting, so it never relies on this);
+//   i32/u32 -> f32 rounds to nearest even; i32 <-> u32 keeps the bits; bool -> number gives 0 or 1;
+//   number -> bool is `x != 0`.
+//
+// Memory and indices.
+// - A pointer expression (`global`, `local`, `access`/`member` of a pointer) names storage; `load`
+//   reads it, `store` writes it. Handle-space globals (textures, samplers) are used without a load.
+// - `access` with an index outside the array (or vector) reads the zero value of the element type
+//   through a load; a store through it does nothing; an atomic through it does nothing and yields
+//   0. A runtime-sized array's length is the bound buffer's size in elements. The lifter still
+//   writes Direct3D's zero-for-out-of-range guards out where D3D defines them, so a target whose
+//   robustness differs (WGSL clamps or returns any in-range value) gives Direct3D's answer.
+// - Atomics act on `atomic` storage (workgroup or storage space) and return the previous value.
+// - Image loads out of range (coordinate, array layer, level or sample) give zero (Direct3D's rule
+//   for `ld`); image stores out of range do nothing. Sampling is the caller's: the IR says which
+//   texture, sampler, coordinates, offsets, level selection and comparison; filtering is the
+//   sampler's (and the executor's callback's).
+// - Derivatives are taken across the 2x2 quad of pixel invocations; only pixel programs use them.
+//
+// Stages. An entry point (vertex, fragment, compute) is a function whose arguments and result
+// members carry bindings (builtins or numbered locations). Hull, domain and geometry programs, and
+// a vertex program that feeds a tessellator, are `stageFunctions`: plain functions the executor
+// calls (see lift/stage.ts); geometry output uses the `emit`/`cut` statements.
+
+export type Scalar = 'f32' | 'i32' | 'u32' | 'bool';
+export type VecSize = 2 | 3 | 4;
+export type TypeId = number;
+export type ConstantId = number;
+export type GlobalId = number;
+export type FunctionId = number;
+export type ExprId = number;
+export type LocalId = number;
+export type LetId = number;
+
+export type ImageDim = '1d' | '2d' | '3d' | 'cube';
+export type StorageFormat =
+  | 'r32uint'
+  | 'r32sint'
+  | 'r32float'
+  | 'rgba32uint'
+  | 'rgba32sint'
+  | 'rgba32float'
+  | 'rgba8unorm'
+  | 'rgba8snorm'
+  | 'rgba16float';
+export type StorageAccess = 'read' | 'write' | 'read_write';
+
+export type ImageClass =
+  | { readonly kind: 'sampled'; readonly scalar: 'f32' | 'i32' | 'u32'; readonly multisampled: boolean }
+  | { readonly kind: 'depth'; readonly multisampled: boolean }
+  | { readonly kind: 'storage'; readonly format: StorageFormat; readonly access: StorageAccess };
+
+export interface StructMember {
+  readonly name: string;
+  readonly type: TypeId;
+  readonly binding?: Binding;
+}
+
+export type Type =
+  | { readonly kind: 'scalar'; readonly scalar: Scalar }
+  | { readonly kind: 'vector'; readonly scalar: Scalar; readonly size: VecSize }
+  /** `length` null: runtime-sized (only as the last thing in a storage buffer). */
+  | { readonly kind: 'array'; readonly base: TypeId; readonly length: number | null }
+  | { readonly kind: 'struct'; readonly name: string; readonly members: readonly StructMember[] }
+  | { readonly kind: 'atomic'; readonly scalar: 'u32' | 'i32' }
+  | { readonly kind: 'image'; readonly dim: ImageDim; readonly arrayed: boolean; readonly class: ImageClass }
+  | { readonly kind: 'sampler'; readonly comparison: boolean }
+  /** An array of resources bound as one range (SM5.1); `size` null: unbounded. */
+  | { readonly kind: 'binding_array'; readonly base: TypeId; readonly size: number | null };
+
+export type Builtin =
+  | 'position'
+  | 'vertex_index'
+  | 'instance_index'
+  | 'front_facing'
+  | 'frag_depth'
+  | 'sample_index'
+  | 'sample_mask'
+  | 'local_invocation_id'
+  | 'local_invocation_index'
+  | 'global_invocation_id'
+  | 'workgroup_id'
+  | 'num_workgroups';
+
+export type Interpolation = 'perspective' | 'linear' | 'flat';
+export type Sampling = 'center' | 'centroid' | 'sample';
+
+export type Binding =
+  | { readonly kind: 'builtin'; readonly builtin: Builtin }
+  | {
+      readonly kind: 'location';
+      readonly location: number;
+      readonly interpolation?: Interpolation;
+      readonly sampling?: Sampling;
+    };
+
+export type AddressSpace = 'private' | 'workgroup' | 'uniform' | 'storage' | 'handle';
+
+export interface ResourceBinding {
+  readonly group: number;
+  readonly binding: number;
+}
+
+export interface Global {
+  readonly name: string;
+  readonly space: AddressSpace;
+  /** For storage space: read or read_write. */
+  readonly access?: 'read' | 'read_write';
+  readonly type: TypeId;
+  readonly binding?: ResourceBinding;
+  /** Private globals only: an initial value. */
+  readonly init?: ConstantId;
+}
+
+/** A module-level constant: a value of `type` given as its 32-bit words in memory order. */
+export interface Constant {
+  readonly name: string;
+  readonly type: TypeId;
+  readonly words: readonly number[];
+}
+
+export interface FunctionArgument {
+  readonly name: string;
+  readonly type: TypeId;
+  readonly binding?: Binding;
+}
+
+export interface LocalVariable {
+  readonly name: string;
+  readonly type: TypeId;
+  readonly init?: ExprId;
+}
+
+export interface LetInfo {
+  /** A name hint; writers make it unique. */
+  readonly name: string;
+}
+
+export type UnaryOp = 'neg' | 'not' | 'abs';
+export type BinaryOp =
+  | 'add'
+  | 'sub'
+  | 'mul'
+  | 'div'
+  | 'rem'
+  | 'and'
+  | 'or'
+  | 'xor'
+  | 'shl'
+  | 'shr'
+  | 'eq'
+  | 'ne'
+  | 'lt'
+  | 'le'
+  | 'gt'
+  | 'ge';
+export type MathFn =
+  | 'min'
+  | 'max'
+  | 'clamp'
+  | 'saturate'
+  | 'floor'
+  | 'ceil'
+  | 'trunc'
+  | 'round'
+  | 'fract'
+  | 'sqrt'
+  | 'inverse_sqrt'
+  | 'exp2'
+  | 'log2'
+  | 'sin'
+  | 'cos'
+  | 'fma'
+  | 'dot'
+  | 'mul_hi'
+  | 'count_one_bits'
+  | 'reverse_bits'
+  | 'first_leading_bit'
+  | 'first_trailing_bit'
+  | 'extract_bits'
+  | 'insert_bits'
+  | 'pack2x16float'
+  | 'unpack2x16float'
+  | 'all'
+  | 'any'
+  | 'abs';
+
+export type SampleLevel =
+  | { readonly kind: 'auto' }
+  | { readonly kind: 'zero' }
+  | { readonly kind: 'exact'; readonly level: ExprId }
+  | { readonly kind: 'bias'; readonly bias: ExprId }
+  | { readonly kind: 'gradient'; readonly x: ExprId; readonly y: ExprId };
+
+export type ImageQuery = 'size' | 'levels' | 'samples' | 'layers';
+
+export type Expr =
+  | { readonly op: 'literal'; readonly scalar: Scalar; readonly bits: number }
+  | { readonly op: 'zero'; readonly type: TypeId }
+  | { readonly op: 'constant'; readonly constant: ConstantId }
+  | { readonly op: 'compose'; readonly type: TypeId; readonly parts: readonly ExprId[] }
+  | { readonly op: 'splat'; readonly size: VecSize; readonly value: ExprId }
+  /** Components of a vector by index; one index gives a scalar. */
+  | { readonly op: 'swizzle'; readonly vector: ExprId; readonly pattern: readonly number[] }
+  | { readonly op: 'arg'; readonly index: number }
+  | { readonly op: 'global'; readonly global: GlobalId }
+  | { readonly op: 'local'; readonly local: LocalId }
+  | { readonly op: 'let'; readonly let: LetId }
+  /** Element of an array/vector/binding array (value or pointer) at a computed index. */
+  | { readonly op: 'access'; readonly base: ExprId; readonly index: ExprId }
+  /** Member of a struct, or element of an array/vector, at a constant index. */
+  | { readonly op: 'member'; readonly base: ExprId; readonly index: number }
+  | { readonly op: 'load'; readonly pointer: ExprId }
+  | { readonly op: 'unary'; readonly fn: UnaryOp; readonly arg: ExprId }
+  | { readonly op: 'binary'; readonly fn: BinaryOp; readonly left: ExprId; readonly right: ExprId }
+  | { readonly op: 'select'; readonly cond: ExprId; readonly accept: ExprId; readonly reject: ExprId }
+  | { readonly op: 'math'; readonly fn: MathFn; readonly args: readonly ExprId[] }
+  | { readonly op: 'bitcast'; readonly to: Scalar; readonly value: ExprId }
+  | { readonly op: 'convert'; readonly to: Scalar; readonly value: ExprId }
+  | {
+      readonly op: 'derivative';
+      readonly axis: 'x' | 'y' | 'width';
+      readonly control: 'coarse' | 'fine' | 'none';
+      readonly value: ExprId;
+    }
+  | {
+      readonly op: 'sample';
+      readonly image: ExprId;
+      readonly sampler: ExprId;
+      readonly coord: ExprId;
+      readonly arrayIndex?: ExprId;
+      /** A constant texel offset (i32 vector of the image's dimension). */
+      readonly offset?: ExprId;
+      readonly level: SampleLevel;
+      readonly depthRef?: ExprId;
+      /** Gather: the component gathered (0..3). */
+      readonly gather?: number;
+      /** A clamp on the level of detail (sample_cl); absent: none. */
+      readonly clamp?: ExprId;
+    }
+  | {
+      readonly op: 'image_load';
+      readonly image: ExprId;
+      readonly coord: ExprId;
+      readonly arrayIndex?: ExprId;
+      readonly sample?: ExprId;
+      readonly level?: ExprId;
+    }
+  | { readonly op: 'image_query'; readonly image: ExprId; readonly query: ImageQuery; readonly level?: ExprId }
+  /** Elements in a runtime-sized array behind a storage pointer. */
+  | { readonly op: 'array_length'; readonly pointer: ExprId };
+
+export type AtomicFn = 'add' | 'and' | 'or' | 'xor' | 'min' | 'max' | 'exchange' | 'compare_exchange' | 'load';
+
+export type Block = readonly Stmt[];
+
+export interface SwitchCase {
+  /** Selector values (32-bit patterns) of this case. */
+  readonly values: readonly number[];
+  readonly isDefault: boolean;
+  readonly body: Block;
+}
+
+export type Stmt =
+  | { readonly op: 'let'; readonly let: LetId; readonly value: ExprId }
+  | { readonly op: 'store'; readonly pointer: ExprId; readonly value: ExprId }
+  | { readonly op: 'if'; readonly cond: ExprId; readonly accept: Block; readonly reject: Block }
+  | { readonly op: 'loop'; readonly body: Block }
+  | { readonly op: 'switch'; readonly selector: ExprId; readonly cases: readonly SwitchCase[] }
+  | { readonly op: 'break' }
+  | { readonly op: 'continue' }
+  | { readonly op: 'return'; readonly value?: ExprId }
+  | { readonly op: 'kill' }
+  | {
+      readonly op: 'barrier';
+      /** Workgroup memory, storage (UAV) memory, storage textures. */
+      readonly workgroup: boolean;
+      readonly storage: boolean;
+      readonly texture: boolean;
+      /** Whether the threads of the group also wait for each other (D3D's _t). */
+      readonly execution: boolean;
+    }
+  | {
+      readonly op: 'atomic';
+      readonly pointer: ExprId;
+      readonly fn: AtomicFn;
+      readonly value?: ExprId;
+      readonly compare?: ExprId;
+      /** Names the previous value (a let of the atomic's scalar type). */
+      readonly result?: LetId;
+    }
+  | {
+      readonly op: 'image_store';
+      readonly image: ExprId;
+      readonly coord: ExprId;
+      readonly arrayIndex?: ExprId;
+      readonly value: ExprId;
+    }
+  | { readonly op: 'call'; readonly fn: FunctionId; readonly args: readonly ExprId[]; readonly result?: LetId }
+  /** Geometry: the current outputs form a vertex of `stream`. */
+  | { readonly op: 'emit'; readonly stream: number }
+  /** Geometry: end the current strip of `stream`. */
+  | { readonly op: 'cut'; readonly stream: number };
+
+export interface Function {
+  readonly name: string;
+  readonly args: readonly FunctionArgument[];
+  readonly result?: { readonly type: TypeId; readonly binding?: Binding };
+  readonly locals: readonly LocalVariable[];
+  readonly lets: readonly LetInfo[];
+  readonly exprs: readonly Expr[];
+  readonly body: Block;
+}
+
+export type ShaderStage = 'vertex' | 'fragment' | 'compute';
+
+export interface EntryPoint {
+  readonly name: string;
+  readonly stage: ShaderStage;
+  readonly function: FunctionId;
+  readonly workgroupSize?: readonly [number, number, number];
+  /** Fragment: Direct3D's forced early depth/stencil test. */
+  readonly earlyFragmentTests?: boolean;
+}
+
+export interface Module {
+  readonly types: readonly Type[];
+  readonly constants: readonly Constant[];
+  readonly globals: readonly Global[];
+  readonly functions: readonly Function[];
+  readonly entryPoints: readonly EntryPoint[];
+}

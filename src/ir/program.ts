@@ -1,0 +1,117 @@
+// A lifted program: the IR module (ir.ts) with its stage, its interface (signature elements and
+// resources, each with where it came from in Direct3D), the provenance of the lift and the notes
+// (every approximation the lifter made). Spec: ../shared/spec/lifter-dxbc.md, "lift(bytes)".
+
+import type { FunctionId, GlobalId, Module } from './ir.js';
+
+export type Stage = 'vertex' | 'pixel' | 'compute' | 'hull' | 'domain' | 'geometry';
+
+/** One signature element as an entry argument or result member. */
+export interface Varying {
+  /** The argument's or member's name in the IR (and WGSL). */
+  readonly name: string;
+  readonly semantic: string;
+  readonly semanticIndex: number;
+  /** The Direct3D register (v# or o#) and the lanes (mask, bit 0 = x) the element occupies. */
+  readonly register: number;
+  readonly mask: number;
+  /** D3D_NAME system value (0 none). */
+  readonly systemValue: number;
+  /** 1 uint, 2 sint, 3 float (D3D_REGISTER_COMPONENT_TYPE). */
+  readonly componentType: number;
+  /** WGSL location, or the builtin's name. */
+  readonly location?: number;
+  readonly builtin?: string;
+}
+
+export interface ConstantField {
+  readonly name: string;
+  /** Byte offset in the buffer. */
+  readonly offset: number;
+  readonly size: number;
+}
+
+export type ResourceKind =
+  | {
+      readonly kind: 'constantBuffer';
+      readonly rows: number;
+      readonly layout: { readonly constants: readonly ConstantField[] };
+    }
+  | { readonly kind: 'texture'; readonly dimension: string; readonly returnType: string }
+  | { readonly kind: 'buffer'; readonly view: 'typed' | 'raw' | 'structured'; readonly stride?: number }
+  | { readonly kind: 'sampler'; readonly comparison: boolean }
+  | {
+      readonly kind: 'uav';
+      readonly view: 'typed' | 'raw' | 'structured';
+      readonly dimension: string;
+      readonly stride?: number;
+    }
+  | { readonly kind: 'groupshared'; readonly bytes: number };
+
+export interface Resource {
+  /** The global's name in the IR and WGSL. */
+  readonly name: string;
+  readonly global: GlobalId;
+  /** Reflection's name for it when the container has an RDEF, else empty. */
+  readonly reflectedName: string;
+  /** Direct3D register class letter (b, t, s, u, g), first register and count (null: unbounded). */
+  readonly registerClass: string;
+  readonly register: number;
+  readonly count: number | null;
+  readonly space: number;
+  /** SM5.1 range id (the declaration's id); for SM4/5.0 the register. */
+  readonly id: number;
+  readonly group: number;
+  readonly binding: number;
+  readonly kind: ResourceKind;
+}
+
+export interface Interface {
+  readonly inputs: readonly Varying[];
+  readonly outputs: readonly Varying[];
+  readonly patchConstants: readonly Varying[];
+  readonly resources: readonly Resource[];
+}
+
+export interface Provenance {
+  /** e.g. "ps_5_0". */
+  readonly target: string;
+  /** 'DXBC'. */
+  readonly bytecode: string;
+  /** The program part read: SHDR or SHEX. */
+  readonly part: string;
+  readonly instructions: number;
+}
+
+/** A stage that is not a WGSL entry point: functions the executor runs (spec: stage_functions). */
+export interface StageFunctions {
+  /** The main function (vertex/hull control point/domain/geometry program). */
+  readonly main: FunctionId;
+  /** Hull: the patch-constant phases in order (fork and join phases). */
+  readonly patchConstant: readonly FunctionId[];
+  readonly inputControlPoints?: number;
+  readonly outputControlPoints?: number;
+  readonly maxVertexCount?: number;
+  readonly instanceCount?: number;
+  readonly primitive?: string;
+  readonly domain?: string;
+}
+
+export interface Program {
+  readonly stage: Stage;
+  readonly interface: Interface;
+  readonly provenance: Provenance;
+  /** Every approximation and every caller obligation (non-uniform indices, bound sizes...). */
+  readonly notes: readonly string[];
+  readonly module: Module;
+  /** Present for stages lifted as functions instead of an entry point. */
+  readonly stageFunctions?: StageFunctions;
+}
+
+export interface LiftOptions {
+  /** Rows each constant buffer is bound with, by slot (`lift_with`): reads past the declared size
+   * up to this many rows are then in range. Key: the cb register (or SM5.1 range id). */
+  readonly boundSizes?: Readonly<Record<number, number>>;
+  /** Bindings given to an unbounded SM5.1 range (default 16). */
+  readonly unboundedCount?: number;
+}

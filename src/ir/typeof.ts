@@ -1,0 +1,432 @@
+// Type resolution for IR expressions (ir.ts): the type of every expression of a function, computed
+// in arena order (an expression only refers to smaller handles). Used by the validator, the
+// printer, the WGSL emitter and the executor. A mistyped expression is an IrTypeError naming it.
+
+import type { Block, Expr, Function, Module, Scalar, Type, TypeId, AddressSpace } from './ir.js';
+
+export type Resolved =
+  | { readonly kind: 'value'; readonly type: Type }
+  | { readonly kind: 'pointer'; readonly type: Type; readonly space: AddressSpace }
+  /** A texture or sampler (a handle global, or an element of a binding array of them). */
+  | { readonly kind: 'handle'; readonly type: Type };
+
+export class IrTypeError extends Error {
+  override readonly name = 'IrTypeError';
+  constructor(
+    readonly fn: string,
+    readonly expr: number,
+    reason: string,
+  ) {
+    super(`function ${fn}, expression %${expr}: ${reason}`);
+  }
+}
+
+export function scalarOf(t: Type): Scalar | undefined {
+  if (t.kind === 'scalar' || t.kind === 'vector') return t.scalar;
+  if (t.kind === 'atomic') return t.scalar;
+  return undefined;
+}
+
+export function widthOf(t: Type): number {
+  return t.kind === 'vector' ? t.size : 1;
+}
+
+export function typeKey(t: Type): string {
+  return JSON.stringify(t);
+}
+
+export function sameType(a: Type, b: Type): boolean {
+  return typeKey(a) === typeKey(b);
+}
+
+function vt(scalar: Scalar, size: number): Type {
+  return size === 1 ? { kind: 'scalar', scalar } : { kind: 'vector', scalar, size: size as 2 | 3 | 4 };
+}
+
+/** Resolves every expression of `f`; throws IrTypeError at the first one that does not type. */
+export function resolveFunction(m: Module, f: Function): Resolved[] {
+  const out: Resolved[] = [];
+  const letValues = new Map<number, number>();
+  const walk = (b: Block): void => {
+    for (const s of b) {
+      if (s.op === 'let') letValues.set(s.let, s.value);
+      else if (s.op === 'atomic' && s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
+      else if (s.op === 'if') {
+        walk(s.accept);
+        walk(s.reject);
+      } else if (s.op === 'loop') walk(s.body);
+      else if (s.op === 'switch') for (const c of s.cases) walk(c.body);
+    }
+  };
+  walk(f.body);
+  const ty = (id: TypeId, at: number): Type => {
+    const t = m.types[id];
+    if (!t) throw new IrTypeError(f.name, at, `type handle ${id} out of range`);
+    return t;
+  };
+  for (let i = 0; i < f.exprs.length; i++) {
+    const e = f.exprs[i] as Expr;
+    const get = (h: number): Resolved => {
+      if (!(h >= 0 && h < i)) throw new IrTypeError(f.name, i, `operand %${h} is not an earlier expression`);
+      return out[h] as Resolved;
+    };
+    const value = (h: number): Type => {
+      const r = get(h);
+      if (r.kind !== 'value') throw new IrTypeError(f.name, i, `operand %${h} is a ${r.kind}, not a value`);
+      return r.type;
+    };
+    const fail = (why: string): never => {
+      throw new IrTypeError(f.name, i, why);
+    };
+    if (e.op === 'let') {
+      const v = letValues.get(e.let);
+      if (v === undefined) fail(`let ${e.let} is never bound`);
+      else if (v >= 0) {
+        out.push({ kind: 'value', type: value(v) });
+        continue;
+      } else {
+        // An atomic's result: the scalar of the atomic it acts on.
+        const p = get(-1 - v);
+        if (p.kind !== 'pointer' || p.type.kind !== 'atomic') fail('atomic result of a non-atomic');
+        out.push({ kind: 'value', type: { kind: 'scalar', scalar: (p.type as { scalar: Scalar }).scalar } });
+        continue;
+      }
+    }
+    out.push(resolveOne(m, f, e, i, get, value, ty, fail));
+  }
+  return out;
+}
+
+function resolveOne(
+  m: Module,
+  f: Function,
+  e: Expr,
+  i: number,
+  get: (h: number) => Resolved,
+  value: (h: number) => Type,
+  ty: (id: TypeId, at: number) => Type,
+  fail: (why: string) => never,
+): Resolved {
+  const val = (type: Type): Resolved => ({ kind: 'value', type });
+  switch (e.op) {
+    case 'literal':
+      if (!(e.bits >= 0 && e.bits <= 0xffffffff && Number.isInteger(e.bits))) fail('literal bits not a 32-bit pattern');
+      if (e.scalar === 'bool' && e.bits > 1) fail('bool literal not 0 or 1');
+      return val({ kind: 'scalar', scalar: e.scalar });
+    case 'zero':
+      return val(ty(e.type, i));
+    case 'constant': {
+      const c = m.constants[e.constant];
+      if (!c) return fail(`constant ${e.constant} out of range`);
+      return val(ty(c.type, i));
+    }
+    case 'compose': {
+      const t = ty(e.type, i);
+      if (t.kind === 'vector') {
+        let n = 0;
+        for (const p of e.parts) {
+          const pt = value(p);
+          if (scalarOf(pt) !== t.scalar || (pt.kind !== 'scalar' && pt.kind !== 'vector'))
+            fail(`compose of ${t.scalar} vector from ${describe(pt)}`);
+          n += widthOf(pt);
+        }
+        if (n !== t.size) fail(`compose of vec${t.size} from ${n} components`);
+      } else if (t.kind === 'struct') {
+        if (e.parts.length !== t.members.length) fail(`compose of struct ${t.name} with ${e.parts.length} parts`);
+        e.parts.forEach((p, k) => {
+          const want = ty((t.members[k] as { type: number }).type, i);
+          if (!sameTypeLoose(value(p), want)) fail(`struct member ${k} given ${describe(value(p))}`);
+        });
+      } else if (t.kind === 'array') {
+        if (t.length === null || e.parts.length !== t.length) fail('compose of array with wrong count');
+        const want = ty(t.base, i);
+        for (const p of e.parts) if (!sameTypeLoose(value(p), want)) fail('array element of wrong type');
+      } else fail(`compose of ${t.kind}`);
+      return val(t);
+    }
+    case 'splat': {
+      const t = value(e.value);
+      if (t.kind !== 'scalar') fail('splat of a non-scalar');
+      return val(vt((t as { scalar: Scalar }).scalar, e.size));
+    }
+    case 'swizzle': {
+      const t = value(e.vector);
+      if (t.kind !== 'vector') return fail('swizzle of a non-vector');
+      if (e.pattern.length < 1 || e.pattern.length > 4) fail('swizzle of 0 or more than 4 components');
+      for (const c of e.pattern) if (!(c >= 0 && c < t.size)) fail(`swizzle component ${c} out of vec${t.size}`);
+      return val(vt(t.scalar, e.pattern.length));
+    }
+    case 'arg': {
+      const a = f.args[e.index];
+      if (!a) return fail(`argument ${e.index} out of range`);
+      return val(ty(a.type, i));
+    }
+    case 'global': {
+      const g = m.globals[e.global];
+      if (!g) return fail(`global ${e.global} out of range`);
+      const t = ty(g.type, i);
+      if (g.space === 'handle') return { kind: 'handle', type: t };
+      return { kind: 'pointer', type: t, space: g.space };
+    }
+    case 'local': {
+      const l = f.locals[e.local];
+      if (!l) return fail(`local ${e.local} out of range`);
+      return { kind: 'pointer', type: ty(l.type, i), space: 'private' };
+    }
+    case 'let':
+      // A let's type is its value's; the validator fills it in statement order (see validate.ts).
+      return fail('let type must be resolved by the validator');
+    case 'access':
+    case 'member': {
+      const b = get(e.base);
+      if (e.op === 'access') {
+        const it = value(e.index);
+        if (it.kind !== 'scalar' || (it.scalar !== 'u32' && it.scalar !== 'i32'))
+          fail('index is not an i32/u32 scalar');
+      }
+      const inner = elementOf(m, b.type, e.op === 'member' ? e.index : undefined, fail);
+      if (b.kind === 'handle') {
+        if (b.type.kind !== 'binding_array') fail('access into a handle that is not a binding array');
+        return { kind: 'handle', type: inner };
+      }
+      if (b.type.kind === 'binding_array') {
+        // A binding array of buffers: its element is the buffer (a pointer).
+        if (b.kind !== 'pointer') fail('binding array value');
+        return { kind: 'pointer', type: inner, space: (b as { space: AddressSpace }).space };
+      }
+      if (b.kind === 'pointer') return { kind: 'pointer', type: inner, space: b.space };
+      return val(inner);
+    }
+    case 'load': {
+      const p = get(e.pointer);
+      if (p.kind !== 'pointer') return fail('load of a non-pointer');
+      if (p.type.kind === 'atomic') fail('plain load of an atomic (use an atomic load)');
+      return val(p.type);
+    }
+    case 'unary': {
+      const t = value(e.arg);
+      const s = scalarOf(t);
+      if (t.kind !== 'scalar' && t.kind !== 'vector') fail('unary operator on a composite');
+      if (e.fn === 'not' && s === 'f32') fail('not on f32');
+      if ((e.fn === 'neg' || e.fn === 'abs') && s === 'bool') fail(`${e.fn} on bool`);
+      return val(t);
+    }
+    case 'binary': {
+      const l = value(e.left);
+      const r = value(e.right);
+      if ((l.kind !== 'scalar' && l.kind !== 'vector') || (r.kind !== 'scalar' && r.kind !== 'vector'))
+        fail('binary operator on a composite');
+      const ls = scalarOf(l) as Scalar;
+      const rs = scalarOf(r) as Scalar;
+      if (widthOf(l) !== widthOf(r)) fail(`binary ${e.fn} of widths ${widthOf(l)} and ${widthOf(r)}`);
+      if (e.fn === 'shl' || e.fn === 'shr') {
+        if (ls === 'f32' || ls === 'bool' || rs !== 'u32') fail(`shift of ${ls} by ${rs}`);
+        return val(l);
+      }
+      if (ls !== rs) fail(`binary ${e.fn} of ${ls} and ${rs}`);
+      if (['eq', 'ne', 'lt', 'le', 'gt', 'ge'].includes(e.fn)) {
+        if (ls === 'bool' && e.fn !== 'eq' && e.fn !== 'ne') fail('ordered comparison of bools');
+        return val(vt('bool', widthOf(l)));
+      }
+      if ((e.fn === 'and' || e.fn === 'or' || e.fn === 'xor') && ls === 'f32') fail(`${e.fn} on f32`);
+      if (['add', 'sub', 'mul', 'div', 'rem'].includes(e.fn) && ls === 'bool') fail(`${e.fn} on bool`);
+      return val(l);
+    }
+    case 'select': {
+      const c = value(e.cond);
+      const a = value(e.accept);
+      const r = value(e.reject);
+      if (scalarOf(c) !== 'bool') fail('select condition is not bool');
+      if (!sameType(a, r)) fail(`select of ${describe(a)} and ${describe(r)}`);
+      if (c.kind === 'vector' && widthOf(c) !== widthOf(a)) fail('select condition width differs');
+      return val(a);
+    }
+    case 'math':
+      return val(resolveMath(e.fn, e.args.map(value), fail));
+    case 'bitcast': {
+      const t = value(e.value);
+      const s = scalarOf(t);
+      if (s === undefined || s === 'bool' || e.to === 'bool' || (t.kind !== 'scalar' && t.kind !== 'vector'))
+        fail('bitcast must be between 32-bit numeric types');
+      return val(vt(e.to, widthOf(t)));
+    }
+    case 'convert': {
+      const t = value(e.value);
+      if (t.kind !== 'scalar' && t.kind !== 'vector') fail('convert of a composite');
+      return val(vt(e.to, widthOf(t)));
+    }
+    case 'derivative': {
+      const t = value(e.value);
+      if (scalarOf(t) !== 'f32') fail('derivative of a non-f32 value');
+      return val(t);
+    }
+    case 'sample': {
+      const img = get(e.image);
+      const smp = get(e.sampler);
+      if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('sample of a non-image');
+      if (smp.kind !== 'handle' || smp.type.kind !== 'sampler') return fail('sample with a non-sampler');
+      if (img.type.class.kind === 'storage') fail('sample of a storage image');
+      const c = value(e.coord);
+      if (scalarOf(c) !== 'f32') fail('sample coordinates are not f32');
+      if (e.depthRef !== undefined && !smp.type.comparison) fail('comparison with a non-comparison sampler');
+      if (e.depthRef === undefined && smp.type.comparison) fail('comparison sampler without a reference');
+      if (img.type.class.kind === 'depth' && e.depthRef === undefined && e.gather === undefined)
+        return val({ kind: 'scalar', scalar: 'f32' });
+      if (e.depthRef !== undefined && e.gather === undefined) return val({ kind: 'scalar', scalar: 'f32' });
+      const s = img.type.class.kind === 'sampled' ? img.type.class.scalar : 'f32';
+      return val(vt(s, 4));
+    }
+    case 'image_load': {
+      const img = get(e.image);
+      if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('load of a non-image');
+      const cls = img.type.class;
+      if (cls.kind === 'depth') return val({ kind: 'scalar', scalar: 'f32' });
+      if (cls.kind === 'sampled') return val(vt(cls.scalar, 4));
+      return val(vt(storageScalar(cls.format), 4));
+    }
+    case 'image_query': {
+      const img = get(e.image);
+      if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('query of a non-image');
+      if (e.query !== 'size') return val({ kind: 'scalar', scalar: 'u32' });
+      const d = img.type.dim;
+      return val(vt('u32', d === '1d' ? 1 : d === '3d' ? 3 : 2));
+    }
+    case 'array_length': {
+      const p = get(e.pointer);
+      if (p.kind !== 'pointer' || p.type.kind !== 'array' || p.type.length !== null)
+        fail('array length of something other than a runtime-sized array');
+      return val({ kind: 'scalar', scalar: 'u32' });
+    }
+  }
+}
+
+export function storageScalar(format: string): 'f32' | 'i32' | 'u32' {
+  if (format.endsWith('uint')) return 'u32';
+  if (format.endsWith('sint')) return 'i32';
+  return 'f32';
+}
+
+function elementOf(m: Module, t: Type, constIndex: number | undefined, fail: (w: string) => never): Type {
+  const get = (id: TypeId): Type => m.types[id] ?? fail(`type ${id} out of range`);
+  switch (t.kind) {
+    case 'vector':
+      if (constIndex !== undefined && constIndex >= t.size) fail(`member ${constIndex} of vec${t.size}`);
+      return { kind: 'scalar', scalar: t.scalar };
+    case 'array':
+      if (constIndex !== undefined && t.length !== null && constIndex >= t.length)
+        fail(`member ${constIndex} of an array of ${t.length}`);
+      return get(t.base);
+    case 'binding_array':
+      return get(t.base);
+    case 'struct': {
+      if (constIndex === undefined) return fail('computed index into a struct');
+      const mem = t.members[constIndex];
+      if (!mem) return fail(`member ${constIndex} of struct ${t.name}`);
+      return get(mem.type);
+    }
+    default:
+      return fail(`index into a ${t.kind}`);
+  }
+}
+
+/** Structural equality (types built by one ModuleBuilder are interned, but lets resolve inline). */
+function sameTypeLoose(a: Type, b: Type): boolean {
+  return sameType(a, b);
+}
+
+function resolveMath(fn: string, args: Type[], fail: (w: string) => never): Type {
+  const a0 = args[0] ?? fail(`${fn} without operands`);
+  const s = scalarOf(a0);
+  const numeric = a0.kind === 'scalar' || a0.kind === 'vector';
+  if (!numeric) fail(`${fn} of a composite`);
+  const arity: Record<string, number> = {
+    min: 2,
+    max: 2,
+    clamp: 3,
+    fma: 3,
+    dot: 2,
+    mul_hi: 2,
+    extract_bits: 3,
+    insert_bits: 4,
+  };
+  const n = arity[fn] ?? 1;
+  if (args.length !== n) fail(`${fn} takes ${n} operands, given ${args.length}`);
+  const sameAsFirst = (k: number) => {
+    const t = args[k] as Type;
+    if (!sameType(t, a0)) fail(`${fn} operand ${k} is ${describe(t)}, not ${describe(a0)}`);
+  };
+  const u32Scalar = (k: number) => {
+    const t = args[k] as Type;
+    if (t.kind !== 'scalar' || t.scalar !== 'u32') fail(`${fn} operand ${k} must be a u32 scalar`);
+  };
+  switch (fn) {
+    case 'min':
+    case 'max':
+    case 'clamp':
+    case 'fma':
+    case 'mul_hi':
+      for (let k = 1; k < n; k++) sameAsFirst(k);
+      if (s === 'bool') fail(`${fn} of bool`);
+      if (fn === 'fma' && s !== 'f32') fail('fma of integers');
+      if (fn === 'mul_hi' && s === 'f32') fail('mul_hi of f32');
+      return a0;
+    case 'dot':
+      sameAsFirst(1);
+      if (s !== 'f32') fail('dot of non-f32');
+      return { kind: 'scalar', scalar: 'f32' };
+    case 'all':
+    case 'any':
+      if (s !== 'bool') fail(`${fn} of non-bool`);
+      return { kind: 'scalar', scalar: 'bool' };
+    case 'pack2x16float':
+      if (a0.kind !== 'vector' || a0.size !== 2 || s !== 'f32') fail('pack2x16float takes vec2<f32>');
+      return { kind: 'scalar', scalar: 'u32' };
+    case 'unpack2x16float':
+      if (a0.kind !== 'scalar' || s !== 'u32') fail('unpack2x16float takes u32');
+      return { kind: 'vector', scalar: 'f32', size: 2 };
+    case 'count_one_bits':
+    case 'reverse_bits':
+    case 'first_leading_bit':
+    case 'first_trailing_bit':
+      if (s !== 'u32' && s !== 'i32') fail(`${fn} of ${s}`);
+      return a0;
+    case 'extract_bits':
+      if (s !== 'u32' && s !== 'i32') fail(`${fn} of ${s}`);
+      u32Scalar(1);
+      u32Scalar(2);
+      return a0;
+    case 'insert_bits':
+      if (s !== 'u32' && s !== 'i32') fail(`${fn} of ${s}`);
+      sameAsFirst(1);
+      u32Scalar(2);
+      u32Scalar(3);
+      return a0;
+    case 'abs':
+      if (s === 'bool') fail('abs of bool');
+      return a0;
+    default:
+      if (s !== 'f32') fail(`${fn} of ${s}`);
+      return a0;
+  }
+}
+
+export function describe(t: Type): string {
+  switch (t.kind) {
+    case 'scalar':
+      return t.scalar;
+    case 'vector':
+      return `vec${t.size}<${t.scalar}>`;
+    case 'array':
+      return `array<#${t.base}${t.length === null ? '' : `, ${t.length}`}>`;
+    case 'struct':
+      return t.name;
+    case 'atomic':
+      return `atomic<${t.scalar}>`;
+    case 'image':
+      return `image_${t.dim}${t.arrayed ? '_array' : ''}<${t.class.kind}>`;
+    case 'sampler':
+      return t.comparison ? 'sampler_comparison' : 'sampler';
+    case 'binding_array':
+      return `binding_array<#${t.base}${t.size === null ? '' : `, ${t.size}`}>`;
+  }
+}
