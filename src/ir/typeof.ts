@@ -324,7 +324,10 @@ function elementOf(m: Module, t: Type, constIndex: number | undefined, fail: (w:
       if (!mem) return fail(`member ${constIndex} of struct ${t.name}`);
       return get(mem.type);
     }
-    default:
+    case 'scalar':
+    case 'atomic':
+    case 'image':
+    case 'sampler':
       return fail(`index into a ${t.kind}`);
   }
 }
