@@ -20,3 +20,42 @@ export {
 } from './container/container.js';
 export { containerDigest, containerDigestOf } from './container/digest.js';
 export { programInfo, type ProgramInfo, type ContainerKind } from './container/program.js';
+export {
+  readSignature,
+  isSignatureKind,
+  SIGNATURE_LAYOUTS,
+  type Signature,
+  type SignatureElement,
+  type SignatureKind,
+} from './parts/signature.js';
+export {
+  readRdef,
+  typeSize,
+  memberOffsetBase,
+  type Rdef,
+  type RdefLayout,
+  type RdefType,
+  type RdefMember,
+  type RdefVariable,
+  type RdefConstantBuffer,
+  type RdefBinding,
+} from './parts/rdef.js';
+export { readStat, STAT_WORDS, type Stat, type StatWord } from './parts/stat.js';
+export { readSfi0, SFI0_BITS, type FeatureInfo } from './parts/sfi0.js';
+export { readIfce, type Ifce, type IfceInstance, type IfceClassType, type IfceSlotRecord } from './parts/ifce.js';
+export {
+  readAon9,
+  type Aon9,
+  type Aon9ConstantRange,
+  type Aon9ScalarRow,
+  type Aon9SamplerRow,
+  type Aon9RuntimeRow,
+} from './parts/aon9.js';
+export {
+  reflect,
+  minFeatureLevel,
+  type Reflection,
+  type ShaderDesc,
+  type ReflectedParameter,
+} from './reflect/reflection.js';
+export { d3dReflectJson, type Json } from './reflect/d3d.js';
