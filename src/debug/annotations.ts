@@ -1,0 +1,185 @@
+// The lines debug information adds to a Shader Model 4/5 listing, by the rules of containers.md,
+// "Debug information in Shader Model 4 and 5 (SPDB)":
+// - `#line N "path"` before the first instruction with a line; after that, where the line or the
+//   file changes, a blank line and `#line N`, with the path where the file changes or the
+//   instruction is a label. An inlined instruction takes its innermost call's row's line.
+// - Before the first instruction, "// Initial variable locations:": the locations that hold from
+//   the start, a line per run in one register, a scope's nested scopes' variables before its own.
+// - After an instruction (not a declaration), the locations whose range or a gap's end is the next
+//   instruction's offset, in symbol order (a scope's own before its nested scopes'), an inlined
+//   call's only after an instruction in the code it spans; after `else` as "Prior locations".
+// Flag 0x10 is the disassembler's business: it does not call the provider then.
+
+import type { Container } from '../container/container.js';
+import type { ListingAnnotations } from '../disasm/annotations.js';
+import { isIridiaError } from '../errors.js';
+import { OPCODES, OPCODE_CUSTOMDATA } from '../sm4/opcodes.js';
+import { decodeContainerProgram } from '../sm4/census.js';
+import type { DebugInfo, Scope, VariableLocation } from './model.js';
+import { readSdbg } from './sdbg.js';
+import { readSpdb } from './spdb.js';
+
+/** What the annotations need of each instruction (declarations included), in stream order. */
+export interface AnnotatedInstruction {
+  /** Byte offset of the opcode token from the version token. */
+  readonly offset: number;
+  /** Byte offset of the next instruction (or the program's end). */
+  readonly next: number;
+  readonly opcode: number;
+}
+
+const OP_ELSE = 0x12;
+const OP_LABEL = 0x2c;
+/** hs_decls, hs_control_point_phase, hs_fork_phase, hs_join_phase. */
+const PHASES = new Set([0x71, 0x72, 0x73, 0x74]);
+
+export function isDeclaration(opcode: number): boolean {
+  return OPCODES[opcode]?.decl === true || PHASES.has(opcode) || opcode === OPCODE_CUSTOMDATA;
+}
+
+/** The debug information of a container (SPDB or SDBG), or undefined when it has none. Throws IridiaError. */
+export function readDebugInfo(container: Container): DebugInfo | undefined {
+  const spdb = container.parts.find((p) => p.kind === 'SPDB');
+  if (spdb) return readSpdb(spdb.data, spdb.offset + 8);
+  const sdbg = container.parts.find((p) => p.kind === 'SDBG');
+  if (sdbg) return readSdbg(sdbg.data, sdbg.offset + 8);
+  return undefined;
+}
+
+/** The outcome of reading a container's debug information for a listing. */
+export interface DebugAnnotationResult {
+  readonly annotations: ListingAnnotations | undefined;
+  /** Why there are none, when the debug information could not be read. */
+  readonly error?: Error;
+}
+
+/**
+ * The annotation provider of the disassembler: never throws; a container whose debug information
+ * is broken gets no annotations, and the listing goes on (see debugAnnotationResult for the error).
+ */
+export function debugAnnotations(container: Container): ListingAnnotations | undefined {
+  return debugAnnotationResult(container).annotations;
+}
+
+export function debugAnnotationResult(container: Container): DebugAnnotationResult {
+  try {
+    const program = decodeContainerProgram(container);
+    if (!program) return { annotations: undefined };
+    const instructions: AnnotatedInstruction[] = program.instructions.map((i) => ({
+      offset: i.word * 4,
+      next: (i.word + i.length) * 4,
+      opcode: i.opcode,
+    }));
+    const spdb = container.parts.find((p) => p.kind === 'SPDB');
+    if (spdb) return { annotations: spdbAnnotations(readSpdb(spdb.data, spdb.offset + 8), instructions) };
+    const sdbg = container.parts.find((p) => p.kind === 'SDBG');
+    if (sdbg) return { annotations: readSdbg(sdbg.data, sdbg.offset + 8).annotate(instructions) };
+    return { annotations: undefined };
+  } catch (e) {
+    if (isIridiaError(e)) return { annotations: undefined, error: e };
+    throw e;
+  }
+}
+
+interface Item {
+  readonly location: VariableLocation;
+  readonly text: string;
+}
+
+const itemText = (name: string, l: VariableLocation): string =>
+  `${l.register} <- ${name}${l.component === undefined && l.offset === 0 ? '' : l.member}`;
+
+/** The scope's own variables' locations first, then its nested scopes' (symbol order). */
+function symbolOrder(
+  scope: Scope,
+  keep: (s: Scope) => boolean,
+  out: Item[],
+  test: (l: VariableLocation) => boolean,
+): void {
+  if (keep(scope))
+    for (const v of scope.variables)
+      for (const l of v.locations) if (test(l)) out.push({ location: l, text: itemText(v.name, l) });
+  for (const c of scope.children) symbolOrder(c, keep, out, test);
+}
+
+/** Nested scopes' variables before the scope's own (the order of the initial locations). */
+function initialOrder(scope: Scope, out: Item[], test: (l: VariableLocation) => boolean): void {
+  for (const c of scope.children) initialOrder(c, out, test);
+  for (const v of scope.variables)
+    for (const l of v.locations) if (test(l)) out.push({ location: l, text: itemText(v.name, l) });
+}
+
+/** The stretches of code an inlined call spans: first row to last row, and its nested calls'. */
+function spans(scope: Scope, out: Map<Scope, [number, number][]>): [number, number][] {
+  const mine: [number, number][] = [];
+  if (scope.rows.length) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const r of scope.rows) {
+      lo = Math.min(lo, r.start);
+      hi = Math.max(hi, r.end);
+    }
+    mine.push([lo, hi]);
+  }
+  for (const c of scope.children) mine.push(...spans(c, out));
+  out.set(scope, mine);
+  return mine;
+}
+
+/** The lines an SPDB's information adds to the listing of `instructions`. */
+export function spdbAnnotations(info: DebugInfo, instructions: readonly AnnotatedInstruction[]): ListingAnnotations {
+  const before = new Map<number, string[]>();
+  const suffix = new Map<number, string>();
+  const first = instructions.find((i) => !isDeclaration(i.opcode));
+  const scopeSpans = new Map<Scope, [number, number][]>();
+  for (const s of info.scopes) spans(s, scopeSpans);
+
+  let initial: string[] | undefined;
+  if (first) {
+    const items: Item[] = [];
+    for (const s of info.scopes) initialOrder(s, items, (l) => l.start === first.offset);
+    if (items.length) initial = ['//', '// Initial variable locations:', ...runLines(items), '//'];
+  }
+
+  let file: number | undefined;
+  let line: number | undefined;
+  for (const ins of instructions) {
+    const at = info.lineAt(ins.offset);
+    if (at) {
+      const path = info.files[at.file]?.path ?? '';
+      if (line === undefined) before.set(ins.offset, [`#line ${at.line} "${path}"`]);
+      else if (at.line !== line || at.file !== file)
+        before.set(ins.offset, [
+          '',
+          at.file !== file || ins.opcode === OP_LABEL ? `#line ${at.line} "${path}"` : `#line ${at.line}`,
+        ]);
+      file = at.file;
+      line = at.line;
+    }
+    if (isDeclaration(ins.opcode)) continue;
+    const items: Item[] = [];
+    const inCode = (s: Scope): boolean =>
+      s.kind !== 'inline' || (scopeSpans.get(s) ?? []).some(([lo, hi]) => ins.offset >= lo && ins.offset < hi);
+    for (const s of info.scopes)
+      symbolOrder(s, inCode, items, (l) => l.start === ins.next || l.gaps.some((g) => g.end === ins.next));
+    if (items.length)
+      suffix.set(
+        ins.offset,
+        `  // ${ins.opcode === OP_ELSE ? 'Prior locations: ' : ''}${items.map((i) => i.text).join('; ')}`,
+      );
+  }
+  return initial ? { initial, before, suffix } : { before, suffix };
+}
+
+/** '//   ' lines, one per run of locations in the same register, the runs joined by '; '. */
+function runLines(items: readonly Item[]): string[] {
+  const lines: string[][] = [];
+  let last: string | undefined;
+  for (const it of items) {
+    const reg = it.location.register.replace(/\.[xyzw]$/, '');
+    if (reg !== last || !lines.length) lines.push([]);
+    lines[lines.length - 1]!.push(it.text);
+    last = reg;
+  }
+  return lines.map((l, i) => `//   ${l.join('; ')}${i < lines.length - 1 ? '; ' : ''}`);
+}
