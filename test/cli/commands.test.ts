@@ -213,7 +213,7 @@ test('carve writes each container found as <file>@<hex offset>.dxbc and counts r
   assert.equal((j['found'] as unknown[]).length, 2);
   assert.deepEqual(j['rejected'], { 'stale-digest': 1 });
   const text = iridia('carve', packPath, '--out-dir', outDir);
-  assert.match(text.stdout.toString(), /2 containers found in 1 files; 1 candidates rejected\n\s+1 {2}stale-digest\n$/);
+  assert.match(text.stdout.toString(), /2 containers found in 1 file; 1 candidate rejected\n\s+1 {2}stale-digest\n$/);
   assert.equal(iridia('carve', packPath).status, 2, 'carve needs --out-dir');
   const missing = iridia('carve', join(tmp, 'nope.pak'), '--out-dir', outDir);
   assert.equal(missing.status, 1);

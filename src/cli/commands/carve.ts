@@ -6,6 +6,7 @@
 import { basename, join } from 'node:path';
 import { parseArgs, flag, value, UsageError } from '../args.js';
 import { describeFailure, progressBar, readInput, walkPaths, writeOutput, type BatchFailure } from '../io.js';
+import { count } from './verify.js';
 import { carveContainers, type CarveRejection } from '../../container/carve.js';
 
 export function run(argv: string[]): number {
@@ -51,7 +52,9 @@ export function run(argv: string[]): number {
         `0x${f.offset.toString(16).padStart(8, '0')}  ${String(f.size).padStart(8)}  ${f.digest.padEnd(8)}  ${f.output}`,
     );
     for (const e of errors) lines.push(`error ${e.path}: ${e.error}`);
-    lines.push(`${found.length} containers found in ${files.length} files; ${rejectedTotal} candidates rejected`);
+    lines.push(
+      `${count(found.length, 'container')} found in ${count(files.length, 'file')}; ${count(rejectedTotal, 'candidate')} rejected`,
+    );
     for (const [k, n] of Object.entries(rejected)) lines.push(`  ${String(n).padStart(6)}  ${k}`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

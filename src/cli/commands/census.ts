@@ -8,7 +8,7 @@
 
 import { parseArgs, flag, UsageError } from '../args.js';
 import { progressBar } from '../io.js';
-import { containerInputs, listFiles } from './verify.js';
+import { containerInputs, count, listFiles } from './verify.js';
 import { BUILTIN_SECTIONS, Census, type CensusSectionFactory } from '../../container/census.js';
 
 export const SECTION_FACTORIES: readonly CensusSectionFactory[] = [...BUILTIN_SECTIONS];
@@ -33,7 +33,7 @@ export function run(argv: string[]): number {
     const out = { files: files.length, notContainers: skipped, unreadable, ...census.toJSON() };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    const head = `${files.length} files, ${skipped} not containers, ${unreadable.length} unreadable`;
+    const head = `${count(files.length, 'file')}: ${skipped} not containers, ${unreadable.length} unreadable`;
     const lines = [head, ...unreadable.map((f) => `  unreadable ${f.path}: ${f.error}`)];
     process.stdout.write(`${lines.join('\n')}\n${census.toText()}`);
   }

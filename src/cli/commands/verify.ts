@@ -132,6 +132,11 @@ function errorText(f: { error: string; code?: string }): string {
   return f.code !== undefined ? `${f.code}: ${f.error}` : f.error;
 }
 
+/** `1 container`, `2 containers`. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
@@ -161,7 +166,7 @@ export function run(argv: string[]): number {
     for (const e of s.errors) lines.push(`error     ${e.path}: ${e.error}`);
     for (const p of s.different) lines.push(`different ${p} (round trip)`);
     lines.push(
-      `${s.containers} containers: ${s.valid.length} valid, ${s.unsigned.length} unsigned, ${s.stale.length} stale; ` +
+      `${count(s.containers, 'container')}: ${s.valid.length} valid, ${s.unsigned.length} unsigned, ${s.stale.length} stale; ` +
         `${s.errors.length} unreadable` +
         (roundtrip ? `; round trip: ${s.identical} identical, ${s.different.length} different` : ''),
     );
