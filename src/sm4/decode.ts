@@ -24,6 +24,9 @@ const MAX_OPERAND_TYPE = 42;
 /** One-lane output registers a destination may name without a write mask (oDepth, oDepthGE/LE, oMask, stencil ref). */
 const ONE_LANE_OUTPUTS: ReadonlySet<number> = new Set([12, 15, 38, 39, 41]);
 
+/** Opcodes fxc writes with one word after their operands (samplepos, sample_l_s .. sample_c_cl_s). */
+const PADDED_OPCODES: ReadonlySet<number> = new Set([0x6e, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9]);
+
 class Cursor {
   constructor(
     readonly words: Uint32Array,
@@ -152,6 +155,9 @@ function decodeInstruction(
   } else {
     readLayout(c, info, is51, operands, values);
   }
+  // fxc writes these opcodes one word longer than their operands (samplepos and the sample_*_s
+  // forms; the word is 0, or 0x2000 after sample_d_cl_s): kept as a value so the decode stays lossless.
+  if (c.pos === c.end - 1 && PADDED_OPCODES.has(opcode)) values.push(c.next('padding'));
   if (c.pos !== c.end)
     throw c.fail(
       'E304_OPERAND_COUNT',
@@ -248,7 +254,19 @@ function readOperand(c: Cursor): Operand {
   }
   let values: number[] | undefined;
   if (type === 4 || type === 5) {
-    const n = (numComponents === 1 ? 1 : numComponents === 2 ? 4 : 0) * (type === 5 ? 2 : 1);
+    // immediate32: one word per component; immediate64: a double (two words) per pair of lanes.
+    const n =
+      type === 4
+        ? numComponents === 1
+          ? 1
+          : numComponents === 2
+            ? 4
+            : 0
+        : numComponents === 1
+          ? 2
+          : numComponents === 2
+            ? 4
+            : 0;
     values = [];
     for (let i = 0; i < n; i++) values.push(c.next('an immediate value'));
   }
@@ -282,4 +300,15 @@ function readOperand(c: Cursor): Operand {
     ...(values === undefined ? {} : { values }),
   };
   return op;
+}
+
+/**
+ * Reads `count` operands from `words` (used for the operands a shader-message customdata block
+ * carries). `base` is the word offset of `words[0]` in the program, for error locations.
+ */
+export function decodeOperandList(words: Uint32Array, count: number, part: string, base = 0): Operand[] {
+  const c = new Cursor(words, part, 0, words.length, -1, base);
+  const out: Operand[] = [];
+  for (let i = 0; i < count; i++) out.push(readOperand(c));
+  return out;
 }

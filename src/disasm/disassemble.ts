@@ -1,0 +1,124 @@
+// disassemble(): the text D3DDisassemble (d3dcompiler_47) returns for a Shader Model 4/5/5.1
+// container, byte for byte (containers.md, "Shader Model 4 and 5 token streams"; corpus README,
+// "NAME.ms.asm"). Layout policy lives here: the comment header (header.ts), the version line, one
+// line per declaration and instruction with the flag-word prefixes (0x04 numbering, 0x20 byte
+// offsets), flow-control indentation, debug annotations (annotations.ts; skipped under 0x10), and
+// the "// Approximately N instruction slots used" footer (STAT's first word; 0 without STAT).
+// Flag 0x40 prints the program alone: no header, no footer.
+
+import { parseContainer, type Container } from '../container/container.js';
+import { UnsupportedError } from '../errors.js';
+import { decodeContainerProgram } from '../sm4/census.js';
+import type { Instruction, Program } from '../sm4/types.js';
+import type { AnnotationProvider, ListingAnnotations } from './annotations.js';
+import { printDeclaration, printImmediateConstantBuffer } from './declaration.js';
+import { printInstruction } from './instruction.js';
+import { printShaderMessage } from './message.js';
+import type { OperandContext } from './operand.js';
+
+export const DISASM_ENABLE_INSTRUCTION_NUMBERING = 0x04;
+export const DISASM_DISABLE_DEBUG_INFO = 0x10;
+export const DISASM_ENABLE_INSTRUCTION_OFFSET = 0x20;
+export const DISASM_INSTRUCTION_ONLY = 0x40;
+export const DISASM_PRINT_HEX_LITERALS = 0x80;
+
+export interface DisassembleOptions {
+  /** Writes the comment header before the version line (header.ts's listingHeader). */
+  readonly header?: (container: Container, flags: number) => string;
+  /** Debug information lines (src/debug's debugAnnotations). */
+  readonly annotations?: AnnotationProvider;
+}
+
+/** Hooks filled in by the layers that own them (header, debug information), used by default. */
+export const listingHooks: {
+  header?: (container: Container, flags: number) => string;
+  annotations?: AnnotationProvider;
+} = {};
+
+/** Opens: flow control that indents what follows. */
+const OPENS: ReadonlySet<number> = new Set([0x1f, 0x30, 0x4c, 0x12]);
+/** Closes: flow control printed one level out. */
+const CLOSES: ReadonlySet<number> = new Set([0x15, 0x16, 0x17, 0x12]);
+
+function hex8(n: number): string {
+  return `0x${n.toString(16).toUpperCase().padStart(8, '0')}`;
+}
+
+/** Is this instruction a declaration line (no instruction number)? */
+function isDeclarationLine(ins: Instruction): boolean {
+  if (ins.customData !== undefined) return ins.customData.dataClass === 3;
+  const op = ins.opcode;
+  return (op >= 0x58 && op <= 0x6a) || op === 0x71 || (op >= 0x8f && op <= 0xa2) || op === 0xce;
+}
+
+/** The SM4/5 listing of a container. */
+export function disassemble(input: Uint8Array | Container, flags = 0, options: DisassembleOptions = {}): string {
+  const c = input instanceof Uint8Array ? parseContainer(input) : input;
+  const program = decodeContainerProgram(c);
+  if (program === undefined)
+    throw new UnsupportedError('E208_PART_UNSUPPORTED', 'the container holds no SHDR or SHEX program', { offset: 0 });
+  const header = flags & DISASM_INSTRUCTION_ONLY ? '' : ((options.header ?? listingHooks.header)?.(c, flags) ?? '');
+  const provider = options.annotations ?? listingHooks.annotations;
+  const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c);
+  return header + programListing(program, flags, statInstructionCount(c), notes);
+}
+
+function statInstructionCount(c: Container): number {
+  const stat = c.parts.find((p) => p.kind === 'STAT');
+  if (!stat || stat.data.byteLength < 4) return 0;
+  const d = stat.data;
+  return (d[0]! | (d[1]! << 8) | (d[2]! << 16) | (d[3]! << 24)) >>> 0;
+}
+
+/** The listing from the version line on. */
+export function programListing(
+  program: Program,
+  flags: number,
+  slots: number,
+  notes: ListingAnnotations | undefined = undefined,
+): string {
+  const v = program.version;
+  const ctx: OperandContext = {
+    is51: v.major > 5 || (v.major === 5 && v.minor >= 1),
+    hex: (flags & DISASM_PRINT_HEX_LITERALS) !== 0,
+  };
+  const numbering = (flags & DISASM_ENABLE_INSTRUCTION_NUMBERING) !== 0;
+  const offsets = (flags & DISASM_ENABLE_INSTRUCTION_OFFSET) !== 0;
+  const out: string[] = [];
+  const declPrefix = (byte: number): string => (numbering ? '      ' : '') + (offsets ? `${hex8(byte)}: ` : '');
+  out.push(`${declPrefix(0)}${v.stage}_${v.major}_${v.minor}`);
+  let n = 0;
+  let depth = 0;
+  let initialDone = notes?.initial === undefined;
+  for (const ins of program.instructions) {
+    const byte = ins.word * 4;
+    const decl = isDeclarationLine(ins);
+    if (!decl && !initialDone) {
+      out.push(...notes!.initial!);
+      initialDone = true;
+    }
+    const before = notes?.before?.get(byte);
+    if (before) out.push(...before);
+    let text: string;
+    if (ins.customData !== undefined) {
+      if (ins.customData.dataClass === 3) text = printImmediateConstantBuffer(ins.customData.words, ctx.hex);
+      else if (ins.customData.dataClass === 4) text = printShaderMessage(ins.customData.words, ctx, program);
+      else continue;
+    } else text = printDeclaration(ins, ctx) ?? printInstruction(ins, ctx);
+    if (decl) {
+      out.push(declPrefix(byte) + text);
+    } else {
+      if (CLOSES.has(ins.opcode)) depth = Math.max(0, depth - 1);
+      let prefix = '';
+      if (numbering) prefix += offsets ? `${String(n).padStart(4)}  ` : `${String(n).padStart(4)}: `;
+      if (offsets) prefix += `${hex8(byte)}: `;
+      out.push(prefix + '  '.repeat(depth) + text);
+      if (OPENS.has(ins.opcode)) depth++;
+      n++;
+    }
+    const after = notes?.after?.get(byte);
+    if (after) out.push(...after);
+  }
+  if (!(flags & DISASM_INSTRUCTION_ONLY)) out.push(`// Approximately ${slots} instruction slots used`);
+  return `${out.join('\n')}\n`;
+}

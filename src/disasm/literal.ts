@@ -1,0 +1,72 @@
+// The one literal formatter of the Shader Model 4/5 listing: Microsoft's rules for immediates as
+// D3DDisassemble (d3dcompiler_47 10.0.19041.685) prints them (corpus README, "Floating-point
+// text"). Floats are printf's %f of the exact binary value with the Universal CRT's rounding: exact
+// decimal expansion, ties to even, every digit of large values. Integers print in decimal within
+// ±10000 and as 0x%08x beyond. An untyped operand (mov, movc, store_*) guesses per lane: a
+// zero, denormal, infinite or NaN bit pattern prints as an integer, anything else as a float;
+// -0.0 prints as a float.
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** Reinterprets a 32-bit pattern as a float. */
+export function bitsToFloat(bits: number): number {
+  u32[0] = bits >>> 0;
+  return f32[0]!;
+}
+
+/** printf("%f") of a finite double, with the UCRT's exact, ties-to-even rounding. */
+export function formatFixed(v: number, digits = 6): string {
+  if (Number.isNaN(v)) return 'nan';
+  if (!Number.isFinite(v)) return v < 0 ? '-inf' : 'inf';
+  const neg = v < 0 || Object.is(v, -0);
+  const a = Math.abs(v);
+  let s: string;
+  if (a >= 1e21) {
+    // Every double this large is an integer: print all its digits exactly.
+    s = `${BigInt(a).toString()}.${'0'.repeat(digits)}`;
+  } else {
+    // toFixed is exact except that it rounds ties away from zero; a tie at 6 decimals needs a
+    // binary fraction of exactly 7 bits (a * 2^7 odd), where half-even may pick the lower digit.
+    s = a.toFixed(digits);
+    if (digits === 6) {
+      const t = a * 128;
+      if (Number.isInteger(t) && t % 2 === 1 && !Number.isInteger(a * 64)) {
+        const last = s.charCodeAt(s.length - 1) - 48;
+        if (last % 2 === 1) s = s.slice(0, -1) + String.fromCharCode(48 + last - 1);
+      }
+    }
+  }
+  return neg ? `-${s}` : s;
+}
+
+/** A 32-bit integer literal: decimal within ±10000, else 0x%08x. */
+export function formatInt(bits: number): string {
+  const i = bits | 0;
+  if (i > 10000 || i < -10000) return formatHex(bits);
+  return String(i);
+}
+
+export function formatHex(bits: number): string {
+  return `0x${(bits >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** A float literal from its bits (%f). */
+export function formatFloatBits(bits: number): string {
+  return formatFixed(bitsToFloat(bits));
+}
+
+/** An untyped lane: integers where the pattern is zero, denormal, infinite or NaN (-0 excepted). */
+export function formatUntyped(bits: number): string {
+  const exp = bits & 0x7f800000;
+  if ((exp === 0 || exp === 0x7f800000) && bits >>> 0 !== 0x80000000) return formatInt(bits);
+  return formatFloatBits(bits);
+}
+
+/** A double from two words (low word first). */
+export function formatDouble(lo: number, hi: number): string {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setUint32(0, lo >>> 0, true);
+  b.setUint32(4, hi >>> 0, true);
+  return formatFixed(b.getFloat64(0, true));
+}

@@ -1,0 +1,91 @@
+// Printing one Shader Model 4/5 operand as D3DDisassemble does: register name and indices (the
+// first index joined to the name, the others in brackets; vertex arrays bracket all), component
+// mask, swizzle or single component, modifiers (-, |..|), minimum-precision notes and literals
+// (through literal.ts).
+
+import type { Operand, OperandIndex } from '../sm4/types.js';
+import { formatDouble, formatFloatBits, formatHex, formatInt, formatUntyped } from './literal.js';
+import { MIN_PRECISION, REGISTER_NAMES, REGISTER_NAMES_51 } from './names.js';
+
+const LANES = 'xyzw';
+
+export interface OperandContext {
+  /** Shader Model 5.1: binding registers print with upper-case names and all their indices. */
+  readonly is51: boolean;
+  /** Flag 0x80: literals in hexadecimal. */
+  readonly hex: boolean;
+}
+
+/** How the literals of an operand print: `f` float, `i`/`u` integer, `d` double, `x` untyped. */
+export type LiteralKind = string;
+
+export function componentSuffix(op: Operand): string {
+  if (op.numComponents !== 2) return '';
+  if (op.selectionMode === 0) {
+    if (op.mask === 0) return '';
+    let s = '.';
+    for (let i = 0; i < 4; i++) if (op.mask & (1 << i)) s += LANES[i];
+    return s;
+  }
+  if (op.selectionMode === 2) return `.${LANES[op.swizzle[0]]}`;
+  const w = op.swizzle;
+  return `.${LANES[w[0]]}${LANES[w[1]]}${LANES[w[2]]}${LANES[w[3]]}`;
+}
+
+function printIndex(ix: OperandIndex, ctx: OperandContext): string {
+  const imm = ix.rep === 1 || ix.rep === 4 ? ix.imm + ix.immHi * 2 ** 32 : ix.imm >>> 0;
+  if (ix.rel === undefined) return String(imm);
+  const rel = printOperand(ix.rel, ctx, 'i');
+  return `${rel} + ${imm}`;
+}
+
+/** Register name and indices, without components or modifiers. */
+export function registerText(op: Operand, ctx: OperandContext): string {
+  const name51 = ctx.is51 ? REGISTER_NAMES_51[op.type] : undefined;
+  const name = name51 ?? REGISTER_NAMES[op.type] ?? `<type${op.type}>`;
+  const ix = op.indices;
+  if (ix.length === 0) return name;
+  // Control-point arrays, the immediate constant buffer and a two-dimensional input bracket every index.
+  const bracketAll =
+    op.type === 25 || op.type === 26 || op.type === 9 || op.type === 29 || (op.type === 1 && ix.length === 2);
+  let s = name;
+  for (let i = 0; i < ix.length; i++) {
+    const x = ix[i]!;
+    if (i === 0 && !bracketAll && x.rel === undefined) s += printIndex(x, ctx);
+    else s += `[${printIndex(x, ctx)}]`;
+  }
+  return s;
+}
+
+function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): string {
+  const v = op.values ?? [];
+  if (op.type === 5) {
+    const parts: string[] = [];
+    for (let i = 0; i + 1 < v.length; i += 2)
+      parts.push(ctx.hex ? `0x${hex64(v[i]!, v[i + 1]!)}` : `${formatDouble(v[i]!, v[i + 1]!)}l`);
+    return `d(${parts.join(', ')})`;
+  }
+  if (kind === 'x') return `l(${v.map(ctx.hex ? formatHex : formatUntyped).join(',')})`;
+  if (ctx.hex) return `l(${v.map(formatHex).join(', ')})`;
+  if (kind === 'f' || kind === 'd') return `l(${v.map(formatFloatBits).join(', ')})`;
+  return `l(${v.map(formatInt).join(', ')})`;
+}
+
+function hex64(lo: number, hi: number): string {
+  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The operand as printed, with modifiers. `kind` decides literal formatting. */
+export function printOperand(op: Operand, ctx: OperandContext, kind: LiteralKind, precisionNote = ''): string {
+  let s = op.type === 4 || op.type === 5 ? literalText(op, kind, ctx) : registerText(op, ctx) + componentSuffix(op);
+  if (op.modifier & 2) s = `|${s}|`;
+  if (op.modifier & 1) s = `-${s}`;
+  if (op.nonUniform) s += ' {nonuniform}';
+  if (precisionNote) s += ` {${precisionNote}}`;
+  return s;
+}
+
+/** The precision name of an operand ('' for default 32-bit). */
+export function precisionName(op: Operand): string {
+  return MIN_PRECISION[op.minPrecision] ?? '';
+}
