@@ -89,7 +89,9 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
     }
     const cost = slotCost(ins, version);
     let prefix = '';
-    if (numbering) prefix += cost.arithmetic + cost.texture > 0 ? `${String(arithmetic).padStart(4)}:` : '     ';
+    // 0x04 alone: "   3: "; with 0x20: "   3  0x00000184: "; unnumbered records leave the number blank.
+    const numbered = cost.arithmetic + cost.texture > 0;
+    if (numbering) prefix += numbered ? String(arithmetic).padStart(4) + (offsets ? ' ' : ':') : '     ';
     if (offsets)
       prefix += `${numbering ? ' ' : ''}0x${(ins.offset + base).toString(16).toUpperCase().padStart(8, '0')}:`;
     if (prefix) prefix += ' ';

@@ -87,7 +87,15 @@ function relText(rel: D3D9RelAddr, version: D3D9Version): string {
 
 export function dstText(dst: D3D9Dst, version: D3D9Version): string {
   const rel = dst.rel === undefined ? '' : `[${relText(dst.rel, version)}]`;
-  return `${registerName(dst.type, dst.num, version)}${rel}${maskText(dst.mask)}`;
+  return `${registerName(dst.type, dst.num, version)}${rel}${maskText(dst.mask)}${precisionText(dst.token)}`;
+}
+
+/** Minimum precision (bits 14-15 of a parameter, D3DSP_MIN_PRECISION: 1 16-bit, 2 10-bit), as level-9
+ *  programs of min16float code carry it: " {min16f}" after the operand. */
+const MIN_PRECISION: readonly string[] = ['', ' {min16f}', ' {min2_8f}', ' {min?}'];
+
+function precisionText(token: number): string {
+  return MIN_PRECISION[(token >>> 14) & 3]!;
 }
 
 export function maskText(mask: number): string {
@@ -100,7 +108,7 @@ export function maskText(mask: number): string {
 export function srcText(src: D3D9Src, version: D3D9Version): string {
   const [pre, post] = SOURCE_MODIFIERS[src.modifier] ?? ['', `_mod${src.modifier}`];
   const rel = src.rel === undefined ? '' : `[${relText(src.rel, version)}]`;
-  return `${pre}${registerName(src.type, src.num, version)}${rel}${post}${swizzleText(src.swizzle)}`;
+  return `${pre}${registerName(src.type, src.num, version)}${rel}${post}${swizzleText(src.swizzle)}${precisionText(src.token)}`;
 }
 
 export function swizzleText(swizzle: number): string {
