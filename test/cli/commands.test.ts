@@ -146,6 +146,11 @@ test('part extracts, replaces, adds and removes; edits are re-signed', () => {
   const back = iridia('part', add, 'XTRA', '-o', join(tmp, 'part/xtra.bin'));
   assert.equal(back.status, 0);
   assert.deepEqual(readBytes(join(tmp, 'part/xtra.bin')), new Uint8Array([9, 8, 7]));
+  // A kind with bytes that are not letters is typed as info prints it, with \\xNN.
+  const odd = join(tmp, 'part/odd.dxbc');
+  assert.equal(iridia('part', VS_PATH, '\\x01\\x10AB', '--add', bytesFile, '-o', odd).status, 0);
+  check(odd, [...kinds, '\x01\x10AB']);
+  assert.deepEqual(new Uint8Array(iridia('part', odd, '\\x01\\x10AB').stdout), new Uint8Array([9, 8, 7]));
   // Refusals and usage errors.
   const missing = iridia('part', VS_PATH, 'NONE');
   assert.equal(missing.status, 1);
@@ -214,6 +219,16 @@ test('carve writes each container found as <file>@<hex offset>.dxbc and counts r
   assert.deepEqual(j['rejected'], { 'stale-digest': 1 });
   const text = iridia('carve', packPath, '--out-dir', outDir);
   assert.match(text.stdout.toString(), /2 containers found in 1 file; 1 candidate rejected\n\s+1 {2}stale-digest\n$/);
+  // The same file name in another folder does not overwrite the first one's output.
+  const twinDir = join(tmp, 'carve/twin');
+  write('carve/a/game.pak', pack);
+  write('carve/b/game.pak', pack);
+  const twins = iridia('carve', join(tmp, 'carve/a/game.pak'), join(tmp, 'carve/b/game.pak'), '--out-dir', twinDir);
+  assert.equal(twins.status, 0, twins.stderr);
+  assert.deepEqual(
+    readdirSync(twinDir).sort(),
+    [...names, ...names.map((n) => n.replace('game.pak@', 'game.pak~2@'))].sort(),
+  );
   assert.equal(iridia('carve', packPath).status, 2, 'carve needs --out-dir');
   const missing = iridia('carve', join(tmp, 'nope.pak'), '--out-dir', outDir);
   assert.equal(missing.status, 1);

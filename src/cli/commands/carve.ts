@@ -1,5 +1,6 @@
 // `iridia carve FILE... --out-dir DIR [--json]`: finds the containers embedded in any binary
-// (src/container/carve.ts) and writes each as DIR/<source file name>@<hex offset>.dxbc; says how many
+// (src/container/carve.ts) and writes each as DIR/<source file name>@<hex offset>.dxbc (name~2, ~3...
+// when two inputs share a file name); says how many
 // were found and how many candidates were rejected, by reason. A file that cannot be read is reported
 // and the run goes on (exit 1); rejected candidates are not errors.
 
@@ -25,12 +26,15 @@ export function run(argv: string[]): number {
       errors.push(describeFailure(p, e));
     }
   }
+  const names = new Set<string>();
   const bar = progressBar('carve');
   files.forEach((path, i) => {
     try {
       const r = carveContainers(readInput(path));
+      // Two inputs with the same file name (in different folders) get name~2, name~3, ...
+      const name = uniqueName(basename(path), names);
       for (const c of r.found) {
-        const output = join(outDir, `${basename(path)}@${c.offset.toString(16)}.dxbc`);
+        const output = join(outDir, `${name}@${c.offset.toString(16)}.dxbc`);
         writeOutput(output, c.bytes);
         found.push({ path, offset: c.offset, size: c.size, digest: c.digest, output });
       }
@@ -59,4 +63,11 @@ export function run(argv: string[]): number {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return errors.length > 0 ? 1 : 0;
+}
+
+function uniqueName(name: string, taken: Set<string>): string {
+  let n = name;
+  for (let i = 2; taken.has(n); i++) n = `${name}~${i}`;
+  taken.add(n);
+  return n;
 }

@@ -28,12 +28,14 @@ function warnDropped(path: string, c: Container, kind: string, op: string): void
   if (n > 1) process.stderr.write(`iridia part: ${path}: ${n} parts are ${printableKind(kind)}; all ${n} are ${op}\n`);
 }
 
-function partKind(s: string): string {
+/** KIND as typed: four characters, where `\xNN` stands for one byte (as info prints such kinds). */
+function partKind(typed: string): string {
+  const s = typed.replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   try {
     fourccFromString(s);
   } catch (e) {
     if (e instanceof IridiaError)
-      throw new UsageError(`KIND is a four-character part kind (SHEX, RDEF, ...), not ${JSON.stringify(s)}`);
+      throw new UsageError(`KIND is a four-character part kind (SHEX, RDEF, ...), not ${JSON.stringify(typed)}`);
     throw e;
   }
   return s;
