@@ -1,0 +1,425 @@
+// The LLVM bitstream container (LLVM's "Bitstream Format" document; the reader DXIL needs for its
+// LLVM 3.7 bitcode): abbreviation ids of a per-block width, ENTER_SUBBLOCK / END_BLOCK /
+// DEFINE_ABBREV / UNABBREV_RECORD, BLOCKINFO, and abbreviated records whose operands are literal,
+// fixed, VBR, array, char6 or blob. The inner loop never throws: it keeps a sticky failure (a code
+// and a reason) and the block reader turns it into one IridiaError at the end.
+
+import { IridiaError, hex, type ErrorCode } from '../errors.js';
+
+/** One record: its code, its operands and (for a blob operand) the bytes. */
+export interface BitRecord {
+  readonly code: number;
+  /** Operands as numbers; values of 2^53 or more are approximate here, exact in `big`. */
+  readonly ops: number[];
+  /** Exact values of the operands at or above 2^53 (sparse, by operand index). */
+  big?: Map<number, bigint>;
+  blob?: Uint8Array;
+  /** The abbreviation id it was written with (3 for unabbreviated). */
+  readonly abbrev: number;
+}
+
+export interface BitBlock {
+  readonly id: number;
+  /** Records and sub-blocks in stream order. */
+  readonly items: (BitRecord | BitBlock)[];
+  /** Bit offset of the block's first word in the stream. */
+  readonly bitOffset: number;
+}
+
+export function isBlock(x: BitRecord | BitBlock): x is BitBlock {
+  return 'items' in x;
+}
+
+/** The exact 64-bit value of an operand (as an unsigned bigint). */
+export function opBig(r: BitRecord, i: number): bigint {
+  const b = r.big?.get(i);
+  if (b !== undefined) return b;
+  return BigInt(r.ops[i] ?? 0);
+}
+
+const enum Enc {
+  Literal = 0,
+  Fixed = 1,
+  VBR = 2,
+  Array = 3,
+  Char6 = 4,
+  Blob = 5,
+}
+
+interface AbbrevOp {
+  readonly enc: Enc;
+  readonly value: number;
+}
+type Abbrev = readonly AbbrevOp[];
+
+const CHAR6 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._';
+const CHAR6_CODES = Array.from(CHAR6, (c) => c.charCodeAt(0));
+
+/** Nesting deeper than this is refused: DXIL modules nest four or five deep. */
+const MAX_DEPTH = 64;
+
+export class BitstreamReader {
+  private readonly bytes: Uint8Array;
+  private readonly endBit: number;
+  private bit = 0;
+  /** Sticky failure: set once, never cleared; every read after it returns 0. */
+  failCode: ErrorCode | undefined;
+  failReason = '';
+  failBit = 0;
+  private readonly blockInfo = new Map<number, Abbrev[]>();
+  /** Byte offset of the stream in the container, for error messages. */
+  private readonly base: number;
+  private readonly part: string;
+
+  constructor(bytes: Uint8Array, base = 0, part = 'DXIL') {
+    this.bytes = bytes;
+    this.endBit = bytes.byteLength * 8;
+    this.base = base;
+    this.part = part;
+  }
+
+  private fail(code: ErrorCode, reason: string): void {
+    if (this.failCode !== undefined) return;
+    this.failCode = code;
+    this.failReason = reason;
+    this.failBit = this.bit;
+    this.bit = this.endBit;
+  }
+
+  get atEnd(): boolean {
+    return this.bit >= this.endBit;
+  }
+
+  get position(): number {
+    return this.bit;
+  }
+
+  /** Reads `n` (0..32) bits, least significant first. */
+  read(n: number): number {
+    if (n === 0) return 0;
+    if (this.bit + n > this.endBit) {
+      this.fail('E401_BITCODE_TRUNCATED', `a ${n}-bit field at bit ${this.bit} runs past the end of the stream`);
+      return 0;
+    }
+    const b = this.bytes;
+    let pos = this.bit;
+    this.bit += n;
+    let byte = pos >>> 3;
+    let shift = pos & 7;
+    let value = 0;
+    let got = 0;
+    while (got < n) {
+      const take = Math.min(8 - shift, n - got);
+      const chunk = ((b[byte]! >>> shift) & ((1 << take) - 1)) >>> 0;
+      value += chunk * 2 ** got;
+      got += take;
+      byte++;
+      shift = 0;
+      pos += take;
+    }
+    return value;
+  }
+
+  /** A VBR field of chunk width `n`; returns a number (exact below 2^53) and sets `lastBig` above. */
+  lastBig: bigint | undefined;
+  vbr(n: number): number {
+    this.lastBig = undefined;
+    const hi = 2 ** (n - 1);
+    let piece = this.read(n);
+    if (piece < hi) return piece;
+    let value = 0;
+    let shift = 0;
+    let big: bigint | undefined;
+    for (;;) {
+      const low = piece - (piece >= hi ? hi : 0);
+      if (big !== undefined) big |= BigInt(low) << BigInt(shift);
+      else if (shift + n - 1 > 53) {
+        big = BigInt(value) | (BigInt(low) << BigInt(shift));
+      } else value += low * 2 ** shift;
+      shift += n - 1;
+      if (piece < hi) break;
+      if (shift > 70) {
+        this.fail('E403_BITCODE_VBR', `a VBR${n} field at bit ${this.bit} continues past 64 bits`);
+        return 0;
+      }
+      piece = this.read(n);
+      if (this.failCode !== undefined) return 0;
+    }
+    if (big !== undefined) {
+      big &= 0xffffffffffffffffn;
+      if (big >= 2n ** 53n) {
+        this.lastBig = big;
+        return Number(big);
+      }
+      return Number(big);
+    }
+    return value;
+  }
+
+  private align32(): void {
+    const r = this.bit & 31;
+    if (r) this.bit += 32 - r;
+    if (this.bit > this.endBit) this.bit = this.endBit;
+  }
+
+  /** Reads every top-level block of the stream (after the 'BC' 0xC0DE magic the caller checked). */
+  readTopLevel(): BitBlock[] {
+    const blocks: BitBlock[] = [];
+    while (this.bit + 32 <= this.endBit && this.failCode === undefined) {
+      const id = this.read(2);
+      if (id !== 1) {
+        // Top-level padding of zero bits ends the stream (LLVM writes words, then may pad).
+        if (id === 0 && this.restIsZero()) break;
+        this.fail('E404_BITCODE_RECORD', `abbreviation id ${id} at the top level, where only blocks may start`);
+        break;
+      }
+      const b = this.readBlock(0);
+      if (b) blocks.push(b);
+    }
+    this.throwIfFailed();
+    return blocks;
+  }
+
+  private restIsZero(): boolean {
+    for (let i = this.bit >>> 3; i < this.bytes.byteLength; i++) if (this.bytes[i] !== 0) return false;
+    return true;
+  }
+
+  throwIfFailed(): void {
+    if (this.failCode !== undefined) {
+      throw new IridiaError(this.failCode, `bitcode: ${this.failReason}`, {
+        part: this.part,
+        offset: this.base + (this.failBit >>> 3),
+      });
+    }
+  }
+
+  /** Reads a block after its ENTER_SUBBLOCK abbreviation id. */
+  private readBlock(depth: number): BitBlock | undefined {
+    const start = this.bit;
+    const id = this.vbr(8);
+    const width = this.vbr(4);
+    this.align32();
+    const words = this.read(32);
+    if (this.failCode !== undefined) return undefined;
+    if (width < 1 || width > 32) {
+      this.fail('E402_BITCODE_ABBREV', `block ${id} declares an abbreviation width of ${width} bits`);
+      return undefined;
+    }
+    if (words * 32 > this.endBit - this.bit) {
+      this.fail(
+        'E401_BITCODE_TRUNCATED',
+        `block ${id} at byte ${hex(start >>> 3)} claims ${words} words, past the end of the stream`,
+      );
+      return undefined;
+    }
+    if (depth >= MAX_DEPTH) {
+      this.fail('E406_BITCODE_NESTING', `blocks nest deeper than ${MAX_DEPTH} (block ${id})`);
+      return undefined;
+    }
+    const blockEnd = this.bit + words * 32;
+    const items: (BitRecord | BitBlock)[] = [];
+    const block: BitBlock = { id, items, bitOffset: start };
+    const abbrevs: Abbrev[] = [...(this.blockInfo.get(id) ?? [])];
+    let curBID = -1; // BLOCKINFO's SETBID target
+    for (;;) {
+      if (this.failCode !== undefined) return undefined;
+      if (this.bit + width > blockEnd) {
+        this.fail('E406_BITCODE_NESTING', `block ${id} at byte ${hex(start >>> 3)} has no END_BLOCK before its end`);
+        return undefined;
+      }
+      const a = this.read(width);
+      if (a === 0) {
+        this.align32();
+        if (this.bit !== blockEnd) {
+          this.fail('E406_BITCODE_NESTING', `block ${id} ends at bit ${this.bit}, not at its declared end ${blockEnd}`);
+          return undefined;
+        }
+        return block;
+      }
+      if (a === 1) {
+        const sub = this.readBlock(depth + 1);
+        if (sub) items.push(sub);
+        continue;
+      }
+      if (a === 2) {
+        const ab = this.readAbbrevDef();
+        if (!ab) return undefined;
+        if (id === 0) {
+          if (curBID < 0) {
+            this.fail('E404_BITCODE_RECORD', 'BLOCKINFO defines an abbreviation before SETBID');
+            return undefined;
+          }
+          let list = this.blockInfo.get(curBID);
+          if (!list) this.blockInfo.set(curBID, (list = []));
+          list.push(ab);
+        } else abbrevs.push(ab);
+        continue;
+      }
+      let rec: BitRecord | undefined;
+      if (a === 3) {
+        const code = this.vbr(6);
+        const n = this.vbr(6);
+        if (n * 6 > blockEnd - this.bit) {
+          this.fail('E404_BITCODE_RECORD', `record ${code} claims ${n} operands, more than the block holds`);
+          return undefined;
+        }
+        const ops: number[] = new Array<number>(n);
+        let big: Map<number, bigint> | undefined;
+        for (let i = 0; i < n; i++) {
+          ops[i] = this.vbr(6);
+          if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
+        }
+        rec = big ? { code, ops, big, abbrev: 3 } : { code, ops, abbrev: 3 };
+      } else {
+        const ab = abbrevs[a - 4];
+        if (!ab) {
+          this.fail(
+            'E402_BITCODE_ABBREV',
+            `abbreviation id ${a} in block ${id} is not defined (${abbrevs.length} are)`,
+          );
+          return undefined;
+        }
+        rec = this.readAbbreviated(ab, a, blockEnd);
+        if (!rec) return undefined;
+      }
+      if (id === 0) {
+        if (rec.code === 1) curBID = rec.ops[0] ?? -1; // SETBID
+        continue; // BLOCKNAME / SETRECORDNAME carry only names
+      }
+      items.push(rec);
+    }
+  }
+
+  private readAbbrevDef(): Abbrev | undefined {
+    const n = this.vbr(5);
+    const ops: AbbrevOp[] = [];
+    for (let i = 0; i < n && this.failCode === undefined; i++) {
+      if (this.read(1)) {
+        ops.push({ enc: Enc.Literal, value: this.vbr(8) });
+        continue;
+      }
+      const enc = this.read(3);
+      if (enc === Enc.Fixed || enc === Enc.VBR) {
+        const value = this.vbr(5);
+        if (value > 32 || (enc === Enc.VBR && value < 1)) {
+          this.fail('E402_BITCODE_ABBREV', `an abbreviation operand has width ${value}`);
+          return undefined;
+        }
+        ops.push({ enc, value });
+      } else if (enc === Enc.Array || enc === Enc.Char6 || enc === Enc.Blob) {
+        ops.push({ enc, value: 0 });
+      } else {
+        this.fail('E402_BITCODE_ABBREV', `an abbreviation operand has encoding ${enc}`);
+        return undefined;
+      }
+    }
+    if (ops.length === 0 && this.failCode === undefined) {
+      this.fail('E402_BITCODE_ABBREV', 'an abbreviation has no operands');
+      return undefined;
+    }
+    for (let i = 0; i < ops.length; i++) {
+      const o = ops[i]!;
+      if (
+        o.enc === Enc.Array &&
+        (i !== ops.length - 2 || ops[i + 1]!.enc === Enc.Array || ops[i + 1]!.enc === Enc.Blob)
+      ) {
+        this.fail('E402_BITCODE_ABBREV', 'an array operand is not second to last with a scalar element');
+        return undefined;
+      }
+      if (o.enc === Enc.Blob && i !== ops.length - 1) {
+        this.fail('E402_BITCODE_ABBREV', 'a blob operand is not last');
+        return undefined;
+      }
+    }
+    return this.failCode === undefined ? ops : undefined;
+  }
+
+  private scalar(op: AbbrevOp): number {
+    switch (op.enc) {
+      case Enc.Literal:
+        this.lastBig = undefined;
+        return op.value;
+      case Enc.Fixed:
+        this.lastBig = undefined;
+        return this.read(op.value);
+      case Enc.VBR:
+        return this.vbr(op.value);
+      case Enc.Char6:
+        this.lastBig = undefined;
+        return CHAR6_CODES[this.read(6)]!;
+      case Enc.Array:
+      case Enc.Blob:
+        return 0;
+    }
+  }
+
+  private readAbbreviated(ab: Abbrev, id: number, blockEnd: number): BitRecord | undefined {
+    const code = this.scalar(ab[0]!);
+    if (ab[0]!.enc === Enc.Array || ab[0]!.enc === Enc.Blob) {
+      this.fail('E402_BITCODE_ABBREV', `abbreviation ${id} starts with an array or blob`);
+      return undefined;
+    }
+    const ops: number[] = [];
+    let big: Map<number, bigint> | undefined;
+    let blob: Uint8Array | undefined;
+    for (let i = 1; i < ab.length; i++) {
+      const op = ab[i]!;
+      if (op.enc === Enc.Array) {
+        const n = this.vbr(6);
+        const elt = ab[i + 1]!;
+        if (n > blockEnd - this.bit) {
+          this.fail('E404_BITCODE_RECORD', `an array operand claims ${n} elements, more than the block holds`);
+          return undefined;
+        }
+        for (let k = 0; k < n; k++) {
+          ops.push(this.scalar(elt));
+          if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
+        }
+        break;
+      }
+      if (op.enc === Enc.Blob) {
+        const n = this.vbr(6);
+        this.align32();
+        if (n * 8 > blockEnd - this.bit) {
+          this.fail('E404_BITCODE_RECORD', `a blob operand claims ${n} bytes, more than the block holds`);
+          return undefined;
+        }
+        blob = this.bytes.subarray(this.bit >>> 3, (this.bit >>> 3) + n);
+        this.bit += n * 8;
+        this.align32();
+        break;
+      }
+      ops.push(this.scalar(op));
+      if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
+    }
+    if (this.failCode !== undefined) return undefined;
+    const rec: BitRecord = { code, ops, abbrev: id };
+    if (big) rec.big = big;
+    if (blob) rec.blob = blob;
+    return rec;
+  }
+}
+
+/** Parses a bitcode stream (magic 'BC' 0xC0DE, optionally behind the 0x0B17C0DE wrapper). */
+export function readBitcode(bytes: Uint8Array, base = 0, part = 'DXIL'): BitBlock[] {
+  let data = bytes;
+  let at = base;
+  if (data.byteLength >= 20 && data[0] === 0xde && data[1] === 0xc0 && data[2] === 0x17 && data[3] === 0x0b) {
+    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const off = dv.getUint32(8, true);
+    const size = dv.getUint32(12, true);
+    if (off > data.byteLength || size > data.byteLength - off)
+      throw new IridiaError('E401_BITCODE_TRUNCATED', `the bitcode wrapper points past the end`, {
+        part,
+        offset: base,
+      });
+    data = data.subarray(off, off + size);
+    at += off;
+  }
+  if (data.byteLength < 4 || data[0] !== 0x42 || data[1] !== 0x43 || data[2] !== 0xc0 || data[3] !== 0xde) {
+    throw new IridiaError('E407_BITCODE_MAGIC', `the bitcode does not start with 'BC' 0xC0DE`, { part, offset: at });
+  }
+  const r = new BitstreamReader(data.subarray(4), at + 4, part);
+  return r.readTopLevel();
+}

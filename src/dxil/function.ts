@@ -1,0 +1,525 @@
+// Reads one FUNCTION_BLOCK (LLVM 3.7's parseFunctionBody): DECLAREBLOCKS, the instruction records
+// with relative value ids (an operand is InstNum - field, unsigned 32-bit; a forward reference
+// carries its type), the function's constants, metadata, attachments and value symbol table, and
+// debug locations. Operands are resolved once the block is read; one that never resolves is E405.
+
+import { type BitBlock, type BitRecord, isBlock } from './bitstream.js';
+import {
+  Argument,
+  Block,
+  Constant,
+  type Func,
+  Instruction,
+  type InstOp,
+  type PendingOperand,
+  Type,
+  type Value,
+} from './ir.js';
+import { readMetadataBlock } from './metadata.js';
+import { alignOf, type ModuleReader } from './module.js';
+
+const FN = {
+  DECLAREBLOCKS: 1,
+  BINOP: 2,
+  CAST: 3,
+  GEP_OLD: 4,
+  SELECT: 5,
+  EXTRACTELT: 6,
+  INSERTELT: 7,
+  SHUFFLEVEC: 8,
+  CMP: 9,
+  RET: 10,
+  BR: 11,
+  SWITCH: 12,
+  UNREACHABLE: 15,
+  PHI: 16,
+  ALLOCA: 19,
+  LOAD: 20,
+  VAARG: 23,
+  EXTRACTVAL: 26,
+  INSERTVAL: 27,
+  CMP2: 28,
+  VSELECT: 29,
+  INBOUNDS_GEP_OLD: 30,
+  DEBUG_LOC_AGAIN: 33,
+  CALL: 34,
+  DEBUG_LOC: 35,
+  FENCE: 36,
+  ATOMICRMW: 38,
+  LOADATOMIC: 41,
+  GEP: 43,
+  STORE: 44,
+  STOREATOMIC: 45,
+  CMPXCHG: 46,
+} as const;
+
+export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
+  const m = mr.m;
+  const values = m.values;
+  const base = values.length;
+  const mdBase = m.metadata.length;
+  for (const a of f.args) values.push(a);
+  const consts: Constant[] = [];
+  const insts: Instruction[] = []; // every instruction, for attachments
+  let blocks: Block[] = [];
+  let cur = 0;
+  let last: Instruction | undefined;
+  let lastLoc: Instruction['dbg'];
+  const fail = mr.fail.bind(mr);
+
+  const typeOfId = (id: number): Type | undefined => values[id]?.type;
+  /** A relative operand with its type (getValueTypePair). */
+  const valueTypePair = (r: BitRecord, at: { i: number }): PendingOperand => {
+    if (at.i >= r.ops.length) throw fail('E404_BITCODE_RECORD', `instruction record ${r.code} is missing an operand`);
+    const id = (values.length - r.ops[at.i++]!) >>> 0;
+    if (id < values.length) return { id, type: typeOfId(id), metadata: false };
+    if (at.i >= r.ops.length)
+      throw fail('E404_BITCODE_RECORD', `instruction record ${r.code} is missing a forward operand's type`);
+    return { id, type: mr.type(r.ops[at.i++]!), metadata: false };
+  };
+  /** A relative operand of a known type (getValue / popValue). */
+  const value = (r: BitRecord, at: { i: number }, type: Type | undefined): PendingOperand => {
+    if (at.i >= r.ops.length) throw fail('E404_BITCODE_RECORD', `instruction record ${r.code} is missing an operand`);
+    const id = (values.length - r.ops[at.i++]!) >>> 0;
+    return { id, type, metadata: type !== undefined && type.kind === 'metadata' };
+  };
+  const signedValue = (raw: number): number => {
+    // PHI operands are signed VBR: decode, then relative.
+    const d = raw & 1 ? -Math.floor(raw / 2) : Math.floor(raw / 2);
+    return values.length - d;
+  };
+  const block = (id: number): number => {
+    if (id >= blocks.length) throw fail('E405_BITCODE_FORWARD_REF', `block ${id} of ${blocks.length} is not declared`);
+    return id;
+  };
+  const findType = (pred: (t: Type) => boolean, make: () => Type): Type => {
+    for (const t of m.types) if (pred(t)) return t;
+    const t = make();
+    m.types.push(t);
+    return t;
+  };
+  const ptrTo = (t: Type, as = 0): Type =>
+    findType(
+      (x) => x.kind === 'ptr' && x.elt === t && x.addrSpace === as,
+      () => {
+        const p = new Type('ptr');
+        p.elt = t;
+        p.addrSpace = as;
+        return p;
+      },
+    );
+  const i1Like = (t: Type | undefined): Type => {
+    const i1 = findType(
+      (x) => x.kind === 'int' && x.width === 1,
+      () => {
+        const x = new Type('int');
+        x.width = 1;
+        return x;
+      },
+    );
+    if (t && t.kind === 'vector')
+      return findType(
+        (x) => x.kind === 'vector' && x.count === t.count && x.elt === i1,
+        () => {
+          const x = new Type('vector');
+          x.count = t.count;
+          x.elt = i1;
+          return x;
+        },
+      );
+    return i1;
+  };
+  const voidType = (): Type =>
+    findType(
+      (x) => x.kind === 'void',
+      () => new Type('void'),
+    );
+  const member = (t: Type, idx: number): Type => {
+    if (t.kind === 'struct') {
+      const e = t.elts[idx];
+      if (!e) throw fail('E404_BITCODE_RECORD', `struct index ${idx} is out of range`);
+      return e;
+    }
+    if (t.kind === 'array' || t.kind === 'vector') return t.elt!;
+    throw fail('E404_BITCODE_RECORD', `cannot index into a ${t.kind}`);
+  };
+
+  const add = (inst: Instruction): void => {
+    const bb = blocks[cur];
+    if (!bb) throw fail('E404_BITCODE_RECORD', 'an instruction outside any declared block');
+    bb.insts.push(inst);
+    insts.push(inst);
+    if (inst.type.kind !== 'void') values.push(inst);
+    last = inst;
+    if (isTerminator(inst.op)) cur++;
+  };
+
+  for (const it of b.items) {
+    if (isBlock(it)) {
+      if (it.id === 11) mr.readConstants(it, values, consts);
+      else if (it.id === 15) readMetadataBlock(mr, it, m.metadata, values);
+      else if (it.id === 16) {
+        for (const a of it.items) {
+          if (isBlock(a) || a.code !== 11) continue;
+          const o = a.ops;
+          if (o.length & 1) {
+            const inst = insts[o[0]!];
+            if (!inst)
+              throw fail('E405_BITCODE_FORWARD_REF', `a metadata attachment names instruction ${o[0]}, not read`);
+            for (let i = 1; i + 1 < o.length; i += 2) inst.attachments.push([o[i]!, o[i + 1]!]);
+          } else for (let i = 0; i + 1 < o.length; i += 2) f.attachments.push([o[i]!, o[i + 1]!]);
+        }
+      } else if (it.id === 14) mr.readSymtab(it, values, blocks);
+      continue;
+    }
+    const r = it;
+    const o = r.ops;
+    const at = { i: 0 };
+    let inst: Instruction | undefined;
+    switch (r.code) {
+      case FN.DECLAREBLOCKS: {
+        const n = o[0] ?? 0;
+        if (n === 0 || n > b.items.length) throw fail('E404_BITCODE_RECORD', `a function declares ${n} blocks`);
+        blocks = Array.from({ length: n }, (_, i) => new Block(mr.label(), i));
+        f.blocks = blocks;
+        continue;
+      }
+      case FN.DEBUG_LOC: {
+        if (!last || o.length < 4) throw fail('E404_BITCODE_RECORD', 'a debug location without an instruction');
+        lastLoc = { line: o[0]!, col: o[1]!, scope: o[2]!, inlinedAt: o[3]! };
+        last.dbg = lastLoc;
+        continue;
+      }
+      case FN.DEBUG_LOC_AGAIN:
+        if (!last) throw fail('E404_BITCODE_RECORD', 'a debug location without an instruction');
+        last.dbg = lastLoc;
+        continue;
+      case FN.BINOP: {
+        const lhs = valueTypePair(r, at);
+        const rhs = value(r, at, lhs.type);
+        if (at.i >= o.length) throw fail('E404_BITCODE_RECORD', 'a binop without its opcode');
+        inst = new Instruction('binop', lhs.type!);
+        inst.sub = o[at.i++]!;
+        inst.flags = o[at.i] ?? 0;
+        inst.pending = [lhs, rhs];
+        break;
+      }
+      case FN.CAST: {
+        const v = valueTypePair(r, at);
+        if (at.i + 2 > o.length) throw fail('E404_BITCODE_RECORD', 'a cast without its type and opcode');
+        inst = new Instruction('cast', mr.type(o[at.i]!));
+        inst.sub = o[at.i + 1]!;
+        inst.pending = [v];
+        break;
+      }
+      case FN.GEP:
+      case FN.GEP_OLD:
+      case FN.INBOUNDS_GEP_OLD: {
+        let src: Type | undefined;
+        let inb = r.code === FN.INBOUNDS_GEP_OLD;
+        if (r.code === FN.GEP) {
+          if (o.length < 2) throw fail('E404_BITCODE_RECORD', 'a getelementptr without its operands');
+          inb = o[0] !== 0;
+          src = mr.type(o[1]!);
+          at.i = 2;
+        }
+        const ops: PendingOperand[] = [];
+        while (at.i < o.length) ops.push(valueTypePair(r, at));
+        if (!ops.length) throw fail('E404_BITCODE_RECORD', 'a getelementptr without a pointer');
+        const baseT = ops[0]!.type!;
+        src ??= baseT.elt;
+        if (!src) throw fail('E404_BITCODE_RECORD', 'a getelementptr on a non-pointer');
+        let t = src;
+        for (let k = 2; k < ops.length; k++) {
+          const idx = ops[k]!;
+          const cv = idx.id < values.length ? values[idx.id] : undefined;
+          const n = cv instanceof Constant && cv.ck === 'int' ? Number(cv.bits) : 0;
+          t = member(t, n);
+        }
+        inst = new Instruction('gep', ptrTo(t, baseT.kind === 'ptr' ? baseT.addrSpace : 0));
+        inst.explicitType = src;
+        inst.inbounds = inb;
+        inst.pending = ops;
+        break;
+      }
+      case FN.EXTRACTVAL: {
+        const v = valueTypePair(r, at);
+        let t = v.type!;
+        const idx = o.slice(at.i);
+        if (!idx.length) throw fail('E404_BITCODE_RECORD', 'an extractvalue without indices');
+        for (const k of idx) t = member(t, k);
+        inst = new Instruction('extractvalue', t);
+        inst.indices = idx;
+        inst.pending = [v];
+        break;
+      }
+      case FN.INSERTVAL: {
+        const agg = valueTypePair(r, at);
+        const v = valueTypePair(r, at);
+        inst = new Instruction('insertvalue', agg.type!);
+        inst.indices = o.slice(at.i);
+        inst.pending = [agg, v];
+        break;
+      }
+      case FN.SELECT:
+      case FN.VSELECT: {
+        const t = valueTypePair(r, at);
+        const fv = value(r, at, t.type);
+        const c = r.code === FN.VSELECT ? valueTypePair(r, at) : value(r, at, i1Like(undefined));
+        inst = new Instruction('select', t.type!);
+        inst.pending = [c, t, fv];
+        break;
+      }
+      case FN.EXTRACTELT: {
+        const v = valueTypePair(r, at);
+        const i = valueTypePair(r, at);
+        inst = new Instruction('extractelement', v.type!.elt!);
+        inst.pending = [v, i];
+        break;
+      }
+      case FN.INSERTELT: {
+        const v = valueTypePair(r, at);
+        const e = value(r, at, v.type!.elt);
+        const i = valueTypePair(r, at);
+        inst = new Instruction('insertelement', v.type!);
+        inst.pending = [v, e, i];
+        break;
+      }
+      case FN.SHUFFLEVEC: {
+        const v1 = valueTypePair(r, at);
+        const v2 = value(r, at, v1.type);
+        const mask = valueTypePair(r, at);
+        const rt = findType(
+          (x) => x.kind === 'vector' && x.elt === v1.type!.elt && x.count === mask.type!.count,
+          () => {
+            const x = new Type('vector');
+            x.elt = v1.type!.elt;
+            x.count = mask.type!.count;
+            return x;
+          },
+        );
+        inst = new Instruction('shufflevector', rt);
+        inst.pending = [v1, v2, mask];
+        break;
+      }
+      case FN.CMP:
+      case FN.CMP2: {
+        const l = valueTypePair(r, at);
+        const rr = value(r, at, l.type);
+        if (at.i >= o.length) throw fail('E404_BITCODE_RECORD', 'a compare without its predicate');
+        inst = new Instruction('cmp', i1Like(l.type));
+        inst.sub = o[at.i++]!;
+        inst.flags = o[at.i] ?? 0;
+        inst.pending = [l, rr];
+        break;
+      }
+      case FN.RET:
+        inst = new Instruction('ret', voidType());
+        while (at.i < o.length) inst.pending.push(valueTypePair(r, at));
+        break;
+      case FN.BR:
+        inst = new Instruction('br', voidType());
+        if (o.length === 1) inst.blocks = [block(o[0]!)];
+        else if (o.length === 3) {
+          inst.blocks = [block(o[0]!), block(o[1]!)];
+          at.i = 2;
+          inst.pending = [value(r, at, i1Like(undefined))];
+        } else throw fail('E404_BITCODE_RECORD', `a br record has ${o.length} operands`);
+        break;
+      case FN.SWITCH: {
+        if (o.length < 3 || (o.length & 1) === 0)
+          throw fail('E404_BITCODE_RECORD', `a switch record has ${o.length} operands`);
+        const t = mr.type(o[0]!);
+        at.i = 1;
+        inst = new Instruction('switch', voidType());
+        inst.pending = [value(r, at, t)];
+        inst.blocks = [block(o[2]!)];
+        for (let k = 3; k + 1 < o.length; k += 2) {
+          inst.caseIds.push(o[k]!);
+          inst.blocks.push(block(o[k + 1]!));
+        }
+        break;
+      }
+      case FN.UNREACHABLE:
+        inst = new Instruction('unreachable', voidType());
+        break;
+      case FN.PHI: {
+        if (o.length < 1 || (o.length - 1) % 2)
+          throw fail('E404_BITCODE_RECORD', `a phi record has ${o.length} operands`);
+        const t = mr.type(o[0]!);
+        inst = new Instruction('phi', t);
+        for (let k = 1; k + 1 < o.length; k += 2) {
+          inst.pending.push({ id: signedValue(o[k]!) >>> 0, type: t, metadata: false });
+          inst.blocks.push(block(o[k + 1]!));
+        }
+        break;
+      }
+      case FN.ALLOCA: {
+        if (o.length !== 4) throw fail('E404_BITCODE_RECORD', `an alloca record has ${o.length} operands`);
+        const a = o[3]!;
+        let t = mr.type(o[0]!);
+        if ((a & 64) === 0) t = t.elt!;
+        inst = new Instruction('alloca', ptrTo(t));
+        inst.explicitType = t;
+        inst.pending = [{ id: o[2]!, type: mr.type(o[1]!), metadata: false }];
+        inst.align = alignOf(a & 31);
+        break;
+      }
+      case FN.LOAD:
+      case FN.LOADATOMIC: {
+        const p = valueTypePair(r, at);
+        const extra = r.code === FN.LOAD ? 2 : 4;
+        let t: Type | undefined;
+        if (at.i + extra + 1 === o.length) t = mr.type(o[at.i++]!);
+        else if (at.i + extra !== o.length) throw fail('E404_BITCODE_RECORD', `a load record has ${o.length} operands`);
+        t ??= p.type!.elt;
+        inst = new Instruction('load', t!);
+        inst.explicitType = t;
+        inst.align = alignOf(o[at.i]!);
+        inst.volatile = o[at.i + 1] !== 0;
+        if (r.code === FN.LOADATOMIC) {
+          inst.ordering = o[at.i + 2]!;
+          inst.scope = o[at.i + 3]!;
+        }
+        inst.pending = [p];
+        break;
+      }
+      case FN.STORE:
+      case FN.STOREATOMIC: {
+        const p = valueTypePair(r, at);
+        const v = valueTypePair(r, at);
+        if (at.i + (r.code === FN.STORE ? 2 : 4) !== o.length)
+          throw fail('E404_BITCODE_RECORD', `a store record has ${o.length} operands`);
+        inst = new Instruction('store', voidType());
+        inst.align = alignOf(o[at.i]!);
+        inst.volatile = o[at.i + 1] !== 0;
+        if (r.code === FN.STOREATOMIC) {
+          inst.ordering = o[at.i + 2]!;
+          inst.scope = o[at.i + 3]!;
+        }
+        inst.pending = [v, p];
+        break;
+      }
+      case FN.CALL: {
+        if (o.length < 3) throw fail('E404_BITCODE_RECORD', `a call record has ${o.length} operands`);
+        const attrs = mr.attributes(o[0]!);
+        const cc = o[1]!;
+        at.i = 2;
+        let fty: Type | undefined;
+        if ((cc >>> 15) & 1) fty = mr.type(o[at.i++]!);
+        const callee = valueTypePair(r, at);
+        fty ??= callee.type?.elt;
+        if (!fty || fty.kind !== 'fn') throw fail('E404_BITCODE_RECORD', 'a call whose callee is not a function');
+        if (o.length - at.i < fty.elts.length)
+          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - at.i} of ${fty.elts.length} arguments`);
+        inst = new Instruction('call', fty.elt!);
+        for (const pt of fty.elts) inst.pending.push(value(r, at, pt));
+        if (fty.vararg) while (at.i < o.length) inst.pending.push(valueTypePair(r, at));
+        else if (at.i !== o.length)
+          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - 3} operands for ${fty.elts.length} parameters`);
+        inst.calleeId = callee;
+        inst.explicitType = fty;
+        inst.flags = cc;
+        inst.attrs = attrs;
+        break;
+      }
+      case FN.FENCE:
+        inst = new Instruction('fence', voidType());
+        inst.ordering = o[0] ?? 0;
+        inst.scope = o[1] ?? 1;
+        break;
+      case FN.ATOMICRMW: {
+        const p = valueTypePair(r, at);
+        const v = value(r, at, p.type!.elt);
+        if (at.i + 4 !== o.length) throw fail('E404_BITCODE_RECORD', `an atomicrmw record has ${o.length} operands`);
+        inst = new Instruction('atomicrmw', p.type!.elt!);
+        inst.sub = o[at.i]!;
+        inst.volatile = o[at.i + 1] !== 0;
+        inst.ordering = o[at.i + 2]!;
+        inst.scope = o[at.i + 3]!;
+        inst.pending = [p, v];
+        break;
+      }
+      case FN.CMPXCHG: {
+        const p = valueTypePair(r, at);
+        const c = valueTypePair(r, at);
+        const n = value(r, at, c.type);
+        if (o.length < at.i + 3) throw fail('E404_BITCODE_RECORD', `a cmpxchg record has ${o.length} operands`);
+        const st = findType(
+          (x) =>
+            x.kind === 'struct' &&
+            x.literal &&
+            !x.packed &&
+            x.elts.length === 2 &&
+            x.elts[0] === c.type &&
+            x.elts[1]!.kind === 'int' &&
+            x.elts[1]!.width === 1,
+          () => {
+            const x = new Type('struct');
+            x.literal = true;
+            x.elts = [c.type!, i1Like(undefined)];
+            return x;
+          },
+        );
+        inst = new Instruction('cmpxchg', st);
+        inst.volatile = o[at.i] !== 0;
+        inst.ordering = o[at.i + 1]!;
+        inst.scope = o[at.i + 2]!;
+        inst.failOrdering = o[at.i + 3] ?? inst.ordering;
+        inst.weak = (o[at.i + 4] ?? 0) !== 0;
+        inst.pending = [p, c, n];
+        break;
+      }
+      default:
+        throw fail('E408_BITCODE_UNSUPPORTED', `instruction record code ${r.code} is not supported`);
+    }
+    add(inst);
+  }
+  if (blocks.length === 0) throw fail('E404_BITCODE_RECORD', 'a function body without DECLAREBLOCKS');
+  if (cur !== blocks.length)
+    throw fail('E404_BITCODE_RECORD', `a function body ends inside block ${cur} of ${blocks.length}`);
+
+  // Resolve every operand now that the whole body is read.
+  const resolve = (p: PendingOperand): Value => {
+    if (p.metadata) {
+      const md = m.metadata[p.id];
+      if (!md) throw fail('E405_BITCODE_FORWARD_REF', `a metadata operand ${p.id} never resolves`);
+      return mdValue(mr, p.id, p.type!);
+    }
+    const v = values[p.id];
+    if (!v)
+      throw fail('E405_BITCODE_FORWARD_REF', `value ${p.id} is referenced but never defined (${values.length} values)`);
+    return v;
+  };
+  for (const c of consts) mr.resolveConstant(c, values);
+  for (let k = mdBase; k < m.metadata.length; k++) mr.resolveMetadataValue(m.metadata[k]!, values);
+  for (const bb of blocks) {
+    for (const inst of bb.insts) {
+      inst.ops = inst.pending.map(resolve);
+      if (inst.calleeId) inst.callee = resolve(inst.calleeId);
+      if (inst.caseIds.length) inst.cases = inst.caseIds.map((id) => resolve({ id, type: undefined, metadata: false }));
+      if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
+    }
+  }
+  f.localMetadata = m.metadata.slice(mdBase);
+  m.metadata.length = mdBase;
+  values.length = base;
+}
+
+function isTerminator(op: InstOp): boolean {
+  return op === 'ret' || op === 'br' || op === 'switch' || op === 'unreachable';
+}
+
+/** A metadata-as-value operand (a call's `metadata !N` argument). */
+export class MetadataValue extends Argument {
+  readonly mdId: number;
+  constructor(type: Type, id: number) {
+    super(type, -1);
+    this.kind = 'md';
+    this.mdId = id;
+  }
+}
+
+function mdValue(_mr: ModuleReader, id: number, t: Type): Value {
+  return new MetadataValue(t, id);
+}

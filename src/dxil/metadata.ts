@@ -1,0 +1,88 @@
+// Reads a METADATA_BLOCK (LLVM 3.7 metadata records): strings, values, generic and distinct nodes,
+// named metadata (NAME then NAMED_NODE), kinds, and the specialised debug-info nodes, which are kept
+// as their raw records (DILocation, DISubprogram...) and printed from them.
+
+import { type BitBlock, isBlock } from './bitstream.js';
+import type { Metadata, Value } from './ir.js';
+import { chars, latin, type ModuleReader } from './module.js';
+
+/** Record codes of LLVM 3.7's specialised debug-info nodes and the names the printer gives them. */
+export const DI_NODES: Readonly<Record<number, string>> = {
+  7: 'DILocation',
+  12: 'GenericDINode',
+  13: 'DISubrange',
+  14: 'DIEnumerator',
+  15: 'DIBasicType',
+  16: 'DIFile',
+  17: 'DIDerivedType',
+  18: 'DICompositeType',
+  19: 'DISubroutineType',
+  20: 'DICompileUnit',
+  21: 'DISubprogram',
+  22: 'DILexicalBlock',
+  23: 'DILexicalBlockFile',
+  24: 'DINamespace',
+  25: 'DITemplateTypeParameter',
+  26: 'DITemplateValueParameter',
+  27: 'DIGlobalVariable',
+  28: 'DILocalVariable',
+  29: 'DIExpression',
+  30: 'DIObjCProperty',
+  31: 'DIImportedEntity',
+  32: 'DIModule',
+};
+
+export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[], _values: readonly Value[]): void {
+  const items = b.items;
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (isBlock(it)) continue;
+    const o = it.ops;
+    switch (it.code) {
+      case 1: // STRING
+        list.push({ k: 'string', s: it.blob ? latin(it.blob) : chars(o) });
+        break;
+      case 2: // VALUE [ty, val]
+        if (o.length !== 2) throw mr.fail('E404_BITCODE_RECORD', `a metadata value record has ${o.length} operands`);
+        list.push({ k: 'value', type: mr.type(o[0]!), id: o[1]! });
+        break;
+      case 3: // NODE
+      case 5: // DISTINCT_NODE
+        list.push({ k: 'node', distinct: it.code === 5, ops: o.slice() });
+        break;
+      case 4: {
+        // NAME, then NAMED_NODE
+        const next = items[k + 1];
+        if (!next || isBlock(next) || next.code !== 10)
+          throw mr.fail('E404_BITCODE_RECORD', 'a metadata name is not followed by its named node');
+        mr.m.named.push({ name: chars(o), ops: next.ops.slice() });
+        k++;
+        break;
+      }
+      case 6: // KIND [id, name...]
+        if (o.length < 1) throw mr.fail('E404_BITCODE_RECORD', 'a metadata kind record is empty');
+        mr.m.kinds.set(o[0]!, chars(o, 1));
+        break;
+      case 10:
+        throw mr.fail('E404_BITCODE_RECORD', 'a named node without its name');
+      default: {
+        const di = DI_NODES[it.code];
+        if (!di) throw mr.fail('E408_BITCODE_UNSUPPORTED', `metadata record code ${it.code} is not supported`);
+        list.push({ k: 'node', distinct: (o[0] ?? 0) !== 0, ops: [], di, record: o.slice() });
+        break;
+      }
+    }
+  }
+  // Node operands must name metadata read by now (the writer orders operands first, or forward
+  // within the block); check them so the printer never meets a dangling id.
+  for (const md of list) {
+    if (md.k !== 'node') continue;
+    for (const id of md.ops)
+      if (id - 1 >= list.length)
+        throw mr.fail('E405_BITCODE_FORWARD_REF', `a metadata node refers to metadata ${id - 1}, never defined`);
+  }
+  for (const n of mr.m.named)
+    for (const id of n.ops)
+      if (id >= list.length)
+        throw mr.fail('E405_BITCODE_FORWARD_REF', `named metadata !${n.name} refers to metadata ${id}, never defined`);
+}

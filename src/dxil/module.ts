@@ -1,0 +1,644 @@
+// Reads the LLVM 3.7 module of a DXIL part from its bitstream blocks (LLVM's BitcodeReader as of
+// 3.7, which dxc writes): identification, module records (triple, datalayout, global variables,
+// functions), the type table, constants, metadata (strings, values, nodes, names, kinds), attribute
+// groups, value symbol tables and function bodies with relative value ids. Every value id is
+// checked when resolved; one that never resolves is E405.
+
+import { IridiaError, type ErrorCode } from '../errors.js';
+import { type BitBlock, type BitRecord, isBlock, opBig, readBitcode } from './bitstream.js';
+import {
+  Argument,
+  type AttributeEntry,
+  type AttributeGroup,
+  type AttributeList,
+  Block,
+  Constant,
+  Func,
+  GlobalVar,
+  Instruction,
+  type InstOp,
+  type Metadata,
+  type Module,
+  type PendingOperand,
+  Type,
+  type TypeKind,
+  Value,
+} from './ir.js';
+import { readMetadataBlock } from './metadata.js';
+
+const BLOCK = {
+  MODULE: 8,
+  PARAMATTR: 9,
+  PARAMATTR_GROUP: 10,
+  CONSTANTS: 11,
+  FUNCTION: 12,
+  IDENTIFICATION: 13,
+  VALUE_SYMTAB: 14,
+  METADATA: 15,
+  METADATA_ATTACHMENT: 16,
+  TYPE: 17,
+  USELIST: 18,
+} as const;
+
+export const ATTRIBUTE_NAMES: readonly string[] = [
+  '',
+  'align',
+  'alwaysinline',
+  'byval',
+  'inlinehint',
+  'inreg',
+  'minsize',
+  'naked',
+  'nest',
+  'noalias',
+  'nobuiltin',
+  'nocapture',
+  'noduplicate',
+  'noimplicitfloat',
+  'noinline',
+  'nonlazybind',
+  'noredzone',
+  'noreturn',
+  'nounwind',
+  'optsize',
+  'readnone',
+  'readonly',
+  'returned',
+  'returns_twice',
+  'signext',
+  'alignstack',
+  'ssp',
+  'sspreq',
+  'sspstrong',
+  'sret',
+  'sanitize_address',
+  'sanitize_thread',
+  'sanitize_memory',
+  'uwtable',
+  'zeroext',
+  'builtin',
+  'cold',
+  'optnone',
+  'inalloca',
+  'nonnull',
+  'jumptable',
+  'dereferenceable',
+  'dereferenceable_or_null',
+  'convergent',
+  'safestack',
+  'argmemonly',
+];
+
+/** Context for errors: the part and the byte offset of the bitcode in the container. */
+export interface ReadContext {
+  readonly part: string;
+  readonly offset: number;
+}
+
+export class ModuleReader {
+  readonly m: Module;
+  private readonly ctx: ReadContext;
+  private nextType = 0;
+  private pendingStructName: string | undefined;
+  /** Module constants waiting for their operands. */
+  private readonly constants: Constant[] = [];
+  private readonly bodies: Func[] = [];
+  private labelType: Type | undefined;
+  private metadataType: Type | undefined;
+  /** Number of module-level metadata entries (function metadata is numbered after). */
+  moduleMetadataCount = 0;
+
+  constructor(ctx: ReadContext) {
+    this.ctx = ctx;
+    this.m = {
+      triple: '',
+      datalayout: '',
+      types: [],
+      globals: [],
+      functions: [],
+      values: [],
+      metadata: [],
+      named: [],
+      kinds: new Map(),
+      attributeGroups: new Map(),
+      attributeLists: [],
+      sections: [],
+      identification: undefined,
+      version: 0,
+    };
+  }
+
+  fail(code: ErrorCode, reason: string): IridiaError {
+    return new IridiaError(code, `bitcode: ${reason}`, { part: this.ctx.part, offset: this.ctx.offset });
+  }
+
+  need(r: BitRecord, n: number, what: string): void {
+    if (r.ops.length < n)
+      throw this.fail('E404_BITCODE_RECORD', `${what} record has ${r.ops.length} operands, needs ${n}`);
+  }
+
+  type(id: number): Type {
+    const t = this.m.types[id];
+    if (t) return t;
+    if (id >= this.m.types.length && id >= this.nextType && id < 1 << 20 && this.declaredTypes > id) {
+      // A forward reference inside the type table: an identified struct filled in later.
+      const s = new Type('struct');
+      this.m.types[id] = s;
+      return s;
+    }
+    throw this.fail('E405_BITCODE_FORWARD_REF', `type id ${id} is not defined (${this.m.types.length} types)`);
+  }
+  private declaredTypes = 0;
+
+  label(): Type {
+    return (this.labelType ??= new Type('label'));
+  }
+  metaType(): Type {
+    return (this.metadataType ??= new Type('metadata'));
+  }
+
+  read(blocks: readonly BitBlock[]): Module {
+    for (const b of blocks) {
+      if (b.id === BLOCK.IDENTIFICATION) this.readIdentification(b);
+      else if (b.id === BLOCK.MODULE) this.readModule(b);
+    }
+    return this.m;
+  }
+
+  private readIdentification(b: BitBlock): void {
+    for (const it of b.items) if (!isBlock(it) && it.code === 1) this.m.identification = chars(it.ops);
+  }
+
+  private readModule(b: BitBlock): void {
+    for (const it of b.items) {
+      if (isBlock(it)) {
+        switch (it.id) {
+          case BLOCK.TYPE:
+            this.readTypes(it);
+            break;
+          case BLOCK.PARAMATTR_GROUP:
+            this.readAttributeGroups(it);
+            break;
+          case BLOCK.PARAMATTR:
+            this.readAttributeLists(it);
+            break;
+          case BLOCK.CONSTANTS:
+            this.readConstants(it, this.m.values, this.constants);
+            break;
+          case BLOCK.METADATA:
+            readMetadataBlock(this, it, this.m.metadata, this.m.values);
+            this.moduleMetadataCount = this.m.metadata.length;
+            break;
+          case BLOCK.VALUE_SYMTAB:
+            this.readSymtab(it, this.m.values, undefined);
+            break;
+          case BLOCK.FUNCTION:
+            this.resolveModuleConstants();
+            this.readFunction(it);
+            break;
+          default:
+            break; // USELIST, OPERAND_BUNDLE_TAGS: nothing to print
+        }
+        continue;
+      }
+      const r = it;
+      switch (r.code) {
+        case 1:
+          this.m.version = r.ops[0] ?? 0;
+          break;
+        case 2:
+          this.m.triple = chars(r.ops);
+          break;
+        case 3:
+          this.m.datalayout = chars(r.ops);
+          break;
+        case 5:
+          this.m.sections.push(chars(r.ops));
+          break;
+        case 7:
+          this.readGlobalVar(r);
+          break;
+        case 8:
+          this.readFunctionRecord(r);
+          break;
+        default:
+          break;
+      }
+    }
+    this.resolveModuleConstants();
+    for (const g of this.m.globals) {
+      if (g.initId) {
+        const v = this.m.values[g.initId - 1];
+        if (!v) throw this.fail('E405_BITCODE_FORWARD_REF', `a global's initializer id ${g.initId - 1} never resolves`);
+        g.init = v;
+      }
+    }
+    for (const md of this.m.metadata) this.resolveMetadataValue(md, this.m.values);
+  }
+
+  resolveMetadataValue(md: Metadata, values: readonly Value[]): void {
+    if (md.k === 'value' && md.v === undefined) {
+      const v = values[md.id];
+      if (!v) throw this.fail('E405_BITCODE_FORWARD_REF', `a metadata value refers to value ${md.id}, never defined`);
+      md.v = v;
+    }
+  }
+
+  private resolvedModuleConstants = 0;
+  private resolveModuleConstants(): void {
+    for (; this.resolvedModuleConstants < this.constants.length; this.resolvedModuleConstants++)
+      this.resolveConstant(this.constants[this.resolvedModuleConstants]!, this.m.values);
+  }
+
+  resolveConstant(c: Constant, values: readonly Value[]): void {
+    if (c.opIds.length === 0) return;
+    c.ops = c.opIds.map((id) => {
+      const v = values[id];
+      if (!v) throw this.fail('E405_BITCODE_FORWARD_REF', `a constant refers to value ${id}, never defined`);
+      return v;
+    });
+  }
+
+  // ---- types ----
+  private readTypes(b: BitBlock): void {
+    const T = (k: TypeKind): Type => new Type(k);
+    for (const it of b.items) {
+      if (isBlock(it)) continue;
+      const r = it;
+      if (r.code === 1) {
+        this.declaredTypes = r.ops[0] ?? 0;
+        continue;
+      }
+      if (r.code === 19) {
+        this.pendingStructName = chars(r.ops);
+        continue;
+      }
+      let t: Type;
+      const at = this.nextType;
+      const existing = this.m.types[at];
+      switch (r.code) {
+        case 2:
+          t = T('void');
+          break;
+        case 3:
+          t = T('float');
+          break;
+        case 4:
+          t = T('double');
+          break;
+        case 5:
+          t = this.label();
+          break;
+        case 6: // OPAQUE
+          t = existing ?? T('struct');
+          t.opaque = true;
+          t.name = this.pendingStructName ?? '';
+          this.pendingStructName = undefined;
+          break;
+        case 7:
+          this.need(r, 1, 'an integer type');
+          t = T('int');
+          t.width = r.ops[0]!;
+          break;
+        case 8:
+          this.need(r, 1, 'a pointer type');
+          t = T('ptr');
+          t.elt = this.type(r.ops[0]!);
+          t.addrSpace = r.ops[1] ?? 0;
+          break;
+        case 10:
+          t = T('half');
+          break;
+        case 11:
+        case 12:
+          this.need(r, 2, 'an array or vector type');
+          t = T(r.code === 11 ? 'array' : 'vector');
+          t.count = r.ops[0]!;
+          t.elt = this.type(r.ops[1]!);
+          break;
+        case 13:
+          t = T('x86_fp80');
+          break;
+        case 14:
+          t = T('fp128');
+          break;
+        case 15:
+          t = T('ppc_fp128');
+          break;
+        case 16:
+          t = this.metaType();
+          break;
+        case 17:
+          t = T('x86_mmx');
+          break;
+        case 18: // STRUCT_ANON
+        case 20: // STRUCT_NAMED
+          this.need(r, 1, 'a struct type');
+          t = r.code === 20 && existing ? existing : T('struct');
+          t.packed = r.ops[0] !== 0;
+          t.elts = r.ops.slice(1).map((i) => this.type(i));
+          t.opaque = false;
+          if (r.code === 18) t.literal = true;
+          else {
+            t.name = this.pendingStructName ?? '';
+            this.pendingStructName = undefined;
+          }
+          break;
+        case 21: // FUNCTION: [vararg, retty, paramty...]
+          this.need(r, 2, 'a function type');
+          t = T('fn');
+          t.vararg = r.ops[0] !== 0;
+          t.elt = this.type(r.ops[1]!);
+          t.elts = r.ops.slice(2).map((i) => this.type(i));
+          break;
+        default:
+          throw this.fail('E408_BITCODE_UNSUPPORTED', `type record code ${r.code} is not supported`);
+      }
+      if (existing && existing !== t) {
+        throw this.fail('E404_BITCODE_RECORD', `type ${at} was forward-referenced as a struct but is a ${t.kind}`);
+      }
+      this.m.types[at] = t;
+      this.nextType++;
+    }
+  }
+
+  // ---- attributes ----
+  private readAttributeGroups(b: BitBlock): void {
+    for (const it of b.items) {
+      if (isBlock(it) || it.code !== 3) continue;
+      const o = it.ops;
+      if (o.length < 2) throw this.fail('E404_BITCODE_RECORD', 'an attribute group record has fewer than 2 operands');
+      const attrs: AttributeEntry[] = [];
+      let i = 2;
+      while (i < o.length) {
+        const kind = o[i++]!;
+        if (kind === 0) {
+          attrs.push({ kind: 'enum', key: ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}` });
+        } else if (kind === 1) {
+          const key = ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}`;
+          attrs.push({ kind: 'int', key, int: o[i++] ?? 0 });
+        } else if (kind === 3 || kind === 4) {
+          let key = '';
+          while (i < o.length && o[i] !== 0) key += String.fromCharCode(o[i++]!);
+          i++;
+          if (kind === 4) {
+            let value = '';
+            while (i < o.length && o[i] !== 0) value += String.fromCharCode(o[i++]!);
+            i++;
+            attrs.push({ kind: 'string', key, value });
+          } else attrs.push({ kind: 'string', key });
+        } else throw this.fail('E404_BITCODE_RECORD', `attribute kind ${kind} is not known`);
+      }
+      const g: AttributeGroup = { id: o[0]!, index: o[1]!, attrs };
+      this.m.attributeGroups.set(g.id, g);
+    }
+  }
+
+  private readAttributeLists(b: BitBlock): void {
+    for (const it of b.items) {
+      if (isBlock(it) || it.code !== 2) continue;
+      this.m.attributeLists.push(
+        it.ops.map((id) => {
+          const g = this.m.attributeGroups.get(id);
+          if (!g) throw this.fail('E405_BITCODE_FORWARD_REF', `attribute group ${id} is not defined`);
+          return g;
+        }),
+      );
+    }
+  }
+
+  attributes(i: number): AttributeList | undefined {
+    if (i === 0) return undefined;
+    const l = this.m.attributeLists[i - 1];
+    if (!l) throw this.fail('E405_BITCODE_FORWARD_REF', `attribute list ${i} is not defined`);
+    return l;
+  }
+
+  // ---- globals and functions ----
+  private readGlobalVar(r: BitRecord): void {
+    this.need(r, 6, 'a global variable');
+    let t = this.type(r.ops[0]!);
+    const explicit = (r.ops[1]! & 2) !== 0;
+    let addrSpace: number;
+    if (explicit) addrSpace = r.ops[1]! >>> 2;
+    else {
+      if (t.kind !== 'ptr') throw this.fail('E404_BITCODE_RECORD', 'a global variable without a pointer type');
+      addrSpace = t.addrSpace;
+      t = t.elt!;
+    }
+    const ptr = new Type('ptr');
+    ptr.elt = t;
+    ptr.addrSpace = addrSpace;
+    const g = new GlobalVar(this.internPtr(ptr), t);
+    g.isConstant = (r.ops[1]! & 1) !== 0;
+    g.initId = r.ops[2]!;
+    g.linkage = r.ops[3]!;
+    g.align = alignOf(r.ops[4]!);
+    g.section = r.ops[5]!;
+    g.visibility = r.ops[6] ?? 0;
+    g.tls = r.ops[7] ?? 0;
+    g.unnamedAddr = (r.ops[8] ?? 0) !== 0;
+    g.externallyInitialized = (r.ops[9] ?? 0) !== 0;
+    g.dllStorage = r.ops[10] ?? 0;
+    this.m.globals.push(g);
+    this.m.values.push(g);
+  }
+
+  private ptrTypes = new Map<Type, Type[]>();
+  /** One pointer type object per (element, address space), as LLVM uniques them. */
+  internPtr(p: Type): Type {
+    for (const t of this.m.types) if (t.kind === 'ptr' && t.elt === p.elt && t.addrSpace === p.addrSpace) return t;
+    let l = this.ptrTypes.get(p.elt!);
+    if (!l) this.ptrTypes.set(p.elt!, (l = []));
+    const f = l.find((x) => x.addrSpace === p.addrSpace);
+    if (f) return f;
+    l.push(p);
+    return p;
+  }
+
+  private readFunctionRecord(r: BitRecord): void {
+    this.need(r, 8, 'a function');
+    let t = this.type(r.ops[0]!);
+    if (t.kind === 'ptr') t = t.elt!;
+    if (t.kind !== 'fn') throw this.fail('E404_BITCODE_RECORD', 'a function whose type is not a function type');
+    const ptr = new Type('ptr');
+    ptr.elt = t;
+    const f = new Func(this.internPtr(ptr), t);
+    f.callingConv = r.ops[1]!;
+    f.isProto = r.ops[2] !== 0;
+    f.linkage = r.ops[3]!;
+    f.attrs = this.attributes(r.ops[4]!);
+    f.align = alignOf(r.ops[5]!);
+    f.section = r.ops[6]!;
+    f.visibility = r.ops[7]!;
+    f.unnamedAddr = (r.ops[9] ?? 0) !== 0;
+    f.dllStorage = r.ops[11] ?? 0;
+    f.args = t.elts.map((pt, i) => new Argument(pt, i));
+    this.m.functions.push(f);
+    this.m.values.push(f);
+    if (!f.isProto) this.bodies.push(f);
+  }
+
+  // ---- value symbol tables ----
+  readSymtab(b: BitBlock, values: readonly Value[], blocks: readonly Block[] | undefined): void {
+    for (const it of b.items) {
+      if (isBlock(it)) continue;
+      if (it.code === 1 || it.code === 3) {
+        // ENTRY [valueid, name...] / FNENTRY [valueid, offset, name...]
+        const skip = it.code === 3 ? 2 : 1;
+        const v = values[it.ops[0]!];
+        if (!v) throw this.fail('E405_BITCODE_FORWARD_REF', `a symbol names value ${it.ops[0]}, never defined`);
+        v.name = it.blob ? latin(it.blob) : chars(it.ops, skip);
+      } else if (it.code === 2 && blocks) {
+        const bb = blocks[it.ops[0]!];
+        if (!bb) throw this.fail('E405_BITCODE_FORWARD_REF', `a symbol names block ${it.ops[0]}, never defined`);
+        bb.name = chars(it.ops, 1);
+      }
+    }
+  }
+
+  // ---- constants ----
+  readConstants(b: BitBlock, values: Value[], pending: Constant[]): void {
+    let cur: Type | undefined;
+    for (const it of b.items) {
+      if (isBlock(it)) continue;
+      const r = it;
+      const o = r.ops;
+      if (r.code === 1) {
+        this.need(r, 1, 'a SETTYPE');
+        cur = this.type(o[0]!);
+        continue;
+      }
+      if (!cur) throw this.fail('E404_BITCODE_RECORD', 'a constant before any SETTYPE');
+      let c: Constant;
+      switch (r.code) {
+        case 2:
+          c = new Constant(cur, 'null');
+          break;
+        case 3:
+          c = new Constant(cur, 'undef');
+          break;
+        case 4:
+          this.need(r, 1, 'an integer constant');
+          c = new Constant(cur, 'int');
+          c.bits = BigInt.asIntN(Math.max(cur.width, 1), signRotated(opBig(r, 0)));
+          break;
+        case 5: {
+          c = new Constant(cur, 'int');
+          let v = 0n;
+          for (let i = o.length - 1; i >= 0; i--) v = (v << 64n) | BigInt.asUintN(64, signRotated(opBig(r, i)));
+          c.bits = BigInt.asIntN(cur.width, v);
+          break;
+        }
+        case 6:
+          this.need(r, 1, 'a float constant');
+          c = new Constant(cur, 'float');
+          c.bits = opBig(r, 0);
+          break;
+        case 7:
+          c = new Constant(cur, 'aggregate');
+          c.opIds = o.slice();
+          break;
+        case 8:
+        case 9:
+          c = new Constant(cur, r.code === 8 ? 'string' : 'cstring');
+          c.bytes = o.slice();
+          break;
+        case 22:
+          c = new Constant(cur, 'data');
+          c.data = o.map((_, i) => opBig(r, i));
+          break;
+        case 10: // CE_BINOP [opcode, lhs, rhs, flags?]
+          this.need(r, 3, 'a constant binop');
+          c = new Constant(cur, 'ce-binop');
+          c.sub = o[0]!;
+          c.opIds = [o[1]!, o[2]!];
+          c.flags = o[3] ?? 0;
+          break;
+        case 11: // CE_CAST [opc, opty, opval]
+          this.need(r, 3, 'a constant cast');
+          c = new Constant(cur, 'ce-cast');
+          c.sub = o[0]!;
+          c.opTypes = [this.type(o[1]!)];
+          c.opIds = [o[2]!];
+          break;
+        case 12:
+        case 20: {
+          c = new Constant(cur, 'ce-gep');
+          c.sub = r.code === 20 ? 1 : 0;
+          let i = 0;
+          if (o.length & 1) c.srcType = this.type(o[i++]!);
+          for (; i + 1 < o.length; i += 2) {
+            c.opTypes.push(this.type(o[i]!));
+            c.opIds.push(o[i + 1]!);
+          }
+          break;
+        }
+        case 13:
+          this.need(r, 3, 'a constant select');
+          c = new Constant(cur, 'ce-select');
+          c.opIds = [o[0]!, o[1]!, o[2]!];
+          break;
+        case 14:
+          this.need(r, 3, 'a constant extractelement');
+          c = new Constant(cur, 'ce-extractelement');
+          c.opIds = o.length >= 4 ? [o[1]!, o[3]!] : [o[1]!, o[2]!];
+          break;
+        case 17:
+        case 18:
+          this.need(r, 4, 'a constant compare');
+          c = new Constant(cur, 'ce-cmp');
+          c.opTypes = [this.type(o[0]!)];
+          c.opIds = [o[1]!, o[2]!];
+          c.sub = o[3]!;
+          break;
+        default:
+          throw this.fail('E408_BITCODE_UNSUPPORTED', `constant record code ${r.code} is not supported`);
+      }
+      values.push(c);
+      if (c.opIds.length) pending.push(c);
+    }
+  }
+
+  // ---- functions ----
+  private fnIndex = 0;
+  private readFunction(b: BitBlock): void {
+    const f = this.bodies[this.fnIndex++];
+    if (!f) throw this.fail('E404_BITCODE_RECORD', 'a function body without a function record to hold it');
+    readFunctionBody(this, f, b);
+  }
+}
+
+/** The function body reader lives apart (function.ts) to keep files one concept each. */
+import { readFunctionBody } from './function.js';
+
+export function alignOf(v: number): number {
+  return v === 0 ? 0 : 2 ** (v - 1);
+}
+
+export function chars(ops: readonly number[], from = 0): string {
+  let s = '';
+  for (let i = from; i < ops.length; i++) s += String.fromCharCode(ops[i]! & 0xff);
+  return s;
+}
+
+export function latin(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+export function signRotated(v: bigint): bigint {
+  if ((v & 1n) === 0n) return v >> 1n;
+  if (v !== 1n) return -(v >> 1n);
+  return -(1n << 63n);
+}
+
+export type { InstOp, PendingOperand };
+export { Instruction, Block };
+
+/** Reads the module of a bitcode stream (the bytes at the DXIL program header's bitcode offset). */
+export function readModule(bitcode: Uint8Array, ctx: ReadContext): Module {
+  const blocks = readBitcode(bitcode, ctx.offset, ctx.part);
+  return new ModuleReader(ctx).read(blocks);
+}

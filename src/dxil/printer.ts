@@ -1,0 +1,806 @@
+// Prints a module as LLVM 3.7's AsmWriter does (Module::print with dxc's annotation writer):
+// datalayout and triple, the struct types in TypeFinder order, globals, functions with numbered
+// values, blocks with their predecessors, instructions with dx.op comments, attribute groups, named
+// metadata and the numbered metadata nodes. The order of every list follows LLVM's SlotTracker.
+
+import {
+  type AttributeEntry,
+  type AttributeList,
+  Block,
+  Constant,
+  Func,
+  GlobalVar,
+  Instruction,
+  type Metadata,
+  type Module,
+  Type,
+  type Value,
+} from './ir.js';
+import { MetadataValue } from './function.js';
+import { escapeBytes, escapeString, formatFP, llvmName, metadataName } from './format.js';
+import { diRefs, printDiNode } from './di-printer.js';
+
+const BINOPS = ['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor'];
+const FP_BINOPS: Readonly<Record<number, string>> = { 0: 'fadd', 1: 'fsub', 2: 'fmul', 4: 'fdiv', 6: 'frem' };
+const CASTS = [
+  'trunc',
+  'zext',
+  'sext',
+  'fptoui',
+  'fptosi',
+  'uitofp',
+  'sitofp',
+  'fptrunc',
+  'fpext',
+  'ptrtoint',
+  'inttoptr',
+  'bitcast',
+  'addrspacecast',
+];
+const PREDICATES: Readonly<Record<number, string>> = {
+  0: 'false',
+  1: 'oeq',
+  2: 'ogt',
+  3: 'oge',
+  4: 'olt',
+  5: 'ole',
+  6: 'one',
+  7: 'ord',
+  8: 'uno',
+  9: 'ueq',
+  10: 'ugt',
+  11: 'uge',
+  12: 'ult',
+  13: 'ule',
+  14: 'une',
+  15: 'true',
+  32: 'eq',
+  33: 'ne',
+  34: 'ugt',
+  35: 'uge',
+  36: 'ult',
+  37: 'ule',
+  38: 'sgt',
+  39: 'sge',
+  40: 'slt',
+  41: 'sle',
+};
+const RMW_OPS = ['xchg', 'add', 'sub', 'and', 'nand', 'or', 'xor', 'max', 'min', 'umax', 'umin'];
+const ORDERINGS = ['', 'unordered', 'monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst'];
+const LINKAGES: Readonly<Record<number, string>> = {
+  0: '',
+  1: 'weak ',
+  2: 'appending ',
+  3: 'internal ',
+  4: 'linkonce ',
+  5: '',
+  6: '',
+  7: 'extern_weak ',
+  8: 'common ',
+  9: 'private ',
+  10: 'weak_odr ',
+  11: 'linkonce_odr ',
+  12: 'available_externally ',
+  13: 'private ',
+  14: 'private ',
+  15: '',
+  16: 'weak ',
+  17: 'weak_odr ',
+  18: 'linkonce ',
+  19: 'linkonce_odr ',
+};
+const FN_INDEX = 0xffffffff;
+
+/** Extra text after an instruction (dxc's annotation writer: line comments and dx.op names). */
+export type InstructionComment = (inst: Instruction, fn: Func) => string;
+
+export class ModulePrinter {
+  private readonly m: Module;
+  private readonly out: string[] = [];
+  private readonly numberedTypes = new Map<Type, number>();
+  private readonly namedTypes: Type[] = [];
+  private readonly mdSlots = new Map<Metadata, number>();
+  private readonly mdNodes: Metadata[] = [];
+  private readonly attrSlots = new Map<string, number>();
+  private readonly attrSets: string[] = [];
+  private readonly globalSlots = new Map<Value, number>();
+  private localSlots = new Map<Value, number>();
+  private fn: Func | undefined;
+  private readonly comment: InstructionComment | undefined;
+  private readonly typeNames = new Map<Type, string>();
+
+  constructor(m: Module, comment?: InstructionComment) {
+    this.m = m;
+    this.comment = comment;
+  }
+
+  /** Metadata by id: module metadata, then the current function's. */
+  md(id: number, f: Func | undefined = this.fn): Metadata | undefined {
+    if (id < this.m.metadata.length) return this.m.metadata[id];
+    return f?.localMetadata[id - this.m.metadata.length];
+  }
+
+  print(): string {
+    const m = this.m;
+    this.findTypes();
+    this.numberModule();
+    const o = this.out;
+    if (m.datalayout) o.push(`target datalayout = "${escapeString(m.datalayout)}"\n`);
+    if (m.triple) o.push(`target triple = "${escapeString(m.triple)}"\n`);
+    if (this.numberedTypes.size || this.namedTypes.length) {
+      o.push('\n');
+      const nums = [...this.numberedTypes].sort((a, b) => a[1] - b[1]);
+      for (const [t, n] of nums) o.push(`%${n} = type ${this.structBody(t)}\n`);
+      for (const t of this.namedTypes) o.push(`${llvmName('%', t.name!)} = type ${this.structBody(t)}\n`);
+    }
+    if (m.globals.length) o.push('\n');
+    for (const g of m.globals) {
+      this.printGlobal(g);
+      o.push('\n');
+    }
+    for (const f of m.functions) this.printFunction(f);
+    if (this.attrSets.length) {
+      o.push('\n');
+      this.attrSets.forEach((s, i) => o.push(`attributes #${i} = { ${s} }\n`));
+    }
+    if (m.named.length) o.push('\n');
+    for (const n of m.named) {
+      o.push(
+        `!${metadataName(n.name)} = !{${n.ops.map((id) => '!' + this.mdSlots.get(this.md(id, undefined)!)).join(', ')}}\n`,
+      );
+    }
+    if (this.mdNodes.length) {
+      o.push('\n');
+      this.mdNodes.forEach((node, i) => {
+        const f = this.mdOwner.get(node);
+        this.fn = f;
+        o.push(`!${i} = ${this.mdBody(node)}\n`);
+      });
+      this.fn = undefined;
+    }
+    return o.join('');
+  }
+
+  private readonly locations = new Map<string, Metadata>();
+  /** The uniqued DILocation node of an instruction's debug location. */
+  private location(i: Instruction): Metadata {
+    const d = i.dbg!;
+    const key = `${d.line},${d.col},${d.scope},${d.inlinedAt}`;
+    let md = this.locations.get(key);
+    if (!md) {
+      md = {
+        k: 'node',
+        distinct: false,
+        ops: [],
+        di: 'DILocation',
+        record: [0, d.line, d.col, d.scope - 1, d.inlinedAt],
+      };
+      this.locations.set(key, md);
+    }
+    return md;
+  }
+
+  // ---- slot numbering (SlotTracker) ----
+  private readonly mdOwner = new Map<Metadata, Func | undefined>();
+  private mdSlot(md: Metadata | undefined, f: Func | undefined): void {
+    if (!md || md.k !== 'node' || this.mdSlots.has(md)) return;
+    this.mdSlots.set(md, this.mdNodes.length);
+    this.mdNodes.push(md);
+    this.mdOwner.set(md, f);
+    for (const id of mdNodeRefs(md)) this.mdSlot(this.md(id, f), f);
+  }
+
+  private numberModule(): void {
+    const m = this.m;
+    let next = 0;
+    for (const g of m.globals) if (!g.name) this.globalSlots.set(g, next++);
+    for (const n of m.named) for (const id of n.ops) this.mdSlot(this.md(id, undefined), undefined);
+    for (const f of m.functions) {
+      if (!f.name) this.globalSlots.set(f, next++);
+      for (const [, id] of sortAttachments(f.attachments)) this.mdSlot(this.md(id, f), f);
+      for (const bb of f.blocks)
+        for (const inst of bb.insts) {
+          if (inst.op === 'call' && inst.callee instanceof Func && inst.callee.name?.startsWith('llvm.'))
+            for (const op of inst.ops) if (op instanceof MetadataValue) this.mdSlot(this.md(op.mdId, f), f);
+          if (inst.dbg) this.mdSlot(this.location(inst), f);
+          for (const [, id] of sortAttachments(inst.attachments)) this.mdSlot(this.md(id, f), f);
+        }
+      const fa = attrString(f.attrs, FN_INDEX, true);
+      if (fa) this.attrSlot(fa);
+    }
+  }
+
+  private attrSlot(s: string): number {
+    let n = this.attrSlots.get(s);
+    if (n === undefined) {
+      n = this.attrSets.length;
+      this.attrSlots.set(s, n);
+      this.attrSets.push(s);
+    }
+    return n;
+  }
+
+  private numberFunction(f: Func): void {
+    this.localSlots = new Map();
+    let n = 0;
+    for (const a of f.args) if (!a.name) this.localSlots.set(a, n++);
+    for (const bb of f.blocks) {
+      if (!bb.name) this.localSlots.set(bb, n++);
+      for (const inst of bb.insts) {
+        if (inst.type.kind !== 'void' && !inst.name) this.localSlots.set(inst, n++);
+        if (inst.op === 'call') {
+          const s = attrString(inst.attrs, FN_INDEX, true);
+          if (s) this.attrSlot(s);
+        }
+      }
+    }
+  }
+
+  // ---- types (TypeFinder + TypePrinting) ----
+  private findTypes(): void {
+    const visited = new Set<Type>();
+    const visitedConst = new Set<Value>();
+    const visitedMd = new Set<Metadata>();
+    const found: Type[] = [];
+    const type = (t0: Type): void => {
+      if (visited.has(t0)) return;
+      visited.add(t0);
+      const work = [t0];
+      while (work.length) {
+        const t = work.pop()!;
+        if (t.kind === 'struct') found.push(t);
+        const subs = subtypes(t);
+        for (let i = subs.length - 1; i >= 0; i--) {
+          const s = subs[i]!;
+          if (!visited.has(s)) {
+            visited.add(s);
+            work.push(s);
+          }
+        }
+      }
+    };
+    const value = (v: Value, f: Func | undefined): void => {
+      if (v instanceof MetadataValue) {
+        const md = this.md(v.mdId, f);
+        if (md?.k === 'node') mdNode(md, f);
+        else if (md?.k === 'value' && md.v) value(md.v, f);
+        return;
+      }
+      if (!(v instanceof Constant)) return;
+      if (visitedConst.has(v)) return;
+      visitedConst.add(v);
+      type(v.type);
+      for (const op of v.ops) value(op, f);
+    };
+    const mdNode = (md: Metadata, f: Func | undefined): void => {
+      if (visitedMd.has(md)) return;
+      visitedMd.add(md);
+      if (md.k !== 'node') return;
+      for (const id of md.ops) {
+        if (id === 0) continue;
+        const op = this.md(id - 1, f);
+        if (!op) continue;
+        if (op.k === 'node') mdNode(op, f);
+        else if (op.k === 'value' && op.v instanceof Constant) value(op.v, f);
+        else if (op.k === 'value' && op.v && (op.v.kind === 'global' || op.v.kind === 'function')) {
+          // A global is a constant too, but TypeFinder skips GlobalValues.
+        }
+      }
+    };
+    const m = this.m;
+    for (const g of m.globals) {
+      type(g.type);
+      if (g.init) value(g.init, undefined);
+    }
+    for (const f of m.functions) {
+      type(f.type);
+      for (const a of f.args) value(a, f);
+      for (const bb of f.blocks)
+        for (const inst of bb.insts) {
+          type(inst.type);
+          for (const op of inst.ops) value(op, f);
+          if (inst.cases.length) for (const c of inst.cases) value(c, f);
+          for (const [, id] of inst.attachments) {
+            const md = this.md(id, f);
+            if (md) mdNode(md, f);
+          }
+        }
+    }
+    for (const n of m.named)
+      for (const id of n.ops) {
+        const md = this.md(id, undefined);
+        if (md) mdNode(md, undefined);
+      }
+    let next = 0;
+    for (const t of found) {
+      if (t.literal) continue;
+      if (!t.name) this.numberedTypes.set(t, next++);
+      else this.namedTypes.push(t);
+    }
+  }
+
+  typeName(t: Type): string {
+    let s = this.typeNames.get(t);
+    if (s === undefined) {
+      s = this.typeNameUncached(t);
+      this.typeNames.set(t, s);
+    }
+    return s;
+  }
+
+  private typeNameUncached(t: Type): string {
+    switch (t.kind) {
+      case 'int':
+        return `i${t.width}`;
+      case 'ptr':
+        return `${this.typeName(t.elt!)}${t.addrSpace ? ` addrspace(${t.addrSpace})` : ''}*`;
+      case 'array':
+        return `[${t.count} x ${this.typeName(t.elt!)}]`;
+      case 'vector':
+        return `<${t.count} x ${this.typeName(t.elt!)}>`;
+      case 'struct':
+        if (t.literal) return this.structBody(t);
+        if (t.name) return llvmName('%', t.name);
+        {
+          const n = this.numberedTypes.get(t);
+          return n === undefined ? '%"type 0x0"' : `%${n}`;
+        }
+      case 'fn': {
+        const ps = t.elts.map((p) => this.typeName(p));
+        if (t.vararg) ps.push('...');
+        return `${this.typeName(t.elt!)} (${ps.join(', ')})`;
+      }
+      case 'void':
+      case 'half':
+      case 'float':
+      case 'double':
+      case 'x86_fp80':
+      case 'fp128':
+      case 'ppc_fp128':
+      case 'label':
+      case 'metadata':
+      case 'x86_mmx':
+        return t.kind;
+    }
+  }
+
+  private structBody(t: Type): string {
+    if (t.opaque) return 'opaque';
+    const inner = t.elts.length ? `{ ${t.elts.map((e) => this.typeName(e)).join(', ')} }` : '{}';
+    return t.packed ? `<${inner}>` : inner;
+  }
+
+  // ---- values ----
+  /** WriteAsOperandInternal: the value without its type. */
+  operand(v: Value): string {
+    if (v instanceof Constant) return this.constant(v);
+    if (v instanceof MetadataValue) return this.mdOperand(v.mdId);
+    if (v.kind === 'global' || v.kind === 'function' || v.kind === 'alias') {
+      if (v.name !== undefined) return llvmName('@', v.name);
+      const n = this.globalSlots.get(v);
+      return n === undefined ? '@<badref>' : `@${n}`;
+    }
+    if (v.name !== undefined) return llvmName('%', v.name);
+    const n = this.localSlots.get(v);
+    return n === undefined ? '%<badref>' : `%${n}`;
+  }
+
+  typed(v: Value): string {
+    return `${this.typeName(v.type)} ${this.operand(v)}`;
+  }
+
+  constant(c: Constant): string {
+    const t = c.type;
+    switch (c.ck) {
+      case 'int':
+        return t.width === 1 ? (c.bits & 1n ? 'true' : 'false') : BigInt.asIntN(t.width, c.bits).toString();
+      case 'float':
+        return formatFP(t.kind as 'half' | 'float' | 'double', c.bits);
+      case 'undef':
+        return 'undef';
+      case 'null':
+        return nullOf(t);
+      case 'aggregate':
+        return this.aggregate(t, c.ops);
+      case 'string':
+      case 'cstring': {
+        const bytes = c.ck === 'cstring' ? [...c.bytes, 0] : c.bytes;
+        return this.dataArray(
+          t,
+          bytes.map((b) => BigInt(b)),
+        );
+      }
+      case 'data':
+        return this.dataArray(t, c.data);
+      case 'ce-cast':
+        return `${CASTS[c.sub] ?? `cast${c.sub}`} (${this.typed(c.ops[0]!)} to ${this.typeName(t)})`;
+      case 'ce-gep': {
+        const src = c.srcType ?? c.ops[0]!.type.elt!;
+        return `getelementptr${c.sub ? ' inbounds' : ''} (${this.typeName(src)}, ${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      }
+      case 'ce-binop': {
+        const fp = c.ops[0]!.type.isFPOrFPVector();
+        const name = fp ? (FP_BINOPS[c.sub] ?? `binop${c.sub}`) : (BINOPS[c.sub] ?? `binop${c.sub}`);
+        return `${name}${binopFlags(name, c.flags)} (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      }
+      case 'ce-select':
+        return `select (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      case 'ce-extractelement':
+        return `extractelement (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      case 'ce-insertelement':
+        return `insertelement (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      case 'ce-shufflevector':
+        return `shufflevector (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      case 'ce-cmp': {
+        const fp = c.ops[0]!.type.isFPOrFPVector();
+        return `${fp ? 'fcmp' : 'icmp'} ${PREDICATES[c.sub] ?? c.sub} (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+      }
+      case 'blockaddress':
+      case 'inlineasm':
+        return '<unsupported>';
+    }
+  }
+
+  private aggregate(t: Type, ops: readonly Value[]): string {
+    if (ops.length && ops.every((v) => isNull(v))) return 'zeroinitializer';
+    if (ops.length && ops.every((v) => v instanceof Constant && v.ck === 'undef')) return 'undef';
+    if (t.kind === 'struct') {
+      const inner = ops.length ? `{ ${ops.map((v) => this.typed(v)).join(', ')} }` : '{}';
+      return t.packed ? `<${inner}>` : inner;
+    }
+    if (
+      t.kind === 'array' &&
+      t.elt!.kind === 'int' &&
+      t.elt!.width === 8 &&
+      ops.every((v) => v instanceof Constant && v.ck === 'int')
+    )
+      return `c"${escapeBytes(ops.map((v) => Number((v as Constant).bits & 0xffn)))}"`;
+    const body = ops.map((v) => this.typed(v)).join(', ');
+    return t.kind === 'vector' ? `<${body}>` : `[${body}]`;
+  }
+
+  private dataArray(t: Type, data: readonly bigint[]): string {
+    const e = t.elt!;
+    if (data.every((d) => d === 0n)) return 'zeroinitializer';
+    if (t.kind === 'array' && e.kind === 'int' && e.width === 8)
+      return `c"${escapeBytes(data.map((d) => Number(d & 0xffn)))}"`;
+    const et = this.typeName(e);
+    const body = data
+      .map(
+        (d) =>
+          `${et} ${e.kind === 'int' ? (e.width === 1 ? (d & 1n ? 'true' : 'false') : BigInt.asIntN(e.width, d).toString()) : formatFP(e.kind as 'float', d)}`,
+      )
+      .join(', ');
+    return t.kind === 'vector' ? `<${body}>` : `[${body}]`;
+  }
+
+  // ---- metadata ----
+  mdOperand(id: number): string {
+    const md = this.md(id);
+    if (!md) return '<badref>';
+    if (md.k === 'string') return `!"${escapeString(md.s)}"`;
+    if (md.k === 'value') return md.v ? this.typed(md.v) : '<badref>';
+    const n = this.mdSlots.get(md);
+    return n === undefined ? '<badref>' : `!${n}`;
+  }
+
+  private mdBody(md: Metadata): string {
+    if (md.k !== 'node') return this.mdOperandOf(md);
+    if (md.di) return (md.distinct ? 'distinct ' : '') + printDiNode(this, md);
+    const ops = md.ops.map((id) => (id === 0 ? 'null' : this.mdOperand(id - 1)));
+    return `${md.distinct ? 'distinct ' : ''}!{${ops.join(', ')}}`;
+  }
+
+  private mdOperandOf(md: Metadata): string {
+    if (md.k === 'string') return `!"${escapeString(md.s)}"`;
+    if (md.k === 'value') return md.v ? this.typed(md.v) : '<badref>';
+    return `!${this.mdSlots.get(md)}`;
+  }
+
+  // ---- globals and functions ----
+  private printGlobal(g: GlobalVar): void {
+    let s = `${this.operand(g)} = `;
+    if (!g.init && (g.linkage === 0 || g.linkage === 5 || g.linkage === 6 || g.linkage === 15)) s += 'external ';
+    s += LINKAGES[g.linkage] ?? '';
+    s += ['', 'hidden ', 'protected '][g.visibility] ?? '';
+    s +=
+      ['', 'thread_local ', 'thread_local(localdynamic) ', 'thread_local(initialexec) ', 'thread_local(localexec) '][
+        g.tls
+      ] ?? '';
+    if (g.unnamedAddr) s += 'unnamed_addr ';
+    if (g.type.addrSpace) s += `addrspace(${g.type.addrSpace}) `;
+    if (g.externallyInitialized) s += 'externally_initialized ';
+    s += g.isConstant ? 'constant ' : 'global ';
+    s += this.typeName(g.valueType);
+    if (g.init) s += ' ' + this.operand(g.init);
+    if (g.section) s += `, section "${escapeString(this.m.sections[g.section - 1] ?? '')}"`;
+    if (g.align) s += `, align ${g.align}`;
+    this.out.push(s);
+  }
+
+  private printFunction(f: Func): void {
+    const o = this.out;
+    this.fn = f;
+    o.push('\n');
+    const fnAttrs = groupsAt(f.attrs, FN_INDEX);
+    const flags = fnAttrs.filter((a) => a.kind !== 'string').map((a) => attrText(a, false));
+    if (flags.length) o.push(`; Function Attrs: ${flags.join(' ')}\n`);
+    let s = f.isProto ? 'declare ' : 'define ';
+    s += LINKAGES[f.linkage] ?? '';
+    s += ['', 'hidden ', 'protected '][f.visibility] ?? '';
+    if (f.callingConv !== 0) s += `cc${f.callingConv} `;
+    const ret = attrString(f.attrs, 0, false);
+    if (ret) s += ret + ' ';
+    s += `${this.typeName(f.fnType.elt!)} ${this.operand(f)}(`;
+    this.numberFunction(f);
+    const params: string[] = [];
+    f.fnType.elts.forEach((pt, i) => {
+      let p = this.typeName(pt);
+      const pa = attrString(f.attrs, i + 1, false);
+      if (pa) p += ' ' + pa;
+      if (!f.isProto) {
+        const a = f.args[i]!;
+        if (a.name !== undefined) p += ' ' + llvmName('%', a.name);
+      }
+      params.push(p);
+    });
+    if (f.fnType.vararg) params.push('...');
+    s += params.join(', ') + ')';
+    if (f.unnamedAddr) s += ' unnamed_addr';
+    const fa = attrString(f.attrs, FN_INDEX, true);
+    if (fa) s += ` #${this.attrSlot(fa)}`;
+    if (f.section) s += ` section "${escapeString(this.m.sections[f.section - 1] ?? '')}"`;
+    if (f.align) s += ` align ${f.align}`;
+    if (f.isProto) {
+      o.push(s + '\n');
+      this.fn = undefined;
+      return;
+    }
+    o.push(s + ' {');
+    f.blocks.forEach((bb, i) => this.printBlock(bb, i === 0, f));
+    o.push('}\n');
+    this.fn = undefined;
+  }
+
+  private printBlock(bb: Block, entry: boolean, f: Func): void {
+    const o = this.out;
+    let line = '';
+    if (bb.name !== undefined) line = `\n${llvmName('', bb.name)}:`;
+    else if (bb.preds.length) line = `\n; <label>:${this.localSlots.get(bb)}`;
+    if (!entry) {
+      const col = line.length - 1; // after the leading newline
+      line += ' '.repeat(Math.max(50 - col, 1)) + ';';
+      line += bb.preds.length ? ` preds = ${bb.preds.map((p) => this.operand(p)).join(', ')}` : ' No predecessors!';
+    }
+    o.push(line + '\n');
+    for (const inst of bb.insts) o.push(this.instruction(inst, f) + '\n');
+  }
+
+  instruction(i: Instruction, f: Func): string {
+    let s = '  ';
+    if (i.name !== undefined) s += llvmName('%', i.name) + ' = ';
+    else if (i.type.kind !== 'void') s += `%${this.localSlots.get(i)} = `;
+    const ops = i.ops;
+    switch (i.op) {
+      case 'binop': {
+        const fp = ops[0]!.type.isFPOrFPVector();
+        const name = fp ? (FP_BINOPS[i.sub] ?? `binop${i.sub}`) : (BINOPS[i.sub] ?? `binop${i.sub}`);
+        s += name + binopFlags(name, i.flags) + this.sameTypeOperands(ops);
+        break;
+      }
+      case 'cast':
+        s += `${CASTS[i.sub] ?? `cast${i.sub}`} ${this.typed(ops[0]!)} to ${this.typeName(i.type)}`;
+        break;
+      case 'cmp': {
+        const fp = ops[0]!.type.isFPOrFPVector();
+        s += `${fp ? 'fcmp' : 'icmp'}${fp ? fmfText(i.flags) : ''} ${PREDICATES[i.sub] ?? i.sub}${this.sameTypeOperands(ops)}`;
+        break;
+      }
+      case 'gep':
+        s += `getelementptr ${i.inbounds ? 'inbounds ' : ''}${this.typeName(i.explicitType!)}, ${ops.map((v) => this.typed(v)).join(', ')}`;
+        break;
+      case 'select':
+        s += `select ${ops.map((v) => this.typed(v)).join(', ')}`;
+        break;
+      case 'extractelement':
+        s += 'extractelement' + this.sameTypeOperands(ops);
+        break;
+      case 'insertelement':
+        s += 'insertelement' + this.sameTypeOperands(ops);
+        break;
+      case 'shufflevector':
+        s += `shufflevector ${ops.map((v) => this.typed(v)).join(', ')}`;
+        break;
+      case 'extractvalue':
+        s += `extractvalue ${this.typed(ops[0]!)}, ${i.indices.join(', ')}`;
+        break;
+      case 'insertvalue':
+        s += `insertvalue ${this.typed(ops[0]!)}, ${this.typed(ops[1]!)}, ${i.indices.join(', ')}`;
+        break;
+      case 'ret':
+        s += ops.length ? `ret ${ops.map((v) => this.typed(v)).join(', ')}` : 'ret void';
+        break;
+      case 'br': {
+        const bbs = f.blocks;
+        if (i.blocks.length === 1) s += `br label ${this.operand(bbs[i.blocks[0]!]!)}`;
+        else
+          s += `br ${this.typed(ops[0]!)}, label ${this.operand(bbs[i.blocks[0]!]!)}, label ${this.operand(bbs[i.blocks[1]!]!)}`;
+        break;
+      }
+      case 'switch': {
+        const bbs = f.blocks;
+        s += `switch ${this.typed(ops[0]!)}, label ${this.operand(bbs[i.blocks[0]!]!)} [`;
+        i.cases.forEach((c, k) => {
+          s += `\n    ${this.typed(c)}, label ${this.operand(bbs[i.blocks[k + 1]!]!)}`;
+        });
+        s += '\n  ]';
+        break;
+      }
+      case 'unreachable':
+        s += 'unreachable';
+        break;
+      case 'phi':
+        s += `phi ${this.typeName(i.type)} ${ops
+          .map((v, k) => `[ ${this.operand(v)}, ${this.operand(f.blocks[i.blocks[k]!]!)} ]`)
+          .join(', ')}`;
+        break;
+      case 'alloca': {
+        s += `alloca ${this.typeName(i.explicitType!)}`;
+        const n = ops[0]!;
+        if (!(n instanceof Constant && n.ck === 'int' && n.bits === 1n)) s += `, ${this.typed(n)}`;
+        if (i.align) s += `, align ${i.align}`;
+        break;
+      }
+      case 'load':
+        s += `load ${i.ordering ? 'atomic ' : ''}${i.volatile ? 'volatile ' : ''}${this.typeName(i.type)}, ${this.typed(ops[0]!)}`;
+        if (i.ordering) s += atomicText(i.scope, i.ordering);
+        if (i.align) s += `, align ${i.align}`;
+        break;
+      case 'store':
+        s += `store ${i.ordering ? 'atomic ' : ''}${i.volatile ? 'volatile ' : ''}${this.typed(ops[0]!)}, ${this.typed(ops[1]!)}`;
+        if (i.ordering) s += atomicText(i.scope, i.ordering);
+        if (i.align) s += `, align ${i.align}`;
+        break;
+      case 'call': {
+        const cc = i.flags;
+        if (cc & (1 << 14)) s += 'musttail ';
+        else if (cc & 1) s += 'tail ';
+        s += 'call';
+        const conv = (cc & ~(1 << 14)) >>> 1;
+        if (conv & 0x3ff) s += ` cc${conv & 0x3ff}`;
+        const ra = attrString(i.attrs, 0, false);
+        if (ra) s += ' ' + ra;
+        const fty = i.explicitType!;
+        s += ` ${this.typeName(fty.vararg ? fty : fty.elt!)} ${this.operand(i.callee!)}(`;
+        s += ops
+          .map((v, k) => {
+            const pa = attrString(i.attrs, k + 1, false);
+            return `${this.typeName(v.type)}${pa ? ' ' + pa : ''} ${this.operand(v)}`;
+          })
+          .join(', ');
+        s += ')';
+        const fa = attrString(i.attrs, FN_INDEX, true);
+        if (fa) s += ` #${this.attrSlot(fa)}`;
+        break;
+      }
+      case 'fence':
+        s += `fence${atomicText(i.scope, i.ordering)}`;
+        break;
+      case 'atomicrmw':
+        s += `atomicrmw ${i.volatile ? 'volatile ' : ''}${RMW_OPS[i.sub] ?? i.sub} ${this.typed(ops[0]!)}, ${this.typed(ops[1]!)}${atomicText(i.scope, i.ordering)}`;
+        break;
+      case 'cmpxchg':
+        s += `cmpxchg ${i.weak ? 'weak ' : ''}${i.volatile ? 'volatile ' : ''}${ops.map((v) => this.typed(v)).join(', ')}${atomicText(i.scope, i.ordering)} ${ORDERINGS[i.failOrdering] ?? ''}`;
+        break;
+      case 'vaarg':
+        s += `va_arg ${this.typed(ops[0]!)}, ${this.typeName(i.type)}`;
+        break;
+    }
+    if (i.dbg) s += `, !dbg !${this.mdSlots.get(this.location(i))}`;
+    for (const [kind, id] of sortAttachments(i.attachments)) {
+      s += `, !${this.kindName(kind)} ${this.mdOperand(id)}`;
+    }
+    if (this.comment) s += this.comment(i, f);
+    return s;
+  }
+
+  private kindName(kind: number): string {
+    return this.m.kinds.get(kind) ?? `<unknown kind #${kind}>`;
+  }
+
+  /** The default operand form: one type when every operand has it, else a type per operand. */
+  private sameTypeOperands(ops: readonly Value[]): string {
+    if (!ops.length) return '';
+    const t = ops[0]!.type;
+    if (ops.every((v) => v.type === t)) return ` ${this.typeName(t)} ${ops.map((v) => this.operand(v)).join(', ')}`;
+    return ` ${ops.map((v) => this.typed(v)).join(', ')}`;
+  }
+}
+
+function subtypes(t: Type): readonly Type[] {
+  const k = t.kind;
+  if (k === 'ptr' || k === 'array' || k === 'vector') return [t.elt!];
+  if (k === 'struct') return t.elts;
+  if (k === 'fn') return [t.elt!, ...t.elts];
+  return [];
+}
+
+/** Ids of the metadata a node refers to (for slot numbering), in operand order. */
+function mdNodeRefs(md: Metadata): number[] {
+  if (md.k !== 'node') return [];
+  if (md.di) return diRefs(md);
+  const out: number[] = [];
+  for (const id of md.ops) if (id !== 0) out.push(id - 1);
+  return out;
+}
+
+function sortAttachments(a: readonly [number, number][]): [number, number][] {
+  return [...a].sort((x, y) => x[0] - y[0]);
+}
+
+function isNull(v: Value): boolean {
+  if (!(v instanceof Constant)) return false;
+  if (v.ck === 'null') return true;
+  if (v.ck === 'int') return v.bits === 0n;
+  if (v.ck === 'float') return v.bits === 0n;
+  if (v.ck === 'aggregate') return v.ops.length > 0 && v.ops.every(isNull);
+  if (v.ck === 'data') return v.data.every((d) => d === 0n);
+  return false;
+}
+
+function nullOf(t: Type): string {
+  const k = t.kind;
+  if (k === 'int') return t.width === 1 ? 'false' : '0';
+  if (k === 'half') return '0xH0000';
+  if (k === 'float' || k === 'double') return '0.000000e+00';
+  if (k === 'ptr') return 'null';
+  return 'zeroinitializer';
+}
+
+function binopFlags(name: string, flags: number): string {
+  if (name === 'add' || name === 'sub' || name === 'mul' || name === 'shl') {
+    return (flags & 1 ? ' nuw' : '') + (flags & 2 ? ' nsw' : '');
+  }
+  if (name === 'udiv' || name === 'sdiv' || name === 'lshr' || name === 'ashr') return flags & 1 ? ' exact' : '';
+  if (name.startsWith('f')) return fmfText(flags);
+  return '';
+}
+
+function fmfText(flags: number): string {
+  if (flags & 1) return ' fast';
+  let s = '';
+  if (flags & 2) s += ' nnan';
+  if (flags & 4) s += ' ninf';
+  if (flags & 8) s += ' nsz';
+  if (flags & 16) s += ' arcp';
+  return s;
+}
+
+function atomicText(scope: number, ordering: number): string {
+  return `${scope === 0 ? ' singlethread' : ''} ${ORDERINGS[ordering] ?? ordering}`;
+}
+
+function groupsAt(list: AttributeList | undefined, index: number): readonly AttributeEntry[] {
+  if (!list) return [];
+  const out: AttributeEntry[] = [];
+  for (const g of list) if (g.index === index) out.push(...g.attrs);
+  return out;
+}
+
+function attrText(a: AttributeEntry, inGroup: boolean): string {
+  if (a.kind === 'enum') return a.key;
+  if (a.kind === 'int') {
+    if (a.key === 'align') return inGroup ? `align=${a.int}` : `align ${a.int}`;
+    if (a.key === 'alignstack') return inGroup ? `alignstack=${a.int}` : `alignstack(${a.int})`;
+    return `${a.key}(${a.int})`;
+  }
+  return a.value ? `"${a.key}"="${a.value}"` : `"${a.key}"`;
+}
+
+function attrString(list: AttributeList | undefined, index: number, inGroup: boolean): string {
+  return groupsAt(list, index)
+    .map((a) => attrText(a, inGroup))
+    .join(' ');
+}
+
+export { Block };
