@@ -13,28 +13,19 @@
 import type { Container } from '../container/container.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
 import { isIridiaError } from '../errors.js';
-import { OPCODES, OPCODE_CUSTOMDATA } from '../sm4/opcodes.js';
 import { decodeContainerProgram } from '../sm4/census.js';
+import { isDeclaration, type AnnotatedInstruction } from './instructions.js';
 import type { DebugInfo, Scope, VariableLocation } from './model.js';
-import { readSdbg } from './sdbg.js';
+import { readSdbg, sdbgAnnotations, sdbgDebugInfo } from './sdbg.js';
 import { readSpdb } from './spdb.js';
-
-/** What the annotations need of each instruction (declarations included), in stream order. */
-export interface AnnotatedInstruction {
-  /** Byte offset of the opcode token from the version token. */
-  readonly offset: number;
-  /** Byte offset of the next instruction (or the program's end). */
-  readonly next: number;
-  readonly opcode: number;
-}
 
 const OP_ELSE = 0x12;
 const OP_LABEL = 0x2c;
-/** hs_decls, hs_control_point_phase, hs_fork_phase, hs_join_phase. */
-const PHASES = new Set([0x71, 0x72, 0x73, 0x74]);
 
-export function isDeclaration(opcode: number): boolean {
-  return OPCODES[opcode]?.decl === true || PHASES.has(opcode) || opcode === OPCODE_CUSTOMDATA;
+/** The program's instructions as the annotations need them; undefined when there is no program. */
+export function annotatedInstructions(container: Container): AnnotatedInstruction[] | undefined {
+  const program = decodeContainerProgram(container);
+  return program?.instructions.map((i) => ({ offset: i.word * 4, next: (i.word + i.length) * 4, opcode: i.opcode }));
 }
 
 /** The debug information of a container (SPDB or SDBG), or undefined when it has none. Throws IridiaError. */
@@ -42,7 +33,7 @@ export function readDebugInfo(container: Container): DebugInfo | undefined {
   const spdb = container.parts.find((p) => p.kind === 'SPDB');
   if (spdb) return readSpdb(spdb.data, spdb.offset + 8);
   const sdbg = container.parts.find((p) => p.kind === 'SDBG');
-  if (sdbg) return readSdbg(sdbg.data, sdbg.offset + 8);
+  if (sdbg) return sdbgDebugInfo(readSdbg(sdbg.data, sdbg.offset + 8), annotatedInstructions(container) ?? []);
   return undefined;
 }
 
@@ -63,17 +54,12 @@ export function debugAnnotations(container: Container): ListingAnnotations | und
 
 export function debugAnnotationResult(container: Container): DebugAnnotationResult {
   try {
-    const program = decodeContainerProgram(container);
-    if (!program) return { annotations: undefined };
-    const instructions: AnnotatedInstruction[] = program.instructions.map((i) => ({
-      offset: i.word * 4,
-      next: (i.word + i.length) * 4,
-      opcode: i.opcode,
-    }));
+    const instructions = annotatedInstructions(container);
+    if (!instructions) return { annotations: undefined };
     const spdb = container.parts.find((p) => p.kind === 'SPDB');
     if (spdb) return { annotations: spdbAnnotations(readSpdb(spdb.data, spdb.offset + 8), instructions) };
     const sdbg = container.parts.find((p) => p.kind === 'SDBG');
-    if (sdbg) return { annotations: readSdbg(sdbg.data, sdbg.offset + 8).annotate(instructions) };
+    if (sdbg) return { annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions) };
     return { annotations: undefined };
   } catch (e) {
     if (isIridiaError(e)) return { annotations: undefined, error: e };

@@ -1,14 +1,383 @@
-// SDBG: the older debug information of fxc 9.x (/Zi) builds. (Work in progress.)
+// SDBG: the debug information of fxc 9.x /Zi builds of Shader Model 4 and 5 programs, laid out as
+// D3D10_SHADER_DEBUG_INFO (d3d10_1shader.h): a 21-word header whose offsets count from the header's
+// end, then files, per-instruction records (source token, outputs with the variable and value
+// range each written lane holds), variables, inputs, tokens, scopes and scope variables, a u32
+// store and a string store. What D3DDisassemble prints from it, read from its listings:
+// - a blank line and `#line N "path"` before the first instruction with a line, and a blank line
+//   and `#line N` (with the path where the file changes) wherever the line or file changes;
+// - after an instruction, the lanes it writes that hold a variable: `name<lane info,...>` per
+//   variable, `, ` between variables; a lane's info is its offset in the variable, `:NaN` and
+//   `:Inf` where a float lane may hold them, and `: Vf` where its float range is one value V; an
+//   indexed output names the index register (`BCHS[r0.x]`);
+// - records are numbered over the instructions that are not declarations, hs_fork_phase and the
+//   other phase starts counted but not annotated; an instruction past the records gets
+//   "// <internal error> incorrect instruction offset in debug info" before and after it.
 
+import { ByteReader } from '../binary/reader.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
-import { UnsupportedError } from '../errors.js';
-import type { DebugInfo } from './model.js';
+import { IridiaError } from '../errors.js';
+import { isDeclaration, type AnnotatedInstruction } from './instructions.js';
+import type { DebugInfo, LineInfo, Scope, SourceFile, Variable, VariableLocation } from './model.js';
 
-export interface Sdbg extends DebugInfo {
-  readonly format: 'SDBG';
-  annotate(instructions: readonly { offset: number; next: number; opcode: number }[]): ListingAnnotations;
+const HEADER_WORDS = 21;
+const HEADER_SIZE = HEADER_WORDS * 4;
+const FILE_SIZE = 16;
+const INSTRUCTION_SIZE = 396;
+const OUTPUT_SIZE = 180;
+const OUTPUT_VAR_SIZE = 36;
+const VAR_SIZE = 24;
+const TOKEN_SIZE = 20;
+const SCOPE_SIZE = 20;
+const SCOPE_VAR_SIZE = 44;
+const NONE = 0xffffffff;
+const SVT_FLOAT = 3;
+
+const INTERNAL_ERROR = '// <internal error> incorrect instruction offset in debug info';
+
+export interface SdbgLane {
+  /** The variable record the lane writes (an index into `variables`). */
+  readonly variable: number;
+  readonly nanPossible: boolean;
+  readonly infPossible: boolean;
+  readonly floatMin: number;
+  readonly floatMax: number;
+  readonly intMin: number;
+  readonly intMax: number;
 }
 
-export function readSdbg(_bytes: Uint8Array, base = 0): Sdbg {
-  throw new UnsupportedError('E504_DEBUG_BAD', 'SDBG is not read yet', { offset: base, part: 'SDBG' });
+export interface SdbgOutput {
+  /** D3D10_SHADER_DEBUG_REGTYPE: 0 input, 1 output, 4 temp, 5 indexable temp, ... */
+  readonly registerSet: number;
+  readonly register: number;
+  /** Per lane x..w, the lane's record or undefined where the lane is masked out or holds no variable. */
+  readonly lanes: readonly (SdbgLane | undefined)[];
+  /** The register that indexes the output (r#), or undefined. */
+  readonly indexRegister: number | undefined;
+  readonly indexComponent: number;
+}
+
+export interface SdbgInstruction {
+  readonly id: number;
+  readonly opcode: number;
+  readonly outputs: readonly SdbgOutput[];
+  /** The source position of the instruction, from its token. */
+  readonly file: number;
+  readonly line: number;
+}
+
+export interface SdbgVariable {
+  /** Name of the declaring token ('Output', 'RenderSceneVS' for a return value). */
+  readonly name: string;
+  /** D3D10_SHADER_VARIABLE_TYPE. */
+  readonly type: number;
+  readonly scopeVariable: number;
+  /** The lane's place in the whole variable. */
+  readonly offset: number;
+}
+
+export interface SdbgScope {
+  /** D3D10_SHADER_DEBUG_SCOPETYPE: 0 global, 1 block, 2 for loop, 3 struct, 4 function parameters, ... */
+  readonly type: number;
+  readonly name: string;
+  /** Indices into `scopeVariables`. */
+  readonly scopeVariables: readonly number[];
+}
+
+/** An SDBG part as stored (D3D10_SHADER_DEBUG_INFO). */
+export interface Sdbg {
+  readonly creator: string;
+  readonly entryPoint: string;
+  readonly target: string;
+  readonly compileFlags: number;
+  readonly files: readonly SourceFile[];
+  readonly instructions: readonly SdbgInstruction[];
+  readonly variables: readonly SdbgVariable[];
+  readonly scopeVariables: readonly { readonly name: string; readonly variables: number }[];
+  readonly scopes: readonly SdbgScope[];
+}
+
+/** Reads an SDBG part's bytes. `base` is the part data's offset in the container (for errors). */
+export function readSdbg(bytes: Uint8Array, base = 0): Sdbg {
+  const head = new ByteReader(bytes, { where: 'SDBG', base, code: 'E504_DEBUG_BAD' });
+  const h: number[] = [];
+  for (let i = 0; i < HEADER_WORDS; i++) h.push(head.u32At(4 * i, 'the SDBG header'));
+  const [size, creatorAt, entryAt, targetAt, compileFlags, fileCount, fileAt, instCount, instAt, varCount, varAt] = h;
+  const [
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    ,
+    tokenCount,
+    tokenAt,
+    scopeCount,
+    scopeAt,
+    scopeVarCount,
+    scopeVarAt,
+    uintAt,
+    stringAt,
+  ] = h;
+  if (size !== HEADER_SIZE)
+    throw new IridiaError('E504_DEBUG_BAD', `the SDBG header size is ${size!}, not ${HEADER_SIZE}`, {
+      offset: base,
+      part: 'SDBG',
+    });
+  const r = head.sub(HEADER_SIZE, bytes.byteLength - HEADER_SIZE, 'the SDBG data');
+  const table = (at: number, count: number, recordSize: number, what: string): void => {
+    if (count > r.length / recordSize) throw r.fail('E504_DEBUG_BAD', `${count} ${what} do not fit the part`, at);
+    r.require(at, count * recordSize, `the ${what}`);
+  };
+  table(fileAt!, fileCount!, FILE_SIZE, 'files');
+  table(instAt!, instCount!, INSTRUCTION_SIZE, 'instruction records');
+  table(varAt!, varCount!, VAR_SIZE, 'variables');
+  table(tokenAt!, tokenCount!, TOKEN_SIZE, 'tokens');
+  table(scopeAt!, scopeCount!, SCOPE_SIZE, 'scopes');
+  table(scopeVarAt!, scopeVarCount!, SCOPE_VAR_SIZE, 'scope variables');
+  const strings = r.sub(stringAt!, r.length - stringAt!, 'the SDBG strings');
+  const text = (offset: number, length: number, what: string): string => {
+    const bytesOf = strings.slice(offset, length, what);
+    let s = '';
+    for (const b of bytesOf) s += String.fromCharCode(b);
+    return s;
+  };
+
+  const files: SourceFile[] = [];
+  for (let i = 0; i < fileCount!; i++) {
+    const at = fileAt! + i * FILE_SIZE;
+    const path = text(r.u32At(at), r.u32At(at + 4), 'a file name');
+    const data = text(r.u32At(at + 8), r.u32At(at + 12), 'a file text');
+    files.push({ path, text: data });
+  }
+  const token = (i: number): { file: number; line: number; name: string } => {
+    if (i >= tokenCount!) return { file: 0, line: 0, name: '' };
+    const at = tokenAt! + i * TOKEN_SIZE;
+    return {
+      file: r.u32At(at),
+      line: r.u32At(at + 4),
+      name: text(r.u32At(at + 16), r.u32At(at + 12), 'a token'),
+    };
+  };
+
+  const sdbgVariables: SdbgVariable[] = [];
+  for (let i = 0; i < varCount!; i++) {
+    const at = varAt! + i * VAR_SIZE;
+    sdbgVariables.push({
+      name: token(r.u32At(at)).name,
+      type: r.u32At(at + 4),
+      scopeVariable: r.u32At(at + 16),
+      offset: r.u32At(at + 20),
+    });
+  }
+
+  const instructions: SdbgInstruction[] = [];
+  for (let i = 0; i < instCount!; i++) {
+    const at = instAt! + i * INSTRUCTION_SIZE;
+    const count = r.u32At(at + 8, 'an output count');
+    if (count > 2) throw r.fail('E504_DEBUG_BAD', `instruction record ${i} has ${count} outputs, more than 2`, at + 8);
+    const outputs: SdbgOutput[] = [];
+    for (let o = 0; o < count; o++) {
+      const p = at + 12 + o * OUTPUT_SIZE;
+      const lanes: (SdbgLane | undefined)[] = [];
+      for (let c = 0; c < 4; c++) {
+        const v = p + 28 + c * OUTPUT_VAR_SIZE;
+        const variable = r.u32At(v);
+        if (r.u32At(p + 12 + 4 * c) === NONE || variable === NONE) {
+          lanes.push(undefined);
+          continue;
+        }
+        if (variable >= varCount!)
+          throw r.fail('E504_DEBUG_BAD', `instruction record ${i} names variable ${variable} of ${varCount!}`, v);
+        lanes.push({
+          variable,
+          intMin: r.i32At(v + 12),
+          intMax: r.i32At(v + 16),
+          floatMin: r.f32At(v + 20),
+          floatMax: r.f32At(v + 24),
+          nanPossible: r.u32At(v + 28) !== 0,
+          infPossible: r.u32At(v + 32) !== 0,
+        });
+      }
+      const indexRegister = r.u32At(p + 172);
+      outputs.push({
+        registerSet: r.u32At(p),
+        register: r.u32At(p + 4),
+        lanes,
+        indexRegister: indexRegister === NONE ? undefined : indexRegister,
+        indexComponent: r.u32At(p + 176),
+      });
+    }
+    const t = token(r.u32At(at + 12 + 2 * OUTPUT_SIZE));
+    instructions.push({ id: r.u32At(at), opcode: r.u32At(at + 4), outputs, file: t.file, line: t.line });
+  }
+
+  const scopeVariables: { name: string; variables: number }[] = [];
+  for (let i = 0; i < scopeVarCount!; i++) {
+    const at = scopeVarAt! + i * SCOPE_VAR_SIZE;
+    scopeVariables.push({ name: token(r.u32At(at)).name, variables: r.u32At(at + 36) });
+  }
+  const uints = r.sub(uintAt!, Math.max(0, Math.min(stringAt!, r.length) - uintAt!), 'the SDBG u32 store');
+  const scopes: SdbgScope[] = [];
+  for (let i = 0; i < scopeCount!; i++) {
+    const at = scopeAt! + i * SCOPE_SIZE;
+    const name = text(r.u32At(at + 4), r.u32At(at + 8), 'a scope name');
+    const n = r.u32At(at + 12);
+    const list = r.u32At(at + 16);
+    uints.require(list, n * 4, 'a scope variable list');
+    const members: number[] = [];
+    for (let k = 0; k < n; k++) members.push(uints.u32At(list + 4 * k));
+    scopes.push({ type: r.u32At(at), name, scopeVariables: members });
+  }
+  const str = (offset: number): string => strings.cstringAt(offset, 'a header string');
+  return {
+    creator: str(creatorAt!),
+    entryPoint: str(entryAt!),
+    target: str(targetAt!),
+    compileFlags: compileFlags!,
+    files,
+    instructions,
+    variables: sdbgVariables,
+    scopeVariables,
+    scopes,
+  };
+}
+
+/** Which record describes each counted instruction: records number the instructions that are not
+ * declarations, the phase starts of a hull program counted (D3DDisassemble's numbering). */
+function recordsOf(
+  sdbg: Sdbg,
+  program: readonly AnnotatedInstruction[],
+): Map<AnnotatedInstruction, SdbgInstruction | undefined> {
+  const out = new Map<AnnotatedInstruction, SdbgInstruction | undefined>();
+  let index = 0;
+  for (const ins of program) {
+    const phase = CODE_PHASES.has(ins.opcode);
+    if (isDeclaration(ins.opcode) && !phase) continue;
+    const record = sdbg.instructions[index++];
+    if (!phase) out.set(ins, record);
+  }
+  return out;
+}
+
+/** hs_control_point_phase, hs_fork_phase, hs_join_phase: counted by the records, not annotated. */
+const CODE_PHASES = new Set([0x72, 0x73, 0x74]);
+
+/** The tools' model of an SDBG: files, lines by instruction offset, variables by the lanes written. */
+export function sdbgDebugInfo(sdbg: Sdbg, program: readonly AnnotatedInstruction[]): DebugInfo {
+  const lines = new Map<number, LineInfo>();
+  const locations = new Map<number, VariableLocation[]>();
+  for (const [ins, record] of recordsOf(sdbg, program)) {
+    if (!record) continue;
+    lines.set(ins.offset, { file: record.file, line: record.line });
+    for (const out of record.outputs) {
+      out.lanes.forEach((lane, c) => {
+        if (!lane) return;
+        const v = sdbg.variables[lane.variable]!;
+        const prefix = REGISTER_SETS[out.registerSet] ?? `reg${out.registerSet}_`;
+        const list = locations.get(v.scopeVariable) ?? [];
+        list.push({
+          register: `${prefix}${out.register}.${'xyzw'[c]!}`,
+          registerType: out.registerSet,
+          indices: [out.register],
+          component: c,
+          offset: v.offset,
+          size: 4,
+          member: '',
+          // SDBG records writes, not ranges: the location is known from the writing instruction's end.
+          start: ins.next,
+          end: ins.next,
+          gaps: [],
+        });
+        locations.set(v.scopeVariable, list);
+      });
+    }
+  }
+  const variables: Variable[] = sdbg.scopeVariables.map((sv, i) => ({
+    name: sv.name,
+    typeName: '',
+    locations: locations.get(i) ?? [],
+  }));
+  const scopes: Scope[] = sdbg.scopes.map((sc) => ({
+    kind: 'block',
+    name: sc.name,
+    rows: [],
+    variables: sc.scopeVariables.map((i) => variables[i]).filter((v): v is Variable => v !== undefined),
+    children: [],
+  }));
+  return { format: 'SDBG', files: sdbg.files, scopes, lineAt: (offset) => lines.get(offset) };
+}
+
+/** D3D10_SHADER_DEBUG_REGTYPE -> the register's letter. */
+const REGISTER_SETS: Record<number, string> = {
+  0: 'v',
+  1: 'o',
+  2: 'cb',
+  3: 'tb',
+  4: 'r',
+  5: 'x',
+  6: 't',
+  7: 's',
+  12: 'u',
+};
+
+/** The lines D3DDisassemble prints from an SDBG for the listing of `program`. */
+export function sdbgAnnotations(sdbg: Sdbg, program: readonly AnnotatedInstruction[]): ListingAnnotations {
+  const before = new Map<number, string[]>();
+  const after = new Map<number, string[]>();
+  const suffix = new Map<number, string>();
+  let file: number | undefined;
+  let line: number | undefined;
+  for (const [ins, record] of recordsOf(sdbg, program)) {
+    if (!record) {
+      before.set(ins.offset, ['', INTERNAL_ERROR]);
+      after.set(ins.offset, ['', INTERNAL_ERROR, '']);
+      continue;
+    }
+    if (record.line !== line || record.file !== file) {
+      const path = sdbg.files[record.file]?.path ?? '';
+      before.set(ins.offset, ['', record.file !== file ? `#line ${record.line} "${path}"` : `#line ${record.line}`]);
+      file = record.file;
+      line = record.line;
+    }
+    const remark = remarkOf(record, sdbg.variables);
+    if (remark) suffix.set(ins.offset, `  // ${remark}`);
+  }
+  return { before, after, suffix };
+}
+
+/** `name<lane,...>` per variable the record's outputs write, in lane order. */
+function remarkOf(record: SdbgInstruction, variables: readonly SdbgVariable[]): string {
+  const groups: { key: string; name: string; lanes: string[] }[] = [];
+  for (const out of record.outputs) {
+    for (const lane of out.lanes) {
+      if (!lane) continue;
+      const v = variables[lane.variable]!;
+      const index = out.indexRegister === undefined ? '' : `[r${out.indexRegister}.${'xyzw'[out.indexComponent & 3]!}]`;
+      const name = `${v.name}${index}`;
+      const key = `${v.scopeVariable}:${name}`;
+      let g = groups.find((x) => x.key === key);
+      if (!g) groups.push((g = { key, name, lanes: [] }));
+      let text = `${v.offset}`;
+      if (v.type === SVT_FLOAT) {
+        if (lane.nanPossible) text += ':NaN';
+        if (lane.infPossible) text += ':Inf';
+        if (lane.floatMin === lane.floatMax) text += `: ${formatFloat(lane.floatMin)}f`;
+      }
+      g.lanes.push(text);
+    }
+  }
+  return groups.map((g) => `${g.name}<${g.lanes.join(',')}>`).join(', ');
+}
+
+/** A one-value range as D3DDisassemble prints it (seen: `1f`); shortest round-trip digits. */
+function formatFloat(v: number): string {
+  if (Object.is(v, -0)) return '-0';
+  return `${Math.fround(v) === v ? Number(v.toPrecision(9)) : v}`;
 }

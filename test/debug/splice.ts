@@ -1,14 +1,14 @@
 // Test helper: checks the debug annotations against Microsoft's listings without the disassembler.
 // It takes a listing printed with debug information, removes the lines that come from debug
 // information (the initial-locations block, `#line` lines with the blank line before them, the
-// `  // ...` remarks on instruction lines), then puts back the lines the provider produces, placed
+// `  // ...` remarks on instruction lines, SDBG's internal-error lines and every blank line of the body), then puts back the lines the provider produces, placed
 // by the hook's rules (src/disasm/annotations.ts), and returns the result for a byte-exact
 // comparison with the original. Instruction lines are matched to the decoded program in order.
 
 import type { ListingAnnotations } from '../../src/disasm/annotations.js';
-import type { AnnotatedInstruction } from '../../src/debug/annotations.js';
-import { isDeclaration } from '../../src/debug/annotations.js';
+import { isDeclaration, type AnnotatedInstruction } from '../../src/debug/instructions.js';
 
+const INTERNAL_ERROR = '// <internal error> incorrect instruction offset in debug info';
 const VERSION = /^\s*(\d+\s+)?(0x[0-9A-F]{8}: )?(ps|vs|gs|hs|ds|cs)_[45]_[01]$/;
 
 export function splice(
@@ -30,10 +30,8 @@ export function splice(
       while (i < src.length && src[i] !== '//') i++;
       continue;
     }
-    if (l.startsWith('#line ')) {
-      if (kept.length && kept[kept.length - 1] === '') kept.pop();
-      continue;
-    }
+    // A listing's body has no blank line of its own: every one comes from debug information.
+    if (i > 0 && i < src.length - 1 && (l.startsWith('#line ') || l === '' || l === INTERNAL_ERROR)) continue;
     kept.push(l);
   }
   // 2. Find the instruction lines: after the version line, not comments, not blank, not '{' continuations.
