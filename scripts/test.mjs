@@ -11,7 +11,8 @@ const walk = (d) => {
     const p = join(d, e.name);
     if (e.isDirectory()) {
       if (e.name !== 'fixtures') walk(p);
-    } else if (e.name.endsWith('.test.ts') && (filters.length === 0 || filters.some((f) => p.includes(f)))) files.push(p);
+    } else if (e.name.endsWith('.test.ts') && (filters.length === 0 || filters.some((f) => p.includes(f))))
+      files.push(p);
   }
 };
 walk('test');
