@@ -13,7 +13,7 @@
 //   offset prefix (flags 0x04 / 0x20) and no flow-control indentation is added; each string is one
 //   line without its '\n' (an empty string prints an empty line). Typical content: '', '#line 12 "x.hlsl"'.
 // - `initial` lines are printed before the `before` lines of the first instruction that is not a
-//   declaration (verbatim, same rules).
+//   declaration nor a hull-shader phase marker (hs_decls .. hs_join_phase) (verbatim, same rules).
 // - `after.get(offset)` lines are printed immediately after that instruction's line (verbatim).
 // - `suffix.get(offset)` is appended to that instruction's own line, after its text (the remarks
 //   `  // r0.x <- r.x` and `  // Prior locations: ...` that Microsoft prints on the instruction's

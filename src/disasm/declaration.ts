@@ -124,7 +124,7 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0x97:
       return `dcl_tessellator_output_primitive ${TESS_OUTPUTS[bits(t, 11, 3)] ?? bits(t, 11, 3)}`;
     case 0x98:
-      return `dcl_hs_max_tessfactor l(${ctx.hex ? formatHex(v[0] ?? 0) : formatFixed(bitsToFloat(v[0] ?? 0))})`;
+      return `dcl_hs_max_tessfactor l(${formatFixed(bitsToFloat(v[0] ?? 0))})`;
     case 0x99:
     case 0x9a:
     case 0xce:

@@ -15,6 +15,8 @@ import { printDeclaration, printImmediateConstantBuffer } from './declaration.js
 import { printInstruction } from './instruction.js';
 import { printShaderMessage } from './message.js';
 import type { OperandContext } from './operand.js';
+import { debugAnnotations } from '../debug/annotations.js';
+import { level9Listing } from './level9.js';
 
 export const DISASM_ENABLE_INSTRUCTION_NUMBERING = 0x04;
 export const DISASM_DISABLE_DEBUG_INFO = 0x10;
@@ -58,9 +60,9 @@ export function disassemble(input: Uint8Array | Container, flags = 0, options: D
   if (program === undefined)
     throw new UnsupportedError('E208_PART_UNSUPPORTED', 'the container holds no SHDR or SHEX program', { offset: 0 });
   const header = flags & DISASM_INSTRUCTION_ONLY ? '' : ((options.header ?? listingHooks.header)?.(c, flags) ?? '');
-  const provider = options.annotations ?? listingHooks.annotations;
+  const provider = options.annotations ?? listingHooks.annotations ?? debugAnnotations;
   const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c);
-  return header + programListing(program, flags, statInstructionCount(c), notes);
+  return header + level9Listing(c, flags) + programListing(program, flags, statInstructionCount(c), notes);
 }
 
 function statInstructionCount(c: Container): number {
@@ -93,7 +95,7 @@ export function programListing(
   for (const ins of program.instructions) {
     const byte = ins.word * 4;
     const decl = isDeclarationLine(ins);
-    if (!decl && !initialDone) {
+    if (!decl && !initialDone && !(ins.opcode >= 0x71 && ins.opcode <= 0x74)) {
       out.push(...notes!.initial!);
       initialDone = true;
     }
@@ -112,7 +114,7 @@ export function programListing(
       let prefix = '';
       if (numbering) prefix += offsets ? `${String(n).padStart(4)}  ` : `${String(n).padStart(4)}: `;
       if (offsets) prefix += `${hex8(byte)}: `;
-      out.push(prefix + '  '.repeat(depth) + text);
+      out.push(prefix + '  '.repeat(depth) + text + (notes?.suffix?.get(byte) ?? ''));
       if (OPENS.has(ins.opcode)) depth++;
       n++;
     }

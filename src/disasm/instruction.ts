@@ -12,6 +12,31 @@ import { precisionName, printOperand, type OperandContext } from './operand.js';
 /** Opcodes whose token bit 18 chooses _nz (set) or _z. */
 const CONDITIONAL: ReadonlySet<number> = new Set([0x03, 0x05, 0x08, 0x0d, 0x1f, 0x3f]);
 
+/** The class a precision applies to: F float, I integer, D double, * none; ? untyped at def32. */
+function precisionClass(kind: string | undefined, precision: string): string {
+  if (kind === 'f') return 'F';
+  if (kind === 'i' || kind === 'u') return 'I';
+  if (kind === 'd') return 'D';
+  if (kind === '*') return '*';
+  if (precision === '') return '?';
+  return precision.endsWith('f') ? 'F' : 'I';
+}
+
+/** Comparisons: their destination is a mask, never converted from the sources' precision. */
+const COMPARISONS: ReadonlySet<number> = new Set([
+  0x18, 0x1d, 0x20, 0x21, 0x22, 0x27, 0x31, 0x39, 0x4f, 0x50, 0xc3, 0xc4, 0xc5, 0xc6,
+]);
+
+/** The condition of movc / dmovc (operand 1) and swapc (operand 2). */
+function isSelector(opcode: number, i: number): boolean {
+  return ((opcode === 0x37 || opcode === 0xc8) && i === 1) || (opcode === 0x8e && i === 2);
+}
+
+/** The shift amount of ishl, ishr, ushr (operand 2). */
+function isShiftAmount(opcode: number, i: number): boolean {
+  return i === 2 && (opcode === 0x29 || opcode === 0x2a || opcode === 0x55);
+}
+
 const signed4 = (v: number): number => (v & 8 ? v - 16 : v);
 
 export function mnemonic(ins: Instruction): string {
@@ -19,6 +44,7 @@ export function mnemonic(ins: Instruction): string {
   const t = ins.token;
   let name = info.name;
   if (CONDITIONAL.has(ins.opcode)) name += t & (1 << 18) ? '_nz' : '_z';
+  else if (t & (1 << 13) && ins.opcode !== 0xbe) name += '_sat';
   if (ins.opcode === 0xbe) {
     if (t & (1 << 14)) name += '_uglobal';
     if (t & (1 << 13)) name += '_ugroup';
@@ -44,13 +70,19 @@ export function mnemonic(ins: Instruction): string {
   }
   if (aoff) name += '_aoffimmi';
   if (dim) name += '_indexable';
+  // The precise mask sits between the suffix names and their parenthesised arguments.
+  const precise = (t >>> 19) & 0xf;
+  if (precise) {
+    let lanes = '';
+    for (let i = 0; i < 4; i++) if (precise & (1 << i)) lanes += 'xyzw'[i];
+    name += precise === 0xf ? ' [precise]' : ` [precise(${lanes})]`;
+  }
   name += aoff + dim + ret;
   if (ins.opcode === 0x3d) {
     const rt = (t >>> 11) & 3;
     if (rt === 1) name += '_rcpFloat';
     else if (rt === 2) name += '_uint';
   } else if (ins.opcode === 0x6f && (t >>> 11) & 1) name += '_uint';
-  if (t & (1 << 13) && ins.opcode !== 0xbe && !CONDITIONAL.has(ins.opcode)) name += '_sat';
   return name;
 }
 
@@ -61,27 +93,28 @@ export function printInstruction(ins: Instruction, ctx: OperandContext): string 
   const ops = ins.operands;
   const nd = info.dst.length;
   const dstPrec = nd > 0 && ops[0] ? precisionName(ops[0]) : '';
+  const dstClass = nd > 0 ? (COMPARISONS.has(ins.opcode) ? 'B' : precisionClass(kinds[0], dstPrec)) : '';
+  // Resource accesses note their sources' own precision only (addresses are not converted).
+  const access = (info.dst + info.src).includes('*');
   const parts: string[] = [];
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i]!;
     const p = precisionName(op);
     let note = p;
-    // A source of the destination's type whose precision differs prints the conversion.
-    if (i >= nd && nd > 0 && kinds[i] === kinds[0]) {
-      if (p !== dstPrec) {
+    // A source of the destination's class (float or integer) whose precision differs prints the
+    // conversion: {def32 as min16f}, {min16f as def32}, {min16i as min16u}. Registers with no data
+    // and shift amounts print their own precision only.
+    if (i >= nd && nd > 0 && p !== dstPrec && !access && !isShiftAmount(ins.opcode, i)) {
+      const cls = isSelector(ins.opcode, i) ? 'I' : precisionClass(kinds[i], p);
+      if (cls !== '*' && (cls === dstClass || cls === '?' || dstClass === '?')) {
         if (p === '') note = `def32 as ${dstPrec}`;
         else if (dstPrec === '') note = `${p} as def32`;
+        else note = `${p} as ${dstPrec}`;
       }
     }
     parts.push(printOperand(op, ctx, kinds[i] ?? 'f', note));
   }
-  const precise = (ins.token >>> 19) & 0xf;
-  let name = mnemonic(ins);
-  if (precise) {
-    let lanes = '';
-    for (let i = 0; i < 4; i++) if (precise & (1 << i)) lanes += 'xyzw'[i];
-    name += precise === 0xf ? ' [precise]' : ` [precise(${lanes})]`;
-  }
+  const name = mnemonic(ins);
   // fcall: the interface operand, then the call site's word in brackets.
   if (ins.opcode === 0x78) return `${name} ${parts.join(', ')}[${ins.values[0] ?? 0}]`;
   // sync is the one operand-less instruction printed without a trailing space.

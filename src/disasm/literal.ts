@@ -17,8 +17,9 @@ export function bitsToFloat(bits: number): number {
 
 /** printf("%f") of a finite double, with the UCRT's exact, ties-to-even rounding. */
 export function formatFixed(v: number, digits = 6): string {
-  if (Number.isNaN(v)) return 'nan';
-  if (!Number.isFinite(v)) return v < 0 ? '-inf' : 'inf';
+  // Infinities and NaNs in the old CRT's spelling, as the DLL prints them.
+  if (Number.isNaN(v)) return '1.#QNAN0';
+  if (!Number.isFinite(v)) return v < 0 ? '-1.#INF00' : '1.#INF00';
   const neg = v < 0 || Object.is(v, -0);
   const a = Math.abs(v);
   let s: string;

@@ -176,7 +176,7 @@ export const TESS_OUTPUTS: readonly string[] = [
 ];
 
 /** Minimum precision suffixes of operands (extended operand token bits 14-16). */
-export const MIN_PRECISION: readonly string[] = ['', 'min16f', 'min10f', '', 'min16i', 'min16u', '', ''];
+export const MIN_PRECISION: readonly string[] = ['', 'min16f', 'min2_8f', '', 'min16i', 'min16u', '', ''];
 
 /**
  * Operand types per opcode (destinations then sources), deciding how immediates print: `f`
@@ -272,8 +272,8 @@ export const OPERAND_TYPES: Readonly<Record<number, string>> = {
   0x7c: 'ff',
   0x7d: 'ff',
   0x7e: 'ff**f',
-  0x7f: 'ffi**',
-  0x80: 'ffi**f',
+  0x7f: 'fii**',
+  0x80: 'fii**i',
   0x81: 'ff',
   0x82: 'uf',
   0x83: 'fu',
@@ -340,8 +340,8 @@ export const OPERAND_TYPES: Readonly<Record<number, string>> = {
   0xd9: 'du',
   0xdb: 'uuf**',
   0xdc: 'fuf**f',
-  0xdd: 'fufi**',
-  0xde: 'fufi**f',
+  0xdd: 'fuii**',
+  0xde: 'fuii**i',
   0xdf: 'uui*',
   0xe0: 'uui*i',
   0xe1: 'uui*',

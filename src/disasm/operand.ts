@@ -61,8 +61,8 @@ function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): strin
   const v = op.values ?? [];
   if (op.type === 5) {
     const parts: string[] = [];
-    for (let i = 0; i + 1 < v.length; i += 2)
-      parts.push(ctx.hex ? `0x${hex64(v[i]!, v[i + 1]!)}` : `${formatDouble(v[i]!, v[i + 1]!)}l`);
+    if (ctx.hex) return `d(${v.map(formatHex).join(', ')})`;
+    for (let i = 0; i + 1 < v.length; i += 2) parts.push(`${formatDouble(v[i]!, v[i + 1]!)}l`);
     return `d(${parts.join(', ')})`;
   }
   if (kind === 'x') return `l(${v.map(ctx.hex ? formatHex : formatUntyped).join(',')})`;
@@ -71,17 +71,14 @@ function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): strin
   return `l(${v.map(formatInt).join(', ')})`;
 }
 
-function hex64(lo: number, hi: number): string {
-  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
-}
-
 /** The operand as printed, with modifiers. `kind` decides literal formatting. */
 export function printOperand(op: Operand, ctx: OperandContext, kind: LiteralKind, precisionNote = ''): string {
   let s = op.type === 4 || op.type === 5 ? literalText(op, kind, ctx) : registerText(op, ctx) + componentSuffix(op);
+  // The notes sit inside the modifiers: |v0.x {min16f as def32}|.
+  if (op.nonUniform) s += ' { nonuniform }';
+  if (precisionNote) s += ` {${precisionNote}}`;
   if (op.modifier & 2) s = `|${s}|`;
   if (op.modifier & 1) s = `-${s}`;
-  if (op.nonUniform) s += ' {nonuniform}';
-  if (precisionNote) s += ` {${precisionNote}}`;
   return s;
 }
 
