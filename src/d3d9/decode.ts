@@ -260,6 +260,14 @@ function decodeInstruction(
     if (sm1) for (let i = 0; i < sm1Sources(info, opcode, version); i++) srcs.push(src(`source ${i}`));
     else while (p < end) srcs.push(src(`source ${srcs.length}`));
   }
+  const minSources = opcode === 34 || opcode === 37 ? 1 : info.src; // sgn and sincos take 1 source from vs_3_0
+  if (info.shape === 'regular' && srcs.length < minSources)
+    throw fail(
+      'E511_D3D9_LENGTH',
+      `${info.name} at ${hex(w * 4)} has ${srcs.length} sources where it needs ${minSources}`,
+      w,
+      index,
+    );
   if (p !== end)
     throw fail(
       'E511_D3D9_LENGTH',
