@@ -269,7 +269,7 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
 
 /** Bytes one element of a numeric type takes in a constant buffer (D3D's packing: rows of 16). */
 export function typeSize(t: RdefType): number {
-  const scalar = t.type === 5 /* double */ || t.type === 23 /* uint64? */ ? 8 : 4;
+  const scalar = t.type === 39 /* double */ ? 8 : 4;
   let one: number;
   if (t.class === 5) {
     // A struct: the end of its last member, whose offset counts from the struct.

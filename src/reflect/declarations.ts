@@ -25,6 +25,10 @@ export interface Declarations {
   readonly maxTessFactor: number | undefined;
   /** Interface slots declared by dcl_interface (array lengths summed). */
   readonly interfaceSlots: number;
+  /** The program declares output streams (dcl_stream): signature rows are named m<stream>:. */
+  readonly streams: boolean;
+  /** The program uses abort, debug_break or printf (shader message customdata): debug layer only. */
+  readonly debugLayer: boolean;
 }
 
 const field = (token: number, shift: number, bits: number): number => (token >>> shift) & ((1 << bits) - 1);
@@ -39,6 +43,8 @@ export function readDeclarations(c: Container): Declarations {
     -readonly [K in keyof Declarations]?: Declarations[K];
   } = {};
   let interfaceSlots = 0;
+  let streams = false;
+  let debugLayer = false;
   for (const ins of program.instructions) {
     switch (ins.opcode) {
       case 0x6a:
@@ -78,6 +84,16 @@ export function readDeclarations(c: Container): Declarations {
         // dcl_interface: fp#, call sites, then (table count | array length << 16).
         interfaceSlots += (ins.values[2] ?? 0) >>> 16;
         break;
+      case 0x8f:
+        streams = true;
+        break;
+      case 0xcf:
+      case 0xd0:
+        debugLayer = true;
+        break;
+      case 0x35:
+        if (ins.customData?.dataClass === 4) debugLayer = true;
+        break;
       default:
         break;
     }
@@ -97,5 +113,7 @@ export function readDeclarations(c: Container): Declarations {
     tessellatorOutputPrimitive: d.tessellatorOutputPrimitive,
     maxTessFactor: d.maxTessFactor,
     interfaceSlots,
+    streams,
+    debugLayer,
   };
 }
