@@ -76,3 +76,22 @@ export { disassembleD3D9, printD3D9, D3D9_FLAGS, type D3D9ListingOptions } from 
 export { readConstantTable, type ConstantTable, type CtabConstant, type CtabType } from './d3d9/ctab.js';
 export { readDebugInfo, type DebugInfo, type DbugLine, type DbugVariable, type DbugLocation } from './d3d9/dbug.js';
 export { level9Listing } from './disasm/level9.js';
+export {
+  readDebugInfo as readContainerDebugInfo,
+  debugAnnotations,
+  debugAnnotationResult,
+  readSpdb,
+  readSdbg,
+  sdbgDebugInfo,
+  readMsf,
+  type DebugInfo as ContainerDebugInfo,
+  type DebugAnnotationResult,
+  type SourceFile as DebugSourceFile,
+  type Scope as DebugScope,
+  type Variable as DebugVariable,
+  type VariableLocation as DebugVariableLocation,
+  type LineInfo as DebugLineInfo,
+  type Spdb,
+  type Sdbg,
+  type Msf,
+} from './debug/index.js';
