@@ -45,3 +45,56 @@ export function addToCensus(census: OpcodeCensus, program: Program): void {
     }
   }
 }
+
+/**
+ * The `census --decode` section (the container layer's CensusSection extension point, structurally
+ * typed so the decoder does not import the census): decodes each SHDR/SHEX program and counts
+ * instructions per opcode; refusals are counted by error code.
+ */
+export function sm4OpcodeSection(options: { readonly decode?: boolean }):
+  | {
+      readonly name: string;
+      readonly title: string;
+      add(container: Container): void;
+      toJSON(): unknown;
+      toText(): string[];
+    }
+  | undefined {
+  if (!options.decode) return undefined;
+  const census = opcodeCensus();
+  const refusals = new Map<string, number>();
+  return {
+    name: 'sm4Opcodes',
+    title: 'Shader Model 4/5 instructions by opcode (instructions, programs)',
+    add(container: Container): void {
+      try {
+        const p = decodeContainerProgram(container);
+        if (p) addToCensus(census, p);
+      } catch (e) {
+        const code = (e as { code?: unknown }).code;
+        if (typeof code !== 'string') throw e;
+        refusals.set(code, (refusals.get(code) ?? 0) + 1);
+      }
+    },
+    toJSON(): unknown {
+      return {
+        programs: census.programs,
+        instructions: census.instructions,
+        refused: Object.fromEntries(refusals),
+        opcodes: Object.fromEntries(sortedRows(census).map(([k, [n, p]]) => [k, { instructions: n, programs: p }])),
+      };
+    },
+    toText(): string[] {
+      const rows = sortedRows(census);
+      const lines = [`  ${census.instructions} instructions in ${census.programs} programs`];
+      for (const [code, n] of refusals) lines.push(`  refused ${n} (${code})`);
+      const w = Math.max(1, ...rows.map(([, [n]]) => String(n).length));
+      for (const [k, [n, p]] of rows) lines.push(`  ${String(n).padStart(w)}  ${k} (${p})`);
+      return lines;
+    },
+  };
+}
+
+function sortedRows(c: OpcodeCensus): [string, [number, number]][] {
+  return [...c.byOpcode].sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1));
+}

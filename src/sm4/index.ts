@@ -13,4 +13,11 @@ export type {
 } from './types.js';
 export { decodeProgram } from './decode.js';
 export { OPCODES, SLOT_REGISTER_TYPES, OPCODE_CUSTOMDATA, type OpcodeInfo } from './opcodes.js';
-export { decodeContainerProgram, programPart, opcodeCensus, addToCensus, type OpcodeCensus } from './census.js';
+export {
+  decodeContainerProgram,
+  programPart,
+  opcodeCensus,
+  addToCensus,
+  sm4OpcodeSection,
+  type OpcodeCensus,
+} from './census.js';

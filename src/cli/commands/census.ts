@@ -10,8 +10,9 @@ import { parseArgs, flag, UsageError } from '../args.js';
 import { progressBar } from '../io.js';
 import { containerInputs, count, listFiles } from './verify.js';
 import { BUILTIN_SECTIONS, Census, type CensusSectionFactory } from '../../container/census.js';
+import { sm4OpcodeSection } from '../../sm4/census.js';
 
-export const SECTION_FACTORIES: readonly CensusSectionFactory[] = [...BUILTIN_SECTIONS];
+export const SECTION_FACTORIES: readonly CensusSectionFactory[] = [...BUILTIN_SECTIONS, sm4OpcodeSection];
 
 export function run(argv: string[]): number {
   const args = parseArgs(argv, { '--json': {}, '--decode': {} });

@@ -1,0 +1,30 @@
+// One entry for every kind of program iridia disassembles: a DXBC container with a Shader Model
+// 4/5/5.1 program (disassemble), a bare Direct3D 9 program (version token's high word 0xFFFE
+// vertex / 0xFFFF pixel: src/d3d9's disassembleD3D9), and a DXIL container (src/dxil, not wired
+// here yet: refused as unsupported).
+
+import { hasContainerMagic, parseContainer } from '../container/container.js';
+import { disassembleD3D9 } from '../d3d9/disasm.js';
+import { IridiaError, UnsupportedError } from '../errors.js';
+import { disassemble } from './disassemble.js';
+
+/** Is this a bare Direct3D 9 program (vs_x_y / ps_x_y version token)? */
+export function isD3D9Program(bytes: Uint8Array): boolean {
+  if (bytes.byteLength < 4) return false;
+  const hi = bytes[2]! | (bytes[3]! << 8);
+  return hi === 0xfffe || hi === 0xffff;
+}
+
+/** Disassembles a container or a bare Direct3D 9 program as Microsoft's D3DDisassemble does. */
+export function disassembleAny(bytes: Uint8Array, flags = 0): string {
+  if (hasContainerMagic(bytes)) {
+    const c = parseContainer(bytes);
+    if (c.parts.some((p) => p.kind === 'DXIL') && !c.parts.some((p) => p.kind === 'SHEX' || p.kind === 'SHDR'))
+      throw new UnsupportedError('E408_BITCODE_UNSUPPORTED', 'DXIL containers are disassembled by src/dxil', {
+        offset: 0,
+      });
+    return disassemble(c, flags);
+  }
+  if (isD3D9Program(bytes)) return disassembleD3D9(bytes, flags);
+  throw new IridiaError('E102_BAD_MAGIC', 'neither a DXBC container nor a Direct3D 9 program', { offset: 0 });
+}
