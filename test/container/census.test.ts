@@ -108,5 +108,8 @@ test(
     );
     console.log(`census over the corpus manifests: ${census.containers} containers, ${want.size} part sets`);
     assert.deepEqual(sets, want.toJSON());
+    // containers.md, "Container": version 1, parts back to back, nothing after the last, no kind
+    // twice, in every container observed; the corpus keeps that invariant.
+    assert.deepEqual(got['findings'], { containers: 0, byKind: {} });
   },
 );
