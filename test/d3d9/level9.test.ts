@@ -39,16 +39,29 @@ function check(outcome: Outcome, name: string, container: Uint8Array, listing: s
 function checkOracle(root: string, outcome: Outcome): void {
   for (const b of builds(root, 'shader.dxbc', (build) => build.includes('level_9'))) {
     const bytes = readBytes(join(b.dir, 'shader.dxbc'));
-    for (const f of b.listings) check(outcome, `own/${b.name}/${f}`, bytes, readText(join(b.dir, f)), listingFlags(f));
+    for (const f of b.listings) check(outcome, b.name + '/' + f, bytes, readText(join(b.dir, f)), listingFlags(f));
   }
 }
 
-test('level 9: oracle own builds, every flag word', { skip: skipUnlessShared('oracle/own') }, () => {
-  const outcome: Outcome = { total: 0, failures: new Map() };
-  checkOracle(sharedPath('oracle/own')!, outcome);
-  assert.ok(outcome.total >= 74, `expected the level-9 listings of oracle/own, found ${outcome.total}`);
-  reportAgainstKnown('d3d9-level9-own', outcome);
-});
+test(
+  'level 9: every level-9 build of the oracle (own and public), every flag word',
+  { skip: skipUnlessShared('oracle') },
+  () => {
+    const root = sharedPath('oracle')!;
+    const outcome: Outcome = { total: 0, failures: new Map() };
+    for (const row of readManifest(join(root, 'MANIFEST.tsv'))) {
+      if (!row['target']!.includes('level_9')) continue;
+      const dir = join(root, row['path']!);
+      const bytes = readBytes(join(dir, 'shader.dxbc'));
+      for (const f of readdirSync(dir).sort()) {
+        if (!/^listing(\.0x[0-9a-f]+)?\.asm$/.test(f)) continue;
+        check(outcome, `${row['path']}/${f}`, bytes, readText(join(dir, f)), listingFlags(f));
+      }
+    }
+    assert.ok(outcome.total >= 234, `expected the level-9 listings of the oracle, found ${outcome.total}`);
+    reportAgainstKnown('d3d9-level9-oracle', outcome);
+  },
+);
 
 test('level 9: corpus Aon9 containers, every NAME.ms*.asm', { skip: skipUnlessShared('corpus/dxbc') }, () => {
   const root = sharedPath('corpus/dxbc')!;
