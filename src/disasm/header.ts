@@ -8,12 +8,15 @@
 // that follows is printed by the Direct3D 9 disassembler.
 
 import type { Container } from '../container/container.js';
+import { IridiaError } from '../errors.js';
 import { reflect, type ReflectedParameter, type Reflection } from '../reflect/reflection.js';
 import type { RdefBinding, RdefConstantBuffer, RdefType, RdefVariable } from '../parts/rdef.js';
 import { printClassLinkage, printLevel9Tables } from './header-tables.js';
 import { typeName } from './header-types.js';
 
 export const DISASM_INSTRUCTION_ONLY = 0x40;
+/** A header longer than this is refused (E206): real ones are a few thousand lines at most. */
+export const MAX_HEADER_LINES = 1_000_000;
 
 /** The header text (every line ends in a newline), '' under flag 0x40. */
 export function listingHeader(container: Container, flags: number): string {
@@ -175,6 +178,13 @@ function printVariable(v: RdefVariable, first: boolean, state: BlankState, out: 
 
 /** The struct's opening lines and members; the caller prints the closing line. */
 function printStructBody(t: RdefType, indent: string, base: number, state: BlankState, out: string[]): void {
+  // Type records are shared, so a small part can describe an exponentially large tree.
+  if (out.length > MAX_HEADER_LINES) {
+    throw new IridiaError('E206_PART_TOO_DEEP', `the type trees expand to more than ${MAX_HEADER_LINES} lines`, {
+      part: 'RDEF',
+      offset: t.offset,
+    });
+  }
   out.push(`//${indent}${typeName(t)}`);
   out.push(`//${indent}{`);
   state.pending = true;

@@ -268,18 +268,26 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
 }
 
 /** Bytes one element of a numeric type takes in a constant buffer (D3D's packing: rows of 16). */
-export function typeSize(t: RdefType): number {
+export function typeSize(t: RdefType, memo = new Map<number, number>()): number {
+  const known = memo.get(t.offset);
+  if (known !== undefined) return known;
+  const size = typeSizeOf(t, memo);
+  memo.set(t.offset, size);
+  return size;
+}
+
+function typeSizeOf(t: RdefType, memo: Map<number, number>): number {
   const scalar = t.type === 39 /* double */ ? 8 : 4;
   let one: number;
   if (t.class === 5) {
     // A struct: the end of its last member, whose offset counts from the struct.
     one = 0;
-    for (const m of t.members) one = Math.max(one, m.offset + typeSize(m.type));
-  } else if (t.class === 2)
-    one = (t.rows - 1) * 16 + t.columns * scalar; // row-major: rows of columns
-  else if (t.class === 3)
-    one = (t.columns - 1) * 16 + t.rows * scalar; // column-major: columns of rows
-  else one = t.rows * t.columns * scalar;
+    for (const m of t.members) one = Math.max(one, m.offset + typeSize(m.type, memo));
+  } else if (t.class === 2 || t.class === 3) {
+    // A matrix is vectors (rows if row-major, columns if column-major), each starting a register.
+    const [count, width] = t.class === 2 ? [t.rows, t.columns] : [t.columns, t.rows];
+    one = (count - 1) * Math.ceil((width * scalar) / 16) * 16 + width * scalar;
+  } else one = t.rows * t.columns * scalar;
   if (t.elements <= 1) return one;
   return (t.elements - 1) * Math.ceil(one / 16) * 16 + one;
 }

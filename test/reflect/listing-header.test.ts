@@ -67,8 +67,12 @@ function check(tally: Tally, name: string, listingPath: string, containerPath: s
 
 test('listing header equals Microsoft on every committed oracle fixture (every flag word)', () => {
   const tally: Tally = { total: 0, level9: 0, instructionsOnly: 0, failures: new Map() };
-  for (const f of walk(join(FIXTURES, 'oracle/own')).filter((p) => /\/listing[^/]*\.asm$/.test(p))) {
+  const committed = [...walk(join(FIXTURES, 'oracle/own')), ...walk(join(FIXTURES, 'reflect'))];
+  for (const f of committed.filter((p) => /\/listing[^/]*\.asm$/.test(p))) {
     check(tally, f, f, join(dirname(f), 'shader.dxbc'));
+  }
+  for (const f of committed.filter((p) => /\.ms(\.0x[0-9a-f]+)?\.asm$/.test(p))) {
+    check(tally, f, f, join(dirname(f), `${basename(f).replace(/\.ms(\.0x[0-9a-f]+)?\.asm$/, '')}.dxbc`));
   }
   assert.ok(tally.total >= 100, `expected the committed listings, found ${tally.total}`);
   assert.ok(tally.level9 > 0 && tally.instructionsOnly > 0, 'fixtures cover level 9 and flag 0x40');

@@ -31,11 +31,18 @@ export function reflectDifference(container: string, json: string, ignoreUniniti
   }
 }
 
-test('reflection equals D3DReflect on every committed oracle fixture', () => {
-  const cases = walk(join(FIXTURES, 'oracle/own')).filter((f) => f.endsWith('/reflect.json'));
-  assert.ok(cases.length >= 30, `expected the committed oracle fixtures, found ${cases.length}`);
-  for (const json of cases) {
-    const d = reflectDifference(json.replace(/reflect\.json$/, 'shader.dxbc'), json);
+test('reflection equals D3DReflect on every committed fixture', () => {
+  const cases = [...walk(join(FIXTURES, 'oracle/own')), ...walk(join(FIXTURES, 'reflect'))]
+    .filter((f) => f.endsWith('/reflect.json') || f.endsWith('.ms.json'))
+    .map((json) => ({
+      json,
+      container: json.endsWith('/reflect.json')
+        ? json.replace(/reflect\.json$/, 'shader.dxbc')
+        : json.replace(/\.ms\.json$/, '.dxbc'),
+    }));
+  assert.ok(cases.length >= 40, `expected the committed oracle fixtures, found ${cases.length}`);
+  for (const { json, container } of cases) {
+    const d = reflectDifference(container, json);
     assert.equal(d, undefined, `${json}: ${d}`);
   }
 });
