@@ -95,7 +95,11 @@ const newScope = (
   children: [],
 });
 
-function open(state: State, scope: ScopeSymbol): void {
+/** Deeper nesting than this is refused (fxc nests inlined calls a few levels; the readers recurse). */
+const MAX_NESTING = 256;
+
+function open(state: State, scope: ScopeSymbol, r: ByteReader): void {
+  if (state.stack.length >= MAX_NESTING) throw r.fail('E504_DEBUG_BAD', `scopes nest more than ${MAX_NESTING} deep`, 0);
   const parent = state.stack[state.stack.length - 1];
   (parent ? parent.children : state.roots).push(scope);
   state.stack.push(scope);
@@ -119,7 +123,7 @@ const cstring = (r: ByteReader, what: string): string => {
 const HANDLERS: Record<number, Handler> = {
   [S.GPROC32]: procedure,
   [S.LPROC32]: procedure,
-  [S.BLOCK32]: (_r, _at, state) => open(state, newScope('block', '')),
+  [S.BLOCK32]: (r, _at, state) => open(state, newScope('block', ''), r),
   [S.END]: (r, at, state) => close(state, r, at, ['function', 'block']),
   [S.PROC_ID_END]: (r, at, state) => close(state, r, at, ['function']),
   [S.INLINESITE]: (r, _at, state) => {
@@ -128,7 +132,7 @@ const HANDLERS: Record<number, Handler> = {
     const inlinee = r.u32('the inlinee');
     const functionStart = state.stack[0]?.offset ?? 0;
     const annotations = readBinaryAnnotations(r.sub(r.pos, r.length - r.pos, 'the binary annotations'), functionStart);
-    open(state, newScope('inline', '', { inlinee, annotations }));
+    open(state, newScope('inline', '', { inlinee, annotations }), r);
   },
   [S.INLINESITE_END]: (r, at, state) => close(state, r, at, ['inline']),
   [S.LOCAL]: (r, _at, state) => {
@@ -174,7 +178,7 @@ function procedure(r: ByteReader, _at: number, state: State): void {
   r.u16('the segment');
   r.u8('the flags');
   const name = cstring(r, 'the name');
-  open(state, newScope('function', name, { offset, length, type }));
+  open(state, newScope('function', name, { offset, length, type }), r);
 }
 
 /**
@@ -230,57 +234,67 @@ const signed = (v: number): number => ((v & 1) !== 0 ? -(v >>> 1) : v >>> 1);
  * inlinee's first line, which the caller adds.
  */
 export function readBinaryAnnotations(r: ByteReader, functionStart: number): AnnotationRow[] {
-  const rows: AnnotationRow[] = [];
-  let offset = 0;
-  let line = 0;
-  let file: number | undefined;
-  const last = (): AnnotationRow | undefined => rows[rows.length - 1];
+  const state: AnnotationState = { rows: [], offset: 0, line: 0, file: undefined, functionStart };
   while (r.pos < r.length) {
     const op = r.u8('an annotation op');
     if (op === 0) break;
-    const ops: Record<number, () => void> = {
-      // Op 1 sets the offset in the token stream itself (fxc restates a call's code with a second
-      // set of columns after op 8 this way), while the deltas count from the function's start.
-      1: () => {
-        offset = compressed(r) - functionStart;
-      },
-      2: () => void compressed(r),
-      3: () => {
-        offset += compressed(r);
-        rows.push({ offset, length: undefined, line, file });
-      },
-      4: () => {
-        const length = compressed(r);
-        const row = last();
-        if (row) row.length = length;
-        offset += length;
-      },
-      5: () => {
-        file = compressed(r);
-      },
-      6: () => {
-        line += signed(compressed(r));
-      },
-      7: () => void compressed(r),
-      8: () => void compressed(r),
-      9: () => void compressed(r),
-      10: () => void compressed(r),
-      11: () => {
-        const v = compressed(r);
-        offset += v & 0xf;
-        line += signed(v >>> 4);
-        rows.push({ offset, length: undefined, line, file });
-      },
-      12: () => {
-        const length = compressed(r);
-        offset += compressed(r);
-        rows.push({ offset, length, line, file });
-      },
-      13: () => void compressed(r),
-    };
-    const handle = ops[op];
+    const handle = ANNOTATION_OPS[op];
     if (!handle) throw r.fail('E504_DEBUG_BAD', `binary annotation op ${op} is not one CodeView defines`, r.pos - 1);
-    handle();
+    handle(state, r);
   }
-  return rows;
+  return state.rows;
 }
+
+interface AnnotationState {
+  readonly rows: AnnotationRow[];
+  offset: number;
+  line: number;
+  file: number | undefined;
+  readonly functionStart: number;
+}
+
+const skip = (_s: AnnotationState, r: ByteReader): void => void compressed(r);
+
+/** BinaryAnnotationsOpcode (cvinfo.h) -> what it does to the row state. */
+const ANNOTATION_OPS: Record<number, (s: AnnotationState, r: ByteReader) => void> = {
+  // CodeOffset: fxc restates a call's code with a second set of columns after op 8 this way, naming
+  // an offset of the token stream itself, while the deltas count from the function's start.
+  1: (s, r) => {
+    s.offset = compressed(r) - s.functionStart;
+  },
+  2: skip, // ChangeCodeOffsetBase
+  3: (s, r) => {
+    s.offset += compressed(r);
+    s.rows.push({ offset: s.offset, length: undefined, line: s.line, file: s.file });
+  },
+  // ChangeCodeLength: ends the last row and moves the offset past it.
+  4: (s, r) => {
+    const length = compressed(r);
+    const row = s.rows[s.rows.length - 1];
+    if (row) row.length = length;
+    s.offset += length;
+  },
+  5: (s, r) => {
+    s.file = compressed(r);
+  },
+  6: (s, r) => {
+    s.line += signed(compressed(r));
+  },
+  7: skip, // ChangeLineEndDelta
+  8: skip, // ChangeRangeKind
+  9: skip, // ChangeColumnStart
+  10: skip, // ChangeColumnEndDelta
+  11: (s, r) => {
+    const v = compressed(r);
+    s.offset += v & 0xf;
+    s.line += signed(v >>> 4);
+    s.rows.push({ offset: s.offset, length: undefined, line: s.line, file: s.file });
+  },
+  // ChangeCodeLengthAndCodeOffset: a row with its length; the offset stays at the row's start.
+  12: (s, r) => {
+    const length = compressed(r);
+    s.offset += compressed(r);
+    s.rows.push({ offset: s.offset, length, line: s.line, file: s.file });
+  },
+  13: skip, // ChangeColumnEnd
+};

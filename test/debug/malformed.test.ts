@@ -25,7 +25,11 @@ const u32 = (b: Uint8Array, at: number): number => dv(b).getUint32(at, true);
 const setU32 = (b: Uint8Array, at: number, v: number): void => dv(b).setUint32(at, v, true);
 
 /** The MSF layout of the fixture, read by hand: block size, directory offset, each stream's blocks. */
-function layout(b: Uint8Array): { bs: number; dir: number; streams: { size: number; blocks: number[]; listAt: number }[] } {
+function layout(b: Uint8Array): {
+  bs: number;
+  dir: number;
+  streams: { size: number; blocks: number[]; listAt: number }[];
+} {
   const bs = u32(b, spdbAt + 0x20);
   const dir = spdbAt + u32(b, spdbAt + u32(b, spdbAt + 0x34) * bs) * bs;
   const n = u32(b, dir);
@@ -292,7 +296,41 @@ test('SDBG with a wrong header size, and with too many instruction records', () 
   setU32(many, at + 7 * 4, 0x100000);
   assert.throws(
     () => readDebugInfo(parseContainer(many)),
-    (e: unknown) => e instanceof IridiaError && e.code === 'E504_DEBUG_BAD' && /instruction records do not fit/.test(e.message),
+    (e: unknown) =>
+      e instanceof IridiaError && e.code === 'E504_DEBUG_BAD' && /instruction records do not fit/.test(e.message),
   );
   assert.equal(debugAnnotationResult(parseContainer(many)).annotations, undefined);
+});
+
+test('random corruption of SPDB and SDBG parts gives typed errors only (seeded, 400 each)', () => {
+  let seed = 12345;
+  const rnd = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const outcomes = new Map<string, number>();
+  for (const file of [join(BUILD, 'shader.dxbc'), SDBG]) {
+    const bytes = readBytes(file);
+    const c = parseContainer(bytes);
+    const part = findPart(c, 'SPDB') ?? findPart(c, 'SDBG')!;
+    // Corrupt the structures, not the embedded source text: the first 4 KiB of the part.
+    const span = Math.min(part.data.byteLength, 4096);
+    for (let i = 0; i < 400; i++) {
+      const b = bytes.slice();
+      for (let k = 0; k < 3; k++) b[part.offset + 8 + Math.floor(rnd() * span)] = Math.floor(rnd() * 256);
+      try {
+        const broken = parseContainer(b);
+        readDebugInfo(broken);
+        debugAnnotationResult(broken);
+        outcomes.set('read', (outcomes.get('read') ?? 0) + 1);
+      } catch (e) {
+        assert.ok(e instanceof IridiaError, `iteration ${i} of ${file}: ${(e as Error).stack ?? String(e)}`);
+        outcomes.set(e.code, (outcomes.get(e.code) ?? 0) + 1);
+      }
+    }
+  }
+  assert.ok(
+    (outcomes.get('E503_MSF_BAD') ?? 0) + (outcomes.get('E504_DEBUG_BAD') ?? 0) > 0,
+    JSON.stringify([...outcomes]),
+  );
 });
