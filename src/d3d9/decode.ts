@@ -123,8 +123,9 @@ export function decodeVersion(token: number, offset = 0): D3D9Version {
   return { stage, major, minor, token };
 }
 
-const VS_VERSIONS = new Set([0x0101, 0x0200, 0x0201, 0x0300]);
-const PS_VERSIONS = new Set([0x0100, 0x0101, 0x0102, 0x0103, 0x0104, 0x0200, 0x0201, 0x0300]);
+/** Known versions; minor 0xFF is a software program (vs_2_sw, ps_3_sw), which has the layout of its model. */
+const VS_VERSIONS = new Set([0x0101, 0x0200, 0x0201, 0x02ff, 0x0300, 0x03ff]);
+const PS_VERSIONS = new Set([0x0100, 0x0101, 0x0102, 0x0103, 0x0104, 0x0200, 0x0201, 0x02ff, 0x0300, 0x03ff]);
 
 /** Decodes a whole Direct3D 9 program. */
 export function decodeD3D9(bytes: Uint8Array): D3D9Program {

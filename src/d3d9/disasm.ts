@@ -37,7 +37,8 @@ export function disassembleD3D9(bytes: Uint8Array, flags: number, options: D3D9L
 }
 
 export function versionText(v: D3D9Version): string {
-  return `${v.stage}_${v.major}_${v.major === 2 && v.minor === 1 ? 'x' : v.minor}`;
+  const minor = v.minor === 0xff ? 'sw' : v.major === 2 && v.minor === 1 ? 'x' : String(v.minor);
+  return `${v.stage}_${v.major}_${minor}`;
 }
 
 /** Prints a decoded program. */

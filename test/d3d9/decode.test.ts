@@ -120,3 +120,9 @@ test('vs_3_0: an address token after a relative source; a predicated instruction
   assert.equal(add!.srcs.length, 2);
   assert.match(disassembleD3D9(bytes, 0), /\n {4}mov r0, c2\[a0\.y\]\n {4}\(p0\) add r1, r0, r0\n/);
 });
+
+test('software versions (minor 0xFF) decode with their model and print as _sw', () => {
+  const bytes = words(0xfffe03ff, 0x02000001, param(0, 0, MASK), param(1, 0, SWZ), END);
+  assert.equal(decodeD3D9(bytes).version.minor, 0xff);
+  assert.match(disassembleD3D9(bytes, 0), /^ {4}vs_3_sw\n {4}mov r0, v0\n/);
+});
