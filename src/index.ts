@@ -95,3 +95,14 @@ export {
   type Sdbg,
   type Msf,
 } from './debug/index.js';
+export { printableKind } from './container/container.js';
+export {
+  disassemble,
+  DISASM_ENABLE_INSTRUCTION_NUMBERING,
+  DISASM_DISABLE_DEBUG_INFO,
+  DISASM_ENABLE_INSTRUCTION_OFFSET,
+  DISASM_INSTRUCTION_ONLY,
+  DISASM_PRINT_HEX_LITERALS,
+  type DisassembleOptions,
+} from './disasm/disassemble.js';
+export { disassembleAny } from './disasm/any.js';
