@@ -166,6 +166,17 @@ export class FunctionBuilder {
     return this.blocks.pop() ?? [];
   }
 
+  /** Statements in the innermost open block so far. */
+  openLength(): number {
+    return this.blocks[this.blocks.length - 1]?.length ?? 0;
+  }
+
+  /** The innermost open block's last statement. */
+  lastStatement(): Stmt | undefined {
+    const top = this.blocks[this.blocks.length - 1];
+    return top?.[top.length - 1];
+  }
+
   depth(): number {
     return this.blocks.length;
   }

@@ -1,0 +1,173 @@
+// Structured control flow of SM4/5 (if/else/endif, loop/endloop, switch/case/default/endswitch,
+// break(c), continue(c), ret(c), discard) mapped onto the IR's nested blocks. Conditions test one
+// 32-bit lane against zero (bit 18 of the opcode token: non-zero). A switch case whose body falls
+// into the next is refused by name (the IR has no fall-through).
+
+import type { ExprId, Stmt, SwitchCase } from '../ir/ir.js';
+import type { Instruction, Operand } from '../sm4/types.js';
+import type { Lifter } from './state.js';
+
+type Frame =
+  | { kind: 'if'; cond: ExprId; accept: Stmt[] | undefined }
+  | { kind: 'loop' }
+  | {
+      kind: 'switch';
+      selector: ExprId;
+      cases: SwitchCase[];
+      current: { values: number[]; isDefault: boolean } | undefined;
+    };
+
+const TERMINAL = new Set(['break', 'return', 'continue']);
+
+export class Flow {
+  private readonly frames: Frame[] = [];
+
+  constructor(
+    private readonly L: Lifter,
+    /** The statement a `ret` becomes (the entry point's outputs). */
+    private readonly ret: () => Stmt,
+  ) {}
+
+  get depth(): number {
+    return this.frames.length;
+  }
+
+  private cond(ins: Instruction): ExprId {
+    const o = ins.operands[0] as Operand;
+    return this.L.test(o, ((ins.token >>> 18) & 1) === 1);
+  }
+
+  private guarded(cond: ExprId, s: Stmt): void {
+    const L = this.L;
+    L.f.stmt({ op: 'if', cond, accept: [s], reject: [] });
+  }
+
+  private inLoop(): boolean {
+    return this.frames.some((f) => f.kind === 'loop');
+  }
+
+  /** Lifts one flow instruction; false when `ins` is not one. */
+  handle(ins: Instruction): boolean {
+    const L = this.L;
+    switch (ins.opcode) {
+      case 0x1f: // if
+        this.frames.push({ kind: 'if', cond: this.cond(ins), accept: undefined });
+        L.f.open();
+        return true;
+      case 0x12: {
+        // else
+        const top = this.frames[this.frames.length - 1];
+        if (top?.kind !== 'if' || top.accept !== undefined) return L.invalid('else without if');
+        top.accept = [...L.f.close()];
+        L.f.open();
+        return true;
+      }
+      case 0x15: {
+        // endif
+        const top = this.frames.pop();
+        if (top?.kind !== 'if') return L.invalid('endif without if');
+        const body = [...L.f.close()];
+        L.f.stmt(
+          top.accept === undefined
+            ? { op: 'if', cond: top.cond, accept: body, reject: [] }
+            : { op: 'if', cond: top.cond, accept: top.accept, reject: body },
+        );
+        return true;
+      }
+      case 0x30: // loop
+        this.frames.push({ kind: 'loop' });
+        L.f.open();
+        return true;
+      case 0x16: {
+        // endloop
+        const top = this.frames.pop();
+        if (top?.kind !== 'loop') return L.invalid('endloop without loop');
+        L.f.stmt({ op: 'loop', body: L.f.close() });
+        return true;
+      }
+      case 0x02: // break
+        if (!this.frames.some((f) => f.kind !== 'if')) return L.invalid('break outside a loop or switch');
+        L.f.stmt({ op: 'break' });
+        return true;
+      case 0x03:
+        if (!this.frames.some((f) => f.kind !== 'if')) return L.invalid('breakc outside a loop or switch');
+        this.guarded(this.cond(ins), { op: 'break' });
+        return true;
+      case 0x07:
+        if (!this.inLoop()) return L.invalid('continue outside a loop');
+        L.f.stmt({ op: 'continue' });
+        return true;
+      case 0x08:
+        if (!this.inLoop()) return L.invalid('continuec outside a loop');
+        this.guarded(this.cond(ins), { op: 'continue' });
+        return true;
+      case 0x3e: // ret
+        L.f.stmt(this.ret());
+        return true;
+      case 0x3f:
+        this.guarded(this.cond(ins), this.ret());
+        return true;
+      case 0x0d: // discard
+        this.guarded(this.cond(ins), { op: 'kill' });
+        return true;
+      case 0x4c: {
+        // switch
+        const selector = L.src(ins.operands[0] as Operand, 'u32', [0]);
+        this.frames.push({ kind: 'switch', selector, cases: [], current: undefined });
+        L.f.open();
+        return true;
+      }
+      case 0x06:
+      case 0x0a: {
+        // case / default
+        const top = this.frames[this.frames.length - 1];
+        if (top?.kind !== 'switch') return L.invalid('case outside a switch');
+        const isDefault = ins.opcode === 0x0a;
+        const value = isDefault ? undefined : (ins.operands[0]?.values?.[0] ?? 0) >>> 0;
+        if (top.current && L.f.openLength() === 0) {
+          if (value !== undefined) top.current.values.push(value);
+          else top.current.isDefault = true;
+          return true;
+        }
+        this.finishCase(top, false);
+        top.current = { values: value !== undefined ? [value] : [], isDefault };
+        L.f.open();
+        return true;
+      }
+      case 0x17: {
+        // endswitch
+        const top = this.frames.pop();
+        if (top?.kind !== 'switch') return L.invalid('endswitch without switch');
+        this.finishCase(top, true);
+        L.f.close();
+        const cases = top.cases;
+        if (!cases.some((c) => c.isDefault)) cases.push({ values: [], isDefault: true, body: [] });
+        L.f.stmt({ op: 'switch', selector: top.selector, cases });
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private finishCase(top: Extract<Frame, { kind: 'switch' }>, last: boolean): void {
+    const L = this.L;
+    if (!top.current) {
+      // Statements before the first case are unreachable in Direct3D; a well-formed program has none.
+      if (L.f.openLength() !== 0) L.invalid('statements before the first case');
+      return;
+    }
+    const lastStmt = L.f.lastStatement();
+    const body = L.f.close();
+    if (!last && body.length > 0 && !(lastStmt && TERMINAL.has(lastStmt.op)))
+      L.refuse('switch fall-through', 'a case body falls through into the next case');
+    const seen = new Set(top.cases.flatMap((c) => c.values));
+    const values = top.current.values.filter((v) => !seen.has(v));
+    top.cases.push({ values, isDefault: top.current.isDefault, body });
+    top.current = undefined;
+  }
+
+  finish(): void {
+    if (this.frames.length) this.L.invalid('the program ends inside a block');
+  }
+}

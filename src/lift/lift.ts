@@ -1,0 +1,219 @@
+// lift(bytes) for DXBC (lifter-dxbc.md): reads a container's SHEX/SHDR program, its signatures and
+// RDEF, and lifts the program into an IR module with its interface, provenance and notes. Vertex,
+// pixel and compute programs become WGSL-style entry points; hull, domain and geometry programs
+// (and a vertex program without a position output, which feeds a tessellator or a geometry
+// program) become stage functions the executor runs (see stage.ts).
+
+import { parseContainer, type Container } from '../container/container.js';
+import { IridiaError } from '../errors.js';
+import type { Program, LiftOptions, Stage } from '../ir/program.js';
+import { readRdef, type Rdef } from '../parts/rdef.js';
+import { readSignature, isSignatureKind, type Signature, type SignatureKind } from '../parts/signature.js';
+import { decodeProgram } from '../sm4/decode.js';
+import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
+import { ALU } from './alu.js';
+import { Flow } from './flow.js';
+import { buildInputs, buildOutputs, ioDecl, type IoDecl } from './io.js';
+import { MEMORY } from './memory.js';
+import { refuse } from './refuse.js';
+import { Resources, scanUsage } from './resources.js';
+import { Lifter } from './state.js';
+import type { Stmt } from '../ir/ir.js';
+
+const STAGES: Readonly<Record<string, Stage>> = {
+  vs: 'vertex',
+  ps: 'pixel',
+  cs: 'compute',
+  hs: 'hull',
+  ds: 'domain',
+  gs: 'geometry',
+};
+
+/** Lifts a DXBC container (bytes) to a Program. Refusals are UnsupportedError E601. */
+export function lift(bytes: Uint8Array, options: LiftOptions = {}): Program {
+  return liftContainer(parseContainer(bytes), options);
+}
+
+function signature(c: Container, kinds: readonly SignatureKind[]): Signature | undefined {
+  for (const k of kinds) {
+    const p = c.parts.find((x) => x.kind === k);
+    if (p && isSignatureKind(p.kind)) return readSignature(p.kind, p.data, p.offset);
+  }
+  return undefined;
+}
+
+export function liftContainer(c: Container, options: LiftOptions = {}): Program {
+  const part = c.parts.find((p) => p.kind === 'SHEX') ?? c.parts.find((p) => p.kind === 'SHDR');
+  if (!part) return refuse('no program', 'the container has no SHEX or SHDR part');
+  const tokens = decodeProgram(part.data, part.kind);
+  const rdefPart = c.parts.find((p) => p.kind === 'RDEF');
+  let rdef: Rdef | undefined;
+  if (rdefPart) {
+    try {
+      rdef = readRdef(rdefPart.data, rdefPart.offset);
+    } catch (e) {
+      if (!(e instanceof IridiaError)) throw e;
+      rdef = undefined;
+    }
+  }
+  const inSig = signature(c, ['ISG1', 'ISGN']);
+  const outSig = signature(c, ['OSG1', 'OSG5', 'OSGN']);
+  return liftTokens(tokens, part.kind, { inSig, outSig, rdef }, options);
+}
+
+interface Parts {
+  readonly inSig: Signature | undefined;
+  readonly outSig: Signature | undefined;
+  readonly rdef: Rdef | undefined;
+}
+
+export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, options: LiftOptions): Program {
+  const v = tokens.version;
+  const stage = STAGES[v.stage];
+  if (!stage) return refuse('no program', `program type ${v.type}`);
+  const target = `${v.stage}_${v.major}_${v.minor}`;
+  if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
+    return refuse('opcode not handled', `${stage} programs are not lifted yet`, undefined, part);
+  const is51 = v.major > 5 || (v.major === 5 && v.minor >= 1);
+  const L = new Lifter(stage, part, is51);
+  L.resources = new Resources(L, scanUsage(tokens.instructions, is51), parts.rdef, options);
+  const decls: IoDecl[] = [];
+  let workgroup: [number, number, number] | undefined;
+  let early = false;
+  let k = 0;
+  const ins = tokens.instructions;
+  // Declarations (everything before the first instruction that is not one).
+  for (; k < ins.length; k++) {
+    const i = ins[k] as Instruction;
+    L.ins = i;
+    if (i.opcode === 0x35) {
+      if (i.customData?.dataClass === 3) declareIcb(L, i);
+      continue;
+    }
+    const io = ioDecl(i);
+    if (io) {
+      decls.push(io);
+      continue;
+    }
+    if (L.resources.declare(i)) continue;
+    switch (i.opcode) {
+      case 0x68: {
+        const n = i.values[0] ?? 0;
+        if (n > 4096) L.invalid(`dcl_temps ${n} (Direct3D allows 4096)`);
+        for (let r = 0; r < n; r++) L.temps.push(L.f.local(`r${r}`, L.tVec4));
+        continue;
+      }
+      case 0x69: {
+        const [reg = 0, count = 0] = i.values;
+        if (count === 0 || count > 4096) L.invalid(`dcl_indexableTemp of ${count} registers`);
+        L.indexable.set(reg, { local: L.f.local(`x${reg}`, L.m.array(L.tVec4, count)), count });
+        continue;
+      }
+      case 0x6a: {
+        const flags = i.token >>> 11;
+        if (flags & 0x2) L.refuse('double precision', 'the program enables double-precision operations');
+        if (flags & 0x40) L.refuse('double precision', 'the program enables the 11.1 double extensions');
+        if (flags & 0x4) early = true;
+        continue;
+      }
+      case 0x9b: {
+        const [x = 1, y = 1, z = 1] = i.values;
+        if (x * y * z === 0 || x * y * z > 1024) L.invalid(`thread group ${x}x${y}x${z}`);
+        workgroup = [x, y, z];
+        continue;
+      }
+      case 0x5b: // dcl_indexrange: the v/o files are arrays already
+      case 0x8f: // dcl_stream
+        continue;
+      case 0x92:
+      case 0x91:
+      case 0x90:
+        L.refuse('interfaces', 'class interfaces (dcl_interface / function tables)');
+    }
+    const info = i.opcode;
+    if (info >= 0x58 && info <= 0x6a) continue;
+    break;
+  }
+  const entry = stage === 'vertex' || stage === 'pixel' || stage === 'compute';
+  const inputs = buildInputs(L, decls, parts.inSig, entry);
+  const outPlan = buildOutputs(L, decls, parts.outSig, entry);
+  const asFunctions = stage === 'vertex' && !outPlan.hasPosition;
+  if (asFunctions)
+    L.note('a vertex program without a position output feeds a later stage: it is lifted as a stage function');
+  const ret = (): Stmt => {
+    const value = outPlan.build();
+    return value === undefined ? { op: 'return' } : { op: 'return', value };
+  };
+  const flow = new Flow(L, ret);
+  for (; k < ins.length; k++) {
+    const i = ins[k] as Instruction;
+    L.ins = i;
+    if (i.opcode === 0x35) {
+      if (i.customData?.dataClass === 3) declareIcb(L, i);
+      continue;
+    }
+    if (flow.handle(i)) continue;
+    const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode);
+    if (h) {
+      h(L, i);
+      continue;
+    }
+    if (i.opcode === 0x3a) continue; // nop
+    if (i.opcode === 0x6a || i.opcode === 0x68) continue;
+    if (i.opcode === 0x04 || i.opcode === 0x05 || i.opcode === 0x2c) L.refuse('subroutines', 'call/label subroutines');
+    if (
+      i.opcode >= 0xbf &&
+      i.opcode <= 0xd9 &&
+      i.opcode !== 0xcf &&
+      i.opcode !== 0xd0 &&
+      i.opcode !== 0xcb &&
+      i.opcode !== 0xcc &&
+      i.opcode !== 0xcd &&
+      i.opcode !== 0xd5 &&
+      i.opcode !== 0xce
+    )
+      L.refuse('double precision', 'a double-precision instruction');
+    if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
+    if (i.opcode >= 0x75 && i.opcode <= 0x77) {
+      const stream = i.operands[0]?.indices[0]?.imm ?? 0;
+      if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
+    }
+    L.refuse('opcode not handled', 'this instruction is not lifted yet');
+  }
+  L.ins = undefined;
+  flow.finish();
+  const last = L.f.lastStatement();
+  if (!last || last.op !== 'return') L.f.stmt(ret());
+  const fnId = L.m.addFunction(L.f.finish(outPlan.type !== undefined ? { type: outPlan.type } : undefined));
+  if (entry && !asFunctions) {
+    L.m.entryPoints.push({
+      name: 'main',
+      stage: stage === 'pixel' ? 'fragment' : stage,
+      function: fnId,
+      ...(stage === 'compute'
+        ? { workgroupSize: workgroup ?? L.invalid('a compute program without dcl_thread_group') }
+        : {}),
+      ...(early && stage === 'pixel' ? { earlyFragmentTests: true } : {}),
+    });
+  }
+  return {
+    stage,
+    interface: { inputs, outputs: outPlan.varyings, patchConstants: [], resources: L.resources.list },
+    provenance: { target, bytecode: 'DXBC', part, instructions: ins.length },
+    notes: L.notes,
+    module: L.m.finish(),
+    ...(asFunctions ? { stageFunctions: { main: fnId, patchConstant: [] } } : {}),
+  };
+}
+
+function declareIcb(L: Lifter, i: Instruction): void {
+  if (L.icb) L.invalid('a second immediate constant buffer');
+  const words = i.customData?.words ?? new Uint32Array();
+  const rows = words.length >>> 2;
+  if (rows === 0 || rows > 4096 || words.length % 4 !== 0)
+    L.invalid(`an immediate constant buffer of ${words.length} words`);
+  const type = L.m.array(L.tVec4, rows);
+  const constant = L.m.addConstant({ name: 'icb_data', type, words: Array.from(words) });
+  const global = L.m.addGlobal({ name: 'icb', space: 'private', type, init: constant });
+  L.icb = { global, rows };
+}

@@ -1,0 +1,546 @@
+// Resource instructions of SM4/5/5.1: sampling and gathers, texel loads, buffer loads and stores
+// (typed, raw, structured, thread-group memory), atomics, size queries and barriers. Reads of a
+// buffer out of range give zero and stores out of range do nothing (Direct3D's rules), written out
+// with `select` and `if` against the buffer's length.
+
+import type { ExprId, SampleLevel, Scalar } from '../ir/ir.js';
+import type { Instruction, Operand } from '../sm4/types.js';
+import type { BoundResource } from './resources.js';
+import { OT, type Lifter } from './state.js';
+import type { Handler } from './alu.js';
+
+const op = (ins: Instruction, k: number): Operand => {
+  const o = ins.operands[k];
+  if (!o) throw new Error(`operand ${k} missing after decode`);
+  return o;
+};
+
+/** Coordinate lanes and the array-layer lane of a texture shape. */
+function coordLayout(shape: string): { coords: number; layer: number | undefined } {
+  switch (shape) {
+    case '1d':
+      return { coords: 1, layer: undefined };
+    case '1darray':
+      return { coords: 1, layer: 1 };
+    case '2d':
+    case '2dms':
+      return { coords: 2, layer: undefined };
+    case '2darray':
+    case '2dmsarray':
+      return { coords: 2, layer: 2 };
+    case '3d':
+    case 'cube':
+      return { coords: 3, layer: undefined };
+    case 'cubearray':
+      return { coords: 3, layer: 3 };
+    default:
+      return { coords: 1, layer: undefined };
+  }
+}
+
+/** The immediate texel offsets of the sample-controls extended opcode (4-bit signed u, v, w). */
+function immediateOffsets(ins: Instruction): [number, number, number] | undefined {
+  const e = ins.extended.find((x) => x.type === 1);
+  if (!e) return undefined;
+  const s4 = (v: number) => ((v & 0xf) << 28) >> 28;
+  const o: [number, number, number] = [s4(e.token >>> 9), s4(e.token >>> 13), s4(e.token >>> 17)];
+  return o.some((v) => v !== 0) ? o : undefined;
+}
+
+/** Writes a vec4 result of `type`, swizzled by the resource operand, under the destination mask. */
+function writeSwizzled(L: Lifter, dst: Operand, res: Operand, value: ExprId, type: Scalar): void {
+  const lanes = L.lanes(dst);
+  const comps = lanes.map((l) => res.swizzle[l] ?? 0);
+  const v = comps.length === 4 && comps.every((c, k) => c === k) ? value : L.swz(value, comps);
+  L.write(dst, v, type, lanes);
+}
+
+function floatCoords(L: Lifter, src: Operand, res: BoundResource): { coord: ExprId; layer?: ExprId } {
+  const { coords, layer } = coordLayout(res.shape);
+  let coord = L.src(src, 'f32', [0, 1, 2].slice(0, coords));
+  if (res.shape === '1d' || res.shape === '1darray')
+    coord = L.e({ op: 'compose', type: L.m.vec('f32', 2), parts: [coord, L.f.f32(0.5)] });
+  if (layer === undefined) return { coord };
+  const z = L.src(src, 'f32', [layer]);
+  const rounded = L.math('clamp', L.math('round', z), L.f.f32(0), L.f.f32(2047));
+  return { coord, layer: L.e({ op: 'convert', to: 'i32', value: rounded }) };
+}
+
+function intCoords(
+  L: Lifter,
+  src: Operand,
+  res: BoundResource,
+  offsets?: [number, number, number],
+): { coord: ExprId; layer?: ExprId } {
+  const { coords, layer } = coordLayout(res.shape);
+  let coord = L.src(src, 'i32', [0, 1, 2].slice(0, coords));
+  if (offsets && coords > 0) {
+    const off = offsets.slice(0, coords).map((v) => L.f.i32(v));
+    const o =
+      off.length === 1 ? (off[0] as ExprId) : L.e({ op: 'compose', type: L.m.vec('i32', off.length), parts: off });
+    coord = L.bin('add', coord, o);
+  }
+  if (res.shape === '1d' || res.shape === '1darray')
+    coord = L.e({ op: 'compose', type: L.m.vec('i32', 2), parts: [coord, L.f.i32(0)] });
+  if (layer === undefined) return { coord };
+  return { coord, layer: L.src(src, 'i32', [layer]) };
+}
+
+function offsetExpr(L: Lifter, res: BoundResource, offsets: [number, number, number] | undefined): ExprId | undefined {
+  if (!offsets) return undefined;
+  if (res.shape === 'cube' || res.shape === 'cubearray') {
+    L.note('a texel offset on a cube texture is ignored (Direct3D ignores it too)');
+    return undefined;
+  }
+  const n = res.shape === '3d' ? 3 : 2;
+  const parts = offsets.slice(0, n).map((v) => L.f.i32(v));
+  if (res.shape === '1d' || res.shape === '1darray') parts[1] = L.f.i32(0);
+  return L.e({ op: 'compose', type: L.m.vec('i32', n), parts });
+}
+
+function textureFor(L: Lifter, o: Operand): { res: BoundResource; handle: ExprId } {
+  if (o.type !== OT.resource)
+    return L.refuse('register type not handled', `a texture instruction on operand type ${o.type}`);
+  return L.resources.find('t', o);
+}
+
+function sampleLike(
+  kind:
+    | 'sample'
+    | 'sample_c'
+    | 'sample_c_lz'
+    | 'sample_l'
+    | 'sample_d'
+    | 'sample_b'
+    | 'gather'
+    | 'gather_c'
+    | 'gather_po'
+    | 'gather_po_c',
+): Handler {
+  return (L, ins) => {
+    const po = kind === 'gather_po' || kind === 'gather_po_c';
+    const dst = op(ins, 0);
+    const coordOp = op(ins, 1);
+    const resOp = op(ins, po ? 3 : 2);
+    const smpOp = op(ins, po ? 4 : 3);
+    const extra = ins.operands.slice(po ? 5 : 4);
+    const { res, handle } = textureFor(L, resOp);
+    const { handle: sampler, res: sres } = L.resources.find('s', smpOp);
+    if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured') L.invalid('sampling a buffer');
+    if (res.shape === '2dms' || res.shape === '2dmsarray')
+      L.refuse('sample of a multisampled texture', `t${resOp.indices[0]?.imm}`);
+    const { coord, layer } = floatCoords(L, coordOp, res);
+    let offsets = immediateOffsets(ins);
+    if (po) {
+      const offOp = op(ins, 2);
+      if (offOp.type !== OT.imm32) L.refuse('computed texel offset', 'gather4_po with a register offset');
+      const v = offOp.values ?? [];
+      offsets = [(v[0] ?? 0) | 0, (v[1] ?? 0) | 0, 0];
+    }
+    if ((res.shape === '1d' || res.shape === '1darray') && (kind === 'gather' || kind === 'gather_c'))
+      L.invalid('gather on a 1D texture');
+    const offset = offsetExpr(L, res, offsets);
+    const comparison = kind === 'sample_c' || kind === 'sample_c_lz' || kind === 'gather_c' || kind === 'gather_po_c';
+    const smp = sres.depth;
+    void smp;
+    const depthRef = comparison ? L.src(op(ins, ins.operands.length - 1), 'f32', [0]) : undefined;
+    let level: SampleLevel = { kind: 'auto' };
+    const fragment = L.stage === 'pixel';
+    if (kind === 'sample_l') level = { kind: 'exact', level: L.src(extra[0] as Operand, 'f32', [0]) };
+    else if (kind === 'sample_b' && !fragment) level = { kind: 'zero' };
+    else if (kind === 'sample_b') level = { kind: 'bias', bias: L.src(extra[0] as Operand, 'f32', [0]) };
+    else if (kind === 'sample_d') {
+      const n =
+        res.shape === '3d' || res.shape === 'cube' || res.shape === 'cubearray'
+          ? 3
+          : res.shape === '1d' || res.shape === '1darray'
+            ? 1
+            : 2;
+      let gx = L.src(extra[0] as Operand, 'f32', [0, 1, 2].slice(0, n));
+      let gy = L.src(extra[1] as Operand, 'f32', [0, 1, 2].slice(0, n));
+      if (n === 1) {
+        gx = L.e({ op: 'compose', type: L.m.vec('f32', 2), parts: [gx, L.f.f32(0)] });
+        gy = L.e({ op: 'compose', type: L.m.vec('f32', 2), parts: [gy, L.f.f32(0)] });
+      }
+      level = { kind: 'gradient', x: gx, y: gy };
+    } else if (kind === 'sample_c_lz') level = { kind: 'zero' };
+    else if ((kind === 'sample' || kind === 'sample_c') && !fragment) {
+      level = { kind: 'zero' };
+      L.note('an implicit-level sample outside a pixel program samples level 0');
+    }
+    if (res.depth && level.kind === 'exact')
+      L.note('a depth texture sampled at an explicit level uses the level rounded to an integer');
+    const gather = kind.startsWith('gather') ? (smpOp.swizzle[0] ?? 0) : undefined;
+    if (gather !== undefined && res.depth && !comparison && gather !== 0)
+      L.note('a gather of a depth texture returns its only component');
+    let value = L.e({
+      op: 'sample',
+      image: handle,
+      sampler,
+      coord,
+      level,
+      ...(layer !== undefined ? { arrayIndex: layer } : {}),
+      ...(offset !== undefined ? { offset } : {}),
+      ...(depthRef !== undefined ? { depthRef } : {}),
+      ...(gather !== undefined ? { gather } : {}),
+    });
+    const scalarResult = (res.depth && gather === undefined) || (comparison && gather === undefined);
+    if (scalarResult) {
+      value = comparison
+        ? L.e({ op: 'splat', size: 4, value })
+        : L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [value, L.f.f32(0), L.f.f32(0), L.f.f32(1)] });
+    }
+    writeSwizzled(L, dst, resOp, value, res.depth ? 'f32' : res.scalar);
+  };
+}
+
+/** ld / ldms on textures and typed buffers. */
+function ld(ms: boolean): Handler {
+  return (L, ins) => {
+    const dst = op(ins, 0);
+    const addr = op(ins, 1);
+    const resOp = op(ins, 2);
+    const { res, handle } = textureFor(L, resOp);
+    if (res.shape === 'buffer') {
+      const idx = L.src(addr, 'u32', [0]);
+      writeSwizzled(L, dst, resOp, bufferRead(L, res, handle, idx, 'vec4'), 'u32');
+      return;
+    }
+    if (res.shape === 'raw' || res.shape === 'structured') return L.invalid('ld on a raw or structured buffer');
+    const { coord, layer } = intCoords(L, addr, res, immediateOffsets(ins));
+    const extra: { sample?: ExprId; level?: ExprId } = {};
+    if (ms) extra.sample = L.src(op(ins, 3), 'i32', [0]);
+    else extra.level = L.src(addr, 'i32', [3]);
+    if (ms && res.shape !== '2dms' && res.shape !== '2dmsarray')
+      L.invalid('ldms on a texture that is not multisampled');
+    if (!ms && (res.shape === '2dms' || res.shape === '2dmsarray')) delete extra.level;
+    if (!ms && (res.shape === '2dms' || res.shape === '2dmsarray')) extra.sample = L.f.i32(0);
+    let value = L.e({
+      op: 'image_load',
+      image: handle,
+      coord,
+      ...(layer !== undefined ? { arrayIndex: layer } : {}),
+      ...extra,
+    });
+    if (res.depth)
+      value = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [value, L.f.f32(0), L.f.f32(0), L.f.f32(1)] });
+    writeSwizzled(L, dst, resOp, value, res.depth ? 'f32' : res.scalar);
+  };
+}
+
+/** A pointer to word/element `idx` of a buffer view, with its length for the range check. */
+function element(
+  L: Lifter,
+  res: BoundResource,
+  handle: ExprId,
+  idx: ExprId,
+): { pointer: ExprId; inRange: ExprId; length: ExprId } {
+  const length = res.cls === 'g' ? L.u32(res.rows) : L.e({ op: 'array_length', pointer: handle });
+  const inRange = L.bin('lt', idx, length);
+  return { pointer: L.access(handle, idx), inRange, length };
+}
+
+/** Reads element `idx` (zero out of range): a vec4<u32> ('vec4' views) or u32 (word views). */
+function bufferRead(L: Lifter, res: BoundResource, handle: ExprId, idx: ExprId, want: 'vec4' | 'word'): ExprId {
+  const length = res.cls === 'g' ? L.u32(res.rows) : L.e({ op: 'array_length', pointer: handle });
+  const clamped = L.math('min', idx, L.bin('sub', L.math('max', length, L.u32(1)), L.u32(1)));
+  const inRange = L.bin('lt', idx, length);
+  if (res.atomic) {
+    const r = L.f.newLet('word');
+    L.f.stmt({ op: 'atomic', pointer: L.access(handle, clamped), fn: 'load', result: r });
+    const v = L.sel(inRange, L.e({ op: 'let', let: r }), L.u32(0));
+    return want === 'vec4' ? L.e({ op: 'compose', type: L.tVec4, parts: [v, L.u32(0), L.u32(0), L.u32(1)] }) : v;
+  }
+  const loaded = L.load(L.access(handle, clamped));
+  const isVec = !res.scalarElements;
+  const zero = isVec ? L.zeroVec4() : L.u32(0);
+  const v = L.sel(inRange, loaded, zero);
+  if (want === 'vec4' && !isVec) return L.e({ op: 'compose', type: L.tVec4, parts: [v, L.u32(0), L.u32(0), L.u32(1)] });
+  return v;
+}
+
+/** The view (t#, u# or g#) a raw/structured/typed-buffer instruction names. */
+function viewFor(L: Lifter, o: Operand): { res: BoundResource; handle: ExprId } {
+  if (o.type === OT.resource) return L.resources.find('t', o);
+  if (o.type === OT.uav) return L.resources.find('u', o);
+  if (o.type === OT.tgsm) return L.resources.find('g', o);
+  return L.refuse('register type not handled', `a buffer instruction on operand type ${o.type}`);
+}
+
+/** The word index of a raw (byte offset) or structured (index, byte offset) address. */
+function wordIndex(L: Lifter, res: BoundResource, addr: ExprId, offset?: ExprId): ExprId {
+  const bytes = offset === undefined ? addr : L.bin('add', L.bin('mul', addr, L.u32(res.stride)), offset);
+  return L.bin('shr', bytes, L.u32(2));
+}
+
+const ldRaw =
+  (structured: boolean): Handler =>
+  (L, ins) => {
+    const dst = op(ins, 0);
+    const viewOp = op(ins, structured ? 3 : 2);
+    const { res, handle } = viewFor(L, viewOp);
+    if (!res.scalarElements || (res.shape !== 'raw' && res.shape !== 'structured'))
+      L.invalid('ld_raw/ld_structured on a view that is not raw or structured');
+    const base = structured
+      ? wordIndex(L, res, L.src(op(ins, 1), 'u32', [0]), L.src(op(ins, 2), 'u32', [0]))
+      : wordIndex(L, res, L.src(op(ins, 1), 'u32', [0]));
+    const b = L.f.bind('addr', base);
+    const lanes = L.lanes(dst);
+    const parts = lanes.map((l) => {
+      const k = viewOp.swizzle[l] ?? 0;
+      return bufferRead(L, res, handle, k === 0 ? b : L.bin('add', b, L.u32(k)), 'word');
+    });
+    const v =
+      parts.length === 1 ? (parts[0] as ExprId) : L.e({ op: 'compose', type: L.m.vec('u32', parts.length), parts });
+    L.write(dst, v, 'u32', lanes);
+  };
+
+const storeRaw =
+  (structured: boolean): Handler =>
+  (L, ins) => {
+    const viewOp = op(ins, 0);
+    const { res, handle } = viewFor(L, viewOp);
+    if (!res.scalarElements || (res.shape !== 'raw' && res.shape !== 'structured'))
+      L.invalid('store_raw/store_structured on a view that is not raw or structured');
+    const base = structured
+      ? wordIndex(L, res, L.src(op(ins, 1), 'u32', [0]), L.src(op(ins, 2), 'u32', [0]))
+      : wordIndex(L, res, L.src(op(ins, 1), 'u32', [0]));
+    const valueOp = op(ins, structured ? 3 : 2);
+    const lanes = L.lanes(viewOp);
+    const b = L.f.bind('addr', base);
+    const values = lanes.map((l) => L.src(valueOp, 'u32', [l]));
+    const bound = values.map((v) => L.f.bind('value', v));
+    lanes.forEach((_, k) => {
+      const idx = k === 0 ? b : L.bin('add', b, L.u32(k));
+      storeWord(L, res, handle, idx, bound[k] as ExprId);
+    });
+  };
+
+function storeWord(L: Lifter, res: BoundResource, handle: ExprId, idx: ExprId, value: ExprId): void {
+  const el = element(L, res, handle, idx);
+  L.f.open();
+  if (res.atomic) L.f.stmt({ op: 'atomic', pointer: el.pointer, fn: 'exchange', value });
+  else L.f.stmt({ op: 'store', pointer: el.pointer, value });
+  L.f.stmt({ op: 'if', cond: el.inRange, accept: L.f.close(), reject: [] });
+}
+
+const ldUavTyped: Handler = (L, ins) => {
+  const dst = op(ins, 0);
+  const viewOp = op(ins, 2);
+  const { res, handle } = L.resources.find('u', viewOp);
+  if (res.shape === 'buffer') {
+    writeSwizzled(L, dst, viewOp, bufferRead(L, res, handle, L.src(op(ins, 1), 'u32', [0]), 'vec4'), 'u32');
+    return;
+  }
+  const { coord, layer } = intCoords(L, op(ins, 1), res);
+  const value = L.e({ op: 'image_load', image: handle, coord, ...(layer !== undefined ? { arrayIndex: layer } : {}) });
+  writeSwizzled(L, dst, viewOp, value, res.scalar);
+};
+
+const storeUavTyped: Handler = (L, ins) => {
+  const viewOp = op(ins, 0);
+  const { res, handle } = L.resources.find('u', viewOp);
+  if (viewOp.numComponents === 2 && viewOp.mask !== 0xf)
+    L.refuse(
+      'partial-mask store through a view',
+      `store_uav_typed u${viewOp.indices[0]?.imm} with mask ${viewOp.mask}`,
+    );
+  if (res.shape === 'buffer') {
+    const idx = L.src(op(ins, 1), 'u32', [0]);
+    const value = res.scalarElements ? L.src(op(ins, 2), 'u32', [0]) : L.src(op(ins, 2), 'u32', [0, 1, 2, 3]);
+    storeWord(L, res, handle, idx, value);
+    return;
+  }
+  const { coord, layer } = intCoords(L, op(ins, 1), res);
+  const raw = L.src(op(ins, 2), 'u32', [0, 1, 2, 3]);
+  const value = res.scalar === 'u32' ? raw : L.bitcast(res.scalar, raw);
+  L.f.stmt({ op: 'image_store', image: handle, coord, value, ...(layer !== undefined ? { arrayIndex: layer } : {}) });
+};
+
+type AtomicName = 'and' | 'or' | 'xor' | 'add' | 'imax' | 'imin' | 'umax' | 'umin' | 'exchange' | 'compare_exchange';
+
+function atomic(name: AtomicName, immediate: boolean): Handler {
+  return (L, ins) => {
+    const dst = immediate ? op(ins, 0) : undefined;
+    const viewOp = op(ins, immediate ? 1 : 0);
+    const srcs = ins.operands.slice(immediate ? 2 : 1);
+    const { res, handle } = viewFor(L, viewOp);
+    if (!res.atomic) return L.invalid('an atomic on a view not found atomic by the usage scan');
+    if (res.shape !== 'raw' && res.shape !== 'structured' && res.shape !== 'buffer')
+      return L.refuse('texture atomics', 'an atomic on a typed texture view');
+    const addrOp = srcs[0] as Operand;
+    const idx =
+      res.shape === 'structured'
+        ? wordIndex(L, res, L.src(addrOp, 'u32', [0]), L.src(addrOp, 'u32', [1]))
+        : res.shape === 'raw'
+          ? wordIndex(L, res, L.src(addrOp, 'u32', [0]))
+          : L.src(addrOp, 'u32', [0]);
+    const signed = name === 'imax' || name === 'imin';
+    if (signed)
+      L.note('a signed atomic min/max on an unsigned view compares as Direct3D does only for values of one sign');
+    const fn = name === 'imax' || name === 'umax' ? 'max' : name === 'imin' || name === 'umin' ? 'min' : name;
+    const el = element(L, res, handle, idx);
+    const value = L.src(srcs[srcs.length - 1] as Operand, 'u32', [0]);
+    const compare = name === 'compare_exchange' ? L.src(srcs[1] as Operand, 'u32', [0]) : undefined;
+    if (name === 'compare_exchange') L.note("compare-exchange is WGSL's weak form (it may fail spuriously)");
+    L.f.open();
+    const result = dst && dst.type !== OT.null ? L.f.newLet('old') : undefined;
+    L.f.stmt({
+      op: 'atomic',
+      pointer: el.pointer,
+      fn,
+      value,
+      ...(compare !== undefined ? { compare } : {}),
+      ...(result !== undefined ? { result } : {}),
+    });
+    if (dst && result !== undefined) {
+      const lanes = L.lanes(dst);
+      const r = L.e({ op: 'let', let: result });
+      L.write(
+        dst,
+        lanes.length === 1 ? r : L.e({ op: 'splat', size: lanes.length as 2 | 3 | 4, value: r }),
+        'u32',
+        lanes,
+      );
+    }
+    L.f.stmt({ op: 'if', cond: el.inRange, accept: L.f.close(), reject: [] });
+  };
+}
+
+const resinfo: Handler = (L, ins) => {
+  const dst = op(ins, 0);
+  const resOp = op(ins, 2);
+  const kind = (ins.token >>> 11) & 3;
+  const isUav = resOp.type === OT.uav;
+  const { res, handle } = isUav ? L.resources.find('u', resOp) : textureFor(L, resOp);
+  if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
+    return L.invalid('resinfo on a buffer');
+  const mip = L.src(op(ins, 1), 'u32', [0]);
+  const storage = isUav;
+  const ms = res.shape === '2dms' || res.shape === '2dmsarray';
+  const levels = storage || ms ? L.u32(1) : L.e({ op: 'image_query', image: handle, query: 'levels' });
+  const inRange = L.bin('lt', mip, levels);
+  const lvl = L.math('min', mip, L.bin('sub', levels, L.u32(1)));
+  const size = L.e({ op: 'image_query', image: handle, query: 'size', ...(storage || ms ? {} : { level: lvl }) });
+  const dims: ExprId[] = [];
+  const sz = (k: number) => L.sel(inRange, L.swz(size, [k]), L.u32(0));
+  const layers = () => L.sel(inRange, L.e({ op: 'image_query', image: handle, query: 'layers' }), L.u32(0));
+  switch (res.shape) {
+    case '1d':
+      dims.push(sz(0), L.u32(0), L.u32(0));
+      break;
+    case '1darray':
+      dims.push(sz(0), layers(), L.u32(0));
+      break;
+    case '2d':
+    case '2dms':
+    case 'cube':
+      dims.push(sz(0), sz(1), L.u32(0));
+      break;
+    case '2darray':
+    case '2dmsarray':
+    case 'cubearray':
+      dims.push(sz(0), sz(1), layers());
+      break;
+    case '3d':
+      dims.push(sz(0), sz(1), sz(2));
+      break;
+  }
+  const u4 = L.e({ op: 'compose', type: L.tVec4, parts: [...dims, levels] });
+  if (kind === 2) return writeSwizzled(L, dst, resOp, u4, 'u32');
+  let f4 = L.e({ op: 'convert', to: 'f32', value: u4 });
+  if (kind === 1) {
+    const one = L.f.f32(1);
+    const rcp = L.bin('div', L.e({ op: 'splat', size: 4, value: one }), f4);
+    f4 = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [L.swz(rcp, [0, 1, 2]), L.swz(f4, [3])] });
+  }
+  writeSwizzled(L, dst, resOp, f4, 'f32');
+};
+
+const bufinfo: Handler = (L, ins) => {
+  const dst = op(ins, 0);
+  const { res, handle } = viewFor(L, op(ins, 1));
+  if (res.cls === 'g') return L.invalid('bufinfo on thread-group memory');
+  if (res.shape !== 'buffer' && res.shape !== 'raw' && res.shape !== 'structured')
+    return L.invalid('bufinfo on a texture');
+  const words = L.e({ op: 'array_length', pointer: handle });
+  const n =
+    res.shape === 'raw'
+      ? L.bin('mul', words, L.u32(4))
+      : res.shape === 'structured'
+        ? L.bin('div', L.bin('mul', words, L.u32(4)), L.u32(res.stride))
+        : words;
+  const lanes = L.lanes(dst);
+  L.write(dst, lanes.length === 1 ? n : L.e({ op: 'splat', size: lanes.length as 2 | 3 | 4, value: n }), 'u32', lanes);
+};
+
+const sampleinfo: Handler = (L, ins) => {
+  const dst = op(ins, 0);
+  const resOp = op(ins, 1);
+  if (resOp.type === OT.rasterizer)
+    return L.refuse('resource kind not handled', "the rasterizer's sample count is the pipeline's");
+  const { res, handle } = textureFor(L, resOp);
+  const uint = ((ins.token >>> 11) & 1) === 1;
+  const ms = res.shape === '2dms' || res.shape === '2dmsarray';
+  const n = ms ? L.e({ op: 'image_query', image: handle, query: 'samples' }) : L.u32(0);
+  const v4 = L.e({ op: 'compose', type: L.tVec4, parts: [n, L.u32(0), L.u32(0), L.u32(0)] });
+  if (uint) writeSwizzled(L, dst, resOp, v4, 'u32');
+  else writeSwizzled(L, dst, resOp, L.e({ op: 'convert', to: 'f32', value: v4 }), 'f32');
+};
+
+const sync: Handler = (L, ins) => {
+  const flags = (ins.token >>> 11) & 0xf;
+  const execution = (flags & 1) !== 0;
+  const workgroup = (flags & 2) !== 0;
+  const storage = (flags & 0xc) !== 0;
+  if (L.stage !== 'compute') {
+    L.note('a memory barrier outside a compute program is dropped (WGSL has barriers in compute only)');
+    return;
+  }
+  if (!execution) L.note('a memory fence without a group sync is written as a barrier (WGSL has no bare fence)');
+  L.f.stmt({ op: 'barrier', workgroup: workgroup || !storage, storage, texture: storage, execution: true });
+};
+
+export const MEMORY: ReadonlyMap<number, Handler> = new Map<number, Handler>([
+  [0x2d, ld(false)],
+  [0x2e, ld(true)],
+  [0x3d, resinfo],
+  [0x45, sampleLike('sample')],
+  [0x46, sampleLike('sample_c')],
+  [0x47, sampleLike('sample_c_lz')],
+  [0x48, sampleLike('sample_l')],
+  [0x49, sampleLike('sample_d')],
+  [0x4a, sampleLike('sample_b')],
+  [0x6d, sampleLike('gather')],
+  [0x6f, sampleinfo],
+  [0x79, bufinfo],
+  [0x7e, sampleLike('gather_c')],
+  [0x7f, sampleLike('gather_po')],
+  [0x80, sampleLike('gather_po_c')],
+  [0xa3, ldUavTyped],
+  [0xa4, storeUavTyped],
+  [0xa5, ldRaw(false)],
+  [0xa6, storeRaw(false)],
+  [0xa7, ldRaw(true)],
+  [0xa8, storeRaw(true)],
+  [0xa9, atomic('and', false)],
+  [0xaa, atomic('or', false)],
+  [0xab, atomic('xor', false)],
+  [0xac, atomic('compare_exchange', false)],
+  [0xad, atomic('add', false)],
+  [0xae, atomic('imax', false)],
+  [0xaf, atomic('imin', false)],
+  [0xb0, atomic('umax', false)],
+  [0xb1, atomic('umin', false)],
+  [0xb4, atomic('add', true)],
+  [0xb5, atomic('and', true)],
+  [0xb6, atomic('or', true)],
+  [0xb7, atomic('xor', true)],
+  [0xb8, atomic('exchange', true)],
+  [0xb9, atomic('compare_exchange', true)],
+  [0xba, atomic('imax', true)],
+  [0xbb, atomic('imin', true)],
+  [0xbc, atomic('umax', true)],
+  [0xbd, atomic('umin', true)],
+  [0xbe, sync],
+]);

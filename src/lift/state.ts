@@ -1,0 +1,384 @@
+// The SM4/5 lifter's state and operand access (lifter-dxbc.md, conventions): every register is
+// four raw 32-bit lanes (vec4<u32>); a source is read by swizzling the register and bitcasting to
+// the type the instruction implies (then negate/absolute value in that type); a destination is
+// written lane by lane under its write mask, bitcast back to u32, saturated first when asked.
+// Dynamically indexed register files and buffers read zero out of range (Direct3D's rule), written
+// out as a `select` so the WGSL says so too.
+
+import { FunctionBuilder, ModuleBuilder } from '../ir/builder.js';
+import type { ExprId, GlobalId, LocalId, Scalar, TypeId } from '../ir/ir.js';
+import type { Instruction, Operand, OperandIndex } from '../sm4/types.js';
+import type { Stage } from '../ir/program.js';
+import { invalid, refuse } from './refuse.js';
+import type { Resources } from './resources.js';
+
+/** Operand types (D3D10_SB_OPERAND_TYPE). */
+export const OT = {
+  temp: 0,
+  input: 1,
+  output: 2,
+  indexableTemp: 3,
+  imm32: 4,
+  imm64: 5,
+  sampler: 6,
+  resource: 7,
+  constantBuffer: 8,
+  immConstantBuffer: 9,
+  label: 10,
+  primitiveId: 11,
+  outputDepth: 12,
+  null: 13,
+  rasterizer: 14,
+  outputCoverage: 15,
+  stream: 16,
+  functionBody: 17,
+  functionTable: 18,
+  interface: 19,
+  outputControlPointId: 22,
+  forkInstanceId: 23,
+  joinInstanceId: 24,
+  inputControlPoint: 25,
+  outputControlPoint: 26,
+  inputPatchConstant: 27,
+  domainPoint: 28,
+  uav: 30,
+  tgsm: 31,
+  threadId: 32,
+  threadGroupId: 33,
+  threadIdInGroup: 34,
+  inputCoverage: 35,
+  threadIdInGroupFlattened: 36,
+  gsInstanceId: 37,
+  outputDepthGE: 38,
+  outputDepthLE: 39,
+  cycleCounter: 40,
+  outputStencilRef: 41,
+  innerCoverage: 42,
+} as const;
+
+/** A register file held as one local array (inputs, outputs, indexable temporaries). */
+export interface RegisterArray {
+  readonly local: LocalId;
+  readonly count: number;
+  /** For two-dimensional files (geometry/hull inputs): vertices/control points. */
+  readonly outer?: number;
+}
+
+export class Lifter {
+  readonly m = new ModuleBuilder();
+  f: FunctionBuilder;
+  readonly notes: string[] = [];
+  ins: Instruction | undefined;
+  readonly tU32: TypeId;
+  readonly tVec4: TypeId;
+  readonly temps: LocalId[] = [];
+  readonly indexable = new Map<number, RegisterArray>();
+  /** Input register files by operand type (v#, vicp, vocp, vpc). */
+  readonly inputFiles = new Map<number, RegisterArray>();
+  outputs: RegisterArray | undefined;
+  /** Registers with no file of their own (vThreadID, oDepth, ...), by operand type. */
+  readonly special = new Map<number, LocalId>();
+  resources!: Resources;
+  /** Immediate constant buffer (icb) global and its rows. */
+  icb: { global: GlobalId; rows: number } | undefined;
+
+  constructor(
+    readonly stage: Stage,
+    readonly part: string,
+    readonly is51: boolean,
+  ) {
+    this.tU32 = this.m.scalar('u32');
+    this.tVec4 = this.m.vec('u32', 4);
+    this.f = new FunctionBuilder(this.m, 'main');
+  }
+
+  note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
+  }
+
+  refuse(category: Parameters<typeof refuse>[0], detail: string): never {
+    return refuse(category, detail, this.ins, this.part);
+  }
+  invalid(detail: string): never {
+    return invalid(detail, this.ins, this.part);
+  }
+
+  // ---- small expression helpers -------------------------------------------------------------
+
+  e = (x: Parameters<FunctionBuilder['expr']>[0]): ExprId => this.f.expr(x);
+  u32 = (v: number): ExprId => this.f.u32(v);
+  bin = (fn: Parameters<typeof binOp>[0], l: ExprId, r: ExprId): ExprId => binOp(fn, l, r, this.f);
+  sel = (cond: ExprId, accept: ExprId, reject: ExprId): ExprId => this.e({ op: 'select', cond, accept, reject });
+  bitcast = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'bitcast', to, value });
+  math = (fn: Parameters<typeof mathOp>[0], ...args: ExprId[]): ExprId => mathOp(fn, args, this.f);
+  swz = (vector: ExprId, pattern: number[]): ExprId => this.e({ op: 'swizzle', vector, pattern });
+  load = (pointer: ExprId): ExprId => this.e({ op: 'load', pointer });
+  member = (base: ExprId, index: number): ExprId => this.e({ op: 'member', base, index });
+  access = (base: ExprId, index: ExprId): ExprId => this.e({ op: 'access', base, index });
+  local = (local: LocalId): ExprId => this.e({ op: 'local', local });
+  global = (global: GlobalId): ExprId => this.e({ op: 'global', global });
+
+  /** A literal of `scalar` repeated over `n` lanes. */
+  splat(scalar: Scalar, bits: number, n: number): ExprId {
+    const one = this.e({ op: 'literal', scalar, bits: bits >>> 0 });
+    return n === 1 ? one : this.e({ op: 'splat', size: n as 2 | 3 | 4, value: one });
+  }
+
+  zeroVec4(): ExprId {
+    return this.e({ op: 'zero', type: this.tVec4 });
+  }
+
+  // ---- indices ------------------------------------------------------------------------------
+
+  /** An operand index as a u32 expression; `dynamic` when it has a relative part. */
+  index(ix: OperandIndex | undefined): { expr: ExprId; dynamic: boolean; imm: number } {
+    if (!ix) return this.invalid('an operand lacks an index its register type needs');
+    if (ix.rep === 1 || ix.rep === 4) {
+      if (ix.immHi !== 0) this.refuse('register type not handled', '64-bit register index');
+    }
+    if (ix.rep === 0 || ix.rep === 1) return { expr: this.u32(ix.imm), dynamic: false, imm: ix.imm };
+    if (!ix.rel) return this.invalid('a relative index without its register');
+    const rel = this.src(ix.rel, 'u32', [0]);
+    const expr = ix.imm === 0 ? rel : this.bin('add', rel, this.u32(ix.imm));
+    return { expr, dynamic: true, imm: ix.imm };
+  }
+
+  /** Reads element `ix` of a local or global array of vec4<u32> rows with Direct3D's out-of-range rule. */
+  readRow(base: ExprId, count: number, ix: { expr: ExprId; dynamic: boolean; imm: number }, what: string): ExprId {
+    if (!ix.dynamic) {
+      if (ix.imm >= count) {
+        this.note(`${what}[${ix.imm}] is read past its ${count} declared rows: it reads zero`);
+        return this.zeroVec4();
+      }
+      return this.load(this.member(base, ix.imm));
+    }
+    const clamped = this.math('min', ix.expr, this.u32(count - 1));
+    return this.sel(this.bin('lt', ix.expr, this.u32(count)), this.load(this.access(base, clamped)), this.zeroVec4());
+  }
+
+  // ---- sources ------------------------------------------------------------------------------
+
+  /** The register an operand names, as a vec4<u32> value. */
+  registerValue(op: Operand): ExprId {
+    switch (op.type) {
+      case OT.temp:
+        return this.load(this.local(this.temp(op)));
+      case OT.input:
+      case OT.inputControlPoint:
+      case OT.outputControlPoint:
+      case OT.inputPatchConstant:
+        return this.resources.readInput(op);
+      case OT.output:
+        return this.load(this.outputPointer(op).pointer);
+      case OT.indexableTemp: {
+        const arr = this.indexableFile(op);
+        return this.readRow(this.local(arr.local), arr.count, this.index(op.indices[1]), `x${op.indices[0]?.imm ?? 0}`);
+      }
+      case OT.constantBuffer:
+        return this.resources.readConstantBuffer(op);
+      case OT.immConstantBuffer: {
+        if (!this.icb) return this.invalid('icb read without an immediate constant buffer');
+        return this.readRow(this.global(this.icb.global), this.icb.rows, this.index(op.indices[0]), 'icb');
+      }
+      default: {
+        const local = this.special.get(op.type);
+        if (local === undefined)
+          return this.refuse('register type not handled', `operand type ${op.type} is not available in this program`);
+        return this.load(this.local(local));
+      }
+    }
+  }
+
+  temp(op: Operand): LocalId {
+    const n = op.indices[0]?.imm ?? 0;
+    const l = this.temps[n];
+    if (l === undefined) return this.invalid(`r${n} is used but only ${this.temps.length} temporaries are declared`);
+    return l;
+  }
+
+  indexableFile(op: Operand): RegisterArray {
+    const n = op.indices[0]?.imm ?? 0;
+    const arr = this.indexable.get(n);
+    if (!arr) return this.invalid(`x${n} is used but not declared`);
+    return arr;
+  }
+
+  /**
+   * Reads a source operand as `type`, taking swizzle lanes `lanes` (the destination's lanes, or
+   * fixed lanes for dot products and addresses). One lane gives a scalar.
+   */
+  src(op: Operand, type: Scalar, lanes: readonly number[]): ExprId {
+    let v: ExprId;
+    if (op.type === OT.imm32) {
+      const vals = op.values ?? [];
+      const bits = lanes.map((l) => (op.numComponents === 1 ? vals[0] : vals[l]) ?? 0);
+      const lit = bits.map((b) => this.e({ op: 'literal', scalar: type, bits: b >>> 0 }));
+      v =
+        lit.length === 1
+          ? (lit[0] as ExprId)
+          : this.e({ op: 'compose', type: this.m.vec(type, lit.length), parts: lit });
+    } else if (op.type === OT.imm64) {
+      return this.refuse('double precision', '64-bit immediate');
+    } else {
+      const reg = this.registerValue(op);
+      const comps = lanes.map((l) => (op.numComponents === 1 ? 0 : (op.swizzle[l] ?? 0)));
+      const identity = comps.length === 4 && comps.every((c, k) => c === k);
+      const raw = identity ? reg : this.swz(reg, comps);
+      v = type === 'u32' ? raw : this.bitcast(type, raw);
+    }
+    return this.modifiers(op, type, v);
+  }
+
+  private modifiers(op: Operand, type: Scalar, v: ExprId): ExprId {
+    let out = v;
+    if (op.modifier & 2)
+      out = type === 'u32' ? this.bitcast('u32', this.math('abs', this.bitcast('i32', out))) : this.math('abs', out);
+    if (op.modifier & 1) out = this.e({ op: 'unary', fn: 'neg', arg: out });
+    return out;
+  }
+
+  // ---- destinations -------------------------------------------------------------------------
+
+  /** The lanes a destination writes (one-lane registers write lane 0). */
+  lanes(op: Operand): number[] {
+    if (op.numComponents !== 2) return [0];
+    const out: number[] = [];
+    for (let k = 0; k < 4; k++) if (op.mask & (1 << k)) out.push(k);
+    return out;
+  }
+
+  outputPointer(op: Operand): { pointer: ExprId; guard?: ExprId } {
+    const o = this.outputs;
+    if (!o) return this.invalid('an output register is used but no output is declared');
+    const ix = this.index(op.indices[0]);
+    if (!ix.dynamic && ix.imm >= o.count) return this.invalid(`o${ix.imm} is used but not declared`);
+    if (!ix.dynamic) return { pointer: this.member(this.local(o.local), ix.imm) };
+    return {
+      pointer: this.access(this.local(o.local), ix.expr),
+      guard: this.bin('lt', ix.expr, this.u32(o.count)),
+    };
+  }
+
+  /** The vec4<u32> storage a destination operand names (and a guard for dynamic indices). */
+  destination(op: Operand): { pointer: ExprId; guard?: ExprId } | undefined {
+    switch (op.type) {
+      case OT.null:
+        return undefined;
+      case OT.temp:
+        return { pointer: this.local(this.temp(op)) };
+      case OT.output:
+        return this.outputPointer(op);
+      case OT.indexableTemp: {
+        const arr = this.indexableFile(op);
+        const ix = this.index(op.indices[1]);
+        if (!ix.dynamic) {
+          if (ix.imm >= arr.count) return this.invalid(`x${op.indices[0]?.imm}[${ix.imm}] past its declaration`);
+          return { pointer: this.member(this.local(arr.local), ix.imm) };
+        }
+        return {
+          pointer: this.access(this.local(arr.local), ix.expr),
+          guard: this.bin('lt', ix.expr, this.u32(arr.count)),
+        };
+      }
+      default: {
+        const local = this.special.get(op.type);
+        if (local === undefined)
+          return this.refuse('register type not handled', `destination operand type ${op.type} is not available`);
+        return { pointer: this.local(local) };
+      }
+    }
+  }
+
+  /**
+   * Writes `value` (lanes.length lanes of `type`) to a destination, lane by lane under its mask.
+   * `saturate` clamps f32 to [0, 1] with NaN giving 0 (Direct3D's _sat).
+   */
+  write(op: Operand, value: ExprId, type: Scalar, lanes: readonly number[], saturate = false): void {
+    const dest = this.destination(op);
+    if (!dest) return;
+    let v = value;
+    if (saturate && type === 'f32') v = this.saturate(v, lanes.length);
+    if (type !== 'u32') v = this.bitcast('u32', v);
+    const emit = () => {
+      if (lanes.length === 4 && lanes.every((l, k) => l === k)) {
+        this.f.stmt({ op: 'store', pointer: dest.pointer, value: v });
+        return;
+      }
+      if (lanes.length === 1) {
+        this.f.stmt({ op: 'store', pointer: this.member(dest.pointer, lanes[0] as number), value: v });
+        return;
+      }
+      const t = this.f.bind(`${regName(op)}`, v);
+      lanes.forEach((l, k) =>
+        this.f.stmt({ op: 'store', pointer: this.member(dest.pointer, l), value: this.swz(t, [k]) }),
+      );
+    };
+    if (dest.guard === undefined) emit();
+    else {
+      this.f.open();
+      emit();
+      this.f.stmt({ op: 'if', cond: dest.guard, accept: this.f.close(), reject: [] });
+    }
+  }
+
+  /** Direct3D's saturate: clamp to [0, 1], NaN to 0. */
+  saturate(v: ExprId, n: number): ExprId {
+    const zero = this.splat('f32', 0, n);
+    const one = this.splat('f32', 0x3f800000, n);
+    return this.sel(this.bin('ne', v, v), zero, this.math('clamp', v, zero, one));
+  }
+
+  /** A Direct3D boolean (0xffffffff or 0) from an IR bool of n lanes. */
+  d3dBool(b: ExprId, n: number): ExprId {
+    return this.sel(b, this.splat('u32', 0xffffffff, n), this.splat('u32', 0, n));
+  }
+
+  /** An IR bool from a 32-bit lane tested against zero (`nz`: true where non-zero). */
+  test(op: Operand, nonZero: boolean): ExprId {
+    const x = this.src(op, 'u32', [0]);
+    return this.bin(nonZero ? 'ne' : 'eq', x, this.u32(0));
+  }
+}
+
+export function regName(op: Operand): string {
+  const n = op.indices[0]?.imm ?? 0;
+  switch (op.type) {
+    case OT.temp:
+      return `r${n}`;
+    case OT.output:
+      return `o${n}`;
+    case OT.indexableTemp:
+      return `x${n}`;
+    default:
+      return 'v';
+  }
+}
+
+type BinFn =
+  | 'add'
+  | 'sub'
+  | 'mul'
+  | 'div'
+  | 'rem'
+  | 'and'
+  | 'or'
+  | 'xor'
+  | 'shl'
+  | 'shr'
+  | 'eq'
+  | 'ne'
+  | 'lt'
+  | 'le'
+  | 'gt'
+  | 'ge';
+function binOp(fn: BinFn, left: ExprId, right: ExprId, f: FunctionBuilder): ExprId {
+  return f.expr({ op: 'binary', fn, left, right });
+}
+type MathName = Parameters<FunctionBuilder['expr']>[0] extends infer E
+  ? E extends { op: 'math'; fn: infer F }
+    ? F
+    : never
+  : never;
+function mathOp(fn: MathName, args: ExprId[], f: FunctionBuilder): ExprId {
+  return f.expr({ op: 'math', fn, args });
+}

@@ -1,0 +1,598 @@
+// The WGSL emitter: a direct printer of an IR module (after the WGSL-only passes of passes.ts have
+// run). Rules, so the output is predictable:
+// - Identifiers come from the namer (namer.ts): unique per scope, never a WGSL reserved word.
+// - Temporaries: an IR `let` becomes a WGSL `let` (named from its hint); nothing else introduces a
+//   temporary. Every other expression is printed inline where its statement uses it, binary
+//   operations fully parenthesised (WGSL refuses some mixes of operators without them).
+// - Constant evaluation: WGSL evaluates constant expressions at shader creation and refuses a
+//   result that overflows or is not finite, which Direct3D programs may legitimately compute at
+//   run time. So an operation whose operands are all literals prints its literals through
+//   `iridia_rt_<type>(x)` (an identity function: a call is never a constant expression), and an
+//   f32 literal that is an infinity or NaN prints as `bitcast<f32>(iridia_rt_u32(bits))`.
+// - f32 literals print as the shortest decimal that reads back to the same bits; i32 MIN as a
+//   bitcast.
+// - `diagnostic(off, derivative_uniformity)`: Direct3D lets a pixel program take derivatives in
+//   control flow that depends on per-pixel values (the result is defined by the quad's lanes).
+
+import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Type } from '../ir/ir.js';
+import { resolveFunction, type Resolved } from '../ir/typeof.js';
+import { Namer } from './namer.js';
+
+export interface WgslOptions {
+  /** Print `//` comments (provenance lines) given by the caller at the top. */
+  readonly header?: readonly string[];
+}
+
+export function emitModuleWgsl(m: Module, options: WgslOptions = {}): string {
+  return new Emitter(m).module(options);
+}
+
+class Emitter {
+  private readonly names = new Namer();
+  private readonly typeNames = new Map<number, string>();
+  private readonly globalNames: string[] = [];
+  private readonly fnNames: string[] = [];
+  private readonly rt = new Set<Scalar>();
+  private readonly out: string[] = [];
+  private readonly entryFns = new Set<number>();
+
+  constructor(private readonly m: Module) {
+    for (const ep of m.entryPoints) this.entryFns.add(ep.function);
+  }
+
+  module(options: WgslOptions): string {
+    const m = this.m;
+    const head: string[] = [...(options.header ?? []).map((l) => `// ${l}`)];
+    head.push('diagnostic(off, derivative_uniformity);', '');
+    // Names: entry functions first so they keep their IR names where possible.
+    m.functions.forEach((f, i) => (this.fnNames[i] = this.names.name(f.name)));
+    m.types.forEach((t, i) => {
+      if (t.kind === 'struct') this.typeNames.set(i, this.names.name(t.name));
+    });
+    m.globals.forEach((g, i) => (this.globalNames[i] = this.names.name(g.name)));
+    const body: string[] = [];
+    m.types.forEach((t, i) => {
+      if (t.kind !== 'struct') return;
+      const mn = new Namer();
+      body.push(`struct ${this.typeNames.get(i)} {`);
+      for (const mem of t.members)
+        body.push(`  ${bindingAttr(mem.binding)}${mn.name(mem.name)}: ${this.type(mem.type)},`);
+      body.push('}', '');
+    });
+    m.globals.forEach((g, i) => {
+      const attr = g.binding ? `@group(${g.binding.group}) @binding(${g.binding.binding}) ` : '';
+      const space =
+        g.space === 'handle' ? '' : g.space === 'storage' ? `<storage, ${g.access ?? 'read'}>` : `<${g.space}>`;
+      const init = g.init !== undefined ? ` = ${this.constant(g.init)}` : '';
+      body.push(`${attr}var${space} ${this.globalNames[i]}: ${this.type(g.type)}${init};`);
+    });
+    if (m.globals.length) body.push('');
+    m.functions.forEach((f, i) => {
+      body.push(...this.fn(f, i), '');
+    });
+    const helpers: string[] = [];
+    for (const s of [...this.rt].sort()) helpers.push(`fn iridia_rt_${s}(x: ${s}) -> ${s} {`, '  return x;', '}', '');
+    helpers.push(...this.mulHiHelpers());
+    return [...head, ...helpers, ...body].join('\n').replace(/\n+$/, '\n');
+  }
+
+  type(id: number): string {
+    const t = this.m.types[id];
+    if (!t) throw new Error(`type ${id} out of range`);
+    return this.typeText(t, id);
+  }
+
+  private typeText(t: Type, id?: number): string {
+    switch (t.kind) {
+      case 'scalar':
+        return t.scalar;
+      case 'vector':
+        return `vec${t.size}<${t.scalar}>`;
+      case 'array':
+        return t.length === null ? `array<${this.type(t.base)}>` : `array<${this.type(t.base)}, ${t.length}>`;
+      case 'struct':
+        return this.typeNames.get(id ?? -1) ?? t.name;
+      case 'atomic':
+        return `atomic<${t.scalar}>`;
+      case 'sampler':
+        return t.comparison ? 'sampler_comparison' : 'sampler';
+      case 'image': {
+        const arr = t.arrayed ? '_array' : '';
+        const c = t.class;
+        if (c.kind === 'storage') return `texture_storage_${t.dim}${arr}<${c.format}, ${c.access}>`;
+        if (c.kind === 'depth')
+          return c.multisampled ? 'texture_depth_multisampled_2d' : `texture_depth_${t.dim}${arr}`;
+        return c.multisampled ? `texture_multisampled_2d<${c.scalar}>` : `texture_${t.dim}${arr}<${c.scalar}>`;
+      }
+      case 'binding_array':
+        return t.size === null
+          ? `binding_array<${this.type(t.base)}>`
+          : `binding_array<${this.type(t.base)}, ${t.size}>`;
+    }
+  }
+
+  private constant(id: number): string {
+    const c = this.m.constants[id];
+    if (!c) throw new Error(`constant ${id} out of range`);
+    const t = this.m.types[c.type];
+    // Constants are arrays of vec4<u32> rows (the immediate constant buffer) or flat u32 arrays.
+    if (t?.kind === 'array') {
+      const base = this.m.types[t.base];
+      const per = base?.kind === 'vector' ? base.size : 1;
+      const rows: string[] = [];
+      for (let k = 0; k < c.words.length; k += per) {
+        const w = c.words.slice(k, k + per).map((x) => `${x >>> 0}u`);
+        rows.push(per === 1 ? (w[0] ?? '0u') : `${this.type(t.base)}(${w.join(', ')})`);
+      }
+      return `${this.type(c.type)}(${rows.join(', ')})`;
+    }
+    return `${this.type(c.type)}(${c.words.map((x) => `${x >>> 0}u`).join(', ')})`;
+  }
+
+  private fn(f: Function, index: number): string[] {
+    const entry = this.m.entryPoints.find((e) => e.function === index);
+    const out: string[] = [];
+    if (entry) {
+      if (entry.stage === 'compute')
+        out.push(`@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})`);
+      else out.push(`@${entry.stage}`);
+    }
+    const scope = this.names.child();
+    const argNames = f.args.map((a) => scope.name(a.name));
+    const localNames = f.locals.map((l) => scope.name(l.name));
+    const letNames = f.lets.map((l) => scope.name(l.name));
+    const args = f.args.map((a, k) => `${entry ? bindingAttr(a.binding) : ''}${argNames[k]}: ${this.type(a.type)}`);
+    const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
+    out.push(`fn ${this.fnNames[index]}(${args.join(', ')})${res} {`);
+    const types = resolveFunction(this.m, f);
+    const ctx: FnCtx = { f, argNames, localNames, letNames, types, isConst: constness(f) };
+    f.locals.forEach((l, k) => {
+      const init = l.init !== undefined ? ` = ${this.expr(ctx, l.init, false)}` : '';
+      out.push(`  var ${localNames[k]}: ${this.type(l.type)}${init};`);
+    });
+    this.block(ctx, f.body, '  ', out);
+    out.push('}');
+    return out;
+  }
+
+  private block(ctx: FnCtx, b: Block, ind: string, out: string[]): void {
+    const x = (h: ExprId) => this.expr(ctx, h, false);
+    for (const s of b) {
+      switch (s.op) {
+        case 'let':
+          out.push(`${ind}let ${ctx.letNames[s.let]} = ${x(s.value)};`);
+          break;
+        case 'store':
+          out.push(`${ind}${this.ref(ctx, s.pointer)} = ${x(s.value)};`);
+          break;
+        case 'if':
+          out.push(`${ind}if ${x(s.cond)} {`);
+          this.block(ctx, s.accept, ind + '  ', out);
+          if (s.reject.length) {
+            out.push(`${ind}} else {`);
+            this.block(ctx, s.reject, ind + '  ', out);
+          }
+          out.push(`${ind}}`);
+          break;
+        case 'loop':
+          out.push(`${ind}loop {`);
+          this.block(ctx, s.body, ind + '  ', out);
+          out.push(`${ind}}`);
+          break;
+        case 'switch': {
+          const st = ctx.types[s.selector];
+          const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
+          out.push(`${ind}switch ${x(s.selector)} {`);
+          for (const c of s.cases) {
+            const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
+            if (c.isDefault) labels.push('default');
+            out.push(`${ind}  case ${labels.join(', ')}: {`);
+            this.block(ctx, c.body, ind + '    ', out);
+            out.push(`${ind}  }`);
+          }
+          out.push(`${ind}}`);
+          break;
+        }
+        case 'break':
+          out.push(`${ind}break;`);
+          break;
+        case 'continue':
+          out.push(`${ind}continue;`);
+          break;
+        case 'kill':
+          out.push(`${ind}discard;`);
+          break;
+        case 'return':
+          out.push(`${ind}return${s.value !== undefined ? ` ${x(s.value)}` : ''};`);
+          break;
+        case 'barrier':
+          if (s.workgroup || (!s.storage && !s.texture)) out.push(`${ind}workgroupBarrier();`);
+          if (s.storage) out.push(`${ind}storageBarrier();`);
+          if (s.texture) out.push(`${ind}textureBarrier();`);
+          break;
+        case 'atomic': {
+          const p = `&${this.ref(ctx, s.pointer)}`;
+          const v = s.value !== undefined ? x(s.value) : '';
+          let call: string;
+          if (s.fn === 'load') call = `atomicLoad(${p})`;
+          else if (s.fn === 'compare_exchange')
+            call = `atomicCompareExchangeWeak(${p}, ${x(s.compare as ExprId)}, ${v})`;
+          else if (s.fn === 'exchange')
+            call = s.result === undefined ? `atomicStore(${p}, ${v})` : `atomicExchange(${p}, ${v})`;
+          else {
+            const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
+            call = `atomic${name}(${p}, ${v})`;
+          }
+          if (s.result !== undefined)
+            out.push(
+              `${ind}let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`,
+            );
+          else out.push(`${ind}${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+          break;
+        }
+        case 'image_store': {
+          const args = [x(s.image), x(s.coord)];
+          if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
+          args.push(x(s.value));
+          out.push(`${ind}textureStore(${args.join(', ')});`);
+          break;
+        }
+        case 'call':
+          out.push(`${ind}${this.fnNames[s.fn]}(${s.args.map(x).join(', ')});`);
+          break;
+        case 'emit':
+        case 'cut':
+          throw new Error(`${s.op} must be lowered before WGSL emission`);
+      }
+    }
+  }
+
+  /** A pointer expression as a WGSL reference (no `&`). */
+  private ref(ctx: FnCtx, h: ExprId): string {
+    const e = ctx.f.exprs[h] as Expr;
+    if (e.op === 'local') return ctx.localNames[e.local] ?? '?';
+    if (e.op === 'global') return this.globalNames[e.global] ?? '?';
+    if (e.op === 'access') return `${this.ref(ctx, e.base)}[${this.expr(ctx, e.index, false)}]`;
+    if (e.op === 'member') return `${this.ref(ctx, e.base)}${this.memberText(ctx, e.base, e.index)}`;
+    throw new Error(`expression %${h} (${e.op}) is not a reference`);
+  }
+
+  private memberText(ctx: FnCtx, base: ExprId, index: number): string {
+    const r = ctx.types[base] as Resolved;
+    const t = r.type;
+    if (t.kind === 'vector') return `.${'xyzw'[index]}`;
+    if (t.kind === 'struct') {
+      const mn = new Namer();
+      const names = t.members.map((mm) => mn.name(mm.name));
+      return `.${names[index]}`;
+    }
+    return `[${index}]`;
+  }
+
+  private lit(scalar: Scalar, bits: number, runtime: boolean): string {
+    const wrap = (s: string) => {
+      if (!runtime) return s;
+      this.rt.add(scalar);
+      return `iridia_rt_${scalar}(${s})`;
+    };
+    switch (scalar) {
+      case 'bool':
+        return wrap(bits ? 'true' : 'false');
+      case 'u32':
+        return wrap(`${bits >>> 0}u`);
+      case 'i32':
+        return wrap(i32Text(bits));
+      case 'f32': {
+        const text = f32Text(bits);
+        if (text === undefined) {
+          this.rt.add('u32');
+          return `bitcast<f32>(iridia_rt_u32(${bits >>> 0}u))`;
+        }
+        return wrap(text);
+      }
+    }
+  }
+
+  expr(ctx: FnCtx, h: ExprId, runtime: boolean): string {
+    const e = ctx.f.exprs[h] as Expr;
+    // An operation on constants only: print its literals through the identity helper.
+    const rtKids = runtime || (ctx.isConst[h] === true && isOperation(e));
+    const x = (k: ExprId) => this.expr(ctx, k, rtKids);
+    switch (e.op) {
+      case 'literal':
+        return this.lit(e.scalar, e.bits, runtime);
+      case 'zero':
+        return `${this.type(e.type)}()`;
+      case 'constant':
+        return this.constant(e.constant);
+      case 'compose':
+        return `${this.type(e.type)}(${e.parts.map(x).join(', ')})`;
+      case 'splat': {
+        const t = ctx.types[h] as Resolved;
+        return `${this.typeText(t.type)}(${x(e.value)})`;
+      }
+      case 'swizzle':
+        return `${x(e.vector)}.${e.pattern.map((c) => 'xyzw'[c]).join('')}`;
+      case 'arg':
+        return ctx.argNames[e.index] ?? '?';
+      case 'global':
+      case 'local':
+      case 'access':
+      case 'member': {
+        const r = ctx.types[h] as Resolved;
+        if (r.kind === 'pointer' || r.kind === 'handle') return this.ref(ctx, h);
+        if (e.op === 'access') return `${x(e.base)}[${x(e.index)}]`;
+        if (e.op === 'member') return `${x(e.base)}${this.memberText(ctx, e.base, e.index)}`;
+        return this.ref(ctx, h);
+      }
+      case 'let':
+        return ctx.letNames[e.let] ?? '?';
+      case 'load':
+        return this.ref(ctx, e.pointer);
+      case 'unary':
+        if (e.fn === 'abs') return `abs(${x(e.arg)})`;
+        if (e.fn === 'neg') {
+          // WGSL has no unary minus on u32: 0 - x wraps the same way.
+          const t = (ctx.types[e.arg] as Resolved).type;
+          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') return `(${this.typeText(t)}() - ${x(e.arg)})`;
+          return `(-${x(e.arg)})`;
+        }
+        return isBoolTyped(ctx, e.arg) ? `(!${x(e.arg)})` : `(~${x(e.arg)})`;
+      case 'binary': {
+        const o = BINARY[e.fn];
+        if (e.fn === 'and' || e.fn === 'or') {
+          if (isBoolTyped(ctx, e.left)) return `(${x(e.left)} ${e.fn === 'and' ? '&' : '|'} ${x(e.right)})`;
+        }
+        return `(${x(e.left)} ${o} ${x(e.right)})`;
+      }
+      case 'select':
+        return `select(${x(e.reject)}, ${x(e.accept)}, ${x(e.cond)})`;
+      case 'math': {
+        if (e.fn === 'mul_hi') return this.mulHi(ctx, h, e.args, x);
+        return `${MATH[e.fn]}(${e.args.map(x).join(', ')})`;
+      }
+      case 'bitcast': {
+        const t = ctx.types[h] as Resolved;
+        return `bitcast<${this.typeText(t.type)}>(${x(e.value)})`;
+      }
+      case 'convert': {
+        const t = ctx.types[h] as Resolved;
+        return `${this.typeText(t.type)}(${x(e.value)})`;
+      }
+      case 'derivative': {
+        const base = e.axis === 'width' ? 'fwidth' : e.axis === 'x' ? 'dpdx' : 'dpdy';
+        const suffix = e.control === 'coarse' ? 'Coarse' : e.control === 'fine' ? 'Fine' : '';
+        return `${base}${suffix}(${x(e.value)})`;
+      }
+      case 'sample':
+        return this.sample(ctx, e, x);
+      case 'image_load': {
+        const args = [x(e.image), x(e.coord)];
+        if (e.arrayIndex !== undefined) args.push(x(e.arrayIndex));
+        if (e.sample !== undefined) args.push(x(e.sample));
+        else if (e.level !== undefined) args.push(x(e.level));
+        return `textureLoad(${args.join(', ')})`;
+      }
+      case 'image_query': {
+        const fn = {
+          size: 'textureDimensions',
+          levels: 'textureNumLevels',
+          samples: 'textureNumSamples',
+          layers: 'textureNumLayers',
+        }[e.query];
+        return `${fn}(${x(e.image)}${e.level !== undefined ? `, ${x(e.level)}` : ''})`;
+      }
+      case 'array_length':
+        return `arrayLength(&${this.ref(ctx, e.pointer)})`;
+    }
+  }
+
+  private mulHiUsed = new Set<string>();
+
+  /** WGSL has no high-half multiply: a helper per scalar type, applied lane by lane. */
+  private mulHi(ctx: FnCtx, h: ExprId, args: readonly ExprId[], x: (h: ExprId) => string): string {
+    const t = (ctx.types[h] as Resolved).type;
+    const s = t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32';
+    this.mulHiUsed.add('u32');
+    this.mulHiUsed.add(s);
+    const [a, b] = args.map(x);
+    if (t.kind !== 'vector') return `iridia_mul_hi_${s}(${a}, ${b})`;
+    const lanes = [0, 1, 2, 3]
+      .slice(0, t.size)
+      .map((k) => `iridia_mul_hi_${s}((${a}).${'xyzw'[k]}, (${b}).${'xyzw'[k]})`);
+    return `vec${t.size}<${s}>(${lanes.join(', ')})`;
+  }
+
+  private mulHiHelpers(): string[] {
+    const out: string[] = [];
+    if (this.mulHiUsed.has('u32'))
+      out.push(
+        'fn iridia_mul_hi_u32(a: u32, b: u32) -> u32 {',
+        '  let al = a & 0xffffu;',
+        '  let ah = a >> 16u;',
+        '  let bl = b & 0xffffu;',
+        '  let bh = b >> 16u;',
+        '  let lh = al * bh;',
+        '  let hl = ah * bl;',
+        '  let mid = ((al * bl) >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);',
+        '  return ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);',
+        '}',
+        '',
+      );
+    if (this.mulHiUsed.has('i32'))
+      out.push(
+        'fn iridia_mul_hi_i32(a: i32, b: i32) -> i32 {',
+        '  var h = iridia_mul_hi_u32(bitcast<u32>(a), bitcast<u32>(b));',
+        '  if (a < 0i) { h = h - bitcast<u32>(b); }',
+        '  if (b < 0i) { h = h - bitcast<u32>(a); }',
+        '  return bitcast<i32>(h);',
+        '}',
+        '',
+      );
+    return out;
+  }
+
+  private sample(ctx: FnCtx, e: Extract<Expr, { op: 'sample' }>, x: (h: ExprId) => string): string {
+    const img = ctx.types[e.image] as Resolved;
+    const depth = img.type.kind === 'image' && img.type.class.kind === 'depth';
+    const args = [x(e.image), x(e.sampler), x(e.coord)];
+    if (e.arrayIndex !== undefined) args.push(x(e.arrayIndex));
+    const tail = e.offset !== undefined ? [x(e.offset)] : [];
+    if (e.gather !== undefined) {
+      if (e.depthRef !== undefined) return `textureGatherCompare(${[...args, x(e.depthRef), ...tail].join(', ')})`;
+      if (depth) return `textureGather(${[...args, ...tail].join(', ')})`;
+      return `textureGather(${[String(e.gather), ...args, ...tail].join(', ')})`;
+    }
+    const l = e.level;
+    if (e.depthRef !== undefined) {
+      const ref = x(e.depthRef);
+      if (l.kind === 'zero' || l.kind === 'exact')
+        return `textureSampleCompareLevel(${[...args, ref, ...tail].join(', ')})`;
+      return `textureSampleCompare(${[...args, ref, ...tail].join(', ')})`;
+    }
+    switch (l.kind) {
+      case 'auto':
+        return `textureSample(${[...args, ...tail].join(', ')})`;
+      case 'zero':
+        return `textureSampleLevel(${[...args, depth ? '0i' : '0.0f', ...tail].join(', ')})`;
+      case 'exact':
+        return `textureSampleLevel(${[...args, depth ? `i32(${x(l.level)})` : x(l.level), ...tail].join(', ')})`;
+      case 'bias':
+        if (depth) return `textureSample(${[...args, ...tail].join(', ')})`;
+        return `textureSampleBias(${[...args, x(l.bias), ...tail].join(', ')})`;
+      case 'gradient':
+        if (depth) return `textureSampleLevel(${[...args, '0i', ...tail].join(', ')})`;
+        return `textureSampleGrad(${[...args, x(l.x), x(l.y), ...tail].join(', ')})`;
+    }
+  }
+}
+
+interface FnCtx {
+  readonly f: Function;
+  readonly argNames: string[];
+  readonly localNames: string[];
+  readonly letNames: string[];
+  readonly types: Resolved[];
+  readonly isConst: boolean[];
+}
+
+const BINARY: Readonly<Record<string, string>> = {
+  add: '+',
+  sub: '-',
+  mul: '*',
+  div: '/',
+  rem: '%',
+  and: '&',
+  or: '|',
+  xor: '^',
+  shl: '<<',
+  shr: '>>',
+  eq: '==',
+  ne: '!=',
+  lt: '<',
+  le: '<=',
+  gt: '>',
+  ge: '>=',
+};
+
+const MATH: Readonly<Record<string, string>> = {
+  min: 'min',
+  max: 'max',
+  clamp: 'clamp',
+  saturate: 'saturate',
+  floor: 'floor',
+  ceil: 'ceil',
+  trunc: 'trunc',
+  round: 'round',
+  fract: 'fract',
+  sqrt: 'sqrt',
+  inverse_sqrt: 'inverseSqrt',
+  exp2: 'exp2',
+  log2: 'log2',
+  sin: 'sin',
+  cos: 'cos',
+  fma: 'fma',
+  dot: 'dot',
+  mul_hi: 'iridia_mul_hi',
+  count_one_bits: 'countOneBits',
+  reverse_bits: 'reverseBits',
+  first_leading_bit: 'firstLeadingBit',
+  first_trailing_bit: 'firstTrailingBit',
+  extract_bits: 'extractBits',
+  insert_bits: 'insertBits',
+  pack2x16float: 'pack2x16float',
+  unpack2x16float: 'unpack2x16float',
+  all: 'all',
+  any: 'any',
+  abs: 'abs',
+};
+
+function isOperation(e: Expr): boolean {
+  return (
+    e.op === 'unary' ||
+    e.op === 'binary' ||
+    e.op === 'math' ||
+    e.op === 'convert' ||
+    e.op === 'bitcast' ||
+    e.op === 'select'
+  );
+}
+
+function isBoolTyped(ctx: FnCtx, h: ExprId): boolean {
+  const t = ctx.types[h];
+  return t?.kind === 'value' && (t.type.kind === 'scalar' || t.type.kind === 'vector') && t.type.scalar === 'bool';
+}
+
+/** Which expressions WGSL would evaluate as constant expressions. */
+function constness(f: Function): boolean[] {
+  const out: boolean[] = [];
+  f.exprs.forEach((e, i) => {
+    let c = false;
+    if (e.op === 'literal' || e.op === 'zero') c = true;
+    else if (e.op === 'compose') c = e.parts.every((p) => out[p]);
+    else if (e.op === 'splat' || e.op === 'bitcast' || e.op === 'convert') c = out[e.value] === true;
+    else if (e.op === 'swizzle') c = out[e.vector] === true;
+    else if (e.op === 'unary') c = out[e.arg] === true;
+    else if (e.op === 'binary') c = out[e.left] === true && out[e.right] === true;
+    else if (e.op === 'select') c = out[e.cond] === true && out[e.accept] === true && out[e.reject] === true;
+    else if (e.op === 'math') c = e.fn !== 'mul_hi' && e.args.every((a) => out[a]);
+    out[i] = c;
+  });
+  return out;
+}
+
+function bindingAttr(b: Binding | undefined): string {
+  if (!b) return '';
+  if (b.kind === 'builtin') return `@builtin(${b.builtin}) `;
+  let s = `@location(${b.location}) `;
+  if (b.interpolation) s += `@interpolate(${b.interpolation}${b.sampling ? `, ${b.sampling}` : ''}) `;
+  return s;
+}
+
+function i32Text(bits: number): string {
+  const v = bits | 0;
+  if (v === -2147483648) return 'bitcast<i32>(2147483648u)';
+  return `${v}i`;
+}
+
+const f32buf = new DataView(new ArrayBuffer(4));
+
+/** The shortest decimal that reads back as these f32 bits; undefined for infinities and NaNs. */
+export function f32Text(bits: number): string | undefined {
+  f32buf.setUint32(0, bits >>> 0, true);
+  const v = f32buf.getFloat32(0, true);
+  if (!Number.isFinite(v)) return undefined;
+  if (v === 0) return Object.is(v, -0) ? '-0.0f' : '0.0f';
+  for (let p = 1; p <= 9; p++) {
+    const s = v.toPrecision(p);
+    if (Math.fround(Number(s)) === v) return `${wgslDecimal(s)}f`;
+  }
+  return `${wgslDecimal(v.toPrecision(9))}f`;
+}
+
+function wgslDecimal(s: string): string {
+  // toPrecision gives "1", "1.5", "1.5e+30", "-2e-7": WGSL needs a '.' or an exponent; both are fine.
+  const [mant = '0', exp] = s.split('e');
+  const m = mant.includes('.') ? mant : `${mant}.0`;
+  return exp === undefined ? m : `${m}e${exp.replace('+', '')}`;
+}

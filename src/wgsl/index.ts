@@ -1,0 +1,19 @@
+// WGSL output of a lifted program: the WGSL-only IR→IR passes (passes.ts), then the direct
+// emitter (emit.ts). emitWgsl(program) is the public entry.
+
+import type { Program } from '../ir/program.js';
+import { emitModuleWgsl } from './emit.js';
+import { lowerForWgsl } from './passes.js';
+
+export { emitModuleWgsl, f32Text } from './emit.js';
+export { Namer, WGSL_RESERVED } from './namer.js';
+export { lowerForWgsl } from './passes.js';
+
+/** The program as one WGSL module (entry point `main`, or plain functions for stage functions). */
+export function emitWgsl(program: Program): string {
+  const header = [
+    `lifted by iridia from ${program.provenance.bytecode} ${program.provenance.target} (${program.provenance.part}, ${program.provenance.instructions} instructions)`,
+    ...program.notes.map((n) => `note: ${n}`),
+  ];
+  return emitModuleWgsl(lowerForWgsl(program.module), { header });
+}
