@@ -106,3 +106,6 @@ export {
   type DisassembleOptions,
 } from './disasm/disassemble.js';
 export { disassembleAny } from './disasm/any.js';
+export { reflectionJson, reflectionText } from './reflect/view.js';
+export { readDeclarations, type Declarations } from './reflect/declarations.js';
+export { listingHeader, headerOf } from './disasm/header.js';
