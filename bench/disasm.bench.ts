@@ -1,0 +1,63 @@
+// SM4/5 disassembly throughput over ../shared/corpus/dxbc (every container with a SHDR/SHEX part,
+// files read first), one thread: containers/s and instructions/s for the full listing (header,
+// level-9 section, debug lines, program) and for the program alone (decode + print from the version
+// line), and the decoder alone; beside the goal of 7,000 containers/s (vkd3d-shader 1.17's d3d-asm
+// in C on one core of these machines).
+
+import { readFileSync } from 'node:fs';
+import { parseContainer, hasContainerMagic, type Container } from '../src/container/container.js';
+import { disassemble, programListing } from '../src/disasm/disassemble.js';
+import { decodeContainerProgram } from '../src/sm4/index.js';
+import { sharedPath, walk } from '../test/helpers/shared.js';
+
+function best(f: () => void, runs: number): number {
+  f();
+  let t = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    f();
+    t = Math.min(t, performance.now() - t0);
+  }
+  return t;
+}
+
+export async function bench(report: (line: string) => void): Promise<void> {
+  const corpus = sharedPath('corpus/dxbc');
+  if (corpus === undefined) {
+    report('disasm: skipped, ../shared/corpus/dxbc is absent (set IRIDIA_SHARED to point at the shared data)');
+    return;
+  }
+  const inputs: { bytes: Uint8Array; c: Container; instructions: number }[] = [];
+  for (const path of walk(corpus)) {
+    if (!path.endsWith('.dxbc')) continue;
+    const b = readFileSync(path);
+    const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    if (!hasContainerMagic(bytes)) continue;
+    let c: Container;
+    try {
+      c = parseContainer(bytes);
+    } catch {
+      continue;
+    }
+    const p = decodeContainerProgram(c);
+    if (p) inputs.push({ bytes, c, instructions: p.instructions.length });
+  }
+  const n = inputs.length;
+  const ins = inputs.reduce((s, x) => s + x.instructions, 0);
+  const rate = (ms: number): string =>
+    `${Math.round((n / ms) * 1000)} containers/s, ${(((ins / ms) * 1000) / 1e6).toFixed(2)} M instructions/s`;
+  const full = best(() => {
+    for (const x of inputs) disassemble(x.bytes, 0);
+  }, 3);
+  report(
+    `disasm full listing (parse + header + program), ${n} containers, ${ins} instructions: ${rate(full)} (goal 7000 containers/s)`,
+  );
+  const body = best(() => {
+    for (const x of inputs) programListing(decodeContainerProgram(x.c)!, 0, 0);
+  }, 3);
+  report(`disasm program only (decode + print from the version line): ${rate(body)}`);
+  const dec = best(() => {
+    for (const x of inputs) decodeContainerProgram(x.c);
+  }, 3);
+  report(`sm4 decode only: ${rate(dec)}`);
+}
