@@ -59,6 +59,9 @@ export function readConstantTable(data: Uint8Array, base: number): ConstantTable
   const target = r.cstringAt(r.u32At(24), 'the target string');
   if (count > (r.length - Math.min(infoOffset, r.length)) / 20)
     throw r.fail('E514_D3D9_CTAB', `${count} constants at ${hex(infoOffset)} do not fit in ${hex(r.length)} bytes`, 12);
+  // Type records may point at each other; the budget (one visit per 8 bytes of table) keeps shared or
+  // looping member lists from multiplying the work.
+  const budget = { left: Math.floor(r.length / 8) };
   const constants: CtabConstant[] = [];
   for (let i = 0; i < count; i++) {
     const o = infoOffset + i * 20;
@@ -67,15 +70,21 @@ export function readConstantTable(data: Uint8Array, base: number): ConstantTable
       registerSet: r.u16At(o + 4),
       registerIndex: r.u16At(o + 6),
       registerCount: r.u16At(o + 8),
-      type: readType(r, r.u32At(o + 12), 0),
+      type: readType(r, r.u32At(o + 12), 0, budget),
       defaultOffset: r.u32At(o + 16),
     });
   }
   return { creator, version, flags, target, constants };
 }
 
-function readType(r: ByteReader, offset: number, depth: number): CtabType {
+function readType(r: ByteReader, offset: number, depth: number, budget: { left: number }): CtabType {
   if (depth > MAX_DEPTH) throw r.fail('E514_D3D9_CTAB', `type records nest deeper than ${MAX_DEPTH}`, offset);
+  if (--budget.left < 0)
+    throw r.fail(
+      'E514_D3D9_CTAB',
+      `the type records at ${hex(offset)} are shared or loop more than the table can hold`,
+      offset,
+    );
   r.require(offset, 16, 'a type record');
   const memberCount = r.u16At(offset + 10);
   const memberOffset = r.u32At(offset + 12);
@@ -86,7 +95,7 @@ function readType(r: ByteReader, offset: number, depth: number): CtabType {
     const m = memberOffset + i * 8;
     members.push({
       name: r.cstringAt(r.u32At(m), `member ${i}'s name`),
-      type: readType(r, r.u32At(m + 4), depth + 1),
+      type: readType(r, r.u32At(m + 4), depth + 1, budget),
     });
   }
   return {

@@ -72,9 +72,14 @@ export function readDebugInfo(data: Uint8Array, base: number): DebugInfo {
     lines.push({ line: r.u16At(o), file: r.u16At(o + 2), offset: r.u32At(o + 4) });
   }
   const variables: DbugVariable[] = [];
+  // Location tables may overlap; in all they cannot hold more records than the comment has room for.
+  let locationsLeft = Math.floor(r.length / 12);
   for (let i = 0; i < varCount; i++) {
     const o = varOffset + 20 * i;
     const [locCount, locOffset] = table(o + 0xc, o + 0x10, 12, `variable ${i}'s location`);
+    locationsLeft -= locCount;
+    if (locationsLeft < 0)
+      throw r.fail('E515_D3D9_DBUG', `the location tables hold more records than the comment has room for`, o + 0xc);
     const locations: DbugLocation[] = [];
     for (let j = 0; j < locCount; j++) {
       const l = locOffset + 12 * j;

@@ -219,3 +219,40 @@ test('level 9: a corrupt opcode in the embedded program is E502', () => {
   setWord(bytes, start + ins.offset, (word(bytes, start + ins.offset) & 0xffff0000) | 0x77);
   throwsCode(() => level9Listing(parseContainer(bytes), 0), 'E502_D3D9_OPCODE', ins.offset);
 });
+
+test('a CTAB struct member whose type is the struct itself: E514, not a hang', () => {
+  const b = program(join(ROOT, 'const_struct/main-ps_2_0-zi'));
+  const at = commentOffset(b, 'CTAB');
+  const base = at + 8; // table offsets count from here
+  const info = word(b, base + 16);
+  const typeOffset = word(b, base + info + 12);
+  assert.equal(word(b, base + typeOffset) & 0xffff, 5, 'the first constant is a struct');
+  const members = word(b, base + typeOffset + 12);
+  setWord(b, base + members + 4, typeOffset);
+  const diagnostics: IridiaError[] = [];
+  const listing = disassembleD3D9(b, 0, { diagnostics });
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ['E514_D3D9_CTAB'],
+  );
+  assert.match(listing, /^ {4}ps_2_0\n/);
+});
+
+test('DBUG variables sharing one location table larger than the comment allows in all: E515', () => {
+  const b = program();
+  const at = commentOffset(b, 'DBUG');
+  const base = at + 8;
+  const c = decodeD3D9(b).records.find((r) => r.kind === 'comment' && r.fourcc === 'DBUG')!;
+  assert.equal(c.kind, 'comment');
+  const size = c.data.byteLength - 4;
+  const count = word(b, base + 0x1c);
+  const table = word(b, base + 0x20);
+  assert.ok(count >= 2);
+  for (let i = 0; i < count; i++) {
+    setWord(b, base + table + 20 * i + 0xc, Math.floor(size / 12));
+    setWord(b, base + table + 20 * i + 0x10, 0);
+  }
+  const cc = decodeD3D9(b).records.find((r) => r.kind === 'comment' && r.fourcc === 'DBUG')!;
+  assert.equal(cc.kind, 'comment');
+  throwsCode(() => readDebugInfo(cc.data, cc.offset + 4), 'E515_D3D9_DBUG');
+});
