@@ -75,17 +75,21 @@ interface Item {
 const itemText = (name: string, l: VariableLocation): string =>
   `${l.register} <- ${name}${l.component === undefined && l.offset === 0 ? '' : l.member}`;
 
-/** The scope's own variables' locations first, then its nested scopes' (symbol order). */
-function symbolOrder(
-  scope: Scope,
-  keep: (s: Scope) => boolean,
-  out: Item[],
-  test: (l: VariableLocation) => boolean,
-): void {
-  if (keep(scope))
-    for (const v of scope.variables)
-      for (const l of v.locations) if (test(l)) out.push({ location: l, text: itemText(v.name, l) });
-  for (const c of scope.children) symbolOrder(c, keep, out, test);
+/**
+ * The locations by the offsets where they are written (their range's start and each gap's end), in
+ * symbol order: a scope's own variables, then its nested scopes'.
+ */
+function byWriteOffset(scope: Scope, out: Map<number, { scope: Scope; item: Item }[]>): void {
+  for (const v of scope.variables)
+    for (const l of v.locations) {
+      const item = { location: l, text: itemText(v.name, l) };
+      for (const at of new Set([l.start, ...l.gaps.map((g) => g.end)])) {
+        const list = out.get(at);
+        if (list) list.push({ scope, item });
+        else out.set(at, [{ scope, item }]);
+      }
+    }
+  for (const c of scope.children) byWriteOffset(c, out);
 }
 
 /** Nested scopes' variables before the scope's own (the order of the initial locations). */
@@ -119,6 +123,8 @@ export function spdbAnnotations(info: DebugInfo, instructions: readonly Annotate
   const first = instructions.find((i) => !isDeclaration(i.opcode));
   const scopeSpans = new Map<Scope, [number, number][]>();
   for (const s of info.scopes) spans(s, scopeSpans);
+  const written = new Map<number, { scope: Scope; item: Item }[]>();
+  for (const s of info.scopes) byWriteOffset(s, written);
 
   let initial: string[] | undefined;
   if (first) {
@@ -143,11 +149,9 @@ export function spdbAnnotations(info: DebugInfo, instructions: readonly Annotate
       line = at.line;
     }
     if (isDeclaration(ins.opcode)) continue;
-    const items: Item[] = [];
     const inCode = (s: Scope): boolean =>
       s.kind !== 'inline' || (scopeSpans.get(s) ?? []).some(([lo, hi]) => ins.offset >= lo && ins.offset < hi);
-    for (const s of info.scopes)
-      symbolOrder(s, inCode, items, (l) => l.start === ins.next || l.gaps.some((g) => g.end === ins.next));
+    const items = (written.get(ins.next) ?? []).filter((e) => inCode(e.scope)).map((e) => e.item);
     if (items.length)
       suffix.set(
         ins.offset,

@@ -68,8 +68,15 @@ export function readSpdb(bytes: Uint8Array, base = 0): Spdb {
     fileIndex.set(c.id, i);
     const path = names.at(c.nameOffset);
     const textStream = info.namedStreams.get(`/src/files/${path.toLowerCase()}`);
-    const text = textStream === undefined ? undefined : decodeText(msf.stream(textStream));
-    return { path, text };
+    // The text is decoded when asked for: listings need only the paths.
+    let text: string | undefined | null = null;
+    return {
+      path,
+      get text(): string | undefined {
+        if (text === null) text = textStream === undefined ? undefined : decodeText(msf.stream(textStream));
+        return text;
+      },
+    };
   });
   const fileOf = (id: number | undefined): number => (id === undefined ? 0 : (fileIndex.get(id) ?? 0));
 
@@ -131,6 +138,7 @@ export function readSpdb(bytes: Uint8Array, base = 0): Spdb {
   for (const l of c13.lines)
     if (!lineTable.has(l.offset)) lineTable.set(l.offset, { file: fileOf(l.file), line: l.line });
   rowSpans.sort((a, b) => b.depth - a.depth);
+  const lineMemo = new Map<number, LineInfo | undefined>();
   return {
     format: 'SPDB',
     files,
@@ -138,9 +146,11 @@ export function readSpdb(bytes: Uint8Array, base = 0): Spdb {
     types,
     c13,
     lineAt(offset) {
+      if (lineMemo.has(offset)) return lineMemo.get(offset);
       const row = rowSpans.find((r) => offset >= r.start && offset < r.end);
-      if (row) return { file: row.file, line: row.line };
-      return lineTable.get(offset);
+      const at = row ? { file: row.file, line: row.line } : lineTable.get(offset);
+      lineMemo.set(offset, at);
+      return at;
     },
   };
 }
