@@ -146,8 +146,7 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
   const sm5 = layout !== '4.0';
   requireTable(r, cbOffset, cbCount, cbSize, 'constant buffer', 4);
   requireTable(r, bindOffset, bindCount, bindSize, 'binding', 12);
-  const creator =
-    creatorOffset === 0 && data.byteLength <= 28 ? '' : partString(r, creatorOffset, 'the creator string');
+  const creator = partString(r, creatorOffset, 'the creator string');
 
   const bindings: RdefBinding[] = [];
   for (let i = 0; i < bindCount; i++) {

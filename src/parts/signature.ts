@@ -72,8 +72,7 @@ export function readSignature(kind: SignatureKind, data: Uint8Array, base = 0): 
   }
   const recordsEnd = first + count * layout.size;
   // The record size is fixed by the kind; the first name must start where the records end.
-  const firstName = r.u32At(first + (layout.stream ? 4 : 0), 'the first name offset');
-  let lowestName = firstName;
+  let lowestName = Infinity;
   const elements: SignatureElement[] = [];
   for (let i = 0; i < count; i++) {
     let at = first + i * layout.size;
