@@ -1,7 +1,7 @@
 // Debug information against Microsoft's listings: every listing of every /Zi build of
 // ../shared/oracle/own (14 flag words each), and every NAME.ms*.asm of the SPDB and SDBG containers
 // of ../shared/corpus/dxbc. Two suites: 'debug' checks the debug lines alone (splice.ts), and
-// 'debug-listing' the whole listing through disassemble() from the version line on.
+// 'debug-listing' the whole listing through disassemble(), byte for byte.
 
 import { test } from 'node:test';
 import { join } from 'node:path';
