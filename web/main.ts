@@ -100,7 +100,8 @@ function errorElement(e: unknown): HTMLElement {
     const code = document.createElement('strong');
     code.textContent = e.code;
     const where: string[] = [];
-    if (e.part !== undefined) where.push(`part ${printableKind(e.part)}`);
+    // Part kinds are FourCCs; readers of the container itself name a region ('header') instead.
+    if (e.part !== undefined) where.push(e.part.length === 4 ? `part ${printableKind(e.part)}` : e.part);
     if (e.instruction !== undefined) where.push(`instruction ${e.instruction}`);
     if (e.word !== undefined) where.push(`word ${e.word}`);
     if (e.offset !== undefined) where.push(`offset ${hex(e.offset)}`);
