@@ -22,7 +22,8 @@ export function typeSize(types: TypeStream, index: number, depth = 0): number {
     case 'matrix':
       return leaf.size;
     case 'hlsl':
-      return 0;
+      // Kind 0x200, an interface pointer, takes four words; the objects (textures, samplers) none.
+      return leaf.hlslKind === 0x200 ? 16 : 0;
     case 'enum':
       return typeSize(types, leaf.underlying, depth + 1);
     case 'pointer':
