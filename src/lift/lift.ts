@@ -18,6 +18,7 @@ import { MEMORY } from './memory.js';
 import { refuse } from './refuse.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
+import { liftStage } from './stage.js';
 import type { Stmt } from '../ir/ir.js';
 
 const STAGES: Readonly<Record<string, Stage>> = {
@@ -58,12 +59,14 @@ export function liftContainer(c: Container, options: LiftOptions = {}): Program 
   }
   const inSig = signature(c, ['ISG1', 'ISGN']);
   const outSig = signature(c, ['OSG1', 'OSG5', 'OSGN']);
-  return liftTokens(tokens, part.kind, { inSig, outSig, rdef }, options);
+  const pcSig = signature(c, ['PSG1', 'PCSG']);
+  return liftTokens(tokens, part.kind, { inSig, outSig, pcSig, rdef }, options);
 }
 
 interface Parts {
   readonly inSig: Signature | undefined;
   readonly outSig: Signature | undefined;
+  readonly pcSig: Signature | undefined;
   readonly rdef: Rdef | undefined;
 }
 
@@ -73,7 +76,7 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   if (!stage) return refuse('no program', `program type ${v.type}`);
   const target = `${v.stage}_${v.major}_${v.minor}`;
   if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
-    return refuse('opcode not handled', `${stage} programs are not lifted yet`, undefined, part);
+    return liftStage(tokens, part, parts, options, stage, target);
   const is51 = v.major > 5 || (v.major === 5 && v.minor >= 1);
   const L = new Lifter(stage, part, is51);
   L.resources = new Resources(L, scanUsage(tokens.instructions, is51), parts.rdef, options);
@@ -152,33 +155,7 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
       if (i.customData?.dataClass === 3) declareIcb(L, i);
       continue;
     }
-    if (flow.handle(i)) continue;
-    const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode);
-    if (h) {
-      h(L, i);
-      continue;
-    }
-    if (i.opcode === 0x3a) continue; // nop
-    if (i.opcode === 0x6a || i.opcode === 0x68) continue;
-    if (i.opcode === 0x04 || i.opcode === 0x05 || i.opcode === 0x2c) L.refuse('subroutines', 'call/label subroutines');
-    if (
-      i.opcode >= 0xbf &&
-      i.opcode <= 0xd9 &&
-      i.opcode !== 0xcf &&
-      i.opcode !== 0xd0 &&
-      i.opcode !== 0xcb &&
-      i.opcode !== 0xcc &&
-      i.opcode !== 0xcd &&
-      i.opcode !== 0xd5 &&
-      i.opcode !== 0xce
-    )
-      L.refuse('double precision', 'a double-precision instruction');
-    if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
-    if (i.opcode >= 0x75 && i.opcode <= 0x77) {
-      const stream = i.operands[0]?.indices[0]?.imm ?? 0;
-      if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
-    }
-    L.refuse('opcode not handled', 'this instruction is not lifted yet');
+    liftInstruction(L, flow, i);
   }
   L.ins = undefined;
   flow.finish();
@@ -206,7 +183,33 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   };
 }
 
-function declareIcb(L: Lifter, i: Instruction): void {
+/** Lifts one instruction of a program's body (flow, arithmetic, resources), or refuses it by name. */
+export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
+  if (flow.handle(i)) return;
+  const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode);
+  if (h) {
+    h(L, i);
+    return;
+  }
+  if (i.opcode === 0x3a || i.opcode === 0x6a || i.opcode === 0x68) return; // nop, flags, temps
+  if (i.opcode === 0x04 || i.opcode === 0x05 || i.opcode === 0x2c) L.refuse('subroutines', 'call/label subroutines');
+  if (isDoubleOpcode(i.opcode)) L.refuse('double precision', 'a double-precision instruction');
+  if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
+  if (i.opcode >= 0x75 && i.opcode <= 0x77) {
+    const stream = i.operands[0]?.indices[0]?.imm ?? 0;
+    if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
+  }
+  L.refuse('opcode not handled', 'this instruction is not lifted yet');
+}
+
+const DOUBLE_OPCODES = new Set([
+  0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd6, 0xd7, 0xd8, 0xd9,
+]);
+function isDoubleOpcode(op: number): boolean {
+  return DOUBLE_OPCODES.has(op);
+}
+
+export function declareIcb(L: Lifter, i: Instruction): void {
   if (L.icb) L.invalid('a second immediate constant buffer');
   const words = i.customData?.words ?? new Uint32Array();
   const rows = words.length >>> 2;

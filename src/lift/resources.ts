@@ -560,14 +560,14 @@ export class Resources {
     const file = L.inputFiles.get(op.type);
     if (!file) return L.invalid(`input register type ${op.type} is used but not declared`);
     if (file.outer === undefined) {
-      return L.readRow(L.local(file.local), file.count, L.index(op.indices[0]), 'v');
+      return L.readRow(L.fileBase(file), file.count, L.index(op.indices[0]), 'v');
     }
     // Two-dimensional: [vertex or control point][register].
     const outer = L.index(op.indices[0]);
     const inner = L.index(op.indices[1]);
     const base = outer.dynamic
-      ? L.access(L.local(file.local), L.math('min', outer.expr, L.u32(file.outer - 1)))
-      : L.member(L.local(file.local), Math.min(outer.imm, file.outer - 1));
+      ? L.access(L.fileBase(file), L.math('min', outer.expr, L.u32(file.outer - 1)))
+      : L.member(L.fileBase(file), Math.min(outer.imm, file.outer - 1));
     return L.readRow(base, file.count, inner, 'v');
   }
 }

@@ -62,6 +62,8 @@ export interface RegisterArray {
   readonly count: number;
   /** For two-dimensional files (geometry/hull inputs): vertices/control points. */
   readonly outer?: number;
+  /** `local` is a GlobalId (a private global shared by stage functions), not a LocalId. */
+  readonly global?: boolean;
 }
 
 export class Lifter {
@@ -247,14 +249,19 @@ export class Lifter {
     return out;
   }
 
+  /** The pointer to a register file's array (a local, or a private global for stage functions). */
+  fileBase(arr: RegisterArray): ExprId {
+    return arr.global ? this.global(arr.local) : this.local(arr.local);
+  }
+
   outputPointer(op: Operand): { pointer: ExprId; guard?: ExprId } {
     const o = this.outputs;
     if (!o) return this.invalid('an output register is used but no output is declared');
     const ix = this.index(op.indices[0]);
     if (!ix.dynamic && ix.imm >= o.count) return this.invalid(`o${ix.imm} is used but not declared`);
-    if (!ix.dynamic) return { pointer: this.member(this.local(o.local), ix.imm) };
+    if (!ix.dynamic) return { pointer: this.member(this.fileBase(o), ix.imm) };
     return {
-      pointer: this.access(this.local(o.local), ix.expr),
+      pointer: this.access(this.fileBase(o), ix.expr),
       guard: this.bin('lt', ix.expr, this.u32(o.count)),
     };
   }

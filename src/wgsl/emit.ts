@@ -334,7 +334,8 @@ class Emitter {
         if (e.fn === 'neg') {
           // WGSL has no unary minus on u32: 0 - x wraps the same way.
           const t = (ctx.types[e.arg] as Resolved).type;
-          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') return `(${this.typeText(t)}() - ${x(e.arg)})`;
+          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32')
+            return `(${this.typeText(t)}() - ${x(e.arg)})`;
           return `(-${x(e.arg)})`;
         }
         return isBoolTyped(ctx, e.arg) ? `(!${x(e.arg)})` : `(~${x(e.arg)})`;

@@ -15,5 +15,6 @@ export function emitWgsl(program: Program): string {
     `lifted by iridia from ${program.provenance.bytecode} ${program.provenance.target} (${program.provenance.part}, ${program.provenance.instructions} instructions)`,
     ...program.notes.map((n) => `note: ${n}`),
   ];
-  return emitModuleWgsl(lowerForWgsl(program.module), { header });
+  const lowered = lowerForWgsl(program.module, { maxVertices: program.stageFunctions?.maxVertexCount ?? 1 });
+  return emitModuleWgsl(lowered, { header });
 }

@@ -5,9 +5,19 @@
 //   becomes a switch over the index with one copy of the statement per element (index past the
 //   range: the last element's copy, as WGSL's robust access would clamp).
 
+// - lowerGeometry: `emit`/`cut` become calls of generated functions recording the vertices.
+
 import type { Module } from '../ir/ir.js';
 import { expandBindingArrays } from './binding-arrays.js';
+import { lowerGeometry } from './geometry.js';
 
-export function lowerForWgsl(m: Module): Module {
-  return expandBindingArrays(m);
+export interface LowerOptions {
+  /** Bindings given to an unbounded range (as the lifter's LiftOptions.unboundedCount). */
+  readonly unboundedCount?: number;
+  /** A geometry program's maximum vertex count (dcl_maxout). */
+  readonly maxVertices?: number;
+}
+
+export function lowerForWgsl(m: Module, options: LowerOptions = {}): Module {
+  return lowerGeometry(expandBindingArrays(m, options.unboundedCount), options.maxVertices ?? 1);
 }
