@@ -89,6 +89,66 @@ export const ATTRIBUTE_NAMES: readonly string[] = [
   'argmemonly',
 ];
 
+/** dxc's Attribute::AttrKind order (its LLVM 3.7 Attributes.h), which sorts an attribute set. */
+const ATTRIBUTE_ORDER: readonly string[] = [
+  'align',
+  'alwaysinline',
+  'builtin',
+  'byval',
+  'inalloca',
+  'cold',
+  'convergent',
+  'inlinehint',
+  'inreg',
+  'jumptable',
+  'minsize',
+  'naked',
+  'nest',
+  'noalias',
+  'nobuiltin',
+  'nocapture',
+  'noduplicate',
+  'noimplicitfloat',
+  'noinline',
+  'nonlazybind',
+  'nonnull',
+  'dereferenceable',
+  'dereferenceable_or_null',
+  'noredzone',
+  'noreturn',
+  'nounwind',
+  'optsize',
+  'optnone',
+  'readnone',
+  'readonly',
+  'argmemonly',
+  'returned',
+  'returns_twice',
+  'signext',
+  'alignstack',
+  'ssp',
+  'sspreq',
+  'sspstrong',
+  'safestack',
+  'sret',
+  'sanitize_address',
+  'sanitize_thread',
+  'sanitize_memory',
+  'uwtable',
+  'zeroext',
+];
+
+/** AttributeImpl::operator<: flags by kind, then integer attributes by kind, then strings by key, value. */
+function compareAttributes(a: AttributeEntry, b: AttributeEntry): number {
+  const rank = (x: AttributeEntry): number => (x.kind === 'enum' ? 0 : x.kind === 'int' ? 1 : 2);
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  if (a.kind !== 'string') return ATTRIBUTE_ORDER.indexOf(a.key) - ATTRIBUTE_ORDER.indexOf(b.key);
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  const av = a.value ?? '';
+  const bv = b.value ?? '';
+  return av < bv ? -1 : av > bv ? 1 : 0;
+}
+
 /** Context for errors: the part and the byte offset of the bitcode in the container. */
 export interface ReadContext {
   readonly part: string;
@@ -389,6 +449,7 @@ export class ModuleReader {
           } else attrs.push({ kind: 'string', key });
         } else throw this.fail('E404_BITCODE_RECORD', `attribute kind ${kind} is not known`);
       }
+      attrs.sort(compareAttributes);
       const g: AttributeGroup = { id: o[0]!, index: o[1]!, attrs };
       this.m.attributeGroups.set(g.id, g);
     }

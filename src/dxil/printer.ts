@@ -90,6 +90,32 @@ const LINKAGES: Readonly<Record<number, string>> = {
   19: 'linkonce_odr ',
 };
 const FN_INDEX = 0xffffffff;
+/** PrintCallingConv's names; others print as ccN. */
+const CALLING_CONVENTIONS: Readonly<Record<number, string>> = {
+  8: 'fastcc',
+  9: 'coldcc',
+  10: 'ghccc',
+  12: 'webkit_jscc',
+  13: 'anyregcc',
+  14: 'preserve_mostcc',
+  15: 'preserve_allcc',
+  64: 'x86_stdcallcc',
+  65: 'x86_fastcallcc',
+  66: 'arm_apcscc',
+  67: 'arm_aapcscc',
+  68: 'arm_aapcs_vfpcc',
+  69: 'msp430_intrcc',
+  70: 'x86_thiscallcc',
+  71: 'ptx_kernel',
+  72: 'ptx_device',
+  75: 'spir_func',
+  76: 'spir_kernel',
+  77: 'intel_ocl_bicc',
+  78: 'x86_64_sysvcc',
+  79: 'x86_64_win64cc',
+  80: 'x86_vectorcallcc',
+};
+const ccName = (cc: number): string => CALLING_CONVENTIONS[cc] ?? `cc${cc}`;
 
 /** Extra text after an instruction (dxc's annotation writer: line comments and dx.op names). */
 export type InstructionComment = (inst: Instruction, fn: Func) => string;
@@ -528,7 +554,7 @@ export class ModulePrinter {
     let s = f.isProto ? 'declare ' : 'define ';
     s += LINKAGES[f.linkage] ?? '';
     s += ['', 'hidden ', 'protected '][f.visibility] ?? '';
-    if (f.callingConv !== 0) s += `cc${f.callingConv} `;
+    if (f.callingConv !== 0) s += `${ccName(f.callingConv)} `;
     const ret = attrString(f.attrs, 0, false);
     if (ret) s += ret + ' ';
     s += `${this.typeName(f.fnType.elt!)} ${this.operand(f)}(`;
@@ -667,7 +693,7 @@ export class ModulePrinter {
         else if (cc & 1) s += 'tail ';
         s += 'call';
         const conv = (cc & ~(1 << 14)) >>> 1;
-        if (conv & 0x3ff) s += ` cc${conv & 0x3ff}`;
+        if (conv & 0x3ff) s += ` ${ccName(conv & 0x3ff)}`;
         const ra = attrString(i.attrs, 0, false);
         if (ra) s += ' ' + ra;
         const fty = i.explicitType!;
