@@ -280,11 +280,11 @@ export function sdbgDebugInfo(sdbg: Sdbg, program: readonly AnnotatedInstruction
       out.lanes.forEach((lane, c) => {
         if (!lane) return;
         const v = sdbg.variables[lane.variable]!;
-        const prefix = REGISTER_SETS[out.registerSet] ?? `reg${out.registerSet}_`;
+        const [prefix, operandType] = REGISTER_SETS[out.registerSet] ?? [`reg${out.registerSet}_`, -1];
         const list = locations.get(v.scopeVariable) ?? [];
         list.push({
           register: `${prefix}${out.register}.${'xyzw'[c]!}`,
-          registerType: out.registerSet,
+          registerType: operandType,
           indices: [out.register],
           component: c,
           offset: v.offset,
@@ -314,17 +314,17 @@ export function sdbgDebugInfo(sdbg: Sdbg, program: readonly AnnotatedInstruction
   return { format: 'SDBG', files: sdbg.files, scopes, lineAt: (offset) => lines.get(offset) };
 }
 
-/** D3D10_SHADER_DEBUG_REGTYPE -> the register's letter. */
-const REGISTER_SETS: Record<number, string> = {
-  0: 'v',
-  1: 'o',
-  2: 'cb',
-  3: 'tb',
-  4: 'r',
-  5: 'x',
-  6: 't',
-  7: 's',
-  12: 'u',
+/** D3D10_SHADER_DEBUG_REGTYPE -> the register's letter and the token stream's operand type. */
+const REGISTER_SETS: Record<number, readonly [string, number]> = {
+  0: ['v', 1],
+  1: ['o', 2],
+  2: ['cb', 8],
+  3: ['tb', 8],
+  4: ['r', 0],
+  5: ['x', 3],
+  6: ['t', 7],
+  7: ['s', 6],
+  12: ['u', 30],
 };
 
 /** The lines D3DDisassemble prints from an SDBG for the listing of `program`. */
