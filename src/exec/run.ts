@@ -1,0 +1,343 @@
+// Running a lifted program's entry point on the CPU: compute (thread group by thread group, each a
+// lockstep batch with its own groupshared memory), pixel (the whole target as 2x2 quads, one batch)
+// and vertex (all vertices as one batch). Resources are bound by 'group:binding' (the IR globals'
+// bindings, see the lifter's resource table) from typed arrays that the run reads and writes in place;
+// sampling is the caller's callback (values.ts SampleRequest). Spec: lifter-dxbc.md, "iridia-exec".
+
+import type { Binding, Builtin, EntryPoint, Module, Type } from '../ir/ir.js';
+import type { Program } from '../ir/program.js';
+import { IridiaError } from '../errors.js';
+import { layoutOf } from './layout.js';
+import { Invocation, type Context } from './invocation.js';
+import { V, type ExecTexture, type SampleCallback } from './values.js';
+import { f32ToBits } from './float.js';
+
+function fail(why: string): never {
+  throw new IridiaError('E701_EXEC_ERROR', why);
+}
+
+/** A resource bound to the run: key 'group:binding', or 'group:binding:index' inside a binding array. */
+export interface ExecBindings {
+  /** Uniform and storage buffers, as words. Storage buffers are written in place. */
+  readonly buffers?: Readonly<Record<string, Uint32Array>>;
+  /** Textures and storage images (written in place). */
+  readonly textures?: Readonly<Record<string, ExecTexture>>;
+  readonly sample?: SampleCallback;
+  /** Statements (per batch) a run may execute before it is refused as not ending; default 2^24. */
+  readonly budget?: number;
+}
+
+function entry(m: Module, stage: EntryPoint['stage']): EntryPoint {
+  const ep = m.entryPoints.find((e) => e.stage === stage);
+  if (!ep) fail(`the module has no ${stage} entry point`);
+  return ep;
+}
+
+function moduleOf(p: Program | Module): Module {
+  return 'module' in p ? p.module : p;
+}
+
+function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): void } {
+  let workgroup = new Map<number, Uint32Array>();
+  const privates = new Map<number, { n: number; mem: Uint32Array }>();
+  const buffers = b.buffers ?? {};
+  const textures = b.textures ?? {};
+  const uniformCopies = new Map<number, Uint32Array>();
+  const ctx: Context = {
+    module: m,
+    sample: b.sample,
+    budget: b.budget ?? 1 << 24,
+    bufferAt: (key) => buffers[key],
+    textureAt: (key) => textures[key],
+    globalMem(id, n) {
+      const g = m.globals[id]!;
+      const t = m.types[g.type]!;
+      const shared = (mem: Uint32Array) => ({ mems: new Array<Uint32Array>(n).fill(mem), base: new Int32Array(n) });
+      if (t.kind === 'binding_array') return { mems: [], base: new Int32Array(n) };
+      const size = layoutOf(m, t).size;
+      switch (g.space) {
+        case 'uniform': {
+          let mem = uniformCopies.get(id);
+          if (!mem) {
+            const bound = g.binding ? buffers[`${g.binding.group}:${g.binding.binding}`] : undefined;
+            if (!bound) return undefined;
+            // A constant buffer bound with fewer rows than declared reads zero past its end.
+            mem = new Uint32Array(Math.max(size, bound.length));
+            mem.set(bound);
+            uniformCopies.set(id, mem);
+          }
+          return shared(mem);
+        }
+        case 'storage': {
+          const bound = g.binding ? buffers[`${g.binding.group}:${g.binding.binding}`] : undefined;
+          return bound ? shared(bound) : undefined;
+        }
+        case 'workgroup': {
+          let mem = workgroup.get(id);
+          if (!mem) workgroup.set(id, (mem = new Uint32Array(size)));
+          return shared(mem);
+        }
+        case 'private': {
+          let p = privates.get(id);
+          if (!p || p.n !== n) {
+            const mem = new Uint32Array(size * n);
+            const c = g.init !== undefined ? m.constants[g.init] : undefined;
+            if (c)
+              for (let l = 0; l < n; l++) for (let k = 0; k < size; k++) mem[l * size + k] = (c.words[k] ?? 0) >>> 0;
+            privates.set(id, (p = { n, mem }));
+          }
+          const base = new Int32Array(n);
+          for (let l = 0; l < n; l++) base[l] = l * size;
+          return { mems: new Array<Uint32Array>(n).fill(p.mem), base };
+        }
+        case 'handle':
+          return undefined;
+      }
+    },
+  };
+  return {
+    ctx,
+    newGroup: () => {
+      workgroup = new Map();
+      privates.clear();
+    },
+  };
+}
+
+function typeOf(m: Module, id: number): Type {
+  const t = m.types[id];
+  if (!t) fail(`type ${id} out of range`);
+  return t;
+}
+
+function words(m: Module, id: number): number {
+  return layoutOf(m, typeOf(m, id)).size;
+}
+
+export interface ComputeRun {
+  /** Thread groups dispatched in x, y, z. */
+  readonly workgroups: readonly [number, number, number];
+}
+
+/** Runs a compute program's entry point; storage buffers and images are written in place. */
+export function runCompute(
+  program: Program | Module,
+  run: ComputeRun & ExecBindings,
+): { lanes: number; laneStatements: number } {
+  const m = moduleOf(program);
+  const ep = entry(m, 'compute');
+  const f = m.functions[ep.function]!;
+  const [sx, sy, sz] = ep.workgroupSize ?? [1, 1, 1];
+  const n = sx * sy * sz;
+  const [gx, gy, gz] = run.workgroups;
+  const { ctx, newGroup } = makeContext(m, run);
+  const budget = ctx.budget;
+  let statements = 0;
+  const builtin = (b: Builtin, wg: readonly number[]): V => {
+    const vec3 = (g: (l: number, k: number) => number): V => {
+      const v = new V(n, 3);
+      for (let k = 0; k < 3; k++) for (let l = 0; l < n; l++) v.u[k * n + l] = g(l, k);
+      return v;
+    };
+    const local = (l: number): number[] => [l % sx, Math.floor(l / sx) % sy, Math.floor(l / (sx * sy))];
+    const size = [sx, sy, sz];
+    switch (b) {
+      case 'local_invocation_index': {
+        const v = new V(n, 1);
+        for (let l = 0; l < n; l++) v.u[l] = l;
+        return v;
+      }
+      case 'local_invocation_id':
+        return vec3((l, k) => local(l)[k]!);
+      case 'global_invocation_id':
+        return vec3((l, k) => wg[k]! * size[k]! + local(l)[k]!);
+      case 'workgroup_id':
+        return vec3((_l, k) => wg[k]!);
+      case 'num_workgroups':
+        return vec3((_l, k) => run.workgroups[k]!);
+      default:
+        return fail(`compute builtin ${b}`);
+    }
+  };
+  for (let z = 0; z < gz; z++)
+    for (let y = 0; y < gy; y++)
+      for (let x = 0; x < gx; x++) {
+        newGroup();
+        ctx.budget = budget;
+        const args = f.args.map((a) => {
+          if (a.binding?.kind !== 'builtin') fail(`compute argument ${a.name} is not a builtin`);
+          return builtin(a.binding.builtin, [x, y, z]);
+        });
+        const inv = new Invocation(ctx, ep.function, args, new Uint8Array(n));
+        inv.run(new Uint8Array(n).fill(1));
+        statements += n * (budget - ctx.budget);
+      }
+  return { lanes: n * gx * gy * gz, laneStatements: statements };
+}
+
+export interface PixelRun {
+  readonly width: number;
+  readonly height: number;
+  /** Varyings by location: 4 words per pixel, row by row (width × height × 4). Absent: zero. */
+  readonly inputs?: Readonly<Record<number, Uint32Array>>;
+  /** SV_Position's z and w (x and y are the pixel centre); default 0.5 and 1. */
+  readonly positionZW?: readonly [number, number];
+  readonly frontFacing?: boolean;
+}
+
+export interface PixelResult {
+  /** Colour outputs by location: 4 words per pixel (zero where discarded). */
+  readonly targets: Record<number, Uint32Array>;
+  /** frag_depth per pixel, when the program writes it. */
+  readonly depth?: Float32Array;
+  /** 1 where the pixel was written (not discarded). */
+  readonly written: Uint8Array;
+  readonly lanes: number;
+  /** Lanes × statements executed (each batch's statements times its lanes): the work done. */
+  readonly laneStatements: number;
+}
+
+function bindingsOfResult(
+  m: Module,
+  t: Type,
+  b: Binding | undefined,
+): Array<{ binding: Binding; offset: number; w: number }> {
+  if (t.kind === 'struct') {
+    const offs = layoutOf(m, t).offsets!;
+    return t.members.flatMap((mem, i) =>
+      mem.binding ? [{ binding: mem.binding, offset: offs[i]!, w: words(m, mem.type) }] : [],
+    );
+  }
+  return b ? [{ binding: b, offset: 0, w: layoutOf(m, t).size }] : [];
+}
+
+/** Runs a pixel program over every pixel of a width × height target, as 2x2 quads. */
+export function runPixel(program: Program | Module, run: PixelRun & ExecBindings): PixelResult {
+  const m = moduleOf(program);
+  const ep = entry(m, 'fragment');
+  const f = m.functions[ep.function]!;
+  const { width, height } = run;
+  const qw = Math.ceil(width / 2);
+  const qh = Math.ceil(height / 2);
+  const n = qw * qh * 4;
+  // Lane l: quad q = l >> 2 at (2 * (q % qw), 2 * floor(q / qw)), position in quad l & 3.
+  const px = new Int32Array(n);
+  const py = new Int32Array(n);
+  const helper = new Uint8Array(n);
+  for (let l = 0; l < n; l++) {
+    const q = l >> 2;
+    px[l] = 2 * (q % qw) + (l & 1);
+    py[l] = 2 * Math.floor(q / qw) + ((l >> 1) & 1);
+    if (px[l]! >= width || py[l]! >= height) helper[l] = 1;
+  }
+  const outside = helper.slice();
+  const [pz, pw] = run.positionZW ?? [0.5, 1];
+  const args = f.args.map((a) => {
+    const w = words(m, a.type);
+    const v = new V(n, w);
+    const b = a.binding;
+    if (!b) fail(`pixel argument ${a.name} has no binding`);
+    if (b.kind === 'location') {
+      const src = run.inputs?.[b.location];
+      if (src)
+        for (let l = 0; l < n; l++) {
+          if (outside[l]) continue;
+          const p = (py[l]! * width + px[l]!) * 4;
+          for (let k = 0; k < w; k++) v.u[k * n + l] = src[p + k] ?? 0;
+        }
+      return v;
+    }
+    for (let l = 0; l < n; l++) {
+      const vals: number[] =
+        b.builtin === 'position'
+          ? [px[l]! + 0.5, py[l]! + 0.5, pz, pw].map(f32ToBits)
+          : b.builtin === 'front_facing'
+            ? [run.frontFacing === false ? 0 : 1]
+            : b.builtin === 'sample_mask'
+              ? [1]
+              : b.builtin === 'sample_index'
+                ? [0]
+                : fail(`pixel builtin ${b.builtin}`);
+      for (let k = 0; k < w; k++) v.u[k * n + l] = vals[k] ?? 0;
+    }
+    return v;
+  });
+  const { ctx } = makeContext(m, run);
+  const budget = ctx.budget;
+  const inv = new Invocation(ctx, ep.function, args, helper);
+  inv.run(new Uint8Array(n).fill(1));
+  const targets: Record<number, Uint32Array> = {};
+  let depth: Float32Array | undefined;
+  const written = new Uint8Array(width * height);
+  const outs = f.result ? bindingsOfResult(m, typeOf(m, f.result.type), f.result.binding) : [];
+  for (const o of outs) {
+    if (o.binding.kind === 'location') targets[o.binding.location] = new Uint32Array(width * height * 4);
+    else if (o.binding.builtin === 'frag_depth') depth = new Float32Array(width * height);
+  }
+  const r = inv.result;
+  for (let l = 0; l < n; l++) {
+    if (helper[l]) continue;
+    const p = py[l]! * width + px[l]!;
+    written[p] = 1;
+    if (!r) continue;
+    for (const o of outs) {
+      if (o.binding.kind === 'location') {
+        const t = targets[o.binding.location]!;
+        for (let k = 0; k < o.w; k++) t[p * 4 + k] = r.u[(o.offset + k) * n + l]!;
+      } else if (o.binding.builtin === 'frag_depth' && depth) depth[p] = r.f[o.offset * n + l]!;
+    }
+  }
+  return { targets, ...(depth ? { depth } : {}), written, lanes: width * height, laneStatements: n * (budget - ctx.budget) };
+}
+
+export interface VertexRun {
+  readonly vertexCount: number;
+  readonly instanceIndex?: number;
+  /** Vertex inputs by location: 4 words per vertex. */
+  readonly inputs?: Readonly<Record<number, Uint32Array>>;
+}
+
+export interface VertexResult {
+  /** Outputs by location (4 words per vertex) and 'position'. */
+  readonly outputs: Record<string, Uint32Array>;
+  readonly lanes: number;
+  /** Lanes × statements executed (each batch's statements times its lanes): the work done. */
+  readonly laneStatements: number;
+}
+
+/** Runs a vertex program's entry point over `vertexCount` vertices. */
+export function runVertex(program: Program | Module, run: VertexRun & ExecBindings): VertexResult {
+  const m = moduleOf(program);
+  const ep = entry(m, 'vertex');
+  const f = m.functions[ep.function]!;
+  const n = run.vertexCount;
+  const args = f.args.map((a) => {
+    const w = words(m, a.type);
+    const v = new V(n, w);
+    const b = a.binding;
+    if (!b) fail(`vertex argument ${a.name} has no binding`);
+    for (let l = 0; l < n; l++) {
+      if (b.kind === 'location') {
+        const src = run.inputs?.[b.location];
+        for (let k = 0; k < w; k++) v.u[k * n + l] = src?.[l * 4 + k] ?? 0;
+      } else if (b.builtin === 'vertex_index') v.u[l] = l;
+      else if (b.builtin === 'instance_index') v.u[l] = run.instanceIndex ?? 0;
+      else fail(`vertex builtin ${b.builtin}`);
+    }
+    return v;
+  });
+  const { ctx } = makeContext(m, run);
+  const budget = ctx.budget;
+  const inv = new Invocation(ctx, ep.function, args, new Uint8Array(n));
+  inv.run(new Uint8Array(n).fill(1));
+  const outputs: Record<string, Uint32Array> = {};
+  const r = inv.result;
+  if (r && f.result)
+    for (const o of bindingsOfResult(m, typeOf(m, f.result.type), f.result.binding)) {
+      const name = o.binding.kind === 'location' ? String(o.binding.location) : o.binding.builtin;
+      const out = new Uint32Array(n * 4);
+      for (let l = 0; l < n; l++) for (let k = 0; k < o.w; k++) out[l * 4 + k] = r.u[(o.offset + k) * n + l]!;
+      outputs[name] = out;
+    }
+  return { outputs, lanes: n, laneStatements: n * (budget - ctx.budget) };
+}
