@@ -53,12 +53,8 @@ export function readMsf(bytes: Uint8Array, where = 'SPDB', base = 0): Msf {
     return offset;
   };
 
-  // Gathers `size` bytes from the blocks listed at `listAt` (a u32 per block), each used once.
-  const gather = (
-    size: number,
-    blockAt: (i: number) => number,
-    what: string,
-  ): { data: Uint8Array; blocks: number[] } => {
+  // Gathers `size` bytes from the blocks whose numbers are at blockAt(i), each block used once.
+  const gather = (size: number, blockAt: (i: number) => number, what: string): Uint8Array => {
     const n = Math.ceil(size / blockSize);
     if (n > blockCount) throw bad(`${what} of ${size} bytes needs ${n} blocks, more than the file's ${blockCount}`, 0);
     const seen = new Set<number>();
@@ -77,7 +73,7 @@ export function readMsf(bytes: Uint8Array, where = 'SPDB', base = 0): Msf {
       const len = Math.min(blockSize, size - i * blockSize);
       data.set(r.slice(off, len, `${what}'s block ${blocks[i]!}`), i * blockSize);
     }
-    return { data, blocks };
+    return data;
   };
 
   // The block map: the blocks of the directory, listed in the block at blockMapAddress.
@@ -85,7 +81,7 @@ export function readMsf(bytes: Uint8Array, where = 'SPDB', base = 0): Msf {
   const dirBlocks = Math.ceil(directorySize / blockSize);
   if (dirBlocks * 4 > blockSize)
     throw bad(`the stream directory of ${directorySize} bytes needs more block numbers than one block holds`, 0x2c);
-  const directory = gather(directorySize, (i) => mapOffset + 4 * i, 'the stream directory').data;
+  const directory = gather(directorySize, (i) => mapOffset + 4 * i, 'the stream directory');
   const d = new ByteReader(directory, { where: `${where} stream directory`, code: 'E503_MSF_BAD' });
   const streamCount = d.u32At(0, 'the stream count');
   if (streamCount > (directory.byteLength - 4) / 4 || streamCount > blockCount)
