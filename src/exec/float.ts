@@ -121,7 +121,7 @@ export function f32ToF16Bits(x: number): number {
   const exp = (bits >>> 23) & 0xff;
   let mant = bits & 0x7fffff;
   if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 | (mant >>> 13) : 0);
-  let e = exp - 127 + 15;
+  const e = exp - 127 + 15;
   if (e >= 0x1f) return sign | 0x7c00;
   if (e <= 0) {
     if (e < -10) return sign;
@@ -135,8 +135,8 @@ export function f32ToF16Bits(x: number): number {
   }
   let h = (e << 10) | (mant >>> 13);
   const rest = mant & 0x1fff;
+  // A carry out of the mantissa moves into the exponent, up to infinity: the bits stay right.
   if (rest > 0x1000 || (rest === 0x1000 && h & 1)) h++;
-  e = h >>> 10;
   return sign | h;
 }
 

@@ -83,7 +83,10 @@ export function memberType(m: Module, t: Type, index: number | undefined): Type 
       return typeAt(m, t.base);
     case 'vector':
       return { kind: 'scalar', scalar: t.scalar };
-    default:
+    case 'scalar':
+    case 'atomic':
+    case 'image':
+    case 'sampler':
       throw new IridiaError('E701_EXEC_ERROR', `no element in a ${t.kind}`);
   }
 }

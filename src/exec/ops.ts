@@ -47,21 +47,17 @@ export function unary(fn: UnaryOp, s: Scalar, a: V): V {
 
 const CMP = new Set<BinaryOp>(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);
 
+const CMP_FN: Partial<Record<BinaryOp, (x: number, y: number) => boolean>> = {
+  eq: (x, y) => x === y,
+  ne: (x, y) => x !== y,
+  lt: (x, y) => x < y,
+  le: (x, y) => x <= y,
+  gt: (x, y) => x > y,
+  ge: (x, y) => x >= y,
+};
+
 function cmp(fn: BinaryOp, x: number, y: number): boolean {
-  switch (fn) {
-    case 'eq':
-      return x === y;
-    case 'ne':
-      return x !== y;
-    case 'lt':
-      return x < y;
-    case 'le':
-      return x <= y;
-    case 'gt':
-      return x > y;
-    default:
-      return x >= y;
-  }
+  return CMP_FN[fn]!(x, y);
 }
 
 export function binary(fn: BinaryOp, s: Scalar, a: V, b: V): V {
@@ -73,91 +69,62 @@ export function binary(fn: BinaryOp, s: Scalar, a: V, b: V): V {
     else for (let k = 0; k < len; k++) o.u[k] = cmp(fn, a.u[k]!, b.u[k]!) ? 1 : 0;
     return o;
   }
-  switch (fn) {
-    case 'and':
-      for (let k = 0; k < len; k++) o.u[k] = a.u[k]! & b.u[k]!;
-      return o;
-    case 'or':
-      for (let k = 0; k < len; k++) o.u[k] = a.u[k]! | b.u[k]!;
-      return o;
-    case 'xor':
-      for (let k = 0; k < len; k++) o.u[k] = a.u[k]! ^ b.u[k]!;
-      return o;
-    case 'shl':
-      for (let k = 0; k < len; k++) o.u[k] = a.u[k]! << (b.u[k]! & 31);
-      return o;
-    case 'shr':
-      if (s === 'i32') for (let k = 0; k < len; k++) o.i[k] = a.i[k]! >> (b.u[k]! & 31);
-      else for (let k = 0; k < len; k++) o.u[k] = a.u[k]! >>> (b.u[k]! & 31);
-      return o;
-    default:
-      break;
+  const bits = BITWISE[fn];
+  if (bits) {
+    if (fn === 'shr' && s === 'i32') for (let k = 0; k < len; k++) o.i[k] = a.i[k]! >> (b.u[k]! & 31);
+    else for (let k = 0; k < len; k++) o.u[k] = bits(a.u[k]!, b.u[k]!);
+    return o;
   }
   if (s === 'f32') {
-    for (let k = 0; k < len; k++) o.f[k] = farith(fn, flush(a.f[k]!), flush(b.f[k]!));
+    const g = table(FARITH, fn, s);
+    for (let k = 0; k < len; k++) o.f[k] = g(flush(a.f[k]!), flush(b.f[k]!));
   } else if (s === 'i32') {
-    for (let k = 0; k < len; k++) o.i[k] = iarith(fn, a.i[k]!, b.i[k]!);
+    const g = table(IARITH, fn, s);
+    for (let k = 0; k < len; k++) o.i[k] = g(a.i[k]!, b.i[k]!);
   } else if (s === 'u32') {
-    for (let k = 0; k < len; k++) o.u[k] = uarith(fn, a.u[k]!, b.u[k]!);
+    const g = table(UARITH, fn, s);
+    for (let k = 0; k < len; k++) o.u[k] = g(a.u[k]!, b.u[k]!);
   } else err(`${fn} on bool`);
   return o;
 }
 
-function farith(fn: BinaryOp, x: number, y: number): number {
-  switch (fn) {
-    case 'add':
-      return f32(x + y);
-    case 'sub':
-      return f32(x - y);
-    case 'mul':
-      return f32(x * y);
-    case 'div':
-      return f32(x / y);
-    case 'rem': {
-      // x - y * trunc(x / y), each step in binary32 (WGSL's definition).
-      const q = Math.trunc(Math.fround(x / y));
-      return f32(x - Math.fround(y * q));
-    }
-    default:
-      return err(`f32 ${fn}`);
-  }
-}
+const BITWISE: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
+  and: (x, y) => x & y,
+  or: (x, y) => x | y,
+  xor: (x, y) => x ^ y,
+  shl: (x, y) => x << (y & 31),
+  shr: (x, y) => x >>> (y & 31),
+};
 
-function iarith(fn: BinaryOp, x: number, y: number): number {
-  switch (fn) {
-    case 'add':
-      return (x + y) | 0;
-    case 'sub':
-      return (x - y) | 0;
-    case 'mul':
-      return Math.imul(x, y);
-    case 'div':
-      if (y === 0) return x;
-      if (x === -2147483648 && y === -1) return x;
-      return (x / y) | 0;
-    case 'rem':
-      if (y === 0 || (x === -2147483648 && y === -1)) return 0;
-      return (x % y) | 0;
-    default:
-      return err(`i32 ${fn}`);
-  }
-}
+const FARITH: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
+  add: (x, y) => f32(x + y),
+  sub: (x, y) => f32(x - y),
+  mul: (x, y) => f32(x * y),
+  div: (x, y) => f32(x / y),
+  // x - y * trunc(x / y), each step in binary32 (WGSL's definition).
+  rem: (x, y) => f32(x - Math.fround(y * Math.trunc(Math.fround(x / y)))),
+};
 
-function uarith(fn: BinaryOp, x: number, y: number): number {
-  switch (fn) {
-    case 'add':
-      return (x + y) >>> 0;
-    case 'sub':
-      return (x - y) >>> 0;
-    case 'mul':
-      return Math.imul(x, y) >>> 0;
-    case 'div':
-      return y === 0 ? x : Math.floor(x / y) >>> 0;
-    case 'rem':
-      return y === 0 ? 0 : (x % y) >>> 0;
-    default:
-      return err(`u32 ${fn}`);
-  }
+const IARITH: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
+  add: (x, y) => (x + y) | 0,
+  sub: (x, y) => (x - y) | 0,
+  mul: (x, y) => Math.imul(x, y),
+  div: (x, y) => (y === 0 || (x === -2147483648 && y === -1) ? x : (x / y) | 0),
+  rem: (x, y) => (y === 0 || (x === -2147483648 && y === -1) ? 0 : (x % y) | 0),
+};
+
+const UARITH: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
+  add: (x, y) => (x + y) >>> 0,
+  sub: (x, y) => (x - y) >>> 0,
+  mul: (x, y) => Math.imul(x, y) >>> 0,
+  div: (x, y) => (y === 0 ? x : Math.floor(x / y) >>> 0),
+  rem: (x, y) => (y === 0 ? 0 : (x % y) >>> 0),
+};
+
+function table(t: Partial<Record<BinaryOp, (x: number, y: number) => number>>, fn: BinaryOp, s: Scalar) {
+  const g = t[fn];
+  if (!g) return err(`${s} ${fn}`);
+  return g;
 }
 
 export function bitcast(a: V): V {

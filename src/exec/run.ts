@@ -155,7 +155,13 @@ export function runCompute(
         return vec3((_l, k) => wg[k]!);
       case 'num_workgroups':
         return vec3((_l, k) => run.workgroups[k]!);
-      default:
+      case 'position':
+      case 'vertex_index':
+      case 'instance_index':
+      case 'front_facing':
+      case 'frag_depth':
+      case 'sample_index':
+      case 'sample_mask':
         return fail(`compute builtin ${b}`);
     }
   };
@@ -287,7 +293,13 @@ export function runPixel(program: Program | Module, run: PixelRun & ExecBindings
       } else if (o.binding.builtin === 'frag_depth' && depth) depth[p] = r.f[o.offset * n + l]!;
     }
   }
-  return { targets, ...(depth ? { depth } : {}), written, lanes: width * height, laneStatements: n * (budget - ctx.budget) };
+  return {
+    targets,
+    ...(depth ? { depth } : {}),
+    written,
+    lanes: width * height,
+    laneStatements: n * (budget - ctx.budget),
+  };
 }
 
 export interface VertexRun {
