@@ -140,9 +140,14 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   const entry = stage === 'vertex' || stage === 'pixel' || stage === 'compute';
   const inputs = buildInputs(L, decls, parts.inSig, entry);
   const outPlan = buildOutputs(L, decls, parts.outSig, entry);
-  const asFunctions = stage === 'vertex' && !outPlan.hasPosition;
-  if (asFunctions)
+  const writableInVertex = stage === 'vertex' && L.resources.list.some((r) => r.kind.kind === 'uav');
+  const asFunctions = stage === 'vertex' && (!outPlan.hasPosition || writableInVertex);
+  if (stage === 'vertex' && !outPlan.hasPosition)
     L.note('a vertex program without a position output feeds a later stage: it is lifted as a stage function');
+  else if (writableInVertex)
+    L.note(
+      'a vertex program with UAVs is lifted as a stage function (WebGPU has no writable storage in vertex programs)',
+    );
   const ret = (): Stmt => {
     const value = outPlan.build();
     return value === undefined ? { op: 'return' } : { op: 'return', value };

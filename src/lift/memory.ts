@@ -136,6 +136,8 @@ function sampleLike(
       if (offOp.type !== OT.imm32) L.refuse('computed texel offset', 'gather4_po with a register offset');
       const v = offOp.values ?? [];
       offsets = [(v[0] ?? 0) | 0, (v[1] ?? 0) | 0, 0];
+      if (offsets.some((o) => o < -8 || o > 7))
+        L.refuse('computed texel offset', `gather4_po offset (${offsets[0]}, ${offsets[1]}) outside WGSL's [-8, 7]`);
     }
     if ((res.shape === '1d' || res.shape === '1darray') && (kind === 'gather' || kind === 'gather_c'))
       L.invalid('gather on a 1D texture');

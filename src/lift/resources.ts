@@ -10,6 +10,7 @@ import type { Resource, ResourceKind, LiftOptions } from '../ir/program.js';
 import type { Rdef } from '../parts/rdef.js';
 import type { Instruction, Operand } from '../sm4/types.js';
 import { OT, type Lifter } from './state.js';
+import { OPCODES } from '../sm4/opcodes.js';
 
 export type TextureShape =
   | 'buffer'
@@ -69,6 +70,8 @@ export interface Usage {
   readonly atomic: Set<string>;
   readonly typedLoad: Set<number>;
   readonly typedStore: Set<number>;
+  /** SM5.1: the highest constant register index an instruction names, by class and range id. */
+  readonly maxIndex: Map<string, number>;
 }
 
 const COMPARE_OPS = new Set([0x46, 0x47, 0x7e, 0x80, 0xdc, 0xde, 0xe5, 0xe9]);
@@ -77,9 +80,29 @@ const ATOMIC_OPS = new Set([
 ]);
 
 export function scanUsage(instructions: readonly Instruction[], is51: boolean): Usage {
-  const u: Usage = { comparison: new Set(), atomic: new Set(), typedLoad: new Set(), typedStore: new Set() };
+  const u: Usage = {
+    comparison: new Set(),
+    atomic: new Set(),
+    typedLoad: new Set(),
+    typedStore: new Set(),
+    maxIndex: new Map(),
+  };
+  const CLASSES: Readonly<Record<number, string>> = {
+    [OT.constantBuffer]: 'b',
+    [OT.resource]: 't',
+    [OT.sampler]: 's',
+    [OT.uav]: 'u',
+  };
   const key = (op: Operand) => (op.indices[0]?.imm ?? 0) + (is51 ? 0 : 0);
   for (const ins of instructions) {
+    if (is51 && !OPCODES[ins.opcode]?.decl)
+      for (const op of ins.operands) {
+        const cls = CLASSES[op.type];
+        const ix = op.indices[1];
+        if (cls === undefined || !ix || ix.rep !== 0) continue;
+        const key = `${cls}${op.indices[0]?.imm ?? 0}`;
+        u.maxIndex.set(key, Math.max(u.maxIndex.get(key) ?? 0, ix.imm));
+      }
     if (COMPARE_OPS.has(ins.opcode))
       for (const op of ins.operands) if (op.type === OT.resource) u.comparison.add(key(op));
     if (ATOMIC_OPS.has(ins.opcode))
@@ -125,13 +148,18 @@ export class Resources {
     const lower = op.indices[1]?.imm ?? 0;
     const upper = op.indices[2]?.imm ?? lower;
     if (upper === 0xffffffff) return { id, lower, count: null };
-    if (upper < lower || upper - lower >= 1 << 20) this.L.invalid(`range ${lower}..${upper} is empty or too large`);
+    if (upper < lower) {
+      // fxc writes T1[1:0] for some single resources (an upper bound below the lower): one register.
+      this.L.note(`the range ${lower}:${upper} of id ${id} has its upper bound below its lower: read as one register`);
+      return { id, lower, count: 1 };
+    }
+    if (upper - lower >= 1 << 20) this.L.invalid(`range ${lower}..${upper} is too large`);
     return { id, lower, count: upper - lower + 1 };
   }
 
-  private allocate(group: number, reg: number, count: number | null): number {
+  private allocate(group: number, reg: number, count: number): number {
     if (!this.L.is51) return reg;
-    const n = count ?? this.unbounded();
+    const n = count;
     const b = this.nextBinding[group] ?? 0;
     this.nextBinding[group] = b + n;
     return b;
@@ -164,8 +192,10 @@ export class Resources {
     const isArray = count !== 1;
     const group = { b: 0, t: 1, s: 2, u: 3, g: -1 }[cls];
     const name = `${cls === 'b' ? 'cb' : cls}${id}`;
-    const type = isArray ? L.m.type({ kind: 'binding_array', base: elem, size: count }) : elem;
-    const binding = group >= 0 ? { group, binding: this.allocate(group, lower, count) } : undefined;
+    // An unbounded range gets `unboundedCount` bindings, or more when a constant index reaches further.
+    const given = count ?? Math.max(this.unbounded(), (this.usage.maxIndex.get(`${cls}${id}`) ?? 0) - lower + 1);
+    const type = isArray ? L.m.type({ kind: 'binding_array', base: elem, size: given }) : elem;
+    const binding = group >= 0 ? { group, binding: this.allocate(group, lower, given) } : undefined;
     const global = L.m.addGlobal({
       name,
       space: space_,
@@ -173,9 +203,9 @@ export class Resources {
       ...(access ? { access } : {}),
       ...(binding ? { binding } : {}),
     });
-    this.bound.set(`${cls}${id}`, { cls, global, lower, count, isArray, ...info });
+    this.bound.set(`${cls}${id}`, { cls, global, lower, count: given, isArray, ...info });
     if (count === null)
-      L.note(`${name}: the unbounded range ${cls}${lower}.. (space ${space}) is given ${this.unbounded()} bindings`);
+      L.note(`${name}: the unbounded range ${cls}${lower}.. (space ${space}) is given ${given} bindings`);
     this.list.push({
       name,
       global,

@@ -52,8 +52,16 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
     remapGlobal[i] = first;
   });
   if (arrays.size === 0) return m;
-  const functions = m.functions.map((f) => new FunctionRewrite(m, f, arrays, remapGlobal).run());
-  return { ...m, globals, functions };
+  const types = [...m.types];
+  const typeId = (t: Type): TypeId => {
+    const key = JSON.stringify(t);
+    const k = types.findIndex((x) => JSON.stringify(x) === key);
+    if (k >= 0) return k;
+    types.push(t);
+    return types.length - 1;
+  };
+  const functions = m.functions.map((f) => new FunctionRewrite(m, f, arrays, remapGlobal, typeId).run());
+  return { ...m, types, globals, functions };
 }
 
 class FunctionRewrite {
@@ -70,6 +78,7 @@ class FunctionRewrite {
     private readonly f: Function,
     private readonly arrays: Map<number, Expanded>,
     private readonly remapGlobal: number[],
+    private readonly typeId: (t: Type) => TypeId,
   ) {
     this.locals = [...f.locals];
     this.lets = [...f.lets];
@@ -117,13 +126,6 @@ class FunctionRewrite {
     const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.remap[l.init] as number } : l));
     const body = this.block(f.body);
     return { ...f, exprs: this.exprs, locals, lets: this.lets, body };
-  }
-
-  private typeId(t: Type): TypeId {
-    const key = JSON.stringify(t);
-    const k = this.m.types.findIndex((x) => JSON.stringify(x) === key);
-    if (k < 0) throw new Error('binding-array pass: a let type is not in the module');
-    return k;
   }
 
   private u32Type(): TypeId {

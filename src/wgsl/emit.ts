@@ -528,15 +528,14 @@ const MATH: Readonly<Record<string, string>> = {
   abs: 'abs',
 };
 
+/** Operations whose constant evaluation can fail in WGSL (overflow, non-finite results, domain). */
 function isOperation(e: Expr): boolean {
-  return (
-    e.op === 'unary' ||
-    e.op === 'binary' ||
-    e.op === 'math' ||
-    e.op === 'convert' ||
-    e.op === 'bitcast' ||
-    e.op === 'select'
-  );
+  if (e.op === 'binary') return ['add', 'sub', 'mul', 'div', 'rem', 'shl', 'shr'].includes(e.fn);
+  if (e.op === 'unary') return e.fn === 'neg';
+  if (e.op === 'math')
+    return !['min', 'max', 'clamp', 'all', 'any', 'abs', 'count_one_bits', 'reverse_bits'].includes(e.fn);
+  if (e.op === 'bitcast') return e.to === 'f32';
+  return e.op === 'convert';
 }
 
 function isBoolTyped(ctx: FnCtx, h: ExprId): boolean {
