@@ -144,6 +144,11 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
     throw fail('E404_BITCODE_RECORD', `cannot index into a ${t.kind}`);
   };
 
+  const expect = (ok: boolean, what: string): void => {
+    if (!ok) throw fail('E404_BITCODE_RECORD', what);
+  };
+  const isVector = (t: Type | undefined): t is Type => t !== undefined && t.kind === 'vector';
+  const isPtr = (t: Type | undefined): t is Type => t !== undefined && t.kind === 'ptr';
   const add = (inst: Instruction): void => {
     const bb = blocks[cur];
     if (!bb) throw fail('E404_BITCODE_RECORD', 'an instruction outside any declared block');
@@ -198,7 +203,12 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const lhs = valueTypePair(r, at);
         const rhs = value(r, at, lhs.type);
         if (at.i >= o.length) throw fail('E404_BITCODE_RECORD', 'a binop without its opcode');
-        inst = new Instruction('binop', lhs.type!);
+        const lt = lhs.type!;
+        expect(
+          lt.kind === 'int' || lt.isFP() || (isVector(lt) && (lt.elt!.kind === 'int' || lt.elt!.isFP())),
+          'a binop on a non-arithmetic type',
+        );
+        inst = new Instruction('binop', lt);
         inst.sub = o[at.i++]!;
         inst.flags = o[at.i] ?? 0;
         inst.pending = [lhs, rhs];
@@ -227,6 +237,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         while (at.i < o.length) ops.push(valueTypePair(r, at));
         if (!ops.length) throw fail('E404_BITCODE_RECORD', 'a getelementptr without a pointer');
         const baseT = ops[0]!.type!;
+        expect(isPtr(baseT), 'a getelementptr on a non-pointer');
         src ??= baseT.elt;
         if (!src) throw fail('E404_BITCODE_RECORD', 'a getelementptr on a non-pointer');
         let t = src;
@@ -273,12 +284,14 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       case FN.EXTRACTELT: {
         const v = valueTypePair(r, at);
         const i = valueTypePair(r, at);
+        expect(isVector(v.type), 'an extractelement on a non-vector');
         inst = new Instruction('extractelement', v.type!.elt!);
         inst.pending = [v, i];
         break;
       }
       case FN.INSERTELT: {
         const v = valueTypePair(r, at);
+        expect(isVector(v.type), 'an insertelement on a non-vector');
         const e = value(r, at, v.type!.elt);
         const i = valueTypePair(r, at);
         inst = new Instruction('insertelement', v.type!);
@@ -289,6 +302,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const v1 = valueTypePair(r, at);
         const v2 = value(r, at, v1.type);
         const mask = valueTypePair(r, at);
+        expect(isVector(v1.type) && isVector(mask.type), 'a shufflevector on non-vectors');
         const rt = findType(
           (x) => x.kind === 'vector' && x.elt === v1.type!.elt && x.count === mask.type!.count,
           () => {
@@ -358,7 +372,10 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         if (o.length !== 4) throw fail('E404_BITCODE_RECORD', `an alloca record has ${o.length} operands`);
         const a = o[3]!;
         let t = mr.type(o[0]!);
-        if ((a & 64) === 0) t = t.elt!;
+        if ((a & 64) === 0) {
+          expect(isPtr(t), 'an old-style alloca without a pointer type');
+          t = t.elt!;
+        }
         inst = new Instruction('alloca', ptrTo(t));
         inst.explicitType = t;
         inst.pending = [{ id: o[2]!, type: mr.type(o[1]!), metadata: false }];
@@ -372,6 +389,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         let t: Type | undefined;
         if (at.i + extra + 1 === o.length) t = mr.type(o[at.i++]!);
         else if (at.i + extra !== o.length) throw fail('E404_BITCODE_RECORD', `a load record has ${o.length} operands`);
+        expect(isPtr(p.type), 'a load from a non-pointer');
         t ??= p.type!.elt;
         inst = new Instruction('load', t!);
         inst.explicitType = t;
@@ -388,6 +406,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       case FN.STOREATOMIC: {
         const p = valueTypePair(r, at);
         const v = valueTypePair(r, at);
+        expect(isPtr(p.type), 'a store to a non-pointer');
         if (at.i + (r.code === FN.STORE ? 2 : 4) !== o.length)
           throw fail('E404_BITCODE_RECORD', `a store record has ${o.length} operands`);
         inst = new Instruction('store', voidType());
@@ -430,6 +449,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         break;
       case FN.ATOMICRMW: {
         const p = valueTypePair(r, at);
+        expect(isPtr(p.type), 'an atomicrmw on a non-pointer');
         const v = value(r, at, p.type!.elt);
         if (at.i + 4 !== o.length) throw fail('E404_BITCODE_RECORD', `an atomicrmw record has ${o.length} operands`);
         inst = new Instruction('atomicrmw', p.type!.elt!);
@@ -442,6 +462,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       }
       case FN.CMPXCHG: {
         const p = valueTypePair(r, at);
+        expect(isPtr(p.type), 'a cmpxchg on a non-pointer');
         const c = valueTypePair(r, at);
         const n = value(r, at, c.type);
         if (o.length < at.i + 3) throw fail('E404_BITCODE_RECORD', `a cmpxchg record has ${o.length} operands`);
@@ -492,6 +513,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
     return v;
   };
   for (const c of consts) mr.resolveConstant(c, values);
+  mr.checkAcyclic(consts);
   for (let k = mdBase; k < m.metadata.length; k++) mr.resolveMetadataValue(m.metadata[k]!, values);
   for (const bb of blocks) {
     for (const inst of bb.insts) {

@@ -235,6 +235,7 @@ export class ModuleReader {
         switch (it.id) {
           case BLOCK.TYPE:
             this.readTypes(it);
+            this.checkTypes();
             break;
           case BLOCK.PARAMATTR_GROUP:
             this.readAttributeGroups(it);
@@ -300,14 +301,46 @@ export class ModuleReader {
     if (md.k === 'value' && md.v === undefined) {
       const v = values[md.id];
       if (!v) throw this.fail('E405_BITCODE_FORWARD_REF', `a metadata value refers to value ${md.id}, never defined`);
+      if (v.type !== md.type)
+        throw this.fail('E404_BITCODE_RECORD', `a metadata value's type is not that of value ${md.id}`);
       md.v = v;
     }
   }
 
   private resolvedModuleConstants = 0;
   private resolveModuleConstants(): void {
+    const from = this.resolvedModuleConstants;
     for (; this.resolvedModuleConstants < this.constants.length; this.resolvedModuleConstants++)
       this.resolveConstant(this.constants[this.resolvedModuleConstants]!, this.m.values);
+    this.checkAcyclic(this.constants.slice(from));
+  }
+
+  /** Constants are built bottom-up in LLVM: one that refers to itself, however far round, is refused. */
+  checkAcyclic(list: readonly Constant[]): void {
+    const state = new Map<Constant, 1 | 2>(); // 1 on the path, 2 done
+    for (const root of list) {
+      if (state.has(root)) continue;
+      const stack: [Constant, number][] = [[root, 0]];
+      state.set(root, 1);
+      while (stack.length) {
+        const top = stack[stack.length - 1]!;
+        const [c, i] = top;
+        if (i >= c.ops.length) {
+          state.set(c, 2);
+          stack.pop();
+          continue;
+        }
+        top[1]++;
+        const op = c.ops[i];
+        if (!(op instanceof Constant)) continue;
+        const st = state.get(op);
+        if (st === 1) throw this.fail('E405_BITCODE_FORWARD_REF', 'a constant refers to itself through its operands');
+        if (st === undefined) {
+          state.set(op, 1);
+          stack.push([op, 0]);
+        }
+      }
+    }
   }
 
   resolveConstant(c: Constant, values: readonly Value[]): void {
@@ -656,8 +689,59 @@ export class ModuleReader {
         default:
           throw this.fail('E408_BITCODE_UNSUPPORTED', `constant record code ${r.code} is not supported`);
       }
+      this.checkConstant(c, r.code);
       values.push(c);
       if (c.opIds.length) pending.push(c);
+    }
+  }
+
+  private checkConstant(c: Constant, code: number): void {
+    const t = c.type;
+    const seq = t.kind === 'array' || t.kind === 'vector';
+    let ok = true;
+    switch (c.ck) {
+      case 'int':
+        ok = t.kind === 'int';
+        break;
+      case 'float':
+        ok = t.isFP();
+        break;
+      case 'aggregate':
+        ok = (t.kind === 'struct' && c.opIds.length === t.elts.length) || (seq && c.opIds.length === t.count);
+        break;
+      case 'string':
+      case 'cstring':
+        ok = seq && t.elt!.kind === 'int' && c.bytes.length + (c.ck === 'cstring' ? 1 : 0) === t.count;
+        break;
+      case 'data':
+        ok = seq && (t.elt!.kind === 'int' || t.elt!.isFP()) && c.data.length === t.count;
+        break;
+      case 'ce-gep':
+        ok = c.opIds.length > 0;
+        break;
+      case 'null':
+      case 'undef':
+      case 'ce-binop':
+      case 'ce-cast':
+      case 'ce-cmp':
+      case 'ce-select':
+      case 'ce-extractelement':
+      case 'ce-insertelement':
+      case 'ce-shufflevector':
+      case 'blockaddress':
+      case 'inlineasm':
+        break;
+    }
+    if (!ok) throw this.fail('E404_BITCODE_RECORD', `constant record ${code} does not fit its type (a ${t.kind})`);
+  }
+
+  /** Checks the type table once read: every entry defined, no forward reference left open. */
+  private checkTypes(): void {
+    const n = this.m.types.length;
+    for (let i = 0; i < n; i++) {
+      const t = this.m.types[i];
+      if (!t) throw this.fail('E405_BITCODE_FORWARD_REF', `type ${i} is never defined`);
+      if (i >= this.nextType) throw this.fail('E405_BITCODE_FORWARD_REF', `type ${i} is referenced but never defined`);
     }
   }
 

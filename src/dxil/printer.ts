@@ -208,12 +208,25 @@ export class ModulePrinter {
 
   // ---- slot numbering (SlotTracker) ----
   private readonly mdOwner = new Map<Metadata, Func | undefined>();
-  private mdSlot(md: Metadata | undefined, f: Func | undefined): void {
-    if (!md || md.k !== 'node' || this.mdSlots.has(md)) return;
-    this.mdSlots.set(md, this.mdNodes.length);
-    this.mdNodes.push(md);
-    this.mdOwner.set(md, f);
-    for (const id of mdNodeRefs(md)) this.mdSlot(this.md(id, f), f);
+  /** CreateMetadataSlot: a slot for the node, then its node operands in order (depth first). */
+  private mdSlot(md0: Metadata | undefined, f: Func | undefined): void {
+    if (!md0 || md0.k !== 'node' || this.mdSlots.has(md0)) return;
+    const enter = (md: Metadata): number[] => {
+      this.mdSlots.set(md, this.mdNodes.length);
+      this.mdNodes.push(md);
+      this.mdOwner.set(md, f);
+      return mdNodeRefs(md);
+    };
+    const stack: [number[], number][] = [[enter(md0), 0]];
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      if (top[1] >= top[0].length) {
+        stack.pop();
+        continue;
+      }
+      const op = this.md(top[0][top[1]++]!, f);
+      if (op && op.k === 'node' && !this.mdSlots.has(op)) stack.push([enter(op), 0]);
+    }
   }
 
   private numberModule(): void {
@@ -298,19 +311,29 @@ export class ModulePrinter {
       type(v.type);
       for (const op of v.ops) value(op, f);
     };
-    const mdNode = (md: Metadata, f: Func | undefined): void => {
-      if (visitedMd.has(md)) return;
-      visitedMd.add(md);
-      if (md.k !== 'node') return;
-      for (const id of md.ops) {
+    const mdNode = (md0: Metadata, f: Func | undefined): void => {
+      if (visitedMd.has(md0)) return;
+      visitedMd.add(md0);
+      if (md0.k !== 'node') return;
+      const stack: [Extract<Metadata, { k: 'node' }>, number][] = [[md0, 0]];
+      while (stack.length) {
+        const top = stack[stack.length - 1]!;
+        const [md, i] = top;
+        if (i >= md.ops.length) {
+          stack.pop();
+          continue;
+        }
+        top[1]++;
+        const id = md.ops[i]!;
         if (id === 0) continue;
         const op = this.md(id - 1, f);
         if (!op) continue;
-        if (op.k === 'node') mdNode(op, f);
-        else if (op.k === 'value' && op.v instanceof Constant) value(op.v, f);
-        else if (op.k === 'value' && op.v && (op.v.kind === 'global' || op.v.kind === 'function')) {
-          // A global is a constant too, but TypeFinder skips GlobalValues.
-        }
+        if (op.k === 'node') {
+          if (!visitedMd.has(op)) {
+            visitedMd.add(op);
+            stack.push([op, 0]);
+          }
+        } else if (op.k === 'value' && op.v instanceof Constant) value(op.v, f);
       }
     };
     const m = this.m;
