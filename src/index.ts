@@ -109,3 +109,19 @@ export { disassembleAny } from './disasm/any.js';
 export { reflectionJson, reflectionText } from './reflect/view.js';
 export { readDeclarations, type Declarations } from './reflect/declarations.js';
 export { listingHeader, headerOf } from './disasm/header.js';
+// The IR, the SM4/5 lifter and the WGSL emitter (lifter-dxbc.md).
+export * as ir from './ir/index.js';
+export { validateModule, printModule } from './ir/index.js';
+export type { Module as IrModule } from './ir/ir.js';
+export type {
+  Program as LiftedProgram,
+  LiftOptions,
+  Interface as LiftedInterface,
+  Resource as LiftedResource,
+  Varying,
+  Stage,
+  StageFunctions,
+} from './ir/program.js';
+export { lift, liftContainer } from './lift/lift.js';
+export { LiftRefusal, type RefusalReason } from './lift/refuse.js';
+export { emitWgsl, emitModuleWgsl, lowerForWgsl, Namer, WGSL_RESERVED } from './wgsl/index.js';
