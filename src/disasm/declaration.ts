@@ -42,6 +42,11 @@ function binding(op: Operand, ctx: OperandContext): string {
   return `${name}${id}[${lo}:${hi === 0xffffffff ? '*' : hi}]`;
 }
 
+/** The 5.1 register space word of a binding declaration. */
+function space(ctx: OperandContext, v: readonly number[], i: number): string {
+  return ctx.is51 ? `, space=${v[i] ?? 0}` : '';
+}
+
 function plain(op: Operand, ctx: OperandContext): string {
   return printOperand(op, ctx, 'i', precisionName(op));
 }
@@ -51,22 +56,21 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
   const t = ins.token;
   const op0 = ins.operands[0];
   const v = ins.values;
-  const space = (i: number): string => (ctx.is51 ? `, space=${v[i] ?? 0}` : '');
   switch (ins.opcode) {
     case 0x58: {
       // dcl_resource
       const dim = bits(t, 11, 5);
       const samples = bits(t, 16, 7);
       const ms = dim === 4 || dim === 9 ? `(${samples})` : '';
-      return `dcl_resource_${RESOURCE_DIMENSIONS[dim] ?? dim}${ms} ${returnTypes(v[0] ?? 0)} ${binding(op0!, ctx)}${space(1)}`;
+      return `dcl_resource_${RESOURCE_DIMENSIONS[dim] ?? dim}${ms} ${returnTypes(v[0] ?? 0)} ${binding(op0!, ctx)}${space(ctx, v, 1)}`;
     }
     case 0x59: {
       const access = bits(t, 11, 1) ? 'dynamicIndexed' : 'immediateIndexed';
-      if (ctx.is51) return `dcl_constantbuffer ${binding(op0!, ctx)}[${v[0]}], ${access}${space(1)}`;
+      if (ctx.is51) return `dcl_constantbuffer ${binding(op0!, ctx)}[${v[0]}], ${access}${space(ctx, v, 1)}`;
       return `dcl_constantbuffer ${registerText(op0!, ctx).toUpperCase()}, ${access}`;
     }
     case 0x5a:
-      return `dcl_sampler ${binding(op0!, ctx)}, ${SAMPLER_MODES[bits(t, 11, 4)] ?? 'mode_unknown'}${space(0)}`;
+      return `dcl_sampler ${binding(op0!, ctx)}, ${SAMPLER_MODES[bits(t, 11, 4)] ?? 'mode_unknown'}${space(ctx, v, 0)}`;
     case 0x5b:
       return `dcl_indexrange ${plain(op0!, ctx)} ${v[0]}`;
     case 0x5c:
@@ -133,20 +137,20 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
       return `dcl_thread_group ${v[0]}, ${v[1]}, ${v[2]}`;
     case 0x9c: {
       const dim = bits(t, 11, 5);
-      return `dcl_uav_typed_${RESOURCE_DIMENSIONS[dim] ?? dim}${uavFlags(t)} ${returnTypes(v[0] ?? 0)} ${binding(op0!, ctx)}${space(1)}`;
+      return `dcl_uav_typed_${RESOURCE_DIMENSIONS[dim] ?? dim}${uavFlags(t)} ${returnTypes(v[0] ?? 0)} ${binding(op0!, ctx)}${space(ctx, v, 1)}`;
     }
     case 0x9d:
-      return `dcl_uav_raw${uavFlags(t)} ${binding(op0!, ctx)}${space(0)}`;
+      return `dcl_uav_raw${uavFlags(t)} ${binding(op0!, ctx)}${space(ctx, v, 0)}`;
     case 0x9e:
-      return `dcl_uav_structured${uavFlags(t)}${bits(t, 23, 1) ? '_opc' : ''} ${binding(op0!, ctx)}, ${v[0]}${space(1)}`;
+      return `dcl_uav_structured${uavFlags(t)}${bits(t, 23, 1) ? '_opc' : ''} ${binding(op0!, ctx)}, ${v[0]}${space(ctx, v, 1)}`;
     case 0x9f:
       return `dcl_tgsm_raw ${registerText(op0!, ctx)}, ${v[0]}`;
     case 0xa0:
       return `dcl_tgsm_structured ${registerText(op0!, ctx)}, ${v[0]}, ${v[1]}`;
     case 0xa1:
-      return `dcl_resource_raw ${binding(op0!, ctx)}${space(0)}`;
+      return `dcl_resource_raw ${binding(op0!, ctx)}${space(ctx, v, 0)}`;
     case 0xa2:
-      return `dcl_resource_structured ${binding(op0!, ctx)}, ${v[0]}${space(1)}`;
+      return `dcl_resource_structured ${binding(op0!, ctx)}, ${v[0]}${space(ctx, v, 1)}`;
     default:
       return undefined;
   }

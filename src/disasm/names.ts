@@ -2,8 +2,16 @@
 // dimensions and return types, interpolation modes, system values, global flags, tessellator and
 // geometry enumerations, and per-opcode operand types (which decide how literals print).
 
+/** A dense array from a table keyed by small numbers (array lookups stay fast in the printer's loop). */
+function toArray<T>(table: Readonly<Record<number, T>>): (T | undefined)[] {
+  const out: (T | undefined)[] = [];
+  for (const [k, v] of Object.entries(table)) out[Number(k)] = v;
+  for (let i = 0; i < out.length; i++) if (!(i in out)) out[i] = undefined;
+  return out;
+}
+
 /** Register file names by D3D10_SB_OPERAND_TYPE (Shader Model 4.0-5.0 spelling). */
-export const REGISTER_NAMES: Readonly<Record<number, string>> = {
+export const REGISTER_NAMES: readonly (string | undefined)[] = toArray({
   0: 'r',
   1: 'v',
   2: 'o',
@@ -45,10 +53,10 @@ export const REGISTER_NAMES: Readonly<Record<number, string>> = {
   40: 'vCycleCounter',
   41: 'oStencilRef',
   42: 'vInnerCoverage',
-};
+});
 
 /** Shader Model 5.1 names of the binding registers (an id, then the register in brackets). */
-export const REGISTER_NAMES_51: Readonly<Record<number, string>> = { 6: 'S', 7: 'T', 8: 'CB', 30: 'U' };
+export const REGISTER_NAMES_51: readonly (string | undefined)[] = toArray({ 6: 'S', 7: 'T', 8: 'CB', 30: 'U' });
 
 /** D3D10_SB_RESOURCE_DIMENSION. */
 export const RESOURCE_DIMENSIONS: readonly string[] = [
@@ -184,7 +192,7 @@ export const MIN_PRECISION: readonly string[] = ['', 'min16f', 'min2_8f', '', 'm
  * no data. Facts from vkd3d's tpf.c opcode table; mov, movc, swapc and the stores are untyped as
  * fxc prints them.
  */
-export const OPERAND_TYPES: Readonly<Record<number, string>> = {
+export const OPERAND_TYPES: readonly (string | undefined)[] = toArray({
   0x00: 'fff',
   0x01: 'uuu',
   0x03: 'u',
@@ -354,4 +362,4 @@ export const OPERAND_TYPES: Readonly<Record<number, string>> = {
   0xe8: 'uuf**fff',
   0xe9: 'fuf**ff',
   0xea: 'uu',
-};
+});

@@ -11,10 +11,23 @@ export function programPart(c: Container): Part | undefined {
   return c.parts.find((p) => p.kind === 'SHEX') ?? c.parts.find((p) => p.kind === 'SHDR');
 }
 
+/**
+ * The last container decoded and its program: the header's reflection, the debug lines and the
+ * listing of one container share one decode. One entry, not a WeakMap: ephemerons keep every young
+ * program alive until a full collection, which costs more than the decode saves.
+ */
+let lastContainer: Container | undefined;
+let lastProgram: Program | undefined;
+
 /** Decodes the container's SHEX/SHDR program; undefined when the container has none. */
 export function decodeContainerProgram(c: Container): Program | undefined {
+  if (c === lastContainer && lastProgram !== undefined) return lastProgram;
   const part = programPart(c);
-  return part === undefined ? undefined : decodeProgram(part.data, part.kind);
+  if (part === undefined) return undefined;
+  const p = decodeProgram(part.data, part.kind);
+  lastContainer = c;
+  lastProgram = p;
+  return p;
 }
 
 /** Instruction counts per opcode name, and how many programs use each. */

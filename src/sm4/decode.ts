@@ -17,6 +17,15 @@ import type {
   ProgramVersion,
 } from './types.js';
 
+/** Shared empty lists and the identity swizzle: most operands and instructions have no extras. */
+const NONE: readonly never[] = Object.freeze([]);
+const IDENTITY: readonly [number, number, number, number] = Object.freeze([0, 1, 2, 3] as const);
+const SWIZZLES: (readonly [number, number, number, number])[] = [];
+for (let i = 0; i < 256; i++)
+  SWIZZLES.push(Object.freeze([i & 3, (i >>> 2) & 3, (i >>> 4) & 3, (i >>> 6) & 3] as const));
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 const STAGES: Readonly<Record<number, string>> = { 0: 'ps', 1: 'vs', 2: 'gs', 3: 'hs', 4: 'ds', 5: 'cs' };
 
 /** Highest defined operand type (D3D11_SB_OPERAND_TYPE_INNER_COVERAGE). */
@@ -66,9 +75,15 @@ export function decodeProgram(data: Uint8Array, part = 'SHEX'): Program {
       },
     );
   const count = data.byteLength >>> 2;
-  const words = new Uint32Array(count);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  for (let i = 0; i < count; i++) words[i] = view.getUint32(i * 4, true);
+  let words: Uint32Array;
+  if (LITTLE_ENDIAN && data.byteOffset % 4 === 0) {
+    // A view of the part's words, no copy (the container's bytes are not written to).
+    words = new Uint32Array(data.buffer, data.byteOffset, count);
+  } else {
+    words = new Uint32Array(count);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < count; i++) words[i] = view.getUint32(i * 4, true);
+  }
   const versionToken = words[0]!;
   const type = versionToken >>> 16;
   const stage = STAGES[type];
@@ -121,7 +136,7 @@ function decodeInstruction(
         at,
       );
     const customData: CustomData = { dataClass: token >>> 11, words: words.subarray(start + 2, start + length) };
-    return { index, word: start, length, opcode, token, extended: [], operands: [], values: [], customData };
+    return { index, word: start, length, opcode, token, extended: NONE, operands: NONE, values: NONE, customData };
   }
   const info = OPCODES[opcode];
   const length = (token >>> 24) & 0x7f;
@@ -134,11 +149,12 @@ function decodeInstruction(
     );
   if (info === undefined) throw new IridiaError('E303_UNKNOWN_OPCODE', `unknown opcode ${hex(opcode)}`, at);
   const c = new Cursor(words, part, start + 1, start + length, index, start);
-  const extended: ExtendedOpcode[] = [];
+  let extended: ExtendedOpcode[] | readonly never[] = NONE;
   let ext = token >>> 31;
   while (ext) {
     const e = c.next('an extended opcode token');
-    extended.push({ token: e, type: e & 0x3f });
+    if (extended === NONE) extended = [];
+    (extended as ExtendedOpcode[]).push({ token: e, type: e & 0x3f });
     ext = e >>> 31;
   }
   const operands: Operand[] = [];
@@ -163,7 +179,7 @@ function decodeInstruction(
       'E304_OPERAND_COUNT',
       `${info.name} ends at word ${c.pos} but its length says word ${c.end} (${c.end - c.pos} words left over)`,
     );
-  return { index, word: start, length, opcode, token, extended, operands, values };
+  return { index, word: start, length, opcode, token, extended, operands, values: values.length ? values : NONE };
 }
 
 function readLayout(c: Cursor, info: OpcodeInfo, is51: boolean, operands: Operand[], values: number[]): void {
@@ -224,15 +240,12 @@ function readOperand(c: Cursor): Operand {
   const numComponents = token & 3;
   const selectionMode = numComponents === 2 ? (token >>> 2) & 3 : 0;
   let mask = 0;
-  let swizzle: [number, number, number, number] = [0, 1, 2, 3];
+  let swizzle = IDENTITY;
   if (numComponents === 2) {
     if (selectionMode === 0) mask = (token >>> 4) & 0xf;
-    else if (selectionMode === 1)
-      swizzle = [(token >>> 4) & 3, (token >>> 6) & 3, (token >>> 8) & 3, (token >>> 10) & 3];
-    else if (selectionMode === 2) {
-      const s = (token >>> 4) & 3;
-      swizzle = [s, s, s, s];
-    } else throw c.fail('E305_OPERAND_TYPE', `operand token ${hex(token)} has component selection mode 3`);
+    else if (selectionMode === 1) swizzle = SWIZZLES[(token >>> 4) & 0xff]!;
+    else if (selectionMode === 2) swizzle = SWIZZLES[((token >>> 4) & 3) * 0x55]!;
+    else throw c.fail('E305_OPERAND_TYPE', `operand token ${hex(token)} has component selection mode 3`);
   } else if (numComponents === 3) throw c.fail('E305_OPERAND_TYPE', `operand token ${hex(token)} has N components`);
   const type = (token >>> 12) & 0xff;
   if (type > MAX_OPERAND_TYPE) throw c.fail('E305_OPERAND_TYPE', `unknown operand type ${type}`);
@@ -240,11 +253,12 @@ function readOperand(c: Cursor): Operand {
   let modifier = 0;
   let minPrecision = 0;
   let nonUniform = false;
-  const extended: number[] = [];
+  let extended: number[] | readonly never[] = NONE;
   let ext = token >>> 31;
   while (ext) {
     const e = c.next('an extended operand token');
-    extended.push(e);
+    if (extended === NONE) extended = [];
+    (extended as number[]).push(e);
     if ((e & 0x3f) === 1) {
       modifier = (e >>> 6) & 0xff;
       minPrecision = (e >>> 14) & 7;
@@ -270,7 +284,7 @@ function readOperand(c: Cursor): Operand {
     values = [];
     for (let i = 0; i < n; i++) values.push(c.next('an immediate value'));
   }
-  const indices: OperandIndex[] = [];
+  const indices: OperandIndex[] = dims === 0 ? (NONE as never as OperandIndex[]) : [];
   for (let d = 0; d < dims; d++) {
     const rep = (token >>> (22 + d * 3)) & 7;
     if (rep > 4) throw c.fail('E306_INDEX_REPRESENTATION', `operand index ${d} has representation ${rep}`);
@@ -297,7 +311,7 @@ function readOperand(c: Cursor): Operand {
     extended,
     indices,
     word,
-    ...(values === undefined ? {} : { values }),
+    values,
   };
   return op;
 }

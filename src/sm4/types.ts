@@ -48,8 +48,8 @@ export interface Operand {
   /** The raw extended operand tokens, in order. */
   readonly extended: readonly number[];
   readonly indices: readonly OperandIndex[];
-  /** Immediate operands: the raw 32-bit words (1 or 4 for immediate32, 2 or 8 for immediate64). */
-  readonly values?: readonly number[];
+  /** Immediate operands: the raw 32-bit words (1 or 4 for immediate32, 2 or 4 for immediate64); undefined for registers. */
+  readonly values: readonly number[] | undefined;
   /** Word offset of the operand token in the program. */
   readonly word: number;
 }
