@@ -171,6 +171,11 @@ export class FunctionBuilder {
     return this.blocks[this.blocks.length - 1]?.length ?? 0;
   }
 
+  /** The innermost open block's statements so far. */
+  openBlock(): readonly Stmt[] {
+    return this.blocks[this.blocks.length - 1] ?? [];
+  }
+
   /** The innermost open block's last statement. */
   lastStatement(): Stmt | undefined {
     const top = this.blocks[this.blocks.length - 1];

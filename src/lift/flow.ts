@@ -171,3 +171,32 @@ export class Flow {
     if (this.frames.length) this.L.invalid('the program ends inside a block');
   }
 }
+
+/** Whether control can reach the end of a block (WGSL warns on a statement after one that cannot). */
+export function fallsThrough(b: readonly Stmt[]): boolean {
+  const last = b[b.length - 1];
+  if (!last) return true;
+  switch (last.op) {
+    case 'return':
+      return false;
+    case 'if':
+      return fallsThrough(last.accept) || fallsThrough(last.reject);
+    case 'loop':
+      return breaksOut(last.body, 0);
+    case 'switch':
+      return last.cases.some((c) => fallsThrough(c.body) || breaksOut(c.body, 0));
+    default:
+      return true;
+  }
+}
+
+/** Whether a `break` in this block leaves the loop or switch it belongs to (depth 0). */
+function breaksOut(b: readonly Stmt[], depth: number): boolean {
+  return b.some((s) => {
+    if (s.op === 'break') return depth === 0;
+    if (s.op === 'if') return breaksOut(s.accept, depth) || breaksOut(s.reject, depth);
+    if (s.op === 'loop') return breaksOut(s.body, depth + 1);
+    if (s.op === 'switch') return s.cases.some((c) => breaksOut(c.body, depth + 1));
+    return false;
+  });
+}

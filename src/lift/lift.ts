@@ -12,7 +12,7 @@ import { readSignature, isSignatureKind, type Signature, type SignatureKind } fr
 import { decodeProgram } from '../sm4/decode.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
 import { ALU } from './alu.js';
-import { Flow } from './flow.js';
+import { Flow, fallsThrough } from './flow.js';
 import { buildInputs, buildOutputs, ioDecl, type IoDecl } from './io.js';
 import { MEMORY } from './memory.js';
 import { refuse } from './refuse.js';
@@ -164,8 +164,7 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   }
   L.ins = undefined;
   flow.finish();
-  const last = L.f.lastStatement();
-  if (!last || last.op !== 'return') L.f.stmt(ret());
+  if (fallsThrough(L.f.openBlock())) L.f.stmt(ret());
   const fnId = L.m.addFunction(L.f.finish(outPlan.type !== undefined ? { type: outPlan.type } : undefined));
   if (entry && !asFunctions) {
     L.m.entryPoints.push({

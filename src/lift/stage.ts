@@ -20,7 +20,7 @@ import type { LiftOptions, Program, Stage, StageFunctions, Varying } from '../ir
 import type { Rdef } from '../parts/rdef.js';
 import type { Signature } from '../parts/signature.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
-import { Flow } from './flow.js';
+import { Flow, fallsThrough } from './flow.js';
 import { declareIcb, liftInstruction } from './lift.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter, OT } from './state.js';
@@ -248,8 +248,7 @@ export function liftStage(
     }
     L.ins = undefined;
     flow.finish();
-    const last = L.f.lastStatement();
-    if (!last || last.op !== 'return') L.f.stmt(ret());
+    if (fallsThrough(L.f.openBlock())) L.f.stmt(ret());
     const id = L.m.addFunction(L.f.finish(returnsFile ? { type: file } : undefined));
     if (kind === 'fork' || kind === 'join') patchConstant.push(id);
     else main = id;
