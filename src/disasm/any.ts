@@ -1,11 +1,12 @@
 // One entry for every kind of program iridia disassembles: a DXBC container with a Shader Model
 // 4/5/5.1 program (disassemble), a bare Direct3D 9 program (version token's high word 0xFFFE
-// vertex / 0xFFFF pixel: src/d3d9's disassembleD3D9), and a DXIL container (src/dxil, not wired
-// here yet: refused as unsupported).
+// vertex / 0xFFFF pixel: src/d3d9's disassembleD3D9), and a DXIL container (src/dxil's
+// disassembleDxil, which takes no flag word).
 
 import { hasContainerMagic, parseContainer } from '../container/container.js';
 import { disassembleD3D9 } from '../d3d9/disasm.js';
-import { IridiaError, UnsupportedError } from '../errors.js';
+import { disassembleDxil } from '../dxil/disassemble.js';
+import { IridiaError } from '../errors.js';
 import { disassemble } from './disassemble.js';
 
 /** Is this a bare Direct3D 9 program (vs_x_y / ps_x_y version token)? */
@@ -20,9 +21,7 @@ export function disassembleAny(bytes: Uint8Array, flags = 0): string {
   if (hasContainerMagic(bytes)) {
     const c = parseContainer(bytes);
     if (c.parts.some((p) => p.kind === 'DXIL') && !c.parts.some((p) => p.kind === 'SHEX' || p.kind === 'SHDR'))
-      throw new UnsupportedError('E408_BITCODE_UNSUPPORTED', 'DXIL containers are disassembled by src/dxil', {
-        offset: 0,
-      });
+      return disassembleDxil(c);
     return disassemble(c, flags);
   }
   if (isD3D9Program(bytes)) return disassembleD3D9(bytes, flags);
