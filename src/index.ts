@@ -125,3 +125,24 @@ export type {
 export { lift, liftContainer } from './lift/lift.js';
 export { LiftRefusal, type RefusalReason } from './lift/refuse.js';
 export { emitWgsl, emitModuleWgsl, lowerForWgsl, Namer, WGSL_RESERVED } from './wgsl/index.js';
+// The Shader Model 4/5/5.1 token-stream decoder (lossless program, opcode table, census).
+export {
+  decodeProgram,
+  decodeContainerProgram,
+  programPart,
+  opcodeCensus,
+  addToCensus,
+  sm4OpcodeSection,
+  OPCODES as SM4_OPCODES,
+  type Program as Sm4Program,
+  type ProgramVersion as Sm4ProgramVersion,
+  type Instruction as Sm4Instruction,
+  type Operand as Sm4Operand,
+  type OperandIndex as Sm4OperandIndex,
+  type ExtendedOpcode as Sm4ExtendedOpcode,
+  type CustomData as Sm4CustomData,
+  type OpcodeInfo as Sm4OpcodeInfo,
+  type OpcodeCensus as Sm4OpcodeCensus,
+} from './sm4/index.js';
+export { programListing, listingHooks } from './disasm/disassemble.js';
+export type { ListingAnnotations, AnnotationProvider } from './disasm/annotations.js';
