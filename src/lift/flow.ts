@@ -176,18 +176,11 @@ export class Flow {
 export function fallsThrough(b: readonly Stmt[]): boolean {
   const last = b[b.length - 1];
   if (!last) return true;
-  switch (last.op) {
-    case 'return':
-      return false;
-    case 'if':
-      return fallsThrough(last.accept) || fallsThrough(last.reject);
-    case 'loop':
-      return breaksOut(last.body, 0);
-    case 'switch':
-      return last.cases.some((c) => fallsThrough(c.body) || breaksOut(c.body, 0));
-    default:
-      return true;
-  }
+  if (last.op === 'return') return false;
+  if (last.op === 'if') return fallsThrough(last.accept) || fallsThrough(last.reject);
+  if (last.op === 'loop') return breaksOut(last.body, 0);
+  if (last.op === 'switch') return last.cases.some((c) => fallsThrough(c.body) || breaksOut(c.body, 0));
+  return true;
 }
 
 /** Whether a `break` in this block leaves the loop or switch it belongs to (depth 0). */
