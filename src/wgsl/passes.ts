@@ -6,10 +6,13 @@
 //   range: the last element's copy, as WGSL's robust access would clamp).
 
 // - lowerGeometry: `emit`/`cut` become calls of generated functions recording the vertices.
+// - scalarizeBarrierFunctions: in a function with a barrier, each vec4<u32> register is split
+//   into four u32 locals, so Tint's per-variable uniformity analysis sees lanes apart.
 
 import type { Module } from '../ir/ir.js';
 import { expandBindingArrays } from './binding-arrays.js';
 import { lowerGeometry } from './geometry.js';
+import { scalarizeBarrierFunctions } from './scalarize.js';
 
 export interface LowerOptions {
   /** Bindings given to an unbounded range (as the lifter's LiftOptions.unboundedCount). */
@@ -19,5 +22,7 @@ export interface LowerOptions {
 }
 
 export function lowerForWgsl(m: Module, options: LowerOptions = {}): Module {
-  return lowerGeometry(expandBindingArrays(m, options.unboundedCount), options.maxVertices ?? 1);
+  return scalarizeBarrierFunctions(
+    lowerGeometry(expandBindingArrays(m, options.unboundedCount), options.maxVertices ?? 1),
+  );
 }
