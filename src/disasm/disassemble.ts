@@ -18,6 +18,7 @@ import type { OperandContext } from './operand.js';
 import { debugAnnotations } from '../debug/annotations.js';
 import { level9Listing } from './level9.js';
 import { listingHeader } from './header.js';
+import { effectListing, effectPart } from './effect.js';
 
 export const DISASM_ENABLE_INSTRUCTION_NUMBERING = 0x04;
 export const DISASM_DISABLE_DEBUG_INFO = 0x10;
@@ -58,6 +59,7 @@ function isDeclarationLine(ins: Instruction): boolean {
 export function disassemble(input: Uint8Array | Container, flags = 0, options: DisassembleOptions = {}): string {
   const c = input instanceof Uint8Array ? parseContainer(input) : input;
   const program = decodeContainerProgram(c);
+  if (program === undefined && effectPart(c) !== undefined) return effectListing(c);
   if (program === undefined)
     throw new UnsupportedError('E208_PART_UNSUPPORTED', 'the container holds no SHDR or SHEX program', { offset: 0 });
   const header =
