@@ -52,6 +52,7 @@ interface AbbrevOp {
 }
 type Abbrev = readonly AbbrevOp[];
 
+const POW2 = Array.from({ length: 64 }, (_, i) => 2 ** i);
 const CHAR6 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._';
 const CHAR6_CODES = Array.from(CHAR6, (c) => c.charCodeAt(0));
 
@@ -96,64 +97,84 @@ export class BitstreamReader {
 
   /** Reads `n` (0..32) bits, least significant first. */
   read(n: number): number {
-    if (n === 0) return 0;
-    if (this.bit + n > this.endBit) {
-      this.fail('E401_BITCODE_TRUNCATED', `a ${n}-bit field at bit ${this.bit} runs past the end of the stream`);
+    const pos = this.bit;
+    const end = pos + n;
+    if (end > this.endBit) {
+      if (n === 0) return 0;
+      this.fail('E401_BITCODE_TRUNCATED', `a ${n}-bit field at bit ${pos} runs past the end of the stream`);
       return 0;
     }
+    this.bit = end;
     const b = this.bytes;
-    let pos = this.bit;
-    this.bit += n;
-    let byte = pos >>> 3;
-    let shift = pos & 7;
-    let value = 0;
-    let got = 0;
-    while (got < n) {
-      const take = Math.min(8 - shift, n - got);
-      const chunk = ((b[byte]! >>> shift) & ((1 << take) - 1)) >>> 0;
-      value += chunk * 2 ** got;
-      got += take;
-      byte++;
-      shift = 0;
-      pos += take;
+    const i = pos >>> 3;
+    const shift = pos & 7;
+    if (n <= 24) {
+      // Four bytes hold any 24-bit field at any bit offset; bytes past the end read as 0.
+      const w = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> shift;
+      return n === 0 ? 0 : w & (0xffffffff >>> (32 - n));
     }
-    return value;
+    const lo = ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) >>> shift) & 0xffff;
+    this.bit = pos + 16;
+    const hi = this.readRest(n - 16);
+    this.bit = end;
+    return lo + hi * 65536;
+  }
+
+  private readRest(n: number): number {
+    const pos = this.bit;
+    const b = this.bytes;
+    const i = pos >>> 3;
+    const w = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> (pos & 7);
+    return w & (0xffffffff >>> (32 - n));
   }
 
   /** A VBR field of chunk width `n`; returns a number (exact below 2^53) and sets `lastBig` above. */
   lastBig: bigint | undefined;
   vbr(n: number): number {
+    const piece = this.read(n);
+    const hi = 1 << (n - 1);
+    if (piece < hi) {
+      this.lastBig = undefined;
+      return piece;
+    }
+    return this.vbrLong(n, piece, hi);
+  }
+
+  private vbrLong(n: number, first: number, hi: number): number {
     this.lastBig = undefined;
-    const hi = 2 ** (n - 1);
-    let piece = this.read(n);
-    if (piece < hi) return piece;
-    let value = 0;
-    let shift = 0;
-    let big: bigint | undefined;
+    const mask = hi - 1;
+    const step = n - 1;
+    let value = first & mask;
+    let shift = step;
+    let piece = first;
+    // Exact in a double while the value stays under 2^53; the rest goes through bigint.
+    while (piece >= hi) {
+      if (shift + step > 53) return this.vbrBig(n, value, shift);
+      piece = this.read(n);
+      value += (piece & mask) * POW2[shift]!;
+      shift += step;
+    }
+    return value;
+  }
+
+  private vbrBig(n: number, low: number, shift0: number): number {
+    const hi = 1 << (n - 1);
+    let big = BigInt(low);
+    let shift = shift0;
     for (;;) {
-      const low = piece - (piece >= hi ? hi : 0);
-      if (big !== undefined) big |= BigInt(low) << BigInt(shift);
-      else if (shift + n - 1 > 53) {
-        big = BigInt(value) | (BigInt(low) << BigInt(shift));
-      } else value += low * 2 ** shift;
-      shift += n - 1;
-      if (piece < hi) break;
       if (shift > 70) {
         this.fail('E403_BITCODE_VBR', `a VBR${n} field at bit ${this.bit} continues past 64 bits`);
         return 0;
       }
-      piece = this.read(n);
+      const piece = this.read(n);
       if (this.failCode !== undefined) return 0;
+      big |= BigInt(piece & (hi - 1)) << BigInt(shift);
+      shift += n - 1;
+      if (piece < hi) break;
     }
-    if (big !== undefined) {
-      big &= 0xffffffffffffffffn;
-      if (big >= 2n ** 53n) {
-        this.lastBig = big;
-        return Number(big);
-      }
-      return Number(big);
-    }
-    return value;
+    big &= 0xffffffffffffffffn;
+    if (big >= 2n ** 53n) this.lastBig = big;
+    return Number(big);
   }
 
   private align32(): void {

@@ -98,8 +98,11 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
     m.types.push(t);
     return t;
   };
-  const ptrTo = (t: Type, as = 0): Type =>
-    findType(
+  const ptrs = new Map<Type, Type>();
+  const ptrTo = (t: Type, as = 0): Type => {
+    const hit = as === 0 ? ptrs.get(t) : undefined;
+    if (hit) return hit;
+    const p = findType(
       (x) => x.kind === 'ptr' && x.elt === t && x.addrSpace === as,
       () => {
         const p = new Type('ptr');
@@ -108,15 +111,19 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         return p;
       },
     );
+    if (as === 0) ptrs.set(t, p);
+    return p;
+  };
+  let i1T: Type | undefined;
   const i1Like = (t: Type | undefined): Type => {
-    const i1 = findType(
+    const i1 = (i1T ??= findType(
       (x) => x.kind === 'int' && x.width === 1,
       () => {
         const x = new Type('int');
         x.width = 1;
         return x;
       },
-    );
+    ));
     if (t && t.kind === 'vector')
       return findType(
         (x) => x.kind === 'vector' && x.count === t.count && x.elt === i1,
@@ -171,7 +178,9 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
             const inst = insts[o[0]!];
             if (!inst)
               throw fail('E405_BITCODE_FORWARD_REF', `a metadata attachment names instruction ${o[0]}, not read`);
-            for (let i = 1; i + 1 < o.length; i += 2) inst.attachments.push([o[i]!, o[i + 1]!]);
+            const list: [number, number][] = [...inst.attachments];
+            for (let i = 1; i + 1 < o.length; i += 2) list.push([o[i]!, o[i + 1]!]);
+            inst.attachments = list;
           } else for (let i = 0; i + 1 < o.length; i += 2) f.attachments.push([o[i]!, o[i + 1]!]);
         }
       } else if (it.id === 14) mr.readSymtab(it, values, blocks);
@@ -329,7 +338,11 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       }
       case FN.RET:
         inst = new Instruction('ret', voidType());
-        while (at.i < o.length) inst.pending.push(valueTypePair(r, at));
+        if (at.i < o.length) {
+          const ops: PendingOperand[] = [];
+          while (at.i < o.length) ops.push(valueTypePair(r, at));
+          inst.pending = ops;
+        }
         break;
       case FN.BR:
         inst = new Instruction('br', voidType());
@@ -347,11 +360,14 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         at.i = 1;
         inst = new Instruction('switch', voidType());
         inst.pending = [value(r, at, t)];
-        inst.blocks = [block(o[2]!)];
+        const targets = [block(o[2]!)];
+        const caseIds: number[] = [];
         for (let k = 3; k + 1 < o.length; k += 2) {
-          inst.caseIds.push(o[k]!);
-          inst.blocks.push(block(o[k + 1]!));
+          caseIds.push(o[k]!);
+          targets.push(block(o[k + 1]!));
         }
+        inst.blocks = targets;
+        inst.caseIds = caseIds;
         break;
       }
       case FN.UNREACHABLE:
@@ -362,10 +378,14 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           throw fail('E404_BITCODE_RECORD', `a phi record has ${o.length} operands`);
         const t = mr.type(o[0]!);
         inst = new Instruction('phi', t);
+        const incoming: PendingOperand[] = [];
+        const from: number[] = [];
         for (let k = 1; k + 1 < o.length; k += 2) {
-          inst.pending.push({ id: signedValue(o[k]!) >>> 0, type: t, metadata: false });
-          inst.blocks.push(block(o[k + 1]!));
+          incoming.push({ id: signedValue(o[k]!) >>> 0, type: t, metadata: false });
+          from.push(block(o[k + 1]!));
         }
+        inst.pending = incoming;
+        inst.blocks = from;
         break;
       }
       case FN.ALLOCA: {
@@ -432,10 +452,12 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         if (o.length - at.i < fty.elts.length)
           throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - at.i} of ${fty.elts.length} arguments`);
         inst = new Instruction('call', fty.elt!);
-        for (const pt of fty.elts) inst.pending.push(value(r, at, pt));
-        if (fty.vararg) while (at.i < o.length) inst.pending.push(valueTypePair(r, at));
+        const args: PendingOperand[] = [];
+        for (const pt of fty.elts) args.push(value(r, at, pt));
+        if (fty.vararg) while (at.i < o.length) args.push(valueTypePair(r, at));
         else if (at.i !== o.length)
           throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - 3} operands for ${fty.elts.length} parameters`);
+        inst.pending = args;
         inst.calleeId = callee;
         inst.explicitType = fty;
         inst.flags = cc;

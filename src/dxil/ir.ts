@@ -73,38 +73,51 @@ export type ConstKind =
 
 export type ValueKind = 'global' | 'function' | 'alias' | 'const' | 'arg' | 'inst' | 'md' | 'block';
 
+/** Shared empty lists: these lists are replaced, never pushed to, so one can be shared. */
+const NONE: never[] = [];
+
 export class Value {
-  kind: ValueKind;
-  type: Type;
-  name: string | undefined;
+  declare kind: ValueKind;
+  declare type: Type;
+  declare name: string | undefined;
   constructor(kind: ValueKind, type: Type) {
     this.kind = kind;
     this.type = type;
+    this.name = undefined;
   }
 }
 
 export class Constant extends Value {
-  ck: ConstKind;
+  declare ck: ConstKind;
   /** int: the value as a signed bigint; float: the bit pattern. */
-  bits = 0n;
+  declare bits: bigint;
   /** aggregate / ce operands, resolved. */
-  ops: Value[] = [];
+  declare ops: Value[];
   /** raw value ids of the operands (absolute), before resolution. */
-  opIds: number[] = [];
+  declare opIds: number[];
   /** data: the element values (raw bit patterns). */
-  data: bigint[] = [];
+  declare data: bigint[];
   /** string/cstring bytes. */
-  bytes: number[] = [];
+  declare bytes: number[];
   /** ce-binop/ce-cast/ce-cmp: the sub-opcode or predicate; ce-gep: 1 when inbounds. */
-  sub = 0;
-  flags = 0;
+  declare sub: number;
+  declare flags: number;
   /** ce-gep: the source element type. */
-  srcType: Type | undefined;
+  declare srcType: Type | undefined;
   /** ce operand types where the record gives them. */
-  opTypes: (Type | undefined)[] = [];
+  declare opTypes: (Type | undefined)[];
   constructor(type: Type, ck: ConstKind) {
     super('const', type);
     this.ck = ck;
+    this.bits = 0n;
+    this.ops = NONE;
+    this.opIds = NONE;
+    this.data = NONE;
+    this.bytes = NONE;
+    this.sub = 0;
+    this.flags = 0;
+    this.srcType = undefined;
+    this.opTypes = NONE;
   }
 }
 
@@ -185,42 +198,61 @@ export interface PendingOperand {
 }
 
 export class Instruction extends Value {
-  op: InstOp;
-  /** Operands in LLVM's order (for call: the arguments, then the callee last is NOT included; see callee). */
-  ops: Value[] = [];
-  pending: PendingOperand[] = [];
+  declare op: InstOp;
+  /** Operands in LLVM's order (for call: the arguments; the callee is apart). */
+  declare ops: Value[];
+  declare pending: PendingOperand[];
   /** Block operands (br, switch, phi incoming blocks) as block indices. */
-  blocks: number[] = [];
+  declare blocks: number[];
   /** binop/cast opcode, cmp predicate, atomicrmw operation. */
-  sub = 0;
+  declare sub: number;
   /** binop flags (nuw/nsw/exact/fast-math), call calling convention info. */
-  flags = 0;
+  declare flags: number;
   /** extractvalue/insertvalue indices. */
-  indices: number[] = [];
+  declare indices: number[];
   /** switch case values (constants). */
-  cases: Value[] = [];
-  caseIds: number[] = [];
+  declare cases: Value[];
+  declare caseIds: number[];
   /** load/store/alloca/cmpxchg alignment in bytes. */
-  align = 0;
-  volatile = false;
-  ordering = 0;
-  failOrdering = 0;
-  scope = 1;
-  weak = false;
-  inbounds = false;
+  declare align: number;
+  declare volatile: boolean;
+  declare ordering: number;
+  declare failOrdering: number;
+  declare scope: number;
+  declare weak: boolean;
+  declare inbounds: boolean;
   /** gep source type, alloca allocated type, load type, call function type. */
-  explicitType: Type | undefined;
-  callee: Value | undefined;
-  calleeId: PendingOperand | undefined;
-  attrs: AttributeList | undefined;
-  dbg: DebugLoc | undefined;
+  declare explicitType: Type | undefined;
+  declare callee: Value | undefined;
+  declare calleeId: PendingOperand | undefined;
+  declare attrs: AttributeList | undefined;
+  declare dbg: DebugLoc | undefined;
   /** Metadata attachments: [kind id, metadata id]. */
-  attachments: [number, number][] = [];
-  /** The slot in the function's value numbering (printer), -1 if none. */
-  slot = -1;
+  declare attachments: [number, number][];
   constructor(op: InstOp, type: Type) {
     super('inst', type);
     this.op = op;
+    this.ops = NONE;
+    this.pending = NONE;
+    this.blocks = NONE;
+    this.sub = 0;
+    this.flags = 0;
+    this.indices = NONE;
+    this.cases = NONE;
+    this.caseIds = NONE;
+    this.align = 0;
+    this.volatile = false;
+    this.ordering = 0;
+    this.failOrdering = 0;
+    this.scope = 1;
+    this.weak = false;
+    this.inbounds = false;
+    this.explicitType = undefined;
+    this.callee = undefined;
+    this.calleeId = undefined;
+    this.attrs = undefined;
+    this.dbg = undefined;
+    this.attachments = NONE;
   }
 }
 

@@ -662,10 +662,14 @@ export class ModuleReader {
           c.sub = r.code === 20 ? 1 : 0;
           let i = 0;
           if (o.length & 1) c.srcType = this.type(o[i++]!);
+          const types: Type[] = [];
+          const ids: number[] = [];
           for (; i + 1 < o.length; i += 2) {
-            c.opTypes.push(this.type(o[i]!));
-            c.opIds.push(o[i + 1]!);
+            types.push(this.type(o[i]!));
+            ids.push(o[i + 1]!);
           }
+          c.opTypes = types;
+          c.opIds = ids;
           break;
         }
         case 13:
