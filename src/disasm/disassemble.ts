@@ -59,7 +59,8 @@ function isDeclarationLine(ins: Instruction): boolean {
 export function disassemble(input: Uint8Array | Container, flags = 0, options: DisassembleOptions = {}): string {
   const c = input instanceof Uint8Array ? parseContainer(input) : input;
   const program = decodeContainerProgram(c);
-  if (program === undefined && effectPart(c) !== undefined) return effectListing(c);
+  if (program === undefined && effectPart(c) !== undefined)
+    return effectListing(c, flags, (b, f) => disassemble(b, f, options));
   if (program === undefined)
     throw new UnsupportedError('E208_PART_UNSUPPORTED', 'the container holds no SHDR or SHEX program', { offset: 0 });
   const header =

@@ -4,13 +4,13 @@
 // effect reader): a 19-word header (version, buffer, numeric-variable and object counts, shared
 // counts, technique count, unstructured size, ...), the unstructured data (strings, types, default
 // values), then the buffers, each followed by its annotations and variables. Effects with objects,
-// techniques, annotations or shared (pool) data are refused as unsupported: iridia does not print
-// them yet.
+// pools, expressions and string objects are refused as unsupported: iridia does not print them yet.
 
 import type { Container } from '../container/container.js';
 import { ByteReader } from '../binary/reader.js';
 import { UnsupportedError } from '../errors.js';
-import { bitsToFloat, formatHex } from './literal.js';
+import { bitsToFloat, formatHex, formatInt } from './literal.js';
+import { FX_STATES, type FxState } from './effect-states.js';
 
 const VERSIONS: Readonly<Record<number, string>> = { 0xfeff1001: 'fx_4_0', 0xfeff1011: 'fx_4_1' };
 
@@ -27,16 +27,21 @@ function unsupported(what: string): UnsupportedError {
 
 /** printf's %.9g of a float. */
 export function formatG9(v: number): string {
+  return formatG(v, 9);
+}
+
+/** printf's %.Pg. */
+export function formatG(v: number, precision: number): string {
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
   if (!Number.isFinite(v)) return Number.isNaN(v) ? '1.#QNAN' : v < 0 ? '-1.#INF' : '1.#INF';
-  const exp = Math.floor(Math.log10(Math.abs(Number(v.toPrecision(9)))));
+  const exp = Math.floor(Math.log10(Math.abs(Number(v.toPrecision(precision)))));
   if (exp < -4 || exp >= 9) {
-    const [m, e] = v.toExponential(8).split('e') as [string, string];
+    const [m, e] = v.toExponential(precision - 1).split('e') as [string, string];
     const mant = m.includes('.') ? m.replace(/0+$/, '').replace(/\.$/, '') : m;
     const n = Number(e);
     return `${mant}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
   }
-  const s = v.toFixed(Math.max(0, 8 - exp));
+  const s = v.toFixed(Math.max(0, precision - 1 - exp));
   return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
 }
 
@@ -49,79 +54,290 @@ interface FxType {
   readonly typeinfo: number;
 }
 
-export function effectListing(c: Container): string {
+/** Options for the shaders an effect embeds (their listings follow the outer flag word). */
+export function effectListing(
+  c: Container,
+  flags = 0,
+  embedded: (bytes: Uint8Array, flags: number) => string = () => '',
+): string {
   const part = effectPart(c);
   if (part === undefined) throw unsupported('no FX10 part');
-  const r = new ByteReader(part.data, { base: part.offset + 8, where: 'FX10', code: 'E201_PART_TRUNCATED' });
-  const h: number[] = [];
-  for (let i = 0; i < 19; i++) h.push(r.u32At(i * 4, 'the effect header'));
-  const [version, buffers, , objects, sharedBuffers, , sharedObjects, techniques, unstructured] = h as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const name = VERSIONS[version];
-  if (name === undefined) throw unsupported(`version ${formatHex(version)}`);
-  if (objects || sharedBuffers || sharedObjects || techniques) throw unsupported('objects, techniques or a pool');
-  const base = 19 * 4;
-  r.require(base, unstructured, 'the unstructured data');
-  const data = new ByteReader(part.data.subarray(base, base + unstructured), {
-    base: part.offset + 8 + base,
-    where: 'FX10',
-    code: 'E201_PART_TRUNCATED',
-  });
-  const str = (off: number): string => data.cstringAt(off);
-  const typeAt = (off: number): FxType => ({
-    name: str(data.u32At(off)),
-    cls: data.u32At(off + 4),
-    elements: data.u32At(off + 8),
-    unpacked: data.u32At(off + 12),
-    packed: data.u32At(off + 20),
-    typeinfo: data.u32At(off + 24),
-  });
-  const out = ['//', `// FX Version: ${name}`, '// Child effect (requires effect pool): false', '//'];
-  out.push(`// ${buffers} local buffer(s)`, '//');
-  let pos = base + unstructured;
-  const u32 = (): number => {
-    const v = r.u32At(pos, 'the effect');
-    pos += 4;
+  return new EffectPrinter(part.data, part.offset + 8, flags, embedded).print();
+}
+
+const OBJECT_SHADERS: ReadonlySet<number> = new Set([5, 6, 7, 8]);
+const OBJECT_STATES: ReadonlySet<number> = new Set([2, 3, 4, 0x15]);
+
+class EffectPrinter {
+  private readonly r: ByteReader;
+  private data!: ByteReader;
+  private pos = 0;
+  private readonly out: string[] = [];
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly base: number,
+    private readonly flags: number,
+    private readonly embedded: (bytes: Uint8Array, flags: number) => string,
+  ) {
+    this.r = new ByteReader(bytes, { base, where: 'FX10', code: 'E201_PART_TRUNCATED' });
+  }
+
+  private u32(): number {
+    const v = this.r.u32At(this.pos, 'the effect');
+    this.pos += 4;
     return v;
-  };
-  for (let b = 0; b < buffers; b++) {
-    const bname = str(u32());
-    u32(); // size
-    const flags = u32();
-    const count = u32();
-    const bind = u32();
-    if (u32() !== 0) throw unsupported('annotations');
-    out.push(`${flags & 1 ? 'tbuffer' : 'cbuffer'} ${bname}${bind !== 0xffffffff ? ` : register(b${bind})` : ''}`, '{');
+  }
+
+  private str(off: number): string {
+    return this.data.cstringAt(off);
+  }
+
+  private typeAt(off: number): FxType {
+    const d = this.data;
+    return {
+      name: this.str(d.u32At(off)),
+      cls: d.u32At(off + 4),
+      elements: d.u32At(off + 8),
+      unpacked: d.u32At(off + 12),
+      packed: d.u32At(off + 20),
+      typeinfo: d.u32At(off + 24),
+    };
+  }
+
+  print(): string {
+    const h: number[] = [];
+    for (let i = 0; i < 19; i++) h.push(this.u32());
+    const [version, buffers, , objects, sharedBuffers, , sharedObjects, techniques, unstructured] = h as number[] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const name = VERSIONS[version];
+    if (name === undefined) throw unsupported(`version ${formatHex(version)}`);
+    if (sharedBuffers || sharedObjects) throw unsupported('a pool');
+    this.r.require(this.pos, unstructured, 'the unstructured data');
+    this.data = new ByteReader(this.r.bytes.subarray(this.pos, this.pos + unstructured), {
+      base: this.base + this.pos,
+      where: 'FX10',
+      code: 'E201_PART_TRUNCATED',
+    });
+    this.pos += unstructured;
+    const out = this.out;
+    out.push('//', `// FX Version: ${name}`, '// Child effect (requires effect pool): false');
+    if (buffers) {
+      out.push('//', `// ${buffers} local buffer(s)`, '//');
+      for (let b = 0; b < buffers; b++) this.buffer();
+    }
+    if (objects) {
+      out.push('//', `// ${objects} local object(s)`, '//');
+      for (let o = 0; o < objects; o++) this.object();
+      out.push('');
+    }
+    if (techniques) {
+      out.push('//', `// ${techniques} technique(s)`, '//');
+      for (let t = 0; t < techniques; t++) this.technique();
+    }
+    return `${out.join('\n')}\n`;
+  }
+
+  private buffer(): void {
+    const bname = this.str(this.u32());
+    this.u32(); // size
+    const flags = this.u32();
+    const count = this.u32();
+    const bind = this.u32();
+    const notes = this.annotations('');
+    this.out.push(`${flags & 1 ? 'tbuffer' : 'cbuffer'} ${bname}${bind !== 0xffffffff ? ` : register(b${bind})` : ''}`);
+    this.out.push(...notes, '{');
     for (let v = 0; v < count; v++) {
-      const vname = str(u32());
-      const type = typeAt(u32());
-      const semantic = u32();
-      const offset = u32();
-      const value = u32();
-      const vflags = u32();
-      if (u32() !== 0) throw unsupported('annotations');
+      const vname = this.str(this.u32());
+      const type = this.typeAt(this.u32());
+      const semantic = this.u32();
+      const offset = this.u32();
+      const value = this.u32();
+      const vflags = this.u32();
+      const vnotes = this.annotations('    ');
       let decl = `${vname}${type.elements ? `[${type.elements}]` : ''}`;
-      if (semantic) decl += ` : ${str(semantic)}`;
+      if (semantic) decl += ` : ${this.str(semantic)}`;
       if (vflags & 4) decl += ` : packoffset(c${offset >>> 4}.${'xyzw'[(offset >>> 2) & 3]})`;
-      if (value) decl += ` = ${defaultValue(data, value, type)}`;
+      if (value) decl += ` = ${defaultValue(this.data, value, type)}`;
       const tname = type.name === '' ? '<unnamed>' : type.name;
-      const text = `    ${tname.padEnd(7)} ${decl};`;
-      out.push(
-        `${text.padEnd(40)}// Offset: ${String(offset).padStart(4)}, size: ${String(type.unpacked).padStart(4)}`,
+      let text = `    ${tname.padEnd(7)} ${decl}`;
+      if (vnotes.length) {
+        this.out.push(text, ...vnotes.slice(0, -1));
+        text = vnotes[vnotes.length - 1]!;
+      }
+      this.out.push(
+        `${`${text};`.padEnd(40)}// Offset: ${String(offset).padStart(4)}, size: ${String(type.unpacked).padStart(4)}`,
       );
     }
-    out.push('}', '');
+    this.out.push('}', '');
   }
-  return `${out.join('\n')}\n`;
+
+  /** Reads an annotation block; returns its lines ('<', entries, '>') at `indent`, or none. */
+  private annotations(indent: string): string[] {
+    const count = this.u32();
+    if (count === 0) return [];
+    const lines = [`${indent}<`];
+    for (let i = 0; i < count; i++) {
+      const name = this.str(this.u32());
+      const type = this.typeAt(this.u32());
+      let value: string;
+      if (type.cls === 1) value = defaultValue(this.data, this.u32(), type);
+      else if (type.cls === 2 && type.typeinfo === 1) {
+        const n = Math.max(1, type.elements);
+        const parts: string[] = [];
+        for (let j = 0; j < n; j++) parts.push(`"${this.str(this.u32())}"`);
+        value = n > 1 || type.elements ? `{ ${parts.join(', ')} }` : parts[0]!;
+      } else throw unsupported('annotations of this type');
+      lines.push(`${indent}    ${type.name} ${name}${type.elements ? `[${type.elements}]` : ''} = ${value};`);
+    }
+    lines.push(`${indent}>`);
+    return lines;
+  }
+
+  private object(): void {
+    const name = this.str(this.u32());
+    const type = this.typeAt(this.u32());
+    const semantic = this.u32();
+    this.u32(); // bind point
+    // A one-element array prints as a single object.
+    const array = type.elements > 1;
+    const head = `${type.name} ${name}${array ? `[${type.elements}]` : ''}${semantic ? ` : ${this.str(semantic)}` : ''}`;
+    const n = Math.max(1, type.elements);
+    const body: string[] = [];
+    if (OBJECT_STATES.has(type.typeinfo)) {
+      if (array) {
+        body.push('{');
+        for (let i = 0; i < n; i++) {
+          const count = this.u32();
+          body.push('    {', ...this.assignments(count, '        '), `    }${i < n - 1 ? ',' : ''}`);
+        }
+        body.push('};');
+      } else {
+        for (let i = 0; i < n; i++) {
+          const count = this.u32();
+          body.push('{', ...this.assignments(count, '    '), '};');
+        }
+      }
+    } else if (OBJECT_SHADERS.has(type.typeinfo)) {
+      const items: string[][] = [];
+      for (let i = 0; i < n; i++) {
+        const offset = this.u32();
+        const so = type.typeinfo === 8 ? this.u32() : 0;
+        items.push(this.shader(offset, '    ', so));
+      }
+      if (array) {
+        body.push('{');
+        items.forEach((it, i) => {
+          body.push(...it.slice(0, -1), `${it[it.length - 1]}${i < items.length - 1 ? ',' : ''}`);
+        });
+        body.push('};');
+      } else {
+        const it = items[0]!;
+        body.push(...it.slice(0, -1), `${it[it.length - 1]};`);
+      }
+    } else if (type.typeinfo === 1) throw unsupported('string objects');
+    const notes = this.annotations('');
+    const lines = [head, ...notes];
+    if (body.length === 0) lines[lines.length - 1] += ';';
+    else if (OBJECT_SHADERS.has(type.typeinfo)) lines[lines.length - 1] += ' = ';
+    this.out.push(...lines, ...body);
+  }
+
+  /** A shader at an unstructured offset: NULL, or its listing in `asm { }` at `indent`. */
+  private shader(offset: number, indent: string, soDecl: number): string[] {
+    if (offset === 0) return [`${indent}NULL`];
+    const size = this.data.u32At(offset, 'a shader size');
+    this.data.require(offset + 4, size, 'a shader');
+    // Embedded shaders print as at flag word 0, whatever the effect's flags.
+    const text = this.embedded(this.data.bytes.subarray(offset + 4, offset + 4 + size), 0);
+    const inner = `${indent}    `;
+    const lines = [`${indent}asm {`];
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+    for (const l of body.split('\n')) lines.push(inner + l);
+    lines.push(inner + indent, `${indent}}`);
+    if (soDecl) lines.push(`${indent.slice(4)}/* Stream out decl: "${this.str(soDecl)}" */`);
+    return lines;
+  }
+
+  private technique(): void {
+    const name = this.str(this.u32());
+    const passes = this.u32();
+    this.out.push(`technique10 ${name}`, ...this.annotations(''), '{');
+    for (let p = 0; p < passes; p++) {
+      const pname = this.str(this.u32());
+      const count = this.u32();
+      const notes = this.annotations('    ');
+      this.out.push(`    pass ${pname}`, ...notes, '    {', ...this.assignments(count, '        '), '    }', '');
+    }
+    this.out.push('}', '');
+  }
+
+  private assignments(count: number, indent: string): string[] {
+    const lines: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = this.u32();
+      const index = this.u32();
+      const kind = this.u32();
+      const value = this.u32();
+      const state = FX_STATES[id];
+      if (state === undefined) throw unsupported(`state id ${id}`);
+      const lhs = `${state.name}${state.indexed ? `[${index}]` : ''}`.padEnd(8);
+      const d = this.data;
+      let rhs: string;
+      if (kind === 1) {
+        const n = d.u32At(value);
+        if (state.kind === 'o') rhs = 'NULL';
+        else {
+          const parts: string[] = [];
+          for (let j = 0; j < n; j++) {
+            const t = d.u32At(value + 4 + j * 8);
+            const w = d.u32At(value + 8 + j * 8);
+            parts.push(stateValue(state, storedNumber(t, w), n));
+          }
+          const tname = { b: 'bool', f: 'float', u: 'uint', y: 'byte' }[state.kind];
+          rhs = `${tname}${state.dim > 1 ? state.dim : ''}(${parts.join(', ')})`;
+        }
+      } else if (kind === 2) rhs = this.str(value);
+      else if (kind === 3) rhs = `${this.str(d.u32At(value))}[${d.u32At(value + 4)}]`;
+      else if (kind === 7) {
+        const sh = this.shader(d.u32At(value), indent, d.u32At(value + 4));
+        lines.push(`${indent}${lhs} = ${sh[0]!.trimStart()}`, ...sh.slice(1, -1), `${sh[sh.length - 1]};`);
+        continue;
+      } else throw unsupported(`assignments of kind ${kind}`);
+      lines.push(`${indent}${lhs} = ${rhs};`);
+    }
+    return lines;
+  }
+}
+
+/** A constant's value from its stored type (1 float, 2 int, 3 uint, 4 bool). */
+function storedNumber(type: number, w: number): number {
+  if (type === 1) return bitsToFloat(w);
+  if (type === 2) return w | 0;
+  if (type === 4) return w ? 1 : 0;
+  return w >>> 0;
+}
+
+/** A state's constant converted to the state's type, as fxc prints it. */
+function stateValue(state: FxState, v: number, n: number): string {
+  const w = state.kind === 'f' ? 0 : Math.trunc(v) | 0;
+  if (state.kind === 'f') return formatG9(v);
+  if (n === 1 && state.values !== undefined) {
+    const named = state.values[w];
+    if (named !== undefined) return `${named} /* ${state.kind === 'b' ? (w ? 'true' : 'false') : w} */`;
+  }
+  if (state.kind === 'b') return w ? 'true' : 'false';
+  if (state.kind === 'y') return `0x${(w >>> 0).toString(16).padStart(2, '0')}`;
+  return formatInt(w);
 }
 
 function defaultValue(data: ByteReader, at: number, type: FxType): string {
