@@ -38,7 +38,7 @@ export function lift(bytes: Uint8Array, options: LiftOptions = {}): Program {
 function signature(c: Container, kinds: readonly SignatureKind[]): Signature | undefined {
   for (const k of kinds) {
     const p = c.parts.find((x) => x.kind === k);
-    if (p && isSignatureKind(p.kind)) return readSignature(p.kind, p.data, p.offset);
+    if (p && isSignatureKind(p.kind)) return readSignature(p.kind, p.data, p.offset + 8);
   }
   return undefined;
 }
@@ -51,7 +51,7 @@ export function liftContainer(c: Container, options: LiftOptions = {}): Program 
   let rdef: Rdef | undefined;
   if (rdefPart) {
     try {
-      rdef = readRdef(rdefPart.data, rdefPart.offset);
+      rdef = readRdef(rdefPart.data, rdefPart.offset + 8);
     } catch (e) {
       if (!(e instanceof IridiaError)) throw e;
       rdef = undefined;

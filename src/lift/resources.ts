@@ -194,6 +194,8 @@ export class Resources {
     const name = `${cls === 'b' ? 'cb' : cls}${id}`;
     // An unbounded range gets `unboundedCount` bindings, or more when a constant index reaches further.
     const given = count ?? Math.max(this.unbounded(), (this.usage.maxIndex.get(`${cls}${id}`) ?? 0) - lower + 1);
+    if (given > 4096)
+      L.refuse('resource kind not handled', `a range of ${given} registers (iridia binds at most 4096)`);
     const type = isArray ? L.m.type({ kind: 'binding_array', base: elem, size: given }) : elem;
     const binding = group >= 0 ? { group, binding: this.allocate(group, lower, given) } : undefined;
     const global = L.m.addGlobal({

@@ -1,0 +1,94 @@
+// Malformed programs, made from a committed fixture: the lifter answers with a typed error (the
+// decoder's E3xx, or E602 for what only the lifter sees: a register used but not declared, a
+// declaration past Direct3D 11's limits), never another exception, never a hang, never an
+// allocation its declarations ask for.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES, readBytes } from '../helpers/shared.js';
+import { lift } from '../../src/lift/lift.js';
+import { parseContainer } from '../../src/container/container.js';
+import { decodeProgram } from '../../src/sm4/decode.js';
+import { IridiaError } from '../../src/errors.js';
+
+const original = readBytes(join(FIXTURES, 'lift/ps_uint_ops/main-ps_5_0/shader.dxbc'));
+const shex = parseContainer(original).parts.find((p) => p.kind === 'SHEX')!;
+const payload = shex.offset + 8;
+const program = decodeProgram(shex.data);
+
+/** A copy of the fixture with the word at `word` of the program (from its version token) replaced. */
+function withWord(word: number, value: number): Uint8Array {
+  const b = original.slice();
+  new DataView(b.buffer).setUint32(payload + word * 4, value >>> 0, true);
+  return b;
+}
+
+function instruction(name: number) {
+  const i = program.instructions.find((x) => x.opcode === name);
+  assert.ok(i, `the fixture has opcode ${name}`);
+  return i;
+}
+
+function throwsCode(bytes: Uint8Array, code: string, reason?: RegExp): void {
+  assert.throws(
+    () => lift(bytes),
+    (e: unknown) => {
+      assert.ok(e instanceof IridiaError, `an IridiaError, not ${String(e)}`);
+      assert.equal(e.code, code, e.message);
+      if (reason) assert.match(e.message, reason);
+      return true;
+    },
+  );
+}
+
+test('dcl_temps past Direct3D 11 limit is refused before anything is allocated', () => {
+  const temps = instruction(0x68);
+  throwsCode(
+    withWord(temps.word + 1, 0x7fffffff),
+    'E602_LIFT_INVALID',
+    /dcl_temps 2147483647 \(Direct3D allows 4096\)/,
+  );
+});
+
+test('a temporary used but not declared is E602', () => {
+  const temps = instruction(0x68);
+  throwsCode(withWord(temps.word + 1, 0), 'E602_LIFT_INVALID', /r0 is used but only 0 temporaries are declared/);
+});
+
+test('a constant buffer past 4096 rows is E602', () => {
+  const cb = instruction(0x59);
+  // The operand's second index (rows) follows the operand token and the register index.
+  throwsCode(withWord(cb.word + 3, 5000), 'E602_LIFT_INVALID', /constant buffer of 5000 rows/);
+});
+
+test('an unknown opcode and a length past the program are the decoder errors', () => {
+  const first = program.instructions[program.instructions.length - 2]!;
+  throwsCode(withWord(first.word, (first.token & ~0x7ff) | 0x7ff), 'E303_UNKNOWN_OPCODE');
+  throwsCode(withWord(1, program.lengthWords + 100), 'E301_TOKENS_TRUNCATED');
+});
+
+test('seeded corruption of the program: only typed errors', () => {
+  let seed = 0x1234567;
+  const rand = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed;
+  };
+  const words = shex.data.byteLength >>> 2;
+  let refused = 0;
+  for (let k = 0; k < 2000; k++) {
+    const b = original.slice();
+    const dv = new DataView(b.buffer);
+    for (let n = 1 + (rand() % 3); n > 0; n--) {
+      const at = payload + 4 * (2 + (rand() % (words - 2)));
+      dv.setUint32(at, rand() % 4 === 0 ? dv.getUint32(at, true) ^ (1 << (rand() % 32)) : rand(), true);
+    }
+    try {
+      lift(b);
+    } catch (e) {
+      assert.ok(e instanceof IridiaError, `case ${k}: ${e instanceof Error ? e.stack : String(e)}`);
+      refused++;
+    }
+  }
+  assert.ok(refused > 0);
+});
