@@ -535,7 +535,11 @@ export class ModulePrinter {
 
   private mdBody(md: Metadata): string {
     if (md.k !== 'node') return this.mdOperandOf(md);
-    if (md.di) return (md.distinct ? 'distinct ' : '') + printDiNode(this, md);
+    if (md.di)
+      return (
+        (md.distinct ? 'distinct ' : '') +
+        printDiNode({ mdOperand: (id) => this.mdOperand(id), mdAt: (id) => this.md(id) }, md)
+      );
     const ops = md.ops.map((id) => (id === 0 ? 'null' : this.mdOperand(id - 1)));
     return `${md.distinct ? 'distinct ' : ''}!{${ops.join(', ')}}`;
   }
