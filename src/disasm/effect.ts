@@ -11,6 +11,7 @@ import { ByteReader } from '../binary/reader.js';
 import { UnsupportedError } from '../errors.js';
 import { bitsToFloat, formatHex, formatInt } from './literal.js';
 import { FX_STATES, type FxState } from './effect-states.js';
+import { expressionLines } from './effect-expr.js';
 
 const VERSIONS: Readonly<Record<number, string>> = { 0xfeff1001: 'fx_4_0', 0xfeff1011: 'fx_4_1' };
 
@@ -121,7 +122,6 @@ class EffectPrinter {
     ];
     const name = VERSIONS[version];
     if (name === undefined) throw unsupported(`version ${formatHex(version)}`);
-    if (sharedBuffers || sharedObjects) throw unsupported('a pool');
     this.r.require(this.pos, unstructured, 'the unstructured data');
     this.data = new ByteReader(this.r.bytes.subarray(this.pos, this.pos + unstructured), {
       base: this.base + this.pos,
@@ -130,7 +130,8 @@ class EffectPrinter {
     });
     this.pos += unstructured;
     const out = this.out;
-    out.push('//', `// FX Version: ${name}`, '// Child effect (requires effect pool): false');
+    const child = sharedBuffers > 0 || sharedObjects > 0;
+    out.push('//', `// FX Version: ${name}`, `// Child effect (requires effect pool): ${child}`);
     if (buffers) {
       out.push('//', `// ${buffers} local buffer(s)`, '//');
       for (let b = 0; b < buffers; b++) this.buffer();
@@ -140,6 +141,16 @@ class EffectPrinter {
       for (let o = 0; o < objects; o++) this.object();
       out.push('');
     }
+    // A child effect's shared (pool) buffers and objects: names and types only.
+    if (sharedBuffers) {
+      out.push('//', `// ${sharedBuffers} shared buffer(s)`, '//');
+      for (let b = 0; b < sharedBuffers; b++) this.buffer(true);
+    }
+    if (sharedObjects) {
+      out.push('//', `// ${sharedObjects} shared object(s)`, '//');
+      for (let o = 0; o < sharedObjects; o++) this.sharedObject();
+      out.push('');
+    }
     if (techniques) {
       out.push('//', `// ${techniques} technique(s)`, '//');
       for (let t = 0; t < techniques; t++) this.technique();
@@ -147,13 +158,24 @@ class EffectPrinter {
     return `${out.join('\n')}\n`;
   }
 
-  private buffer(): void {
+  private sharedObject(): void {
+    const name = this.str(this.u32());
+    const type = this.typeAt(this.u32());
+    const semantic = this.u32();
+    this.u32(); // bind point
+    const array = type.elements > 1;
+    this.out.push(
+      `${type.name} ${name}${array ? `[${type.elements}]` : ''}${semantic ? ` : ${this.str(semantic)}` : ''};`,
+    );
+  }
+
+  private buffer(shared = false): void {
     const bname = this.str(this.u32());
     this.u32(); // size
     const flags = this.u32();
     const count = this.u32();
     const bind = this.u32();
-    const notes = this.annotations('');
+    const notes = shared ? [] : this.annotations('');
     this.out.push(`${flags & 1 ? 'tbuffer' : 'cbuffer'} ${bname}${bind !== 0xffffffff ? ` : register(b${bind})` : ''}`);
     this.out.push(...notes, '{');
     for (let v = 0; v < count; v++) {
@@ -163,7 +185,8 @@ class EffectPrinter {
       const offset = this.u32();
       const value = this.u32();
       const vflags = this.u32();
-      const vnotes = this.annotations('    ');
+      // A shared variable has no annotation block.
+      const vnotes = shared ? [] : this.annotations('    ');
       let decl = `${vname}${type.elements ? `[${type.elements}]` : ''}`;
       if (semantic) decl += ` : ${this.str(semantic)}`;
       if (vflags & 4) decl += ` : packoffset(c${offset >>> 4}.${'xyzw'[(offset >>> 2) & 3]})`;
@@ -268,6 +291,14 @@ class EffectPrinter {
     return lines;
   }
 
+  /** eval(...) of the expression blob at an unstructured offset. */
+  private expression(offset: number): string {
+    const size = this.data.u32At(offset, 'an expression size');
+    this.data.require(offset + 4, size, 'an expression');
+    const lines = expressionLines(this.data.bytes.subarray(offset + 4, offset + 4 + size));
+    return `eval(${lines.join(`\n${' '.repeat(24)}`)})`;
+  }
+
   private technique(): void {
     const name = this.str(this.u32());
     const passes = this.u32();
@@ -312,7 +343,9 @@ class EffectPrinter {
         const sh = this.shader(d.u32At(value), indent, d.u32At(value + 4));
         lines.push(`${indent}${lhs} = ${sh[0]!.trimStart()}`, ...sh.slice(1, -1), `${sh[sh.length - 1]};`);
         continue;
-      } else throw unsupported(`assignments of kind ${kind}`);
+      } else if (kind === 6) rhs = this.expression(value);
+      else if (kind === 5) rhs = `${this.str(d.u32At(value))}[${this.expression(d.u32At(value + 4))}]`;
+      else throw unsupported(`assignments of kind ${kind}`);
       lines.push(`${indent}${lhs} = ${rhs};`);
     }
     return lines;

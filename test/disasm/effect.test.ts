@@ -1,0 +1,46 @@
+// Effect (fx_4_x) listings under seeded corruption: the effect printer reads through bounds-checked
+// readers, so a damaged FX10 part gives a listing or a typed error, never anything else.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseContainer } from '../../src/container/container.js';
+import { disassemble } from '../../src/disasm/disassemble.js';
+import { IridiaError } from '../../src/errors.js';
+import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
+
+test(
+  'corrupted effect containers: listings or typed errors only',
+  { skip: skipUnlessShared('corpus/dxbc/wine') },
+  () => {
+    const effects = walk(sharedPath('corpus/dxbc/wine')!)
+      .filter((f) => f.endsWith('.dxbc'))
+      .map((f) => readBytes(f))
+      .filter((b) => parseContainer(b).parts.some((p) => p.kind === 'FX10'));
+    assert.ok(effects.length >= 20, `expected the wine effects, found ${effects.length}`);
+    let seed = 12345;
+    const rand = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    let printed = 0;
+    let refused = 0;
+    for (let n = 0; n < 2000; n++) {
+      const bytes = effects[n % effects.length]!.slice();
+      const part = parseContainer(bytes).parts.find((p) => p.kind === 'FX10')!;
+      const start = part.offset + 8;
+      for (let e = 0; e < 1 + Math.floor(rand() * 3); e++) {
+        const i = start + Math.floor(rand() * part.data.byteLength);
+        bytes[i] = rand() < 0.5 ? bytes[i]! ^ (1 << Math.floor(rand() * 8)) : Math.floor(rand() * 256);
+      }
+      try {
+        disassemble(bytes, 0);
+        printed++;
+      } catch (e) {
+        assert.ok(e instanceof IridiaError, `corruption ${n}: ${String((e as Error).stack ?? e)}`);
+        refused++;
+      }
+    }
+    console.log(`effect fuzz: ${printed} printed, ${refused} refused with typed errors`);
+    assert.ok(printed > 0 && refused > 0);
+  },
+);
