@@ -3,14 +3,17 @@
 // operation table (with the resource properties of annotateHandle decoded).
 
 import { dxOp } from './dxop.js';
-import { Constant, Func, type Instruction } from './ir.js';
+import { Constant, Func, type Instruction, type Metadata } from './ir.js';
+import { MetadataValue } from './function.js';
+import type { ModulePrinter } from './printer.js';
 import { resourcePropertiesText } from './resource-properties.js';
 
-export function dxcInstructionComment(i: Instruction): string {
+export function dxcInstructionComment(i: Instruction, _f: Func, p: ModulePrinter): string {
   let s = '';
   const callee = i.op === 'call' ? i.callee : undefined;
-  const isDbg = callee instanceof Func && (callee.name === 'llvm.dbg.value' || callee.name === 'llvm.dbg.declare');
-  if (!isDbg && i.dbg && i.dbg.line !== 0) s += ` ; line:${i.dbg.line} col:${i.dbg.col}`;
+  const dbgKind = callee instanceof Func ? DBG_INTRINSICS[callee.name ?? ''] : undefined;
+  if (dbgKind !== undefined) s += variableComment(i, dbgKind, p);
+  else if (i.dbg && i.dbg.line !== 0) s += ` ; line:${i.dbg.line} col:${i.dbg.col}`;
   if (!(callee instanceof Func) || i.ops.length === 0 || !callee.name?.startsWith('dx.op.')) return s;
   const a = i.ops[0];
   if (!(a instanceof Constant) || a.ck !== 'int') return s;
@@ -21,6 +24,39 @@ export function dxcInstructionComment(i: Instruction): string {
   if (row[1] === 'AnnotateHandle') {
     const props = i.ops[2];
     if (props instanceof Constant) s += resourcePropertiesText(props);
+  }
+  return s;
+}
+
+/** llvm.dbg.declare(addr, var, expr) and llvm.dbg.value(value, offset, var, expr): where var is. */
+const DBG_INTRINSICS: Readonly<Record<string, number>> = { 'llvm.dbg.declare': 1, 'llvm.dbg.value': 2 };
+
+type Node = Extract<Metadata, { k: 'node' }>;
+
+/** ` ; var:"name" !DIExpression(...) func:"name"` for a debug intrinsic with a variable and an expression. */
+function variableComment(i: Instruction, at: number, p: ModulePrinter): string {
+  const node = (v: unknown, di: string): Node | undefined => {
+    if (!(v instanceof MetadataValue)) return undefined;
+    const md = p.md(v.mdId);
+    return md?.k === 'node' && md.di === di ? md : undefined;
+  };
+  const variable = node(i.ops[at], 'DILocalVariable');
+  const expr = node(i.ops[at + 1], 'DIExpression');
+  if (!variable || !expr) return '';
+  const str = (id: number | undefined): string => {
+    const md = id ? p.md(id - 1) : undefined;
+    return md?.k === 'string' ? md.s : '';
+  };
+  let s = ` ; var:"${str(variable.record?.[3])}" ${p.mdBody(expr)}`;
+  // findFunctionScope: the variable's scope, up through lexical blocks to its subprogram.
+  let scope = p.md((variable.record?.[2] ?? 0) - 1);
+  for (let hops = 0; hops < 1000 && scope?.k === 'node'; hops++) {
+    if (scope.di === 'DISubprogram') {
+      s += ` func:"${str(scope.record?.[2])}"`;
+      break;
+    }
+    if (scope.di !== 'DILexicalBlock' && scope.di !== 'DILexicalBlockFile') break;
+    scope = p.md((scope.record?.[1] ?? 0) - 1);
   }
   return s;
 }

@@ -368,7 +368,7 @@ export function printDiNode(c: DiContext, md: Node): string {
     default:
       return `!${md.di}(${r.slice(1).join(', ')})`;
   }
-  return f.text(md.di);
+  return f.text(md.di ?? '');
 }
 
 /** DIExpression: known operations by name (deref, plus N, bit_piece O S last), else raw numbers. */

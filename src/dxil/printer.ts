@@ -118,7 +118,7 @@ const CALLING_CONVENTIONS: Readonly<Record<number, string>> = {
 const ccName = (cc: number): string => CALLING_CONVENTIONS[cc] ?? `cc${cc}`;
 
 /** Extra text after an instruction (dxc's annotation writer: line comments and dx.op names). */
-export type InstructionComment = (inst: Instruction, fn: Func) => string;
+export type InstructionComment = (inst: Instruction, fn: Func, printer: ModulePrinter) => string;
 
 export class ModulePrinter {
   private readonly m: Module;
@@ -533,7 +533,8 @@ export class ModulePrinter {
     return n === undefined ? '<badref>' : `!${n}`;
   }
 
-  private mdBody(md: Metadata): string {
+  /** A node's body as `!N = ` would be followed by (MDNode::printAsBody). */
+  mdBody(md: Metadata): string {
     if (md.k !== 'node') return this.mdOperandOf(md);
     if (md.di)
       return (
@@ -753,7 +754,7 @@ export class ModulePrinter {
     for (const [kind, id] of sortAttachments(i.attachments)) {
       s += `, !${this.kindName(kind)} ${this.mdOperand(id)}`;
     }
-    if (this.comment) s += this.comment(i, f);
+    if (this.comment) s += this.comment(i, f, this);
     return s;
   }
 
