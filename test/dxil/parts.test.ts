@@ -131,3 +131,66 @@ test(
     assert.deepEqual(mismatched, []);
   },
 );
+
+test(
+  'dxil parts: PSV0, the signature parts and the module metadata agree',
+  { skip: skipUnlessShared('corpus/dxil') },
+  () => {
+    const root = sharedPath('corpus/dxil')!;
+    let n = 0;
+    const disagreements: string[] = [];
+    for (const d of readdirSync(root, { withFileTypes: true })) {
+      if (!d.isDirectory()) continue;
+      for (const f of readdirSync(join(root, d.name)).filter((x) => x.endsWith('.dxil'))) {
+        const c = readDxilContainer(parseContainer(readBytes(join(root, d.name, f))));
+        if (!c.program || !c.psv) continue;
+        n++;
+        const psv = c.psv;
+        const ep = readDxilInfo(c.program.module).entryPoints[0];
+        // Buffers and bindings live in the reflection module (STAT) when the program's is stripped.
+        const refl = readDxilInfo((c.reflection ?? c.program).module);
+        const arbitrary = (xs: readonly { name: string; semanticKind: number }[]): string =>
+          xs
+            .filter((e) => e.semanticKind === 0)
+            .map((e) => e.name)
+            .join(',');
+        const checks: [string, unknown, unknown][] = [
+          [
+            'resources',
+            psv.resources.length,
+            refl.cbuffers.length + refl.samplers.length + refl.srvs.length + refl.uavs.length,
+          ],
+          [
+            'ISG1 elements',
+            c.signatures.ISG1?.elements.length ?? 0,
+            ep?.inputs.reduce((a, e) => a + e.indices.length, 0) ?? 0,
+          ],
+          [
+            'OSG1 elements',
+            c.signatures.OSG1?.elements.length ?? 0,
+            ep?.outputs.reduce((a, e) => a + e.indices.length, 0) ?? 0,
+          ],
+        ];
+        if (psv.version >= 1)
+          checks.push(
+            ['inputs', psv.sigInputElements, ep?.inputs.length ?? 0],
+            ['outputs', psv.sigOutputElements, ep?.outputs.length ?? 0],
+            ['patch constant', psv.sigPatchConstOrPrimElements, ep?.patchConstant.length ?? 0],
+            // PSV0 names only arbitrary semantics; system values go by their kind.
+            [
+              'input names',
+              arbitrary(psv.inputs),
+              arbitrary(ep?.inputs.map((e) => ({ name: e.name, semanticKind: e.semanticKind })) ?? []),
+            ],
+          );
+        for (const [what, a, b] of checks)
+          if (a !== b) disagreements.push(`${d.name}/${f}: ${what} ${String(a)} vs ${String(b)}`);
+      }
+    }
+    console.log(
+      `dxil parts: PSV0 / signatures / metadata cross-checked on ${n} programs, ${disagreements.length} disagreements`,
+    );
+    assert.ok(n > 900);
+    assert.deepEqual(disagreements, []);
+  },
+);
