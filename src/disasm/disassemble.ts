@@ -44,6 +44,8 @@ const OPENS: ReadonlySet<number> = new Set([0x1f, 0x30, 0x4c, 0x12]);
 /** Closes: flow control printed one level out. */
 const CLOSES: ReadonlySet<number> = new Set([0x15, 0x16, 0x17, 0x12]);
 
+const INDENTS: readonly string[] = Array.from({ length: 32 }, (_, i) => '  '.repeat(i));
+
 function hex8(n: number): string {
   return `0x${n.toString(16).toUpperCase().padStart(8, '0')}`;
 }
@@ -126,7 +128,7 @@ export function programListing(
       if (ins.customData.dataClass === 3) text = printImmediateConstantBuffer(ins.customData.words, ctx.hex);
       else if (ins.customData.dataClass === 4) text = printShaderMessage(ins.customData.words, ctx, program);
       else continue;
-    } else text = printDeclaration(ins, ctx) ?? printInstruction(ins, ctx);
+    } else text = (decl ? printDeclaration(ins, ctx) : undefined) ?? printInstruction(ins, ctx);
     if (decl) {
       out.push(declPrefix(byte) + text);
     } else {
@@ -134,7 +136,8 @@ export function programListing(
       let prefix = '';
       if (numbering) prefix += offsets ? `${String(n).padStart(4)}  ` : `${String(n).padStart(4)}: `;
       if (offsets) prefix += `${hex8(byte)}: `;
-      out.push(prefix + '  '.repeat(depth) + text + (notes?.suffix?.get(byte) ?? ''));
+      const line = prefix + (INDENTS[depth] ?? '  '.repeat(depth)) + text;
+      out.push(notes?.suffix === undefined ? line : line + (notes.suffix.get(byte) ?? ''));
       if (OPENS.has(ins.opcode)) depth++;
       n++;
     }

@@ -39,7 +39,18 @@ function isShiftAmount(opcode: number, i: number): boolean {
 
 const signed4 = (v: number): number => (v & 8 ? v - 16 : v);
 
+/** Mnemonics of instructions without extended tokens, by opcode and control bits. */
+const MNEMONICS = new Map<number, string>();
+
 export function mnemonic(ins: Instruction): string {
+  if (ins.extended.length !== 0) return buildMnemonic(ins);
+  const key = ins.token & 0x00ffffff;
+  let m = MNEMONICS.get(key);
+  if (m === undefined) MNEMONICS.set(key, (m = buildMnemonic(ins)));
+  return m;
+}
+
+function buildMnemonic(ins: Instruction): string {
   const info = OPCODES[ins.opcode]!;
   const t = ins.token;
   let name = info.name;

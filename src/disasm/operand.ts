@@ -19,8 +19,20 @@ export interface OperandContext {
 /** How the literals of an operand print: `f` float, `i`/`u` integer, `d` double, `x` untyped. */
 export type LiteralKind = string;
 
+/** Suffixes by the operand token's bits 2-11 (selection mode and mask or swizzle), built on first use. */
+const SUFFIXES: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+
 export function componentSuffix(op: Operand): string {
   if (op.numComponents !== 2) return '';
+  const key = (op.token >>> 2) & 0x3ff;
+  const cached = SUFFIXES[key];
+  if (cached !== undefined) return cached;
+  const s = buildSuffix(op);
+  SUFFIXES[key] = s;
+  return s;
+}
+
+function buildSuffix(op: Operand): string {
   if (op.selectionMode === 0) {
     if (op.mask === 0) return '';
     let s = '.';
