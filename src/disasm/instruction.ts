@@ -98,15 +98,38 @@ function buildMnemonic(ins: Instruction): string {
 }
 
 /** The instruction's text: mnemonic, a space, operands joined by ', '. */
+/** Opcodes that access a resource, sampler, UAV, memory or stream (a `*` slot in their format). */
+const ACCESS: readonly boolean[] = OPCODES.map((o) => o !== undefined && (o.dst + o.src).includes('*'));
+
 export function printInstruction(ins: Instruction, ctx: OperandContext): string {
-  const info = OPCODES[ins.opcode]!;
+  const ops = ins.operands;
   const kinds = OPERAND_TYPES[ins.opcode] ?? '';
+  let precise = false;
+  for (let i = 0; i < ops.length; i++) if (ops[i]!.minPrecision !== 0) precise = true;
+  let s = mnemonic(ins);
+  // sync is the one operand-less instruction printed without a trailing space.
+  if (ins.opcode === 0xbe) return s;
+  s += ' ';
+  if (!precise) {
+    for (let i = 0; i < ops.length; i++) {
+      if (i) s += ', ';
+      s += printOperand(ops[i]!, ctx, kinds[i] ?? 'f');
+    }
+  } else s += precisionOperands(ins, ctx, kinds);
+  // fcall: the interface operand, then the call site's word in brackets.
+  if (ins.opcode === 0x78) s += `[${ins.values[0] ?? 0}]`;
+  return s;
+}
+
+/** Operands with minimum-precision notes. */
+function precisionOperands(ins: Instruction, ctx: OperandContext, kinds: string): string {
+  const info = OPCODES[ins.opcode]!;
   const ops = ins.operands;
   const nd = info.dst.length;
   const dstPrec = nd > 0 && ops[0] ? precisionName(ops[0]) : '';
   const dstClass = nd > 0 ? (COMPARISONS.has(ins.opcode) ? 'B' : precisionClass(kinds[0], dstPrec)) : '';
   // Resource accesses note their sources' own precision only (addresses are not converted).
-  const access = (info.dst + info.src).includes('*');
+  const access = ACCESS[ins.opcode] === true;
   const parts: string[] = [];
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i]!;
@@ -125,10 +148,5 @@ export function printInstruction(ins: Instruction, ctx: OperandContext): string 
     }
     parts.push(printOperand(op, ctx, kinds[i] ?? 'f', note));
   }
-  const name = mnemonic(ins);
-  // fcall: the interface operand, then the call site's word in brackets.
-  if (ins.opcode === 0x78) return `${name} ${parts.join(', ')}[${ins.values[0] ?? 0}]`;
-  // sync is the one operand-less instruction printed without a trailing space.
-  if (ins.opcode === 0xbe) return name;
-  return `${name} ${parts.join(', ')}`;
+  return parts.join(', ');
 }
