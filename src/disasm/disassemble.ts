@@ -67,7 +67,7 @@ export function disassemble(input: Uint8Array | Container, flags = 0, options: D
     throw new UnsupportedError('E208_PART_UNSUPPORTED', 'the container holds no SHDR or SHEX program', { offset: 0 });
   const header =
     flags & DISASM_INSTRUCTION_ONLY ? '' : (options.header ?? listingHooks.header ?? listingHeader)(c, flags);
-  const provider = options.annotations ?? listingHooks.annotations ?? debugAnnotations;
+  const provider = options.annotations ?? listingHooks.annotations ?? defaultAnnotations;
   const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c);
   return (
     composeLevel9(header, level9Listing(c, flags)) + programListing(program, flags, statInstructionCount(c), notes)
@@ -85,6 +85,12 @@ function composeLevel9(header: string, level9: string): string {
   if (level9 === '' || !header.endsWith(LEVEL9_MARKER)) return header + level9;
   const at = level9.indexOf(LEVEL9_MARKER);
   return at < 0 ? header + level9 : header + level9.slice(at + LEVEL9_MARKER.length);
+}
+
+/** src/debug's provider, asked only about containers with debug information (SPDB or SDBG). */
+function defaultAnnotations(c: Container): ListingAnnotations | undefined {
+  for (const p of c.parts) if (p.kind === 'SPDB' || p.kind === 'SDBG') return debugAnnotations(c);
+  return undefined;
 }
 
 function statInstructionCount(c: Container): number {
