@@ -137,15 +137,28 @@ export class FunctionBuilder {
     return this.locals.length - 1;
   }
 
-  /** Appends a statement to the innermost open block. */
+  /**
+   * Appends a statement to the innermost open block. A statement after one that control cannot
+   * pass (a `return`, `break` or `continue`, or an `if`/`loop`/`switch` every path of which leaves)
+   * can never run and is dropped (WGSL warns on unreachable code).
+   */
   stmt(s: Stmt): void {
     const top = this.blocks[this.blocks.length - 1];
     if (!top) throw new Error('FunctionBuilder: no open block');
+    if (this.unreachable()) return;
     top.push(s);
+  }
+
+  /** Whether control can no longer reach the end of the innermost open block. */
+  unreachable(): boolean {
+    const top = this.blocks[this.blocks.length - 1] ?? [];
+    const last = top[top.length - 1];
+    return last !== undefined && (last.op === 'break' || last.op === 'continue' || !fallsThrough(top));
   }
 
   /** Binds a value to a fresh let and returns the expression that reads it. */
   bind(name: string, value: ExprId): ExprId {
+    if (this.unreachable()) return value; // the statement would be dropped: no let to read
     const id: LetId = this.lets.length;
     this.lets.push({ name });
     this.stmt({ op: 'let', let: id, value });
@@ -199,4 +212,26 @@ export class FunctionBuilder {
     };
     return f;
   }
+}
+
+/** Whether control can reach the end of a block (WGSL warns on a statement after one that cannot). */
+export function fallsThrough(b: readonly Stmt[]): boolean {
+  const last = b[b.length - 1];
+  if (!last) return true;
+  if (last.op === 'return') return false;
+  if (last.op === 'if') return fallsThrough(last.accept) || fallsThrough(last.reject);
+  if (last.op === 'loop') return breaksOut(last.body, 0);
+  if (last.op === 'switch') return last.cases.some((c) => fallsThrough(c.body) || breaksOut(c.body, 0));
+  return true;
+}
+
+/** Whether a `break` in this block leaves the loop or switch it belongs to (depth 0). */
+function breaksOut(b: readonly Stmt[], depth: number): boolean {
+  return b.some((s) => {
+    if (s.op === 'break') return depth === 0;
+    if (s.op === 'if') return breaksOut(s.accept, depth) || breaksOut(s.reject, depth);
+    if (s.op === 'loop') return breaksOut(s.body, depth + 1);
+    if (s.op === 'switch') return s.cases.some((c) => breaksOut(c.body, depth + 1));
+    return false;
+  });
 }

@@ -209,7 +209,7 @@ export interface LetInfo {
   readonly name: string;
 }
 
-export type UnaryOp = 'neg' | 'not' | 'abs';
+export type UnaryOp = 'neg' | 'not';
 export type BinaryOp =
   | 'add'
   | 'sub'

@@ -208,7 +208,7 @@ function resolveOne(
       const s = scalarOf(t);
       if (t.kind !== 'scalar' && t.kind !== 'vector') fail('unary operator on a composite');
       if (e.fn === 'not' && s === 'f32') fail('not on f32');
-      if ((e.fn === 'neg' || e.fn === 'abs') && s === 'bool') fail(`${e.fn} on bool`);
+      if (e.fn === 'neg' && s === 'bool') fail(`${e.fn} on bool`);
       return val(t);
     }
     case 'binary': {

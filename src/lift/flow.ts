@@ -6,6 +6,7 @@
 import type { ExprId, Stmt, SwitchCase } from '../ir/ir.js';
 import type { Instruction, Operand } from '../sm4/types.js';
 import type { Lifter } from './state.js';
+import { fallsThrough } from '../ir/builder.js';
 
 type Frame =
   | { kind: 'if'; cond: ExprId; accept: Stmt[] | undefined }
@@ -157,9 +158,9 @@ export class Flow {
       if (L.f.openLength() !== 0) L.invalid('statements before the first case');
       return;
     }
-    const lastStmt = L.f.lastStatement();
     const body = L.f.close();
-    if (!last && body.length > 0 && !(lastStmt && TERMINAL.has(lastStmt.op)))
+    const leaves = leavesCase(body);
+    if (!last && body.length > 0 && !leaves)
       L.refuse('switch fall-through', 'a case body falls through into the next case');
     const seen = new Set(top.cases.flatMap((c) => c.values));
     const values = top.current.values.filter((v) => !seen.has(v));
@@ -172,24 +173,13 @@ export class Flow {
   }
 }
 
-/** Whether control can reach the end of a block (WGSL warns on a statement after one that cannot). */
-export function fallsThrough(b: readonly Stmt[]): boolean {
-  const last = b[b.length - 1];
-  if (!last) return true;
-  if (last.op === 'return') return false;
-  if (last.op === 'if') return fallsThrough(last.accept) || fallsThrough(last.reject);
-  if (last.op === 'loop') return breaksOut(last.body, 0);
-  if (last.op === 'switch') return last.cases.some((c) => fallsThrough(c.body) || breaksOut(c.body, 0));
-  return true;
-}
+export { fallsThrough };
 
-/** Whether a `break` in this block leaves the loop or switch it belongs to (depth 0). */
-function breaksOut(b: readonly Stmt[], depth: number): boolean {
-  return b.some((s) => {
-    if (s.op === 'break') return depth === 0;
-    if (s.op === 'if') return breaksOut(s.accept, depth) || breaksOut(s.reject, depth);
-    if (s.op === 'loop') return breaksOut(s.body, depth + 1);
-    if (s.op === 'switch') return s.cases.some((c) => breaksOut(c.body, depth + 1));
-    return false;
-  });
+/** Whether every path through a case body ends in break, continue or return (no fall-through). */
+function leavesCase(b: readonly Stmt[]): boolean {
+  const last = b[b.length - 1];
+  if (!last) return false;
+  if (TERMINAL.has(last.op)) return true;
+  if (last.op === 'if') return leavesCase(last.accept) && leavesCase(last.reject);
+  return !fallsThrough(b);
 }

@@ -190,6 +190,7 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 /** Lifts one instruction of a program's body (flow, arithmetic, resources), or refuses it by name. */
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
+  if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
   const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode);
   if (h) {
     h(L, i);

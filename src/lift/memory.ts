@@ -503,7 +503,54 @@ const sync: Handler = (L, ins) => {
   L.f.stmt({ op: 'barrier', workgroup: workgroup || !storage, storage, texture: storage, execution: true });
 };
 
+/**
+ * Residency-feedback forms (`*_s`, tiled resources): the access itself as its plain opcode, and the
+ * status destination written as 0, which `check_access_fully_mapped` reads as mapped (WebGPU has no
+ * tiled resources: everything bound is resident). `_cl` level-of-detail clamps are dropped (WGSL
+ * has none). Both are notes on the program.
+ */
+function feedback(base: number, clamp: boolean): Handler {
+  return (L, ins) => {
+    const status = op(ins, 1);
+    L.note('residency feedback (*_s) reports every access as fully mapped');
+    if (clamp) L.note('a level-of-detail clamp (*_cl) is ignored (WGSL has none)');
+    const operands = ins.operands.filter((_, k) => k !== 1).slice(0, clamp ? -1 : undefined);
+    const plain = { ...ins, opcode: base, operands };
+    const h = MEMORY.get(base);
+    if (!h) return L.invalid('feedback form of an opcode without a handler');
+    h(L, plain);
+    if (status.type !== OT.null) L.write(status, L.splat('u32', 0, L.lanes(status).length), 'u32', L.lanes(status));
+  };
+}
+
+const checkAccessFullyMapped: Handler = (L, ins) => {
+  const dst = op(ins, 0);
+  const lanes = L.lanes(dst);
+  const status = L.src(op(ins, 1), 'u32', lanes);
+  L.write(dst, L.d3dBool(L.bin('eq', status, L.splat('u32', 0, lanes.length)), lanes.length), 'u32', lanes);
+};
+
+const FEEDBACK: readonly (readonly [number, number, boolean])[] = [
+  [0xdb, 0x6d, false],
+  [0xdc, 0x7e, false],
+  [0xdd, 0x7f, false],
+  [0xde, 0x80, false],
+  [0xdf, 0x2d, false],
+  [0xe0, 0x2e, false],
+  [0xe1, 0xa3, false],
+  [0xe2, 0xa5, false],
+  [0xe3, 0xa7, false],
+  [0xe4, 0x48, false],
+  [0xe5, 0x47, false],
+  [0xe6, 0x45, true],
+  [0xe7, 0x4a, true],
+  [0xe8, 0x49, true],
+  [0xe9, 0x46, true],
+];
+
 export const MEMORY: ReadonlyMap<number, Handler> = new Map<number, Handler>([
+  ...FEEDBACK.map(([s, base, clamp]): [number, Handler] => [s, feedback(base, clamp)]),
+  [0xea, checkAccessFullyMapped],
   [0x2d, ld(false)],
   [0x2e, ld(true)],
   [0x3d, resinfo],

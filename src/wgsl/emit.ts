@@ -330,7 +330,6 @@ class Emitter {
       case 'load':
         return this.ref(ctx, e.pointer);
       case 'unary':
-        if (e.fn === 'abs') return `abs(${x(e.arg)})`;
         if (e.fn === 'neg') {
           // WGSL has no unary minus on u32: 0 - x wraps the same way.
           const t = (ctx.types[e.arg] as Resolved).type;
