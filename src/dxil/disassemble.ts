@@ -98,7 +98,7 @@ export function disassembleDxil(container: Container): string {
     }
     // Minimum precision unless the program uses native 16-bit types (SFI0 bit 18).
     const minPrecision = ((features >> 18n) & 1n) === 0n;
-    s += bufferDefinitionsText(refl, minPrecision);
+    s += bufferDefinitionsText(refl, minPrecision, (stat ?? m).datalayout);
     s += resourceBindingsText(refl);
     const usesViewId = ((features >> 16n) & 1n) !== 0n;
     s += viewIdText(refl, kind, usesViewId);

@@ -8,6 +8,7 @@ import type { Signature } from '../parts/signature.js';
 import type { DxilInfo, DxilResource, DxilSignatureElement, DxilStructAnnotation } from './dxil-metadata.js';
 import type { Module, Type } from './ir.js';
 import type { Psv0 } from './psv0.js';
+import { DataLayout } from './datalayout.js';
 
 const FEATURE_NAMES = [
   'Double-precision floating point',
@@ -340,6 +341,8 @@ export function dxilSignatureText(name: string, elements: readonly DxilSignature
 
 // ---- buffer definitions ----
 interface LayoutContext {
+  /** Structured buffers lay their elements out by the data layout; cbuffers by the annotations. */
+  readonly dl: DataLayout | undefined;
   readonly ann: ReadonlyMap<Type, DxilStructAnnotation>;
   readonly minPrecision: boolean;
   readonly out: string[];
@@ -430,7 +433,8 @@ function structLayout(
   } else {
     st.elts.forEach((et, i) => {
       const f = a.fields[i];
-      if (f) fieldLayout(c, et, f, offset + f.cbufferOffset, indent + 4, offsetIndent - 4);
+      const at = c.dl ? c.dl.struct(st).offsets[i]! : f?.cbufferOffset;
+      if (f && at !== undefined) fieldLayout(c, et, f, offset + at, indent + 4, offsetIndent - 4);
     });
   }
   c.out.push(`;${ind(indent)}\n`);
@@ -445,9 +449,11 @@ function bufferStruct(r: DxilResource): Type | undefined {
   return t?.kind === 'struct' ? t : undefined;
 }
 
-export function bufferDefinitionsText(info: DxilInfo, minPrecision: boolean): string {
+export function bufferDefinitionsText(info: DxilInfo, minPrecision: boolean, datalayout: string): string {
   const out: string[] = [';\n; Buffer Definitions:\n;\n'];
-  const c: LayoutContext = { ann: info.structAnnotations, minPrecision, out };
+  const c: LayoutContext = { dl: undefined, ann: info.structAnnotations, minPrecision, out };
+  const dl = new DataLayout(datalayout);
+  const withDl: LayoutContext = { ...c, dl };
   for (const cb of info.cbuffers) {
     out.push(`; cbuffer ${cb.name}\n; {\n;\n`);
     const st = bufferStruct(cb);
@@ -461,10 +467,10 @@ export function bufferDefinitionsText(info: DxilInfo, minPrecision: boolean): st
         out.push(`; Resource bind info for ${r.name}\n; {\n;\n`);
         const st = bufferStruct(r);
         const inner = st?.elts[0];
-        const size = r.stride;
+        const size = st ? dl.allocSize(st) : r.stride;
         if (inner && inner.kind === 'struct') {
           if (!c.ann.get(inner)) out.push(`;   [${size} x i8] (type annotation not present)\n`);
-          else structLayout(c, inner, '$Element', 0, 3, 50, size);
+          else structLayout(withDl, inner, '$Element', 0, 3, 50, size);
         } else {
           const a = st ? c.ann.get(st) : undefined;
           const f = a?.fields[0];
