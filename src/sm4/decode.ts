@@ -5,7 +5,7 @@
 // no data, destinations are selected by write masks (one-lane depth outputs excepted). A violation
 // is an IridiaError (E3xx) naming the instruction index and word offset.
 
-import { IridiaError, hex, type ErrorCode } from '../errors.js';
+import { IridiaError, hex, type ErrorCode, type ErrorLocation } from '../errors.js';
 import { OPCODES, OPCODE_CUSTOMDATA, SLOT_REGISTER_TYPES, type OpcodeInfo } from './opcodes.js';
 import type {
   CustomData,
@@ -36,14 +36,15 @@ const ONE_LANE_OUTPUTS: ReadonlySet<number> = new Set([12, 15, 38, 39, 41]);
 /** Opcodes fxc writes with one word after their operands (samplepos, sample_l_s .. sample_c_cl_s). */
 const PADDED_OPCODES: ReadonlySet<number> = new Set([0x6e, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9]);
 
+/** The read position inside one instruction (one cursor per program, reset per instruction). */
 class Cursor {
   constructor(
     readonly words: Uint32Array,
     readonly part: string,
     public pos: number,
-    readonly end: number,
-    readonly index: number,
-    readonly start: number,
+    public end: number,
+    public index: number,
+    public start: number,
   ) {}
   fail(code: ErrorCode, reason: string): IridiaError {
     return new IridiaError(code, reason, {
@@ -102,53 +103,51 @@ export function decodeProgram(data: Uint8Array, part = 'SHEX'): Program {
     );
   const is51 = version.major > 5 || (version.major === 5 && version.minor >= 1);
   const instructions: Instruction[] = [];
+  const cursor = new Cursor(words, part, 2, 2, 0, 2);
   let pos = 2;
   while (pos < lengthWords) {
-    instructions.push(decodeInstruction(words, pos, lengthWords, instructions.length, part, is51));
+    instructions.push(decodeInstruction(cursor, pos, lengthWords, instructions.length, is51));
     pos += instructions[instructions.length - 1]!.length;
   }
   return { version, words, lengthWords, instructions };
 }
 
-function decodeInstruction(
-  words: Uint32Array,
-  start: number,
-  programEnd: number,
-  index: number,
-  part: string,
-  is51: boolean,
-): Instruction {
+function decodeInstruction(c: Cursor, start: number, programEnd: number, index: number, is51: boolean): Instruction {
+  const words = c.words;
   const token = words[start]!;
   const opcode = token & 0x7ff;
-  const at = { part, instruction: index, word: start, offset: start * 4 };
+  const at = (): ErrorLocation => ({ part: c.part, instruction: index, word: start, offset: start * 4 });
   if (opcode === OPCODE_CUSTOMDATA) {
     if (start + 2 > programEnd)
       throw new IridiaError(
         'E307_CUSTOMDATA',
         `customdata's length word is past the program's end (word ${programEnd})`,
-        at,
+        at(),
       );
     const length = words[start + 1]!;
     if (length < 2 || length > programEnd - start)
       throw new IridiaError(
         'E307_CUSTOMDATA',
         `customdata says ${length} words but ${programEnd - start} remain in the program`,
-        at,
+        at(),
       );
     const customData: CustomData = { dataClass: token >>> 11, words: words.subarray(start + 2, start + length) };
     return { index, word: start, length, opcode, token, extended: NONE, operands: NONE, values: NONE, customData };
   }
   const info = OPCODES[opcode];
   const length = (token >>> 24) & 0x7f;
-  if (length === 0) throw new IridiaError('E302_INSTRUCTION_LENGTH', `opcode ${hex(opcode)} has length 0`, at);
+  if (length === 0) throw new IridiaError('E302_INSTRUCTION_LENGTH', `opcode ${hex(opcode)} has length 0`, at());
   if (length > programEnd - start)
     throw new IridiaError(
       'E302_INSTRUCTION_LENGTH',
       `opcode ${hex(opcode)} says ${length} words but ${programEnd - start} remain in the program`,
-      at,
+      at(),
     );
-  if (info === undefined) throw new IridiaError('E303_UNKNOWN_OPCODE', `unknown opcode ${hex(opcode)}`, at);
-  const c = new Cursor(words, part, start + 1, start + length, index, start);
+  if (info === undefined) throw new IridiaError('E303_UNKNOWN_OPCODE', `unknown opcode ${hex(opcode)}`, at());
+  c.pos = start + 1;
+  c.end = start + length;
+  c.index = index;
+  c.start = start;
   let extended: ExtendedOpcode[] | readonly never[] = NONE;
   let ext = token >>> 31;
   while (ext) {
@@ -158,7 +157,7 @@ function decodeInstruction(
     ext = e >>> 31;
   }
   const operands: Operand[] = [];
-  const values: number[] = [];
+  let values: number[] | readonly never[] = NONE;
   if (info.layout === undefined) {
     const format = info.dst + info.src;
     for (let i = 0; i < format.length; i++) {
@@ -169,11 +168,13 @@ function decodeInstruction(
       operands.push(op);
     }
   } else {
-    readLayout(c, info, is51, operands, values);
+    const list: number[] = [];
+    readLayout(c, info, is51, operands, list);
+    values = list;
   }
   // fxc writes these opcodes one word longer than their operands (samplepos and the sample_*_s
   // forms; the word is 0, or 0x2000 after sample_d_cl_s): kept as a value so the decode stays lossless.
-  if (c.pos === c.end - 1 && PADDED_OPCODES.has(opcode)) values.push(c.next('padding'));
+  if (c.pos === c.end - 1 && PADDED_OPCODES.has(opcode)) values = [c.next('padding')];
   if (c.pos !== c.end)
     throw c.fail(
       'E304_OPERAND_COUNT',
