@@ -5,6 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { IridiaError, type ErrorCode } from '../../src/errors.js';
@@ -12,6 +13,8 @@ import { isBlock, readBitcode, type BitBlock, type BitRecord } from '../../src/d
 import { ModuleReader, readModule } from '../../src/dxil/module.js';
 import { readProgramHeader } from '../../src/dxil/program-header.js';
 import { disassembleDxil } from '../../src/dxil/disassemble.js';
+import { readDxilContainer } from '../../src/dxil/dxil-container.js';
+import { reflectDxil } from '../../src/dxil/reflect.js';
 import { ModulePrinter } from '../../src/dxil/printer.js';
 import { dxcInstructionComment } from '../../src/dxil/annotate.js';
 import { FIXTURES, readBytes } from '../helpers/shared.js';
@@ -166,4 +169,36 @@ test('dxil malformed: 3000 seeded byte corruptions give only typed errors', () =
     }
   }
   assert.ok(refused > 0);
+});
+
+test('dxil malformed: seeded corruptions of every fixture part give only typed errors', () => {
+  let seed = 5;
+  const rand = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const dir = join(FIXTURES, 'dxil');
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.dxil'))) {
+    const orig = readBytes(join(dir, f));
+    const parts = parseContainer(orig).parts;
+    for (let i = 0; i < 400; i++) {
+      const b = new Uint8Array(orig);
+      const p = parts[rand(parts.length)]!;
+      for (let k = 0; k <= rand(3); k++) {
+        const at = p.offset + 8 + rand(p.data.length);
+        b[at] = b[at]! ^ (1 << rand(8));
+      }
+      try {
+        const c = parseContainer(b);
+        readDxilContainer(c);
+        if (c.parts.some((x) => x.kind === 'DXIL')) {
+          disassembleDxil(c);
+          reflectDxil(c);
+        }
+      } catch (e) {
+        if (!(e instanceof IridiaError))
+          throw new Error(`${f}, corruption ${i} in ${p.kind}: ${(e as Error).stack}`, { cause: e });
+      }
+    }
+  }
 });
