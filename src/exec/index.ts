@@ -1,5 +1,5 @@
 // iridia-exec: runs lifted programs on the CPU with Direct3D 11's rules (see run.ts, invocation.ts).
 export { runCompute, runPixel, runVertex } from './run.js';
-export type { ExecBindings, ComputeRun, PixelRun, PixelResult, VertexRun, VertexResult } from './run.js';
+export type { ExecBindings, ComputeRun, ComputeResult, PixelRun, PixelResult, VertexRun, VertexResult } from './run.js';
 export type { ExecTexture, SampleRequest, SampleCallback } from './values.js';
 export * as d3dFloat from './float.js';

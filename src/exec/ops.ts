@@ -24,6 +24,26 @@ import {
   saturate,
 } from './float.js';
 
+// Denormal handling of the run in progress: Direct3D's flush by default; 'preserve' keeps them (as
+// Vulkan drivers such as SwiftShader do), for comparing with a WebGPU run word for word.
+const FLUSH = flush;
+let fl: (x: number) => number = FLUSH;
+
+/** Runs `f` with denormals flushed (Direct3D) or preserved, restoring the previous mode after. */
+export function withDenormals<T>(mode: 'flush' | 'preserve', f: () => T): T {
+  const prev = fl;
+  fl = mode === 'flush' ? FLUSH : (x) => x;
+  try {
+    return f();
+  } finally {
+    fl = prev;
+  }
+}
+
+function r32(x: number): number {
+  return fl(Math.fround(x));
+}
+
 function err(why: string): never {
   throw new IridiaError('E701_EXEC_ERROR', why);
 }
@@ -64,7 +84,7 @@ export function binary(fn: BinaryOp, s: Scalar, a: V, b: V): V {
   const o = new V(a.n, a.w);
   const len = a.u.length;
   if (CMP.has(fn)) {
-    if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = cmp(fn, flush(a.f[k]!), flush(b.f[k]!)) ? 1 : 0;
+    if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = cmp(fn, fl(a.f[k]!), fl(b.f[k]!)) ? 1 : 0;
     else if (s === 'i32') for (let k = 0; k < len; k++) o.u[k] = cmp(fn, a.i[k]!, b.i[k]!) ? 1 : 0;
     else for (let k = 0; k < len; k++) o.u[k] = cmp(fn, a.u[k]!, b.u[k]!) ? 1 : 0;
     return o;
@@ -77,7 +97,7 @@ export function binary(fn: BinaryOp, s: Scalar, a: V, b: V): V {
   }
   if (s === 'f32') {
     const g = table(FARITH, fn, s);
-    for (let k = 0; k < len; k++) o.f[k] = g(flush(a.f[k]!), flush(b.f[k]!));
+    for (let k = 0; k < len; k++) o.f[k] = g(fl(a.f[k]!), fl(b.f[k]!));
   } else if (s === 'i32') {
     const g = table(IARITH, fn, s);
     for (let k = 0; k < len; k++) o.i[k] = g(a.i[k]!, b.i[k]!);
@@ -97,12 +117,12 @@ const BITWISE: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
 };
 
 const FARITH: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
-  add: (x, y) => f32(x + y),
-  sub: (x, y) => f32(x - y),
-  mul: (x, y) => f32(x * y),
-  div: (x, y) => f32(x / y),
+  add: (x, y) => r32(x + y),
+  sub: (x, y) => r32(x - y),
+  mul: (x, y) => r32(x * y),
+  div: (x, y) => r32(x / y),
   // x - y * trunc(x / y), each step in binary32 (WGSL's definition).
-  rem: (x, y) => f32(x - Math.fround(y * Math.trunc(Math.fround(x / y)))),
+  rem: (x, y) => r32(x - Math.fround(y * Math.trunc(Math.fround(x / y)))),
 };
 
 const IARITH: Partial<Record<BinaryOp, (x: number, y: number) => number>> = {
@@ -147,10 +167,10 @@ export function convert(from: Scalar, to: Scalar, a: V): V {
         o.f[k] = from === 'f32' ? x : Math.fround(x);
         break;
       case 'i32':
-        o.i[k] = from === 'f32' ? ftoi(flush(x)) : x | 0;
+        o.i[k] = from === 'f32' ? ftoi(fl(x)) : x | 0;
         break;
       case 'u32':
-        o.u[k] = from === 'f32' ? ftou(flush(x)) : x >>> 0;
+        o.u[k] = from === 'f32' ? ftou(fl(x)) : x >>> 0;
         break;
     }
   }
@@ -183,7 +203,7 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
   const b = args[1];
   const c = args[2];
   const f1 = (g: (x: number) => number): V => {
-    for (let k = 0; k < len; k++) o.f[k] = g(flush(a.f[k]!));
+    for (let k = 0; k < len; k++) o.f[k] = g(fl(a.f[k]!));
     return o;
   };
   switch (fn) {
@@ -191,7 +211,7 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
     case 'max': {
       const B = b!;
       if (s === 'f32')
-        for (let k = 0; k < len; k++) o.f[k] = (fn === 'min' ? d3dMin : d3dMax)(flush(a.f[k]!), flush(B.f[k]!));
+        for (let k = 0; k < len; k++) o.f[k] = (fn === 'min' ? d3dMin : d3dMax)(fl(a.f[k]!), fl(B.f[k]!));
       else if (s === 'i32')
         for (let k = 0; k < len; k++) o.i[k] = fn === 'min' ? Math.min(a.i[k]!, B.i[k]!) : Math.max(a.i[k]!, B.i[k]!);
       else
@@ -213,7 +233,7 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
     case 'fract':
       return f1(fract);
     case 'sqrt':
-      return f1((x) => f32(Math.sqrt(x)));
+      return f1((x) => r32(Math.sqrt(x)));
     case 'inverse_sqrt':
       return f1(rsq);
     case 'exp2':
@@ -221,11 +241,11 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
     case 'log2':
       return f1(log2);
     case 'sin':
-      return f1((x) => f32(Math.sin(x)));
+      return f1((x) => r32(Math.sin(x)));
     case 'cos':
-      return f1((x) => f32(Math.cos(x)));
+      return f1((x) => r32(Math.cos(x)));
     case 'fma':
-      for (let k = 0; k < len; k++) o.f[k] = f32(flush(a.f[k]!) * flush(b!.f[k]!) + flush(c!.f[k]!));
+      for (let k = 0; k < len; k++) o.f[k] = r32(fl(a.f[k]!) * fl(b!.f[k]!) + fl(c!.f[k]!));
       return o;
     case 'dot': {
       const w = a.w;
@@ -233,7 +253,7 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
         let sum = 0;
         for (let k = 0; k < w; k++) {
           const i = k * n + l;
-          if (s === 'f32') sum = f32(sum + f32(flush(a.f[i]!) * flush(b!.f[i]!)));
+          if (s === 'f32') sum = r32(sum + r32(fl(a.f[i]!) * fl(b!.f[i]!)));
           else sum = (sum + Math.imul(a.u[i]!, b!.u[i]!)) | 0;
         }
         if (s === 'f32') o.f[l] = sum;

@@ -11,6 +11,7 @@ import { layoutOf } from './layout.js';
 import { Invocation, type Context } from './invocation.js';
 import { V, type ExecTexture, type SampleCallback } from './values.js';
 import { f32ToBits } from './float.js';
+import { withDenormals } from './ops.js';
 
 function fail(why: string): never {
   throw new IridiaError('E701_EXEC_ERROR', why);
@@ -25,6 +26,8 @@ export interface ExecBindings {
   readonly sample?: SampleCallback;
   /** Statements (per batch) a run may execute before it is refused as not ending; default 2^24. */
   readonly budget?: number;
+  /** 'flush' (Direct3D's rule, the default) or 'preserve' (as Vulkan drivers such as SwiftShader). */
+  readonly denormals?: 'flush' | 'preserve';
 }
 
 function entry(m: Module, stage: EntryPoint['stage']): EntryPoint {
@@ -114,16 +117,19 @@ function words(m: Module, id: number): number {
   return layoutOf(m, typeOf(m, id)).size;
 }
 
+export interface ComputeResult {
+  readonly lanes: number;
+  /** Lanes × statements executed (each batch's statements times its lanes): the work done. */
+  readonly laneStatements: number;
+}
+
 export interface ComputeRun {
   /** Thread groups dispatched in x, y, z. */
   readonly workgroups: readonly [number, number, number];
 }
 
 /** Runs a compute program's entry point; storage buffers and images are written in place. */
-export function runCompute(
-  program: Program | Module,
-  run: ComputeRun & ExecBindings,
-): { lanes: number; laneStatements: number } {
+function runComputeImpl(program: Program | Module, run: ComputeRun & ExecBindings): ComputeResult {
   const m = moduleOf(program);
   const ep = entry(m, 'compute');
   const f = m.functions[ep.function]!;
@@ -218,7 +224,7 @@ function bindingsOfResult(
 }
 
 /** Runs a pixel program over every pixel of a width × height target, as 2x2 quads. */
-export function runPixel(program: Program | Module, run: PixelRun & ExecBindings): PixelResult {
+function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): PixelResult {
   const m = moduleOf(program);
   const ep = entry(m, 'fragment');
   const f = m.functions[ep.function]!;
@@ -318,7 +324,7 @@ export interface VertexResult {
 }
 
 /** Runs a vertex program's entry point over `vertexCount` vertices. */
-export function runVertex(program: Program | Module, run: VertexRun & ExecBindings): VertexResult {
+function runVertexImpl(program: Program | Module, run: VertexRun & ExecBindings): VertexResult {
   const m = moduleOf(program);
   const ep = entry(m, 'vertex');
   const f = m.functions[ep.function]!;
@@ -352,4 +358,19 @@ export function runVertex(program: Program | Module, run: VertexRun & ExecBindin
       outputs[name] = out;
     }
   return { outputs, lanes: n, laneStatements: n * (budget - ctx.budget) };
+}
+
+/** Runs a compute program's entry point; storage buffers and images are written in place. */
+export function runCompute(program: Program | Module, run: ComputeRun & ExecBindings): ComputeResult {
+  return withDenormals(run.denormals ?? 'flush', () => runComputeImpl(program, run));
+}
+
+/** Runs a pixel program over every pixel of a width × height target, as 2x2 quads. */
+export function runPixel(program: Program | Module, run: PixelRun & ExecBindings): PixelResult {
+  return withDenormals(run.denormals ?? 'flush', () => runPixelImpl(program, run));
+}
+
+/** Runs a vertex program's entry point over `vertexCount` vertices. */
+export function runVertex(program: Program | Module, run: VertexRun & ExecBindings): VertexResult {
+  return withDenormals(run.denormals ?? 'flush', () => runVertexImpl(program, run));
 }

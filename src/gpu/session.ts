@@ -51,6 +51,26 @@ export function entryPoints(code: string, stage: 'compute' | 'vertex' | 'fragmen
   return [...code.matchAll(re)].map((m) => m[1]!);
 }
 
+const LIMITS = [
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupSizeZ',
+  'maxComputeWorkgroupStorageSize',
+  'maxStorageBuffersPerShaderStage',
+  'maxStorageTexturesPerShaderStage',
+  'maxSampledTexturesPerShaderStage',
+  'maxSamplersPerShaderStage',
+  'maxUniformBuffersPerShaderStage',
+  'maxBindGroups',
+  'maxBindingsPerBindGroup',
+  'maxColorAttachments',
+  'maxColorAttachmentBytesPerSample',
+  'maxInterStageShaderVariables',
+  'maxStorageBufferBindingSize',
+  'maxUniformBufferBindingSize',
+];
+
 export interface GpuSession {
   readonly device: GPUDevice;
   readonly adapterInfo: string;
@@ -64,7 +84,14 @@ export interface GpuSession {
 export async function openGpu(gpu: GPU, adapterOptions: GPURequestAdapterOptions = {}): Promise<GpuSession> {
   const adapter = await gpu.requestAdapter(adapterOptions);
   if (!adapter) throw new Error('WebGPU: no adapter (no GPU and no software driver found)');
-  const device = await adapter.requestDevice();
+  // Ask for the adapter's own limits: lifted programs use Direct3D's (1024 threads a group, up to
+  // eight UAVs), above WebGPU's defaults.
+  const requiredLimits: Record<string, number> = {};
+  for (const k of LIMITS) {
+    const v = (adapter.limits as unknown as Record<string, number | undefined>)[k];
+    if (typeof v === 'number') requiredLimits[k] = v;
+  }
+  const device = await adapter.requestDevice({ requiredLimits });
   const info = adapter.info;
   const adapterInfo = [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ');
   return new Session(device, adapterInfo, [gpu, adapter]);
@@ -236,7 +263,9 @@ class Session implements GpuSession {
     const readbacks: Bound['readbacks'] = [];
     const destroy: Bound['destroy'] = [];
     for (const b of bindings) {
-      const le: GPUBindGroupLayoutEntry = { binding: b.binding, visibility };
+      // Writable storage is not allowed in a vertex stage: such bindings are seen by the others only.
+      const writable = (b.type === 'storage' && !b.readOnly) || (b.type === 'storage-texture' && b.access !== 'read-only');
+      const le: GPUBindGroupLayoutEntry = { binding: b.binding, visibility: writable ? visibility & ~STAGE_VERTEX : visibility };
       let resource: GPUBindingResource;
       switch (b.type) {
         case 'uniform':

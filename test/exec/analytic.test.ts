@@ -1,0 +1,385 @@
+// Analytic tests of the executor: programs written as SM4/5 tokens (asm.ts), lifted, and run on the
+// executor; every expected word is worked out by hand from Direct3D 11's definition of the
+// instruction (D3D11.3 functional specification, chapter 22, and its float rules in 3.1). Nothing is
+// read from data. Each program runs in one thread group; inputs come from cb0, results are stored
+// with store_raw to u0 (r1 at byte 0, r2 at byte 16).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lift } from '../../src/lift/lift.js';
+import { isIridiaError } from '../../src/errors.js';
+import { runCompute } from '../../src/exec/index.js';
+import type { Program } from '../../src/ir/program.js';
+import { OP, T, cb, computeProgram, dst, f, imm, ins, insNZ, r, ri, rs, src, storeRaw, threadIndex } from './asm.js';
+
+const NAN = 'nan' as const;
+type Want = number | typeof NAN;
+const INF = 0x7f800000;
+const NINF = 0xff800000;
+const QNAN = 0x7fc00000;
+const NULL = dst(T.null, [], 'x').map((w, i) => (i === 0 ? (w & ~0xff3) >>> 0 : w));
+
+function resourceKey(p: Program, cls: string, reg: number): string {
+  const res = p.interface.resources.find((x) => x.registerClass === cls && x.register === reg);
+  assert.ok(res, `the program has ${cls}${reg}`);
+  return `${res.group}:${res.binding}`;
+}
+
+const refused: string[] = [];
+
+/** Lifts and runs; returns u0's words, or undefined when the lifter refuses the program (recorded). */
+function run(
+  name: string,
+  body: number[][],
+  cbWords: number[],
+  opts: { threads?: number; out?: number } = {},
+): Uint32Array | undefined {
+  let p: Program;
+  try {
+    p = lift(computeProgram(body, { threads: opts.threads ?? 1 }));
+  } catch (e) {
+    if (isIridiaError(e) && e.code === 'E601_LIFT_UNSUPPORTED') {
+      refused.push(`${name}: ${e.message}`);
+      return undefined;
+    }
+    throw e;
+  }
+  const cbData = new Uint32Array(32);
+  cbData.set(cbWords.map((w) => w >>> 0));
+  const out = new Uint32Array(opts.out ?? 8);
+  runCompute(p, {
+    workgroups: [1, 1, 1],
+    buffers: { [resourceKey(p, 'b', 0)]: cbData, [resourceKey(p, 'u', 0)]: out },
+  });
+  return out;
+}
+
+function check(name: string, got: Uint32Array | undefined, want: readonly Want[]): void {
+  if (!got) return;
+  want.forEach((w, i) => {
+    const g = got[i]!;
+    if (w === NAN)
+      assert.ok(
+        (g & 0x7f800000) === 0x7f800000 && (g & 0x7fffff) !== 0,
+        `${name}[${i}]: want NaN, got 0x${g.toString(16)}`,
+      );
+    else assert.equal(g, w >>> 0, `${name}[${i}]: want 0x${(w >>> 0).toString(16)}, got 0x${g.toString(16)}`);
+  });
+}
+
+const STORE = [storeRaw(imm(0), rs(1)), storeRaw(imm(16), rs(2))];
+
+interface Case {
+  readonly name: string;
+  readonly code: number[][];
+  readonly cb: number[];
+  readonly want: readonly Want[];
+}
+
+const c0 = cb(0, 0);
+const c1 = cb(0, 1);
+const c2 = cb(0, 2);
+
+/** One instruction r1 = op(c0, c1[, c2]). */
+function op(name: string, opcode: number, nsrc: number, cbw: number[], want: readonly Want[], sat = false): Case {
+  return { name, code: [ins(opcode, [r(1), ...[c0, c1, c2].slice(0, nsrc)], 0, sat)], cb: cbw, want };
+}
+
+const FLOAT_CASES: Case[] = [
+  op(
+    'add: rounding, +0 from x + -x, inf - inf',
+    OP.add,
+    2,
+    [f(1.5), f(-2), INF, f(1e30), f(2.25), f(2), NINF, f(1e30)],
+    [f(3.75), 0, NAN, f(2e30)],
+  ),
+  op('mul: 0 * inf is NaN', OP.mul, 2, [f(3), f(-0.5), 0, INF, f(4), f(4), INF, 0], [f(12), f(-2), NAN, NAN]),
+  op(
+    'div: x / 0 is a signed infinity, 0 / 0 NaN',
+    OP.div,
+    2,
+    [f(1), f(-1), 0, f(6), 0, 0, 0, f(4)],
+    [INF, NINF, NAN, f(1.5)],
+  ),
+  op(
+    'mad',
+    OP.mad,
+    3,
+    [f(2), f(-2), f(0.5), 0, f(3), f(3), f(4), f(7), f(1), f(1), f(-2), f(-0.25)],
+    [f(7), f(-5), 0, f(-0.25)],
+  ),
+  op('dp2', OP.dp2, 2, [f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8)], [f(17), f(17), f(17), f(17)]),
+  op('dp3', OP.dp3, 2, [f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8)], [f(38), f(38), f(38), f(38)]),
+  op('dp4', OP.dp4, 2, [f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8)], [f(70), f(70), f(70), f(70)]),
+  op(
+    'min: a NaN operand gives the other',
+    OP.min,
+    2,
+    [QNAN, f(1), f(-3), f(5), f(2), QNAN, f(-4), f(5)],
+    [f(2), f(1), f(-4), f(5)],
+  ),
+  op(
+    'max: a NaN operand gives the other',
+    OP.max,
+    2,
+    [QNAN, f(1), f(-3), f(5), f(2), QNAN, f(-4), f(5)],
+    [f(2), f(1), f(-3), f(5)],
+  ),
+  op('frc: x - floor(x)', OP.frc, 1, [f(-1.25), f(2.75), 0, f(-3)], [f(0.75), f(0.75), 0, 0]),
+  op('round_ne: halves to even', OP.round_ne, 1, [f(2.5), f(-2.5), f(3.5), f(0.4)], [f(2), f(-2), f(4), 0]),
+  op('round_ni: toward -inf', OP.round_ni, 1, [f(-1.5), f(1.5), f(-0.1), f(2)], [f(-2), f(1), f(-1), f(2)]),
+  op('round_pi: toward +inf', OP.round_pi, 1, [f(-1.5), f(1.5), f(0.1), f(2)], [f(-1), f(2), f(1), f(2)]),
+  op('round_z: toward zero', OP.round_z, 1, [f(-1.7), f(1.7), f(0.2), f(2.9)], [f(-1), f(1), 0, f(2)]),
+  op('sqrt: of a negative is NaN', OP.sqrt, 1, [f(4), 0, f(-1), INF], [f(2), 0, NAN, INF]),
+  op('rsq: rsq(0) = inf, negative NaN', OP.rsq, 1, [f(4), f(0.25), 0, f(-1)], [f(0.5), f(2), INF, NAN]),
+  op('rcp: rcp(±0) = ±inf, rcp(inf) = 0', OP.rcp, 1, [f(2), 0, 0x80000000, INF], [f(0.5), INF, NINF, 0]),
+  op('exp: 2^x, exp(-inf) = 0', OP.exp, 1, [f(3), f(-1), NINF, 0], [f(8), f(0.5), 0, f(1)]),
+  op('log: log2, log(0) = -inf, negative NaN', OP.log, 1, [f(8), f(1), 0, f(-1)], [f(3), 0, NINF, NAN]),
+  op('mov_sat: NaN saturates to 0', OP.mov, 1, [QNAN, f(2), f(-1), f(0.5)], [0, f(1), 0, f(0.5)], true),
+  op('add_sat', OP.add, 2, [f(0.75), f(-3), INF, f(0.25), f(0.5), f(1), NINF, f(0.25)], [f(1), 0, 0, f(0.5)], true),
+  {
+    name: 'neg and abs source modifiers act on the bits (-|x|)',
+    code: [ins(OP.mov, [r(1), cb(0, 0, 'xyzw', { neg: true, abs: true })])],
+    cb: [f(-2), f(3), 0, f(-0.5)],
+    want: [f(-2), f(-3), 0x80000000, f(-0.5)],
+  },
+  {
+    name: 'sincos: sin and cos of 0',
+    code: [ins(OP.sincos, [r(1, 'x'), r(2, 'x'), c0])],
+    cb: [0, 0, 0, 0],
+    want: [0, 0, 0, 0, f(1)],
+  },
+  op('ftoi: toward zero, NaN 0, saturating', OP.ftoi, 1, [f(1.9), f(-1.9), QNAN, f(3e9)], [1, -1, 0, 0x7fffffff]),
+  op(
+    'ftoi: below the range saturates to INT_MIN',
+    OP.ftoi,
+    1,
+    [f(-3e9), NINF, f(-0.5), INF],
+    [0x80000000, 0x80000000, 0, 0x7fffffff],
+  ),
+  op(
+    'ftou: toward zero, negative and NaN 0, saturating',
+    OP.ftou,
+    1,
+    [f(1.9), f(-1), QNAN, f(5e9)],
+    [1, 0, 0, 0xffffffff],
+  ),
+  op('itof: nearest even', OP.itof, 1, [-3, 0x7fffffff, 16777217, 0], [f(-3), f(2147483648), f(16777216), 0]),
+  op('utof: nearest even', OP.utof, 1, [0xffffffff, 3, 16777219, 0], [f(4294967296), f(3), f(16777220), 0]),
+  op('eq: NaN is unequal to itself', OP.eq, 2, [QNAN, f(1), 0, f(2), QNAN, f(1), 0x80000000, f(3)], [0, ~0, ~0, 0]),
+  op('ne: NaN is unequal to itself', OP.ne, 2, [QNAN, f(1), 0, f(2), QNAN, f(1), 0x80000000, f(3)], [~0, 0, 0, ~0]),
+  op('lt', OP.lt, 2, [f(1), f(2), QNAN, NINF, f(2), f(2), f(1), f(0)], [~0, 0, 0, ~0]),
+  op('ge', OP.ge, 2, [f(1), f(2), QNAN, INF, f(2), f(2), f(1), INF], [0, ~0, 0, ~0]),
+  op(
+    'f32tof16: nearest even, overflow to infinity',
+    OP.f32tof16,
+    1,
+    [f(1), f(65520), f(-2), f(1 + 2 ** -11)],
+    [0x3c00, 0x7c00, 0xc000, 0x3c00],
+  ),
+  op(
+    'f16tof32: exact, f16 denormals and infinities',
+    OP.f16tof32,
+    1,
+    [0x3c00, 0x0001, 0xfc00, 0x7bff],
+    [f(1), f(2 ** -24), NINF, f(65504)],
+  ),
+];
+
+const INT_CASES: Case[] = [
+  op('iadd wraps', OP.iadd, 2, [0x7fffffff, -1, 5, 0, 1, 1, -7, 0], [0x80000000, 0, -2, 0]),
+  op('imad', OP.imad, 3, [2, -2, 0x10000, 0, 3, 3, 0x10000, 0, 4, 1, 5, 9], [10, -5, 5, 9]),
+  op('umad wraps', OP.umad, 3, [0xffffffff, 2, 0, 0, 2, 3, 0, 0, 3, 1, 0, 0], [1, 7, 0, 0]),
+  op('imax', OP.imax, 2, [-5, 7, 0x80000000, 0, 3, -7, 0x7fffffff, 0], [3, 7, 0x7fffffff, 0]),
+  op('imin', OP.imin, 2, [-5, 7, 0x80000000, 0, 3, -7, 0x7fffffff, 0], [-5, -7, 0x80000000, 0]),
+  op('umax', OP.umax, 2, [0xffffffff, 1, 0, 5, 1, 2, 0, 5], [0xffffffff, 2, 0, 5]),
+  op('umin', OP.umin, 2, [0xffffffff, 1, 0, 5, 1, 2, 0, 5], [1, 1, 0, 5]),
+  op('ineg: INT_MIN stays INT_MIN', OP.ineg, 1, [5, 0x80000000, 0, -1], [-5, 0x80000000, 0, 1]),
+  op('ishl: the count is masked to 5 bits', OP.ishl, 2, [1, 1, 3, 1, 33, 31, 0, 32], [2, 0x80000000, 3, 1]),
+  op('ishr: arithmetic, masked count', OP.ishr, 2, [-8, -1, 0x80000000, 64, 1, 31, 32, 3], [-4, -1, 0x80000000, 8]),
+  op(
+    'ushr: logical, masked count',
+    OP.ushr,
+    2,
+    [0x80000000, 0x80000000, 0xffffffff, 64, 31, 32, 4, 35],
+    [1, 0x80000000, 0x0fffffff, 8],
+  ),
+  op(
+    'and',
+    OP.and,
+    2,
+    [0xff00ff00, 0xffffffff, 0, 0x1234, 0x0ff00ff0, 0x5, 0xffffffff, 0xff],
+    [0x0f000f00, 5, 0, 0x34],
+  ),
+  op('or', OP.or, 2, [0xff00ff00, 0, 0, 0x1200, 0x0ff00ff0, 5, 0, 0x34], [0xfff0fff0, 5, 0, 0x1234]),
+  op('xor', OP.xor, 2, [0xff00ff00, 5, 0, 0xffffffff, 0x0ff00ff0, 5, 0, 1], [0xf0f0f0f0, 0, 0, 0xfffffffe]),
+  op('not', OP.not, 1, [0, 0xffffffff, 0x0f0f0f0f, 1], [0xffffffff, 0, 0xf0f0f0f0, 0xfffffffe]),
+  op('ieq', OP.ieq, 2, [1, -1, 0, 5, 1, 0xffffffff, 1, 6], [~0, ~0, 0, 0]),
+  op('ine', OP.ine, 2, [1, -1, 0, 5, 1, 0xffffffff, 1, 6], [0, 0, ~0, ~0]),
+  op('ige: signed', OP.ige, 2, [-1, 0, 5, 0x80000000, 0, 0, 6, 0x7fffffff], [0, ~0, 0, 0]),
+  op('ilt: signed', OP.ilt, 2, [-1, 0, 5, 0x80000000, 0, 0, 6, 0x7fffffff], [~0, 0, ~0, ~0]),
+  op('ult: unsigned', OP.ult, 2, [0xffffffff, 0, 5, 1, 0, 0, 6, 0x80000000], [0, 0, ~0, ~0]),
+  op('uge: unsigned', OP.uge, 2, [0xffffffff, 0, 5, 1, 0, 0, 6, 0x80000000], [~0, ~0, 0, 0]),
+  op('countbits', OP.countbits, 1, [0, 0xffffffff, 0xf0, 1], [0, 32, 4, 1]),
+  op(
+    'firstbit_hi: counted from the top bit, none is ~0',
+    OP.firstbit_hi,
+    1,
+    [0x80000000, 1, 0, 0x00010000],
+    [0, 31, ~0, 15],
+  ),
+  op('firstbit_lo', OP.firstbit_lo, 1, [8, 0, 0x80000000, 1], [3, ~0, 31, 0]),
+  op(
+    'firstbit_shi: first bit differing from the sign, from the top',
+    OP.firstbit_shi,
+    1,
+    [-1, 1, -2, 0x40000000],
+    [~0, 31, 31, 1],
+  ),
+  op('bfrev', OP.bfrev, 1, [1, 0x80000000, 0xf0, 0], [0x80000000, 1, 0x0f000000, 0]),
+  op(
+    'ubfe: width, offset; width 0 gives 0; past bit 31 shifts',
+    OP.ubfe,
+    3,
+    [4, 0, 32, 8, 4, 4, 0, 28, 0x1234, 0x1234, 0x89abcdef, 0xf0000000],
+    [3, 0, 0, 0xf],
+  ),
+  op('ibfe: sign-extends', OP.ibfe, 3, [4, 4, 0, 8, 4, 0, 0, 24, 0xf0, 0x7, 0xffffffff, 0x80000000], [-1, 7, 0, -128]),
+  {
+    name: 'bfi: width, offset (masked to 5 bits: 32 is 0, keeping the base), inserted bits, base',
+    code: [ins(OP.bfi, [r(1), c0, c1, c2, cb(0, 3)])],
+    cb: [8, 0, 32, 4, 8, 4, 0, 28, 0xab, 0xff, 0x1, 0xf, 0x12345678, 0, 0xffffffff, 0],
+    want: [0x1234ab78, 0, 0xffffffff, 0xf0000000],
+  },
+  {
+    name: 'udiv: quotient and remainder; by zero both ~0',
+    code: [ins(OP.udiv, [r(1), r(2), c0, c1])],
+    cb: [7, 7, 0xffffffff, 0, 2, 0, 16, 0],
+    want: [3, 0xffffffff, 0x0fffffff, 0xffffffff, 1, 0xffffffff, 15, 0xffffffff],
+  },
+  {
+    name: 'umul: high and low words',
+    code: [ins(OP.umul, [r(1), r(2), c0, c1])],
+    cb: [0xffffffff, 0x10000, 3, 0, 2, 0x10000, 5, 7],
+    want: [1, 1, 0, 0, 0xfffffffe, 0, 15, 0],
+  },
+  {
+    name: 'imul: signed high and low words',
+    code: [ins(OP.imul, [r(1), r(2), c0, c1])],
+    cb: [-1, 0x10000, -3, 0, 2, 0x10000, 5, 7],
+    want: [-1, 1, -1, 0, -2, 0, -15, 0],
+  },
+  {
+    name: 'uaddc: sum and carry',
+    code: [ins(OP.uaddc, [r(1), r(2), c0, c1])],
+    cb: [0xffffffff, 1, 0x80000000, 0, 2, 1, 0x80000000, 0],
+    want: [1, 2, 0, 0, 1, 0, 1, 0],
+  },
+  {
+    name: 'usubb: difference and borrow',
+    code: [ins(OP.usubb, [r(1), r(2), c0, c1])],
+    cb: [1, 5, 0, 0, 2, 3, 1, 0],
+    want: [0xffffffff, 2, 0xffffffff, 0, 1, 0, 1, 0],
+  },
+  {
+    name: 'movc: a non-zero condition selects the first',
+    code: [ins(OP.movc, [r(1), c0, c1, c2])],
+    cb: [1, 0, 0x80000000, 0, 10, 11, 12, 13, 20, 21, 22, 23],
+    want: [10, 21, 12, 23],
+  },
+  {
+    name: 'swapc: both orders',
+    code: [ins(OP.swapc, [r(1), r(2), c0, c1, c2])],
+    cb: [1, 0, 5, 0, 10, 11, 12, 13, 20, 21, 22, 23],
+    want: [20, 11, 22, 13, 10, 21, 12, 23],
+  },
+];
+
+test('every float instruction gives the value Direct3D defines', () => {
+  for (const c of FLOAT_CASES) check(c.name, run(c.name, [...c.code, ...STORE], c.cb), c.want);
+});
+
+test('every integer and bit instruction gives the value Direct3D defines', () => {
+  for (const c of INT_CASES) check(c.name, run(c.name, [...c.code, ...STORE], c.cb), c.want);
+});
+
+test('loop with breakc: sum of 0..9, counter ends at 10', () => {
+  const code = [
+    ins(OP.mov, [r(1, 'x'), imm(0)]),
+    ins(OP.mov, [r(2, 'x'), imm(0)]),
+    ins(OP.loop),
+    ins(OP.uge, [r(3, 'x'), rs(2, 'x'), imm(10)]),
+    insNZ(OP.breakc, [rs(3, 'x')]),
+    ins(OP.iadd, [r(1, 'x'), rs(1, 'x'), rs(2, 'x')]),
+    ins(OP.iadd, [r(2, 'x'), rs(2, 'x'), imm(1)]),
+    ins(OP.endloop),
+  ];
+  check('loop', run('loop', [...code, ...STORE], []), [45, 0, 0, 0, 10]);
+});
+
+test('continuec skips odd numbers; if/else picks per thread', () => {
+  const code = [
+    ins(OP.mov, [r(1, 'x'), imm(0)]),
+    ins(OP.mov, [r(2, 'x'), imm(0)]),
+    ins(OP.loop),
+    ins(OP.uge, [r(3, 'x'), rs(2, 'x'), imm(10)]),
+    insNZ(OP.breakc, [rs(3, 'x')]),
+    ins(OP.iadd, [r(2, 'x'), rs(2, 'x'), imm(1)]),
+    ins(OP.and, [r(3, 'x'), rs(2, 'x'), imm(1)]),
+    insNZ(OP.continuec, [rs(3, 'x')]),
+    ins(OP.iadd, [r(1, 'x'), rs(1, 'x'), rs(2, 'x')]),
+    ins(OP.endloop),
+    // if (sum == 30) r1.y = 1 else r1.y = 2
+    ins(OP.ieq, [r(3, 'x'), rs(1, 'x'), imm(30)]),
+    insNZ(OP.if, [rs(3, 'x')]),
+    ins(OP.mov, [r(1, 'y'), imm(1)]),
+    ins(OP.else),
+    ins(OP.mov, [r(1, 'y'), imm(2)]),
+    ins(OP.endif),
+  ];
+  // 2 + 4 + 6 + 8 + 10 = 30
+  check('continuec', run('continuec', [...code, ...STORE], []), [30, 1]);
+});
+
+test('switch per thread, with cb0 indexed by the thread (relative constant-buffer addressing)', () => {
+  // r0.x = thread; r1.x = switch (cb0[thread + 1].x) { 1: 10; 2, 3: 20; default: 30 }; u0[thread] = r1.x
+  const code = [
+    ins(OP.mov, [r(0, 'x'), threadIndex()]),
+    ins(OP.mov, [r(4, 'x'), src(T.cb, [0, [ri(0, 'x'), 1]], 'xxxx')]),
+    ins(OP.switch, [rs(4, 'x')]),
+    ins(OP.case, [imm(1)]),
+    ins(OP.mov, [r(1, 'x'), imm(10)]),
+    ins(OP.break),
+    ins(OP.case, [imm(2)]),
+    ins(OP.case, [imm(3)]),
+    ins(OP.mov, [r(1, 'x'), imm(20)]),
+    ins(OP.break),
+    ins(OP.default),
+    ins(OP.mov, [r(1, 'x'), imm(30)]),
+    ins(OP.break),
+    ins(OP.endswitch),
+    ins(OP.ishl, [r(5, 'x'), rs(0, 'x'), imm(2)]),
+    storeRaw(rs(5, 'x'), rs(1, 'x'), 'x'),
+  ];
+  // rows 1..4 hold the selectors 1, 2, 3, 7 in .x
+  const cbw = [0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 7, 0, 0, 0];
+  check('switch', run('switch', code, cbw, { threads: 4, out: 4 }), [10, 20, 20, 30]);
+});
+
+test('a relative constant-buffer index past the declared rows reads zero', () => {
+  // cb0 has 8 rows; cb0[r0.x + 6] with r0.x = 3 is row 9.
+  const code = [ins(OP.mov, [r(0, 'x'), imm(3)]), ins(OP.mov, [r(1), src(T.cb, [0, [ri(0, 'x'), 6]])])];
+  const cbw = Array.from({ length: 32 }, (_, i) => i + 1);
+  check('cb out of range', run('cb out of range', [...code, ...STORE], cbw), [0, 0, 0, 0]);
+  // and in range: r0.x = 1 -> row 7 = words 28..31
+  const code2 = [ins(OP.mov, [r(0, 'x'), imm(1)]), ins(OP.mov, [r(1), src(T.cb, [0, [ri(0, 'x'), 6]])])];
+  check('cb in range', run('cb in range', [...code2, ...STORE], cbw), [29, 30, 31, 32]);
+});
+
+test('instructions the lifter refuses are listed (not silently passed)', () => {
+  if (refused.length)
+    console.log(`analytic: the lifter refused ${refused.length} programs:\n  ${refused.join('\n  ')}`);
+  assert.ok(refused.length <= 3, `refused: ${refused.join('; ')}`);
+});
+
+void NULL;

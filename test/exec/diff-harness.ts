@@ -1,0 +1,399 @@
+// Differential runs: one lifted compute or pixel program, random inputs and buffers from a seed, run
+// on the executor and, through the emitted WGSL, on Dawn (test/helpers/webgpu.ts); every output word
+// compared. Pixel programs get their varyings from a vertex shader made here (a full-screen triangle
+// whose corners carry random values with the fragment inputs' interpolation); a first GPU pass
+// captures what the rasterizer interpolated for every pixel and those words are the executor's
+// inputs, so both sides run the same program on the same bits. Sampling is nearest with
+// clamp-to-edge on one mip level on both sides (the executor's callback is written here).
+
+import { emitWgsl } from '../../src/wgsl/index.js';
+import type { Program } from '../../src/ir/program.js';
+import type { Binding, Module, Type } from '../../src/ir/ir.js';
+import {
+  runCompute as execCompute,
+  runPixel as execPixel,
+  type ExecTexture,
+  type SampleRequest,
+} from '../../src/exec/index.js';
+import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
+import type { GpuBinding, TextureSpec } from '../../src/gpu/types.js';
+
+export type Verdict =
+  | { kind: 'agree'; words: number }
+  | { kind: 'differ'; words: number; differing: number; first: string }
+  | { kind: 'skip'; reason: string };
+
+/** A small deterministic generator (xorshift32). */
+export class Rng {
+  private s: number;
+  constructor(seed: number) {
+    this.s = seed >>> 0 || 1;
+  }
+  next(): number {
+    let x = this.s;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.s = x >>> 0;
+    return this.s;
+  }
+  int(n: number): number {
+    return this.next() % n;
+  }
+  /** A word that is a plausible value read as u32, i32 or f32: small integers, moderate floats. */
+  word(): number {
+    const r = this.int(10);
+    const f = new Float32Array(1);
+    const u = new Uint32Array(f.buffer);
+    if (r < 3) return this.int(16);
+    if (r < 8) f[0] = (this.int(257) - 128) / 16;
+    else f[0] = ((this.next() / 0xffffffff) * 2 - 1) * 1000;
+    return u[0]!;
+  }
+  floatWord(): number {
+    const f = new Float32Array(1);
+    f[0] = (this.int(257) - 128) / 32;
+    return new Uint32Array(f.buffer)[0]!;
+  }
+  words(n: number): Uint32Array {
+    const a = new Uint32Array(n);
+    for (let i = 0; i < n; i++) a[i] = this.word();
+    return a;
+  }
+}
+
+const TEX = 8;
+
+function typeAt(m: Module, id: number): Type {
+  return m.types[id]!;
+}
+
+function wgslType(m: Module, t: Type): string {
+  if (t.kind === 'scalar') return t.scalar;
+  if (t.kind === 'vector') return `vec${t.size}<${t.scalar}>`;
+  throw new Error(`no WGSL for a ${t.kind} varying`);
+}
+
+function widthOf(t: Type): number {
+  return t.kind === 'vector' ? t.size : 1;
+}
+
+function scalarOf(t: Type): string {
+  return t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32';
+}
+
+function attr(b: Binding): string {
+  if (b.kind === 'builtin') return `@builtin(${b.builtin})`;
+  const interp = b.interpolation ? ` @interpolate(${b.interpolation}${b.sampling ? `, ${b.sampling}` : ''})` : '';
+  return `@location(${b.location})${interp}`;
+}
+
+interface Bound {
+  gpu: GpuBinding[];
+  buffers: Record<string, Uint32Array>;
+  textures: Record<string, ExecTexture>;
+  /** Outputs to compare: key -> how to read the executor's words in the GPU's layout. */
+  outputs: Array<{ key: string; exec: () => Uint32Array }>;
+}
+
+/** Binds every resource of the module with random contents; undefined: a resource the harness cannot bind. */
+function bindAll(m: Module, rng: Rng): Bound | string {
+  const b: Bound = { gpu: [], buffers: {}, textures: {}, outputs: [] };
+  for (const g of m.globals) {
+    if (!g.binding) continue;
+    const key = `${g.binding.group}:${g.binding.binding}`;
+    const at = { group: g.binding.group, binding: g.binding.binding };
+    const t = typeAt(m, g.type);
+    if (t.kind === 'binding_array') return `binding array ${g.name}`;
+    if (g.space === 'uniform') {
+      const rows = t.kind === 'array' && t.length !== null ? t.length : 16;
+      const words = rng.words(Math.max(4, rows * 4));
+      b.buffers[key] = words;
+      b.gpu.push({ ...at, type: 'uniform', words: words.slice() });
+    } else if (g.space === 'storage') {
+      const words = rng.words(256);
+      b.buffers[key] = words;
+      const readOnly = g.access !== 'read_write';
+      b.gpu.push({ ...at, type: 'storage', words: words.slice(), readOnly });
+      if (!readOnly) b.outputs.push({ key, exec: () => words });
+    } else if (g.space === 'handle') {
+      if (t.kind === 'sampler') {
+        if (t.comparison) return `comparison sampler ${g.name}`;
+        b.gpu.push({
+          ...at,
+          type: 'sampler',
+          sampler: {
+            magFilter: 'nearest',
+            minFilter: 'nearest',
+            addressModeU: 'clamp-to-edge',
+            addressModeV: 'clamp-to-edge',
+          },
+        });
+        continue;
+      }
+      if (t.kind !== 'image') return `handle ${g.name} of kind ${t.kind}`;
+      if (t.class.kind === 'depth') return `depth texture ${g.name}`;
+      if (t.class.kind === 'sampled' && t.class.multisampled) return `multisampled texture ${g.name}`;
+      if (t.dim === 'cube') return `cube texture ${g.name}`;
+      const layers = t.arrayed ? 2 : t.dim === '3d' ? 4 : 1;
+      const height = t.dim === '1d' ? 1 : TEX;
+      const texels = TEX * height * layers;
+      const dimension = t.dim === '3d' ? '3d' : t.dim === '1d' ? '1d' : '2d';
+      const viewDimension = t.arrayed ? '2d-array' : dimension;
+      if (t.class.kind === 'sampled') {
+        const format =
+          t.class.scalar === 'f32' ? 'rgba32float' : t.class.scalar === 'i32' ? 'rgba32sint' : 'rgba32uint';
+        const words =
+          t.class.scalar === 'f32' ? new Uint32Array(texels * 4).map(() => rng.floatWord()) : rng.words(texels * 4);
+        const spec: TextureSpec = {
+          format,
+          dimension,
+          viewDimension,
+          width: TEX,
+          height,
+          depthOrLayers: layers,
+          words,
+        };
+        b.gpu.push({ ...at, type: 'texture', texture: spec });
+        b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [words.slice()] };
+      } else {
+        const format = t.class.format;
+        const r32 = format.startsWith('r32');
+        const per = r32 ? 1 : 4;
+        if (!(r32 || format.startsWith('rgba32'))) return `storage image format ${format}`;
+        const words = rng.words(texels * per);
+        const spec: TextureSpec = {
+          format,
+          dimension,
+          viewDimension,
+          width: TEX,
+          height,
+          depthOrLayers: layers,
+          words,
+        };
+        const access =
+          t.class.access === 'read' ? 'read-only' : t.class.access === 'write' ? 'write-only' : 'read-write';
+        b.gpu.push({ ...at, type: 'storage-texture', texture: spec, access });
+        const four = new Uint32Array(texels * 4);
+        for (let i = 0; i < texels; i++) for (let k = 0; k < per; k++) four[i * 4 + k] = words[i * per + k]!;
+        b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [four] };
+        if (access !== 'read-only')
+          b.outputs.push({
+            key,
+            exec: () => {
+              const out = new Uint32Array(texels * per);
+              for (let i = 0; i < texels; i++) for (let k = 0; k < per; k++) out[i * per + k] = four[i * 4 + k]!;
+              return out;
+            },
+          });
+      }
+    }
+  }
+  return b;
+}
+
+/** Nearest, clamp-to-edge, level 0: what the GPU's sampler above does. */
+function nearestSampler(textures: Record<string, ExecTexture>) {
+  return (req: SampleRequest): number[] => {
+    const tex = textures[req.texture];
+    if (!tex) return [0, 0, 0, 0];
+    const clampi = (v: number, n: number) => Math.min(n - 1, Math.max(0, v));
+    const off = req.offset ?? [];
+    const layer = req.arrayIndex !== undefined ? clampi(Math.round(req.arrayIndex), tex.depthOrLayers) : 0;
+    const at = (x: number, y: number): number[] => {
+      const i = ((layer * tex.height + clampi(y, tex.height)) * tex.width + clampi(x, tex.width)) * 4;
+      return Array.from(tex.levels[0]!.subarray(i, i + 4));
+    };
+    const u = (req.coord[0] ?? 0) * tex.width;
+    const v = (req.coord[1] ?? 0) * tex.height;
+    if (req.gather !== undefined) {
+      const x0 = Math.floor(u - 0.5) + (off[0] ?? 0);
+      const y0 = Math.floor(v - 0.5) + (off[1] ?? 0);
+      const c = req.gather;
+      return [at(x0, y0 + 1)[c]!, at(x0 + 1, y0 + 1)[c]!, at(x0 + 1, y0)[c]!, at(x0, y0)[c]!];
+    }
+    return at(Math.floor(u) + (off[0] ?? 0), Math.floor(v) + (off[1] ?? 0));
+  };
+}
+
+function isNaNWord(w: number): boolean {
+  return (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;
+}
+
+function compare(
+  name: string,
+  exec: Uint32Array,
+  gpu: Uint32Array,
+  acc: { words: number; differing: number; first: string },
+): void {
+  const n = Math.min(exec.length, gpu.length);
+  for (let i = 0; i < n; i++) {
+    acc.words++;
+    const a = exec[i]!;
+    const g = gpu[i]!;
+    if (a === g || (isNaNWord(a) && isNaNWord(g))) continue;
+    acc.differing++;
+    if (!acc.first) acc.first = `${name}[${i}]: executor 0x${a.toString(16)}, Dawn 0x${g.toString(16)}`;
+  }
+}
+
+/** Compute: one dispatch of 2 thread groups. */
+export async function diffCompute(p: Program, seed: number): Promise<Verdict> {
+  const m = p.module;
+  const bound = bindAll(m, new Rng(seed));
+  if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  const workgroups: [number, number, number] = [2, 1, 1];
+  const gpu = await gpuCompute({ code: emitWgsl(p), workgroups, bindings: bound.gpu });
+  if (!gpu.ok) return { kind: 'skip', reason: `Dawn: ${gpu.stage}: ${gpu.messages[0] ?? ''}` };
+  execCompute(p, {
+    workgroups,
+    buffers: bound.buffers,
+    textures: bound.textures,
+    sample: nearestSampler(bound.textures),
+    denormals: 'flush',
+    budget: 1 << 18,
+  });
+  const acc = { words: 0, differing: 0, first: '' };
+  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
+  return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
+}
+
+const W = 8;
+const H = 8;
+
+/** Pixel: an 8x8 target, varyings from a full-screen triangle, every target word compared. */
+export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
+  const m = p.module;
+  const rng = new Rng(seed);
+  const bound = bindAll(m, rng);
+  if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  const ep = m.entryPoints.find((e) => e.stage === 'fragment')!;
+  const f = m.functions[ep.function]!;
+  // The vertex shader: each location the fragment reads, with per-corner random values.
+  const members: string[] = ['@builtin(position) pos: vec4<f32>'];
+  const assigns: string[] = [];
+  const captures: string[] = [];
+  const slots: Array<{ binding: Binding; slot: number; w: number }> = [];
+  let slot = 0;
+  for (const a of f.args) {
+    const t = typeAt(m, a.type);
+    const b = a.binding!;
+    const w = widthOf(t);
+    const s = scalarOf(t);
+    if (b.kind === 'location') {
+      members.push(`${attr(b)} v${b.location}: ${wgslType(m, t)}`);
+      const corner = (): string => {
+        const vals = Array.from({ length: w }, () => {
+          if (s === 'f32') return `${(rng.int(257) - 128) / 16}`;
+          if (s === 'i32') return `${rng.int(64) - 32}i`;
+          return `${rng.int(64)}u`;
+        });
+        return w === 1 ? vals[0]! : `${wgslType(m, t)}(${vals.join(', ')})`;
+      };
+      assigns.push(`o.v${b.location} = select(select(${corner()}, ${corner()}, i == 1u), ${corner()}, i == 2u);`);
+    }
+    const bits = (e: string) =>
+      s === 'u32' ? e : s === 'bool' ? `u32(${e})` : `bitcast<${w === 1 ? 'u32' : `vec${w}<u32>`}>(${e})`;
+    const name = `a${slots.length}`;
+    for (let k = 0; k < w; k++) captures.push(`cap[base + ${slot + k}u] = ${bits(name)}${w > 1 ? `[${k}]` : ''};`);
+    slots.push({ binding: b, slot, w });
+    slot += 4;
+  }
+  const stride = Math.max(4, slot);
+  const vertexCode = `struct VOut { ${members.join(', ')} }
+@vertex fn iridia_vs(@builtin(vertex_index) i: u32) -> VOut {
+  var o: VOut;
+  o.pos = vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.5, 1.0);
+  ${assigns.join('\n  ')}
+  return o;
+}
+`;
+  const params = f.args.map((a, i) => `${attr(a.binding!)} a${i}: ${wgslType(m, typeAt(m, a.type))}`);
+  const hasPos = f.args.some((a) => a.binding?.kind === 'builtin' && a.binding.builtin === 'position');
+  const captureCode = `${vertexCode}
+@group(0) @binding(0) var<storage, read_write> cap: array<u32>;
+@fragment fn iridia_capture(${[...params, ...(hasPos ? [] : ['@builtin(position) iridia_pos: vec4<f32>'])].join(', ')}) -> @location(0) vec4<f32> {
+  let p = ${hasPos ? `a${f.args.findIndex((a) => a.binding?.kind === 'builtin' && a.binding.builtin === 'position')}` : 'iridia_pos'};
+  let base = (u32(p.y) * ${W}u + u32(p.x)) * ${stride}u;
+  ${captures.join('\n  ')}
+  return vec4<f32>(0.0);
+}
+`;
+  const cap = await gpuPixel({
+    code: captureCode,
+    width: W,
+    height: H,
+    targets: [{ format: 'rgba8unorm' }],
+    bindings: [{ group: 0, binding: 0, type: 'storage', words: new Uint32Array(W * H * stride) }],
+  });
+  if (!cap.ok) return { kind: 'skip', reason: `capture pass: ${cap.stage}: ${cap.messages[0] ?? ''}` };
+  const captured = cap.outputs['0:0']!;
+  const inputs: Record<number, Uint32Array> = {};
+  for (const s of slots) {
+    if (s.binding.kind !== 'location') continue;
+    const arr = new Uint32Array(W * H * 4);
+    for (let px = 0; px < W * H; px++)
+      for (let k = 0; k < s.w; k++) arr[px * 4 + k] = captured[px * stride + s.slot + k]!;
+    inputs[s.binding.location] = arr;
+  }
+  // Targets: one per output location, of the output's type.
+  const res = f.result ? typeAt(m, f.result.type) : undefined;
+  const outs: Array<{ location: number; format: GPUTextureFormat; w: number }> = [];
+  let depth = false;
+  const addOut = (t: Type, b: Binding | undefined) => {
+    if (!b) return;
+    if (b.kind === 'builtin') {
+      if (b.builtin === 'frag_depth') depth = true;
+      return;
+    }
+    const w = widthOf(t);
+    const s = scalarOf(t);
+    const base = s === 'f32' ? 'float' : s === 'i32' ? 'sint' : 'uint';
+    const format = (w === 1 ? `r32${base}` : w === 2 ? `rg32${base}` : `rgba32${base}`) as GPUTextureFormat;
+    outs.push({ location: b.location, format, w: w === 3 ? 4 : w });
+  };
+  if (res?.kind === 'struct') for (const mem of res.members) addOut(typeAt(m, mem.type), mem.binding);
+  else if (res && f.result) addOut(res, f.result.binding);
+  if (outs.some((o) => o.w === 4 && o.format.startsWith('rgb') === false)) void 0;
+  // WebGPU needs targets at consecutive slots: fill gaps with unused r32uint targets.
+  const maxLoc = outs.reduce((x, o) => Math.max(x, o.location), -1);
+  const targets = Array.from({ length: maxLoc + 1 }, (_, i) => ({
+    format: outs.find((o) => o.location === i)?.format ?? ('r32uint' as GPUTextureFormat),
+  }));
+  const gpu = await gpuPixel({
+    code: emitWgsl(p),
+    vertexCode,
+    width: W,
+    height: H,
+    targets,
+    ...(depth ? { depth: { format: 'depth32float' as const } } : {}),
+    bindings: bound.gpu,
+  });
+  if (!gpu.ok) return { kind: 'skip', reason: `Dawn: ${gpu.stage}: ${gpu.messages[0] ?? ''}` };
+  const ex = execPixel(p, {
+    width: W,
+    height: H,
+    inputs,
+    buffers: bound.buffers,
+    textures: bound.textures,
+    sample: nearestSampler(bound.textures),
+    denormals: 'flush',
+    budget: 1 << 18,
+  });
+  const acc = { words: 0, differing: 0, first: '' };
+  for (const o of outs) {
+    const t = ex.targets[o.location] ?? new Uint32Array(W * H * 4);
+    const packed = new Uint32Array(W * H * o.w);
+    for (let px = 0; px < W * H; px++) for (let k = 0; k < o.w; k++) packed[px * o.w + k] = t[px * 4 + k]!;
+    compare(`SV_Target${o.location}`, packed, gpu.targets[o.location]!, acc);
+  }
+  if (depth && gpu.depth && ex.depth) {
+    const d = new Uint32Array(W * H);
+    const e = new Float32Array(W * H);
+    for (let px = 0; px < W * H; px++) e[px] = ex.written[px] ? ex.depth[px]! : 1;
+    d.set(new Uint32Array(e.buffer));
+    compare('SV_Depth', d, new Uint32Array(gpu.depth.buffer, gpu.depth.byteOffset, gpu.depth.length), acc);
+  }
+  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
+  return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
+}

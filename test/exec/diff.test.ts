@@ -1,0 +1,74 @@
+// The executor against Dawn (WebGPU on SwiftShader) on the compute and pixel programs of
+// ../shared/oracle/own: random inputs and buffers, every output word compared (diff-harness.ts).
+// Disagreements are listed by name in test/known/exec-diff.txt with their reason.
+
+import { test, after } from 'node:test';
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { lift } from '../../src/lift/lift.js';
+import { isIridiaError } from '../../src/errors.js';
+import { readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
+import { reportAgainstKnown } from '../helpers/known.js';
+import { diffCompute, diffPixel } from './diff-harness.js';
+
+after(() => closeWebgpu());
+
+function builds(root: string): string[] {
+  const out: string[] = [];
+  for (const c of readdirSync(root).sort()) {
+    const dir = join(root, c);
+    if (!existsSync(join(dir, 'source.hlsl'))) continue;
+    for (const b of readdirSync(dir).sort()) {
+      const f = join(dir, b, 'shader.dxbc');
+      if (/-(cs|ps)_[45]_/.test(b) && existsSync(f)) out.push(`${c}/${b}`);
+    }
+  }
+  return out;
+}
+
+const filter = process.env['IRIDIA_DIFF_FILTER'];
+
+test(
+  'executor and Dawn agree word for word on the compute and pixel programs of oracle/own',
+  { skip: skipUnlessShared('oracle/own') || webgpuSkip() },
+  async () => {
+    const root = sharedPath('oracle/own')!;
+    const failures = new Map<string, string>();
+    const counts = { agree: 0, refused: 0, skipped: 0, words: 0 };
+    const skips = new Map<string, number>();
+    const names = builds(root).filter((n) => !filter || n.includes(filter));
+    for (const name of names) {
+      let p;
+      try {
+        p = lift(readBytes(join(root, name, 'shader.dxbc')));
+      } catch (e) {
+        if (isIridiaError(e)) {
+          counts.refused++;
+          continue;
+        }
+        failures.set(name, `lift threw ${String(e)}`);
+        continue;
+      }
+      try {
+        const v = p.stage === 'compute' ? await diffCompute(p, 12345) : await diffPixel(p, 12345);
+        if (v.kind === 'agree') {
+          counts.agree++;
+          counts.words += v.words;
+        } else if (v.kind === 'skip') {
+          counts.skipped++;
+          const r = v.reason.replace(/ [a-z_]*\d+\b.*$/, '').slice(0, 60);
+          skips.set(r, (skips.get(r) ?? 0) + 1);
+          if (v.reason.startsWith('Dawn') || v.reason.startsWith('capture')) failures.set(name, v.reason);
+        } else failures.set(name, `${v.differing}/${v.words} words differ; first ${v.first}`);
+      } catch (e) {
+        failures.set(name, `threw ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    console.log(
+      `exec-diff: ${names.length} compute/pixel builds: ${counts.agree} agree (${counts.words} words), ${failures.size} differ or fail, ${counts.refused} refused by the lifter, ${counts.skipped} not bindable by the harness`,
+    );
+    for (const [r, n] of skips) console.log(`  not run: ${n} × ${r}`);
+    reportAgainstKnown('exec-diff', { total: names.length - counts.refused, failures });
+  },
+);
