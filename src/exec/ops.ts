@@ -12,7 +12,6 @@ import {
   d3dMin,
   exp2,
   f16BitsToF32,
-  f32,
   f32ToF16Bits,
   flush,
   fract,
