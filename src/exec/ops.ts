@@ -53,14 +53,20 @@ export function unary(fn: UnaryOp, s: Scalar, a: V): V {
   if (fn === 'not') {
     if (s === 'bool') for (let k = 0; k < len; k++) o.u[k] = a.u[k] ? 0 : 1;
     else for (let k = 0; k < len; k++) o.u[k] = ~a.u[k]!;
-  } else if (fn === 'neg') {
+  } else {
     if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = a.u[k]! ^ 0x80000000;
     else for (let k = 0; k < len; k++) o.i[k] = -a.i[k]! | 0;
-  } else {
-    if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = a.u[k]! & 0x7fffffff;
-    else if (s === 'i32') for (let k = 0; k < len; k++) o.i[k] = Math.abs(a.i[k]!) | 0;
-    else o.u.set(a.u);
   }
+  return o;
+}
+
+/** abs: f32 clears the sign bit (NaN stays NaN); i32 wraps (abs(INT_MIN) is INT_MIN). */
+function abs(s: Scalar, a: V): V {
+  const o = new V(a.n, a.w);
+  const len = a.u.length;
+  if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = a.u[k]! & 0x7fffffff;
+  else if (s === 'i32') for (let k = 0; k < len; k++) o.i[k] = Math.abs(a.i[k]!) | 0;
+  else o.u.set(a.u);
   return o;
 }
 
@@ -328,6 +334,6 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
       }
       return o;
     case 'abs':
-      return unary('abs', s, a);
+      return abs(s, a);
   }
 }
