@@ -112,38 +112,45 @@ export function decodeProgram(data: Uint8Array, part = 'SHEX'): Program {
   return { version, words, lengthWords, instructions };
 }
 
+/** The location of the instruction at `start` (built only when an error is thrown). */
+function at(c: Cursor, index: number, start: number): ErrorLocation {
+  return { part: c.part, instruction: index, word: start, offset: start * 4 };
+}
+
 function decodeInstruction(c: Cursor, start: number, programEnd: number, index: number, is51: boolean): Instruction {
   const words = c.words;
   const token = words[start]!;
   const opcode = token & 0x7ff;
-  const at = (): ErrorLocation => ({ part: c.part, instruction: index, word: start, offset: start * 4 });
+
   if (opcode === OPCODE_CUSTOMDATA) {
     if (start + 2 > programEnd)
       throw new IridiaError(
         'E307_CUSTOMDATA',
         `customdata's length word is past the program's end (word ${programEnd})`,
-        at(),
+        at(c, index, start),
       );
     const length = words[start + 1]!;
     if (length < 2 || length > programEnd - start)
       throw new IridiaError(
         'E307_CUSTOMDATA',
         `customdata says ${length} words but ${programEnd - start} remain in the program`,
-        at(),
+        at(c, index, start),
       );
     const customData: CustomData = { dataClass: token >>> 11, words: words.subarray(start + 2, start + length) };
     return { index, word: start, length, opcode, token, extended: NONE, operands: NONE, values: NONE, customData };
   }
   const info = OPCODES[opcode];
   const length = (token >>> 24) & 0x7f;
-  if (length === 0) throw new IridiaError('E302_INSTRUCTION_LENGTH', `opcode ${hex(opcode)} has length 0`, at());
+  if (length === 0)
+    throw new IridiaError('E302_INSTRUCTION_LENGTH', `opcode ${hex(opcode)} has length 0`, at(c, index, start));
   if (length > programEnd - start)
     throw new IridiaError(
       'E302_INSTRUCTION_LENGTH',
       `opcode ${hex(opcode)} says ${length} words but ${programEnd - start} remain in the program`,
-      at(),
+      at(c, index, start),
     );
-  if (info === undefined) throw new IridiaError('E303_UNKNOWN_OPCODE', `unknown opcode ${hex(opcode)}`, at());
+  if (info === undefined)
+    throw new IridiaError('E303_UNKNOWN_OPCODE', `unknown opcode ${hex(opcode)}`, at(c, index, start));
   c.pos = start + 1;
   c.end = start + length;
   c.index = index;
