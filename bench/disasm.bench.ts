@@ -48,16 +48,16 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `${Math.round((n / ms) * 1000)} containers/s, ${(((ins / ms) * 1000) / 1e6).toFixed(2)} M instructions/s`;
   const full = best(() => {
     for (const x of inputs) disassemble(x.bytes, 0);
-  }, 3);
+  }, 5);
   report(
     `disasm full listing (parse + header + program), ${n} containers, ${ins} instructions: ${rate(full)} (goal 7000 containers/s)`,
   );
   const body = best(() => {
     for (const x of inputs) programListing(decodeContainerProgram(x.c)!, 0, 0);
-  }, 3);
+  }, 5);
   report(`disasm program only (decode + print from the version line): ${rate(body)}`);
   const dec = best(() => {
     for (const x of inputs) decodeContainerProgram(x.c);
-  }, 3);
+  }, 5);
   report(`sm4 decode only: ${rate(dec)}`);
 }
