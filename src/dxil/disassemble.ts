@@ -19,6 +19,7 @@ import {
   partSignatureText,
   psvText,
   resourceBindingsText,
+  subobjectsText,
   viewIdText,
 } from './header.js';
 import type { Module } from './ir.js';
@@ -26,6 +27,7 @@ import { readModule } from './module.js';
 import { ModulePrinter } from './printer.js';
 import { readProgramHeader } from './program-header.js';
 import { readPsv0 } from './psv0.js';
+import { readRdat } from './rdat.js';
 import { readIldn } from './parts.js';
 
 /** The module's llvm.ident string (the compiler that wrote it). */
@@ -102,6 +104,8 @@ export function disassembleDxil(container: Container): string {
     s += resourceBindingsText(refl);
     const usesViewId = ((features >> 16n) & 1n) !== 0n;
     s += viewIdText(refl, kind, usesViewId);
+    const rdat = part('RDAT');
+    if (rdat) s += subobjectsText(readRdat(rdat, offsetOf('RDAT')).subobjects);
   }
   return s + new ModulePrinter(m, dxcInstructionComment).print();
 }

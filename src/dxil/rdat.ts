@@ -63,12 +63,28 @@ export interface RdatFunction {
   readonly minShaderTarget: number;
 }
 
+/** A state-object subobject (RDAT_SubobjectTypes.inl's RuntimeDataSubobjectInfo, 24 bytes). */
+export interface RdatSubobject {
+  /** DXIL::SubobjectKind: 0 StateObjectConfig, 1/2 Global/LocalRootSignature, 8 association, 9..12. */
+  readonly kind: number;
+  readonly name: string;
+  /** The union's four dwords, raw. */
+  readonly words: readonly [number, number, number, number];
+  /** Root signatures: the serialized bytes (from RawBytes). */
+  readonly bytes?: Uint8Array;
+  /** Strings the union names: association subobject, hit group shaders. */
+  readonly strings?: readonly string[];
+  /** Association exports. */
+  readonly exports?: readonly string[];
+}
+
 export interface Rdat {
   /** 0x10, or 0 for the prerelease layout (its records are kept raw). */
   readonly version: number;
   readonly tables: readonly RdatTable[];
   readonly resources: readonly RdatResource[];
   readonly functions: readonly RdatFunction[];
+  readonly subobjects: readonly RdatSubobject[];
 }
 
 export function readRdat(data: Uint8Array, base = 0): Rdat {
@@ -85,6 +101,7 @@ export function readRdat(data: Uint8Array, base = 0): Rdat {
     throw r.fail('E203_PART_BAD_COUNT', `${count} RDAT parts do not fit`, dir - 4);
   let strings: Uint8Array = new Uint8Array(0);
   let indices: Uint8Array = new Uint8Array(0);
+  let raw: Uint8Array = new Uint8Array(0);
   const tables: RdatTable[] = [];
   if (prerelease) {
     // The prerelease directory holds (type, size, offset) triples; its records are kept raw.
@@ -97,7 +114,7 @@ export function readRdat(data: Uint8Array, base = 0): Rdat {
       const body = r.slice(at, size, 'a part');
       tables.push({ type, name: RDAT_PART_TYPES[type] ?? `table${type}`, recordCount: 0, stride: 0, records: body });
     }
-    return { version, tables, resources: [], functions: [] };
+    return { version, tables, resources: [], functions: [], subobjects: [] };
   }
   for (let i = 0; i < count; i++) {
     const at = r.u32At(dir + 4 * i, 'a part offset');
@@ -106,6 +123,7 @@ export function readRdat(data: Uint8Array, base = 0): Rdat {
     const body = r.slice(at + 8, size, 'a part');
     if (type === 1) strings = body;
     else if (type === 2) indices = body;
+    else if (type === 5) raw = body;
     else if (type >= 3 && type !== 5) {
       const br = new ByteReader(body, { base: base + at + 8, where: 'RDAT', code: 'E201_PART_TRUNCATED' });
       const n = br.u32At(0, 'a record count');
@@ -140,6 +158,16 @@ export function readRdat(data: Uint8Array, base = 0): Rdat {
   };
   const resources: RdatResource[] = [];
   const functions: RdatFunction[] = [];
+  const subobjects: RdatSubobject[] = [];
+  const rawBytes = (offset: number, size: number): Uint8Array => {
+    if (offset > raw.byteLength || size > raw.byteLength - offset)
+      throw r.fail(
+        'E202_PART_BAD_OFFSET',
+        `raw bytes ${offset}+${size} are past the RawBytes part (${raw.byteLength})`,
+        0,
+      );
+    return raw.subarray(offset, offset + size);
+  };
   for (const t of prerelease ? [] : tables) {
     const tr = new ByteReader(t.records, { where: 'RDAT', code: 'E201_PART_TRUNCATED' });
     for (let k = 0; k < t.recordCount; k++) {
@@ -155,6 +183,19 @@ export function readRdat(data: Uint8Array, base = 0): Rdat {
           name: str(tr.u32At(at + 24)),
           flags: tr.u32At(at + 28),
         });
+      } else if (t.type === 6 && t.stride >= 24) {
+        const kind = tr.u32At(at);
+        const w: [number, number, number, number] = [
+          tr.u32At(at + 8),
+          tr.u32At(at + 12),
+          tr.u32At(at + 16),
+          tr.u32At(at + 20),
+        ];
+        const base = { kind, name: str(tr.u32At(at + 4)), words: w };
+        if (kind === 1 || kind === 2) subobjects.push({ ...base, bytes: rawBytes(w[0], w[1]) });
+        else if (kind === 8) subobjects.push({ ...base, strings: [str(w[0])], exports: indexArray(w[1]).map(str) });
+        else if (kind === 11) subobjects.push({ ...base, strings: [str(w[1]), str(w[2]), str(w[3])] });
+        else subobjects.push(base);
       } else if (t.type === 4 && t.stride >= 44) {
         functions.push({
           name: str(tr.u32At(at)),
@@ -172,5 +213,5 @@ export function readRdat(data: Uint8Array, base = 0): Rdat {
       }
     }
   }
-  return { version, tables, resources, functions };
+  return { version, tables, resources, functions, subobjects };
 }
