@@ -52,6 +52,7 @@ interface AbbrevOp {
 }
 type Abbrev = readonly AbbrevOp[];
 
+const NO_SKIP: ReadonlySet<number> = new Set();
 const POW2 = Array.from({ length: 64 }, (_, i) => 2 ** i);
 const CHAR6 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._';
 const CHAR6_CODES = Array.from(CHAR6, (c) => c.charCodeAt(0));
@@ -72,7 +73,11 @@ export class BitstreamReader {
   private readonly base: number;
   private readonly part: string;
 
-  constructor(bytes: Uint8Array, base = 0, part = 'DXIL') {
+  /** Block ids whose contents are skipped by their length (never read, never checked). */
+  private readonly skip: ReadonlySet<number>;
+
+  constructor(bytes: Uint8Array, base = 0, part = 'DXIL', skip: ReadonlySet<number> = NO_SKIP) {
+    this.skip = skip;
     this.bytes = bytes;
     this.endBit = bytes.byteLength * 8;
     this.base = base;
@@ -236,6 +241,10 @@ export class BitstreamReader {
     }
     if (depth >= MAX_DEPTH) {
       this.fail('E406_BITCODE_NESTING', `blocks nest deeper than ${MAX_DEPTH} (block ${id})`);
+      return undefined;
+    }
+    if (this.skip.has(id)) {
+      this.bit += words * 32;
       return undefined;
     }
     const blockEnd = this.bit + words * 32;
@@ -423,7 +432,12 @@ export class BitstreamReader {
 }
 
 /** Parses a bitcode stream (magic 'BC' 0xC0DE, optionally behind the 0x0B17C0DE wrapper). */
-export function readBitcode(bytes: Uint8Array, base = 0, part = 'DXIL'): BitBlock[] {
+export function readBitcode(
+  bytes: Uint8Array,
+  base = 0,
+  part = 'DXIL',
+  skip: ReadonlySet<number> = NO_SKIP,
+): BitBlock[] {
   let data = bytes;
   let at = base;
   if (data.byteLength >= 20 && data[0] === 0xde && data[1] === 0xc0 && data[2] === 0x17 && data[3] === 0x0b) {
@@ -441,6 +455,6 @@ export function readBitcode(bytes: Uint8Array, base = 0, part = 'DXIL'): BitBloc
   if (data.byteLength < 4 || data[0] !== 0x42 || data[1] !== 0x43 || data[2] !== 0xc0 || data[3] !== 0xde) {
     throw new IridiaError('E407_BITCODE_MAGIC', `the bitcode does not start with 'BC' 0xC0DE`, { part, offset: at });
   }
-  const r = new BitstreamReader(data.subarray(4), at + 4, part);
+  const r = new BitstreamReader(data.subarray(4), at + 4, part, skip);
   return r.readTopLevel();
 }

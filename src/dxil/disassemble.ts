@@ -23,7 +23,7 @@ import {
   viewIdText,
 } from './header.js';
 import type { Module } from './ir.js';
-import { readModule } from './module.js';
+import { readModule, readModuleDeclarations } from './module.js';
 import { ModulePrinter } from './printer.js';
 import { readProgramHeader } from './program-header.js';
 import { readPsv0 } from './psv0.js';
@@ -45,6 +45,14 @@ export function readPartModule(container: Container, kind: 'DXIL' | 'ILDB' | 'ST
   if (!p) return undefined;
   const h = readProgramHeader(p.data, kind, p.offset + 8);
   return readModule(h.bitcode, { part: kind, offset: p.offset + 8 + h.bitcodeStart });
+}
+
+/** The declarations and metadata of a part's module, function bodies skipped (readModuleDeclarations). */
+export function readPartDeclarations(container: Container, kind: 'DXIL' | 'ILDB' | 'STAT'): Module | undefined {
+  const p = container.parts.find((x) => x.kind === kind);
+  if (!p) return undefined;
+  const h = readProgramHeader(p.data, kind, p.offset + 8);
+  return readModuleDeclarations(h.bitcode, { part: kind, offset: p.offset + 8 + h.bitcodeStart });
 }
 
 export function disassembleDxil(container: Container): string {
@@ -82,7 +90,7 @@ export function disassembleDxil(container: Container): string {
   if (psv) s += psvText(readPsv0(psv, offsetOf('PSV0')), header.kind, isNewPsvDialect(moduleIdent(m)));
   if (m.named.some((n) => n.name === 'dx.version')) {
     const info = readDxilInfo(m);
-    const stat = readPartModule(container, 'STAT');
+    const stat = readPartDeclarations(container, 'STAT');
     const refl = stat ? readDxilInfo(stat) : info;
     const kind = info.shaderKind ?? header.kind;
     if (kind !== 'lib') {

@@ -791,3 +791,15 @@ export function readModule(bitcode: Uint8Array, ctx: ReadContext): Module {
   const blocks = readBitcode(bitcode, ctx.offset, ctx.part);
   return new ModuleReader(ctx).read(blocks);
 }
+
+const FUNCTION_BLOCKS: ReadonlySet<number> = new Set([BLOCK.FUNCTION]);
+
+/**
+ * The module without its function bodies (skipped by their block lengths): types, globals,
+ * function declarations, constants and metadata, which is all the reflection module (STAT) is read
+ * for. Functions with bodies are left without blocks.
+ */
+export function readModuleDeclarations(bitcode: Uint8Array, ctx: ReadContext): Module {
+  const blocks = readBitcode(bitcode, ctx.offset, ctx.part, FUNCTION_BLOCKS);
+  return new ModuleReader(ctx).read(blocks);
+}
