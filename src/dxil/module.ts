@@ -15,16 +15,15 @@ import {
   Constant,
   Func,
   GlobalVar,
-  Instruction,
-  type InstOp,
   type Metadata,
   type Module,
-  type PendingOperand,
   Type,
   type TypeKind,
   Value,
 } from './ir.js';
 import { readMetadataBlock } from './metadata.js';
+// The function body reader lives apart (function.ts); the two import each other, used only at run time.
+import { readFunctionBody } from './function.js';
 
 const BLOCK = {
   MODULE: 8,
@@ -758,9 +757,6 @@ export class ModuleReader {
   }
 }
 
-/** The function body reader lives apart (function.ts) to keep files one concept each. */
-import { readFunctionBody } from './function.js';
-
 export function alignOf(v: number): number {
   return v === 0 ? 0 : 2 ** (v - 1);
 }
@@ -782,9 +778,6 @@ export function signRotated(v: bigint): bigint {
   if (v !== 1n) return -(v >> 1n);
   return -(1n << 63n);
 }
-
-export type { InstOp, PendingOperand };
-export { Instruction, Block };
 
 /** Reads the module of a bitcode stream (the bytes at the DXIL program header's bitcode offset). */
 export function readModule(bitcode: Uint8Array, ctx: ReadContext): Module {

@@ -138,7 +138,6 @@ export function readPsv0(data: Uint8Array, base = 0): Psv0 {
     for (let i = o; i < e; i++) s += String.fromCharCode(strings[i]!);
     return s;
   };
-  const stringsAt = pos;
   pos += stringSize;
   if (v >= 3) out.entryFunctionName = strAt(r.u32At(4 + 48));
   if (v >= 4) out.groupSharedBytes = r.u32At(4 + 52);
@@ -184,7 +183,6 @@ export function readPsv0(data: Uint8Array, base = 0): Psv0 {
       });
     }
   }
-  void stringsAt;
   const ni = out.sigInputElements ?? 0;
   const no = out.sigOutputElements ?? 0;
   out.inputs = elems.slice(0, ni);
