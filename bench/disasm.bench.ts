@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseContainer, hasContainerMagic, type Container } from '../src/container/container.js';
 import { disassemble, programListing } from '../src/disasm/disassemble.js';
+import { listingHeader } from '../src/disasm/header.js';
 import { decodeContainerProgram } from '../src/sm4/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 
@@ -56,6 +57,10 @@ export async function bench(report: (line: string) => void): Promise<void> {
     for (const x of inputs) programListing(decodeContainerProgram(x.c)!, 0, 0);
   }, 5);
   report(`disasm program only (decode + print from the version line): ${rate(body)}`);
+  const head = best(() => {
+    for (const x of inputs) listingHeader(parseContainer(x.bytes), 0);
+  }, 5);
+  report(`disasm comment header alone (header.ts, reflection): ${rate(head)}`);
   const dec = best(() => {
     for (const x of inputs) decodeContainerProgram(x.c);
   }, 5);

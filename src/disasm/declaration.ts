@@ -91,10 +91,10 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0x67:
       return `${OPCODES[ins.opcode]!.name} ${plain(op0!, ctx)}, ${systemValue(v[0] ?? 0)}`;
     case 0x62:
-      return `dcl_input_ps ${INTERPOLATION[bits(t, 11, 4)]} ${plain(op0!, ctx)}`;
+      return `dcl_input_ps ${interpolation(t)} ${plain(op0!, ctx)}`;
     case 0x63:
     case 0x64:
-      return `${OPCODES[ins.opcode]!.name} ${INTERPOLATION[bits(t, 11, 4)]} ${plain(op0!, ctx)}, ${systemValue(v[0] ?? 0)}`;
+      return `${OPCODES[ins.opcode]!.name} ${interpolation(t)} ${plain(op0!, ctx)}, ${systemValue(v[0] ?? 0)}`;
     case 0x68:
       return `dcl_temps ${v[0]}`;
     case 0x69:
@@ -122,7 +122,7 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0x94:
       return `${OPCODES[ins.opcode]!.name} ${bits(t, 11, 6)}`;
     case 0x95:
-      return `dcl_tessellator_domain ${TESS_DOMAINS[bits(t, 11, 2)]}`;
+      return `dcl_tessellator_domain ${TESS_DOMAINS[bits(t, 11, 2)] ?? bits(t, 11, 2)}`;
     case 0x96:
       return `dcl_tessellator_partitioning ${TESS_PARTITIONINGS[bits(t, 11, 3)] ?? bits(t, 11, 3)}`;
     case 0x97:
@@ -154,6 +154,10 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     default:
       return undefined;
   }
+}
+
+function interpolation(t: number): string {
+  return INTERPOLATION[bits(t, 11, 4)] ?? `interpolation${bits(t, 11, 4)}`;
 }
 
 function uavFlags(t: number): string {
