@@ -58,6 +58,15 @@ export interface Psv0 {
   readonly patchConstOrPrim: readonly PsvSignatureElement[];
   /** Everything after the signature elements (ViewID masks and dependency tables), raw. */
   readonly tables: Uint8Array;
+  /** Per output stream: the output scalars that depend on ViewID (bit per scalar), when UsesViewID. */
+  readonly viewIdOutputMasks: readonly (readonly number[] | undefined)[];
+  readonly viewIdPatchConstOrPrimMask?: readonly number[];
+  /** Per output stream: for each input scalar, the output scalars it contributes to (dwords). */
+  readonly inputToOutput: readonly (readonly number[] | undefined)[];
+  /** Hull programs: input scalars to patch-constant outputs. */
+  readonly inputToPatchConstant?: readonly number[];
+  /** Domain programs: patch-constant input scalars to outputs. */
+  readonly patchConstantToOutput?: readonly number[];
 }
 
 export function readPsv0(data: Uint8Array, base = 0): Psv0 {
@@ -92,6 +101,8 @@ export function readPsv0(data: Uint8Array, base = 0): Psv0 {
     outputs: [],
     patchConstOrPrim: [],
     tables: new Uint8Array(0),
+    viewIdOutputMasks: [],
+    inputToOutput: [],
   };
   if (v >= 1) {
     out.shaderStage = r.u8At(at + 24);
@@ -189,5 +200,46 @@ export function readPsv0(data: Uint8Array, base = 0): Psv0 {
   out.outputs = elems.slice(ni, ni + no);
   out.patchConstOrPrim = elems.slice(ni + no);
   out.tables = data.subarray(pos);
+  readDependencies(r, pos, out);
   return out;
+}
+
+const maskDwords = (vectors: number): number => (vectors + 7) >>> 3;
+
+/** The ViewID masks and input/output dependency tables (DxilPipelineStateValidation's ReadOrWrite). */
+function readDependencies(r: ByteReader, start: number, out: { -readonly [K in keyof Psv0]: Psv0[K] }): void {
+  let pos = start;
+  const dwords = (n: number, what: string): number[] => {
+    r.require(pos, n * 4, what);
+    const v: number[] = [];
+    for (let i = 0; i < n; i++) v.push(r.u32At(pos + 4 * i));
+    pos += n * 4;
+    return v;
+  };
+  const stage = out.shaderStage ?? -1;
+  const gs = stage === 2;
+  const hs = stage === 3;
+  const ds = stage === 4;
+  const ms = stage === 13;
+  const outs = out.sigOutputVectors ?? [0, 0, 0, 0];
+  const ins = out.sigInputVectors ?? 0;
+  const pc = gs ? 0 : (out.stageWord1 ?? 0) & 0xff;
+  const streams = gs ? 4 : 1;
+  if (out.usesViewID) {
+    const masks: (number[] | undefined)[] = [];
+    for (let i = 0; i < streams; i++)
+      masks.push(outs[i] ? dwords(maskDwords(outs[i]!), 'a ViewID output mask') : undefined);
+    out.viewIdOutputMasks = masks;
+    if ((hs || ms) && pc) out.viewIdPatchConstOrPrimMask = dwords(maskDwords(pc), 'a ViewID mask');
+  }
+  const tables: (number[] | undefined)[] = [];
+  for (let i = 0; i < streams; i++)
+    tables.push(
+      !ms && outs[i]! > 0 && ins > 0 ? dwords(maskDwords(outs[i]!) * ins * 4, 'an input-to-output table') : undefined,
+    );
+  out.inputToOutput = tables;
+  if (hs && pc > 0 && ins > 0)
+    out.inputToPatchConstant = dwords(maskDwords(pc) * ins * 4, 'an input-to-patch-constant table');
+  if (ds && outs[0]! > 0 && pc > 0)
+    out.patchConstantToOutput = dwords(maskDwords(outs[0]!) * pc * 4, 'a patch-constant table');
 }

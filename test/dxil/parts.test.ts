@@ -194,3 +194,45 @@ test(
     assert.deepEqual(disagreements, []);
   },
 );
+
+test(
+  'dxil parts: PSV0 input-to-output tables equal the module dx.viewIdState',
+  { skip: skipUnlessShared('corpus/dxil') },
+  () => {
+    // Both are, for each input scalar, a bit per output scalar in 32-bit words; the module's counts
+    // scalars, PSV0's vectors of four. Programs with one output stream and no patch constants.
+    const root = sharedPath('corpus/dxil')!;
+    let compared = 0;
+    const differ: string[] = [];
+    for (const d of readdirSync(root, { withFileTypes: true })) {
+      if (!d.isDirectory()) continue;
+      for (const f of readdirSync(join(root, d.name)).filter((x) => x.endsWith('.dxil'))) {
+        const c = readDxilContainer(parseContainer(readBytes(join(root, d.name, f))));
+        const psv = c.psv;
+        if (!c.program || !psv || psv.version < 1) continue;
+        const v = readDxilInfo((c.reflection ?? c.program).module).viewIdState;
+        if (!v || [2, 3, 4, 13].includes(psv.shaderStage!)) continue;
+        const [ni, no] = [v[0]!, v[1]!];
+        const words = Math.ceil(no / 32);
+        const at = 2 + (psv.usesViewID ? words : 0);
+        const inputs = psv.sigInputVectors! * 4;
+        const pw = (psv.sigOutputVectors![0]! + 7) >> 3;
+        const t = psv.inputToOutput[0] ?? [];
+        let same = true;
+        for (let i = 0; i < Math.max(ni, inputs); i++)
+          for (let w = 0; w < Math.max(words, pw); w++) {
+            const a = i < ni && w < words ? v[at + i * words + w]! : 0;
+            const b = i < inputs && w < pw ? (t[i * pw + w] ?? 0) : 0;
+            if (a !== b) same = false;
+          }
+        compared++;
+        if (!same) differ.push(`${d.name}/${f}`);
+      }
+    }
+    console.log(
+      `dxil parts: PSV0 dependency tables compared with dx.viewIdState on ${compared} programs, ${differ.length} differ`,
+    );
+    assert.ok(compared > 400);
+    assert.deepEqual(differ, []);
+  },
+);
