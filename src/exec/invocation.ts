@@ -33,7 +33,7 @@ function fail(why: string): never {
 export interface Context {
   readonly module: Module;
   /** Global storage by GlobalId: for uniform/storage/workgroup a single memory; private: per lane. */
-  globalMem(global: number, n: number): { mems: Uint32Array[]; base: Int32Array } | undefined;
+  globalMem(global: number, n: number): { mem?: Uint32Array; mems: Uint32Array[]; base: Int32Array } | undefined;
   /** A buffer of a binding array element, by binding key. */
   bufferAt(key: string): Uint32Array | undefined;
   textureAt(key: string): ExecTexture | undefined;
@@ -259,7 +259,7 @@ export class Invocation {
       if (!mask[l]) continue;
       const a = p.addr[l]!;
       if (a < 0) continue;
-      const mem = p.mems[l]!;
+      const mem = (p.mem ?? p.mems[l])!;
       const old = mem[a]!;
       out.u[l] = old;
       if (this.helper[l] && p.shared) continue;
@@ -305,7 +305,7 @@ export class Invocation {
       if (!mask[l]) continue;
       const a = p.addr[l]!;
       if (a < 0 || (p.shared && this.helper[l])) continue;
-      const mem = p.mems[l]!;
+      const mem = (p.mem ?? p.mems[l])!;
       if (a + w > mem.length) continue;
       for (let k = 0; k < w; k++) mem[a + k] = v.u[k * n + l]!;
     }
@@ -340,18 +340,18 @@ export class Invocation {
     return layoutOf(this.ctx.module, t).size;
   }
 
+  private readonly localPtrs: Array<Ptr | undefined> = [];
+
   private localPtr(i: number): Ptr {
-    const size = layoutOf(this.ctx.module, this.typeOf(this.f.locals[i]!.type)).size;
-    const mem = this.locals[i]!;
+    const hit = this.localPtrs[i];
+    if (hit) return hit;
+    const type = this.typeOf(this.f.locals[i]!.type);
+    const size = layoutOf(this.ctx.module, type).size;
     const addr = new Int32Array(this.n);
     for (let l = 0; l < this.n; l++) addr[l] = l * size;
-    return {
-      kind: 'ptr',
-      type: this.typeOf(this.f.locals[i]!.type),
-      mems: new Array(this.n).fill(mem),
-      addr,
-      shared: false,
-    };
+    const p: Ptr = { kind: 'ptr', type, mem: this.locals[i]!, mems: [], addr, shared: false };
+    this.localPtrs[i] = p;
+    return p;
   }
 
   item(e: number): Item {
@@ -422,8 +422,9 @@ export class Invocation {
         return {
           kind: 'ptr',
           type: t,
+          ...(mem.mem ? { mem: mem.mem } : {}),
           mems: mem.mems,
-          addr: mem.base.slice(),
+          addr: mem.base,
           shared: g.space === 'storage' || g.space === 'workgroup',
         };
       }
@@ -445,7 +446,7 @@ export class Invocation {
         for (let l = 0; l < n; l++) {
           const a = p.addr[l]!;
           if (a < 0) continue;
-          const mem = p.mems[l]!;
+          const mem = (p.mem ?? p.mems[l])!;
           for (let k = 0; k < w; k++) v.u[k * n + l] = mem[a + k] ?? 0;
         }
         return v;
@@ -489,7 +490,7 @@ export class Invocation {
         const stride = layoutOf(m, p.type).stride!;
         const v = new V(n, 1);
         for (let l = 0; l < n; l++) {
-          const mem = p.mems[l];
+          const mem = p.mem ?? p.mems[l];
           v.u[l] = mem && p.addr[l]! >= 0 ? Math.max(0, Math.floor((mem.length - p.addr[l]!) / stride)) : 0;
         }
         return v;
@@ -555,29 +556,40 @@ export class Invocation {
         continue;
       }
       let limit = count;
-      if (limit === null) limit = Math.floor((base.mems[l]!.length - a) / stride);
+      if (limit === null) limit = Math.floor(((base.mem ?? base.mems[l])!.length - a) / stride);
       if (t.kind !== 'struct' && i >= limit) {
         addr[l] = -1;
         continue;
       }
       addr[l] = a + memberOffset(m, t, i);
     }
-    return { kind: 'ptr', type: et, mems: base.mems, addr, shared: base.shared };
+    return {
+      kind: 'ptr',
+      type: et,
+      ...(base.mem ? { mem: base.mem } : {}),
+      mems: base.mems,
+      addr,
+      shared: base.shared,
+    };
   }
 
   private derivative(axis: 'x' | 'y' | 'width', control: 'coarse' | 'fine' | 'none', v: V): V {
     const n = this.n;
     const o = new V(n, v.w);
     const fine = control === 'fine';
-    for (let k = 0; k < v.w; k++)
+    const src = v.f;
+    for (let k = 0; k < v.w; k++) {
+      const base = k * n;
       for (let l = 0; l < n; l++) {
-        const q = l & ~3;
+        const q = base + (l & ~3);
         const p = l & 3;
-        const at = (i: number): number => v.f[k * n + q + i] ?? 0;
-        const dx = fine ? at((p & 2) | 1) - at(p & 2) : at(1) - at(0);
-        const dy = fine ? at((p & 1) | 2) - at(p & 1) : at(2) - at(0);
-        o.f[k * n + l] = axis === 'x' ? f32(dx) : axis === 'y' ? f32(dy) : f32(Math.abs(f32(dx)) + Math.abs(f32(dy)));
+        // coarse: the quad's top-left pixel against its right and lower neighbours; fine: this
+        // pixel's own row (for x) or column (for y) of the quad
+        const dx = fine ? src[q + ((p & 2) | 1)]! - src[q + (p & 2)]! : src[q + 1]! - src[q]!;
+        const dy = fine ? src[q + ((p & 1) | 2)]! - src[q + (p & 1)]! : src[q + 2]! - src[q]!;
+        o.f[base + l] = axis === 'x' ? f32(dx) : axis === 'y' ? f32(dy) : f32(Math.abs(f32(dx)) + Math.abs(f32(dy)));
       }
+    }
     return o;
   }
 

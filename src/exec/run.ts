@@ -40,6 +40,15 @@ function moduleOf(p: Program | Module): Module {
   return 'module' in p ? p.module : p;
 }
 
+const zeroCache = new Map<number, Int32Array>();
+
+/** Zero addresses for n lanes (shared: pointers never write into their address arrays). */
+function zeros(n: number): Int32Array {
+  let z = zeroCache.get(n);
+  if (!z) zeroCache.set(n, (z = new Int32Array(n)));
+  return z;
+}
+
 function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): void } {
   let workgroup = new Map<number, Uint32Array>();
   const privates = new Map<number, { n: number; mem: Uint32Array }>();
@@ -55,7 +64,7 @@ function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): vo
     globalMem(id, n) {
       const g = m.globals[id]!;
       const t = m.types[g.type]!;
-      const shared = (mem: Uint32Array) => ({ mems: new Array<Uint32Array>(n).fill(mem), base: new Int32Array(n) });
+      const shared = (mem: Uint32Array) => ({ mem, mems: [], base: zeros(n) });
       if (t.kind === 'binding_array') return { mems: [], base: new Int32Array(n) };
       const size = layoutOf(m, t).size;
       switch (g.space) {
@@ -91,7 +100,7 @@ function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): vo
           }
           const base = new Int32Array(n);
           for (let l = 0; l < n; l++) base[l] = l * size;
-          return { mems: new Array<Uint32Array>(n).fill(p.mem), base };
+          return { mem: p.mem, mems: [], base };
         }
         case 'handle':
           return undefined;

@@ -35,7 +35,9 @@ export interface Ptr {
   readonly kind: 'ptr';
   /** The pointee's type. */
   readonly type: Type;
-  /** Per lane, the memory the pointer points into. */
+  /** The memory every lane points into, when they share one (else `mems`). */
+  readonly mem?: Uint32Array;
+  /** Per lane, the memory the pointer points into (when `mem` is absent). */
   readonly mems: readonly Uint32Array[];
   /** Per lane, the word address in that memory; -1: out of range (loads zero, stores nothing). */
   readonly addr: Int32Array;

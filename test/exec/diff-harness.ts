@@ -88,7 +88,7 @@ function attr(b: Binding): string {
   return `@location(${b.location})${interp}`;
 }
 
-interface Bound {
+export interface Bound {
   gpu: GpuBinding[];
   buffers: Record<string, Uint32Array>;
   textures: Record<string, ExecTexture>;
@@ -97,7 +97,7 @@ interface Bound {
 }
 
 /** Binds every resource of the module with random contents; undefined: a resource the harness cannot bind. */
-function bindAll(m: Module, rng: Rng): Bound | string {
+export function bindAll(m: Module, rng: Rng): Bound | string {
   const b: Bound = { gpu: [], buffers: {}, textures: {}, outputs: [] };
   for (const g of m.globals) {
     if (!g.binding) continue;
@@ -237,38 +237,18 @@ function compare(
   }
 }
 
-/** Compute: one dispatch of 2 thread groups. */
-export async function diffCompute(p: Program, seed: number): Promise<Verdict> {
-  const m = p.module;
-  const bound = bindAll(m, new Rng(seed));
-  if (typeof bound === 'string') return { kind: 'skip', reason: bound };
-  const workgroups: [number, number, number] = [2, 1, 1];
-  const gpu = await gpuCompute({ code: emitWgsl(p), workgroups, bindings: bound.gpu });
-  if (!gpu.ok) return { kind: 'skip', reason: `Dawn: ${gpu.stage}: ${gpu.messages[0] ?? ''}` };
-  execCompute(p, {
-    workgroups,
-    buffers: bound.buffers,
-    textures: bound.textures,
-    sample: nearestSampler(bound.textures),
-    denormals: 'flush',
-    budget: 1 << 18,
-  });
-  const acc = { words: 0, differing: 0, first: '' };
-  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
-  return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
-}
-
-const W = 8;
-const H = 8;
-
-/** Pixel: an 8x8 target, varyings from a full-screen triangle, every target word compared. */
-export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
-  const m = p.module;
-  const rng = new Rng(seed);
-  const bound = bindAll(m, rng);
-  if (typeof bound === 'string') return { kind: 'skip', reason: bound };
-  const ep = m.entryPoints.find((e) => e.stage === 'fragment')!;
-  const f = m.functions[ep.function]!;
+/** A vertex shader feeding a fragment function's location inputs (random values at the corners of a
+ * full-screen triangle, same interpolation), and the capture statements writing each argument's words. */
+export function pixelVertex(
+  m: Module,
+  f: Module['functions'][number],
+  rng: Rng,
+): {
+  vertexCode: string;
+  captures: string[];
+  slots: Array<{ binding: Binding; slot: number; w: number }>;
+  stride: number;
+} {
   // The vertex shader: each location the fragment reads, with per-corner random values.
   const members: string[] = ['@builtin(position) pos: vec4<f32>'];
   const assigns: string[] = [];
@@ -308,6 +288,42 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
   return o;
 }
 `;
+  return { vertexCode, captures, slots, stride };
+}
+
+/** Compute: one dispatch of 2 thread groups. */
+export async function diffCompute(p: Program, seed: number): Promise<Verdict> {
+  const m = p.module;
+  const bound = bindAll(m, new Rng(seed));
+  if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  const workgroups: [number, number, number] = [2, 1, 1];
+  const gpu = await gpuCompute({ code: emitWgsl(p), workgroups, bindings: bound.gpu });
+  if (!gpu.ok) return { kind: 'skip', reason: `Dawn: ${gpu.stage}: ${gpu.messages[0] ?? ''}` };
+  execCompute(p, {
+    workgroups,
+    buffers: bound.buffers,
+    textures: bound.textures,
+    sample: nearestSampler(bound.textures),
+    denormals: 'flush',
+    budget: 1 << 18,
+  });
+  const acc = { words: 0, differing: 0, first: '' };
+  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
+  return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
+}
+
+const W = 8;
+const H = 8;
+
+/** Pixel: an 8x8 target, varyings from a full-screen triangle, every target word compared. */
+export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
+  const m = p.module;
+  const rng = new Rng(seed);
+  const bound = bindAll(m, rng);
+  if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  const ep = m.entryPoints.find((e) => e.stage === 'fragment')!;
+  const f = m.functions[ep.function]!;
+  const { vertexCode, captures, slots, stride } = pixelVertex(m, f, rng);
   const params = f.args.map((a, i) => `${attr(a.binding!)} a${i}: ${wgslType(m, typeAt(m, a.type))}`);
   const hasPos = f.args.some((a) => a.binding?.kind === 'builtin' && a.binding.builtin === 'position');
   const captureCode = `${vertexCode}

@@ -18,7 +18,8 @@
 //       Run one job (types in src/gpu/types.ts: WGSL, bindings as group/binding/words, dispatch size or
 //       target size) in a long-lived child (restarted, and the job retried once, if it dies); results
 //       carry every writable storage buffer/texture's words by 'group:binding' and, for pixel jobs,
-//       each colour target's texels.
+//       each colour target's texels. A job still running after JOB_TIMEOUT_MS (20 s: a program that does
+//       not end) is stopped and fails at its 'run' stage.
 //   closeWebgpu(): Promise<void>
 //       Ends the long-lived child (optional: it is unref'd and ends with the test process).
 //
@@ -119,6 +120,8 @@ class Worker {
   private listener: ((r: Reply) => void) | undefined;
   private stderr = '';
   dead: string | undefined;
+  /** The child was killed because a request ran past its time. */
+  timedOut = false;
   private onDeath: Array<(why: string) => void> = [];
 
   constructor() {
@@ -152,10 +155,28 @@ class Worker {
     });
   }
 
-  /** Sends a request; `onReply` sees each reply with its id; resolves when `isLast` says so. */
-  request(req: object, onReply: (r: Reply) => boolean): Promise<void> {
+  /** Sends a request; `onReply` sees each reply with its id; resolves when it returns true. With
+   * `timeoutMs`, a request still unanswered then kills the child (a program that does not end). */
+  request(req: object, onReply: (r: Reply) => boolean, timeoutMs?: number): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.dead) return reject(new Error(this.dead));
+      if (timeoutMs !== undefined) {
+        const timer = setTimeout(() => {
+          this.timedOut = true;
+          this.proc.kill('SIGKILL');
+        }, timeoutMs);
+        const clear = (): void => clearTimeout(timer);
+        const res0 = resolve;
+        const rej0 = reject;
+        resolve = () => {
+          clear();
+          res0();
+        };
+        reject = (e: unknown) => {
+          clear();
+          rej0(e);
+        };
+      }
       this.onDeath = [(why) => reject(new Error(why))];
       this.listener = (r) => {
         let last: boolean;
@@ -268,6 +289,9 @@ async function sharedWorker(): Promise<Worker> {
   return shared;
 }
 
+/** A job still running after this long is stopped and reported as failed at the run stage. */
+export const JOB_TIMEOUT_MS = 20_000;
+
 async function runJob<T>(op: 'compute' | 'pixel', job: ComputeJob | PixelJob): Promise<T> {
   const skip = webgpuSkip();
   if (skip) throw new Error(`WebGPU: ${skip}`);
@@ -275,13 +299,23 @@ async function runJob<T>(op: 'compute' | 'pixel', job: ComputeJob | PixelJob): P
     const w = await sharedWorker();
     let result: T | undefined;
     try {
-      await w.request({ id: nextId++, op, job }, (r) => {
-        if (r.error !== undefined) throw new Error(r.error);
-        result = r.result as T;
-        return true;
-      });
+      await w.request(
+        { id: nextId++, op, job },
+        (r) => {
+          if (r.error !== undefined) throw new Error(r.error);
+          result = r.result as T;
+          return true;
+        },
+        JOB_TIMEOUT_MS,
+      );
       return result as T;
     } catch (e) {
+      if (w.timedOut)
+        return {
+          ok: false,
+          stage: 'run',
+          messages: [`the job ran past ${JOB_TIMEOUT_MS / 1000} s and was stopped`],
+        } as T;
       if (!w.dead || attempt >= 1) throw e;
     } finally {
       w.setHeld(false);
