@@ -7,6 +7,8 @@ import { readDxilContainer } from './dxil-container.js';
 import { readDxilInfo, type DxilInfo, type DxilResource, type DxilSignatureElement } from './dxil-metadata.js';
 import { RESOURCE_KINDS } from './resource-properties.js';
 import type { Psv0 } from './psv0.js';
+import type { RdatFunction, RdatSubobject } from './rdat.js';
+import type { RootSignature } from './rts0.js';
 
 export interface DxilReflectedResource {
   readonly name: string;
@@ -58,6 +60,13 @@ export interface DxilReflection {
   readonly waveSize: { readonly min: number; readonly max: number } | undefined;
   readonly psv: Psv0 | undefined;
   readonly entryPoints: readonly string[];
+  /** SFI0's feature flags (0 without the part). */
+  readonly featureFlags: bigint;
+  /** An embedded root signature (RTS0). */
+  readonly rootSignature: RootSignature | undefined;
+  /** Libraries: RDAT's functions (name, shader kind...) and state-object subobjects. */
+  readonly libraryFunctions: readonly RdatFunction[];
+  readonly subobjects: readonly RdatSubobject[];
 }
 
 function element(e: DxilSignatureElement): DxilReflectedElement {
@@ -133,5 +142,9 @@ export function reflectDxil(container: Container): DxilReflection | undefined {
     waveSize: waveOps.length ? { min: wsValue(0), max: waveOps.length > 1 ? wsValue(1) : wsValue(0) } : undefined,
     psv: c.psv,
     entryPoints: info.entryPoints.map((e) => e.name),
+    featureFlags: c.features?.mask ?? 0n,
+    rootSignature: c.rootSignature,
+    libraryFunctions: c.runtimeData?.functions ?? [],
+    subobjects: c.runtimeData?.subobjects ?? [],
   };
 }

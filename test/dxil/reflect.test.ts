@@ -43,6 +43,22 @@ test('reflectDxil: a compute program (onnxruntime) — UAVs, cbuffer, thread gro
   assert.ok(r.numThreads![0] > 0);
 });
 
+test('reflectDxil: a 6.8 library — RDAT functions', () => {
+  const r = reflectDxil(load('runtime-tests__test_910b3693.dxil'))!;
+  assert.equal(r.stage, 'lib');
+  assert.deepEqual(
+    r.libraryFunctions.map((f) => f.name),
+    ['entry', 'node1', 'node2'],
+  );
+  assert.deepEqual(
+    r.resources.map((x) => [x.name, x.class, x.kind]),
+    [
+      ['RWBuf0', 'UAV', 'StructuredBuffer'],
+      ['RWBuf1', 'UAV', 'StructuredBuffer'],
+    ],
+  );
+});
+
 test('reflectDxil: a root signature alone has no program', () => {
   assert.equal(reflectDxil(load('direct3d12__D3D12_RootSig_Texture.dxil')), undefined);
 });
