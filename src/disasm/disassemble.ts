@@ -114,9 +114,13 @@ export function programListing(
   };
   const numbering = (flags & DISASM_ENABLE_INSTRUCTION_NUMBERING) !== 0;
   const offsets = (flags & DISASM_ENABLE_INSTRUCTION_OFFSET) !== 0;
-  const out: string[] = [];
+  // One string grown line by line (V8 joins the pieces once, at the end).
+  let out = '';
+  const lines = (ls: readonly string[]): void => {
+    for (const l of ls) out += `${l}\n`;
+  };
   const declPrefix = (byte: number): string => (numbering ? '      ' : '') + (offsets ? `${hex8(byte)}: ` : '');
-  out.push(`${declPrefix(0)}${v.stage}_${v.major}_${v.minor}`);
+  out += `${declPrefix(0)}${v.stage}_${v.major}_${v.minor}\n`;
   let n = 0;
   let depth = 0;
   let initialDone = notes?.initial === undefined;
@@ -124,11 +128,11 @@ export function programListing(
     const byte = ins.word * 4;
     const decl = isDeclarationLine(ins);
     if (!decl && !initialDone && !(ins.opcode >= 0x71 && ins.opcode <= 0x74)) {
-      out.push(...notes!.initial!);
+      lines(notes!.initial!);
       initialDone = true;
     }
     const before = notes?.before?.get(byte);
-    if (before) out.push(...before);
+    if (before) lines(before);
     let text: string;
     if (ins.customData !== undefined) {
       if (ins.customData.dataClass === 3) text = printImmediateConstantBuffer(ins.customData.words, ctx.hex);
@@ -136,20 +140,20 @@ export function programListing(
       else continue;
     } else text = (decl ? printDeclaration(ins, ctx) : undefined) ?? printInstruction(ins, ctx);
     if (decl) {
-      out.push(declPrefix(byte) + text);
+      out += `${declPrefix(byte)}${text}\n`;
     } else {
       if (CLOSES.has(ins.opcode)) depth = Math.max(0, depth - 1);
       let prefix = '';
       if (numbering) prefix += offsets ? `${String(n).padStart(4)}  ` : `${String(n).padStart(4)}: `;
       if (offsets) prefix += `${hex8(byte)}: `;
       const line = prefix + (INDENTS[depth] ?? '  '.repeat(depth)) + text;
-      out.push(notes?.suffix === undefined ? line : line + (notes.suffix.get(byte) ?? ''));
+      out += notes?.suffix === undefined ? `${line}\n` : `${line}${notes.suffix.get(byte) ?? ''}\n`;
       if (OPENS.has(ins.opcode)) depth++;
       n++;
     }
     const after = notes?.after?.get(byte);
-    if (after) out.push(...after);
+    if (after) lines(after);
   }
-  if (!(flags & DISASM_INSTRUCTION_ONLY)) out.push(`// Approximately ${slots} instruction slots used`);
-  return `${out.join('\n')}\n`;
+  if (!(flags & DISASM_INSTRUCTION_ONLY)) out += `// Approximately ${slots} instruction slots used\n`;
+  return out;
 }
