@@ -5,11 +5,9 @@
 // checked when resolved; one that never resolves is E405.
 
 import { IridiaError, type ErrorCode } from '../errors.js';
-import { type BitBlock, type BitRecord, isBlock, opBig, readBitcode } from './bitstream.js';
+import { type BitBlock, type BitRecord, isBlock, readBitcode } from './bitstream.js';
 import {
   Argument,
-  type AttributeEntry,
-  type AttributeGroup,
   type AttributeList,
   Block,
   Constant,
@@ -22,6 +20,8 @@ import {
   Value,
 } from './ir.js';
 import { readMetadataBlock } from './metadata.js';
+import { attributeList, readAttributeGroups, readAttributeLists } from './attributes.js';
+import { checkAcyclic, readConstants, resolveConstant } from './constants.js';
 // The function body reader lives apart (function.ts); the two import each other, used only at run time.
 import { readFunctionBody } from './function.js';
 
@@ -38,115 +38,6 @@ const BLOCK = {
   TYPE: 17,
   USELIST: 18,
 } as const;
-
-export const ATTRIBUTE_NAMES: readonly string[] = [
-  '',
-  'align',
-  'alwaysinline',
-  'byval',
-  'inlinehint',
-  'inreg',
-  'minsize',
-  'naked',
-  'nest',
-  'noalias',
-  'nobuiltin',
-  'nocapture',
-  'noduplicate',
-  'noimplicitfloat',
-  'noinline',
-  'nonlazybind',
-  'noredzone',
-  'noreturn',
-  'nounwind',
-  'optsize',
-  'readnone',
-  'readonly',
-  'returned',
-  'returns_twice',
-  'signext',
-  'alignstack',
-  'ssp',
-  'sspreq',
-  'sspstrong',
-  'sret',
-  'sanitize_address',
-  'sanitize_thread',
-  'sanitize_memory',
-  'uwtable',
-  'zeroext',
-  'builtin',
-  'cold',
-  'optnone',
-  'inalloca',
-  'nonnull',
-  'jumptable',
-  'dereferenceable',
-  'dereferenceable_or_null',
-  'convergent',
-  'safestack',
-  'argmemonly',
-];
-
-/** dxc's Attribute::AttrKind order (its LLVM 3.7 Attributes.h), which sorts an attribute set. */
-const ATTRIBUTE_ORDER: readonly string[] = [
-  'align',
-  'alwaysinline',
-  'builtin',
-  'byval',
-  'inalloca',
-  'cold',
-  'convergent',
-  'inlinehint',
-  'inreg',
-  'jumptable',
-  'minsize',
-  'naked',
-  'nest',
-  'noalias',
-  'nobuiltin',
-  'nocapture',
-  'noduplicate',
-  'noimplicitfloat',
-  'noinline',
-  'nonlazybind',
-  'nonnull',
-  'dereferenceable',
-  'dereferenceable_or_null',
-  'noredzone',
-  'noreturn',
-  'nounwind',
-  'optsize',
-  'optnone',
-  'readnone',
-  'readonly',
-  'argmemonly',
-  'returned',
-  'returns_twice',
-  'signext',
-  'alignstack',
-  'ssp',
-  'sspreq',
-  'sspstrong',
-  'safestack',
-  'sret',
-  'sanitize_address',
-  'sanitize_thread',
-  'sanitize_memory',
-  'uwtable',
-  'zeroext',
-];
-
-/** AttributeImpl::operator<: flags by kind, then integer attributes by kind, then strings by key, value. */
-function compareAttributes(a: AttributeEntry, b: AttributeEntry): number {
-  const rank = (x: AttributeEntry): number => (x.kind === 'enum' ? 0 : x.kind === 'int' ? 1 : 2);
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  if (a.kind !== 'string') return ATTRIBUTE_ORDER.indexOf(a.key) - ATTRIBUTE_ORDER.indexOf(b.key);
-  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
-  const av = a.value ?? '';
-  const bv = b.value ?? '';
-  return av < bv ? -1 : av > bv ? 1 : 0;
-}
 
 /** Context for errors: the part and the byte offset of the bitcode in the container. */
 export interface ReadContext {
@@ -237,10 +128,10 @@ export class ModuleReader {
             this.checkTypes();
             break;
           case BLOCK.PARAMATTR_GROUP:
-            this.readAttributeGroups(it);
+            readAttributeGroups(this, it);
             break;
           case BLOCK.PARAMATTR:
-            this.readAttributeLists(it);
+            readAttributeLists(this, it);
             break;
           case BLOCK.CONSTANTS:
             this.readConstants(it, this.m.values, this.constants);
@@ -314,41 +205,12 @@ export class ModuleReader {
     this.checkAcyclic(this.constants.slice(from));
   }
 
-  /** Constants are built bottom-up in LLVM: one that refers to itself, however far round, is refused. */
   checkAcyclic(list: readonly Constant[]): void {
-    const state = new Map<Constant, 1 | 2>(); // 1 on the path, 2 done
-    for (const root of list) {
-      if (state.has(root)) continue;
-      const stack: [Constant, number][] = [[root, 0]];
-      state.set(root, 1);
-      while (stack.length) {
-        const top = stack[stack.length - 1]!;
-        const [c, i] = top;
-        if (i >= c.ops.length) {
-          state.set(c, 2);
-          stack.pop();
-          continue;
-        }
-        top[1]++;
-        const op = c.ops[i];
-        if (!(op instanceof Constant)) continue;
-        const st = state.get(op);
-        if (st === 1) throw this.fail('E405_BITCODE_FORWARD_REF', 'a constant refers to itself through its operands');
-        if (st === undefined) {
-          state.set(op, 1);
-          stack.push([op, 0]);
-        }
-      }
-    }
+    checkAcyclic(this, list);
   }
 
   resolveConstant(c: Constant, values: readonly Value[]): void {
-    if (c.opIds.length === 0) return;
-    c.ops = c.opIds.map((id) => {
-      const v = values[id];
-      if (!v) throw this.fail('E405_BITCODE_FORWARD_REF', `a constant refers to value ${id}, never defined`);
-      return v;
-    });
+    resolveConstant(this, c, values);
   }
 
   // ---- types ----
@@ -454,57 +316,8 @@ export class ModuleReader {
     }
   }
 
-  // ---- attributes ----
-  private readAttributeGroups(b: BitBlock): void {
-    for (const it of b.items) {
-      if (isBlock(it) || it.code !== 3) continue;
-      const o = it.ops;
-      if (o.length < 2) throw this.fail('E404_BITCODE_RECORD', 'an attribute group record has fewer than 2 operands');
-      const attrs: AttributeEntry[] = [];
-      let i = 2;
-      while (i < o.length) {
-        const kind = o[i++]!;
-        if (kind === 0) {
-          attrs.push({ kind: 'enum', key: ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}` });
-        } else if (kind === 1) {
-          const key = ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}`;
-          attrs.push({ kind: 'int', key, int: o[i++] ?? 0 });
-        } else if (kind === 3 || kind === 4) {
-          let key = '';
-          while (i < o.length && o[i] !== 0) key += String.fromCharCode(o[i++]!);
-          i++;
-          if (kind === 4) {
-            let value = '';
-            while (i < o.length && o[i] !== 0) value += String.fromCharCode(o[i++]!);
-            i++;
-            attrs.push({ kind: 'string', key, value });
-          } else attrs.push({ kind: 'string', key });
-        } else throw this.fail('E404_BITCODE_RECORD', `attribute kind ${kind} is not known`);
-      }
-      attrs.sort(compareAttributes);
-      const g: AttributeGroup = { id: o[0]!, index: o[1]!, attrs };
-      this.m.attributeGroups.set(g.id, g);
-    }
-  }
-
-  private readAttributeLists(b: BitBlock): void {
-    for (const it of b.items) {
-      if (isBlock(it) || it.code !== 2) continue;
-      this.m.attributeLists.push(
-        it.ops.map((id) => {
-          const g = this.m.attributeGroups.get(id);
-          if (!g) throw this.fail('E405_BITCODE_FORWARD_REF', `attribute group ${id} is not defined`);
-          return g;
-        }),
-      );
-    }
-  }
-
   attributes(i: number): AttributeList | undefined {
-    if (i === 0) return undefined;
-    const l = this.m.attributeLists[i - 1];
-    if (!l) throw this.fail('E405_BITCODE_FORWARD_REF', `attribute list ${i} is not defined`);
-    return l;
+    return attributeList(this, i);
   }
 
   // ---- globals and functions ----
@@ -590,152 +403,8 @@ export class ModuleReader {
     }
   }
 
-  // ---- constants ----
   readConstants(b: BitBlock, values: Value[], pending: Constant[]): void {
-    let cur: Type | undefined;
-    for (const it of b.items) {
-      if (isBlock(it)) continue;
-      const r = it;
-      const o = r.ops;
-      if (r.code === 1) {
-        this.need(r, 1, 'a SETTYPE');
-        cur = this.type(o[0]!);
-        continue;
-      }
-      if (!cur) throw this.fail('E404_BITCODE_RECORD', 'a constant before any SETTYPE');
-      let c: Constant;
-      switch (r.code) {
-        case 2:
-          c = new Constant(cur, 'null');
-          break;
-        case 3:
-          c = new Constant(cur, 'undef');
-          break;
-        case 4:
-          this.need(r, 1, 'an integer constant');
-          c = new Constant(cur, 'int');
-          c.bits = BigInt.asIntN(Math.max(cur.width, 1), signRotated(opBig(r, 0)));
-          break;
-        case 5: {
-          c = new Constant(cur, 'int');
-          let v = 0n;
-          for (let i = o.length - 1; i >= 0; i--) v = (v << 64n) | BigInt.asUintN(64, signRotated(opBig(r, i)));
-          c.bits = BigInt.asIntN(cur.width, v);
-          break;
-        }
-        case 6:
-          this.need(r, 1, 'a float constant');
-          c = new Constant(cur, 'float');
-          c.bits = opBig(r, 0);
-          break;
-        case 7:
-          c = new Constant(cur, 'aggregate');
-          c.opIds = o.slice();
-          break;
-        case 8:
-        case 9:
-          c = new Constant(cur, r.code === 8 ? 'string' : 'cstring');
-          c.bytes = o.slice();
-          break;
-        case 22:
-          c = new Constant(cur, 'data');
-          c.data = o.map((_, i) => opBig(r, i));
-          break;
-        case 10: // CE_BINOP [opcode, lhs, rhs, flags?]
-          this.need(r, 3, 'a constant binop');
-          c = new Constant(cur, 'ce-binop');
-          c.sub = o[0]!;
-          c.opIds = [o[1]!, o[2]!];
-          c.flags = o[3] ?? 0;
-          break;
-        case 11: // CE_CAST [opc, opty, opval]
-          this.need(r, 3, 'a constant cast');
-          c = new Constant(cur, 'ce-cast');
-          c.sub = o[0]!;
-          c.opTypes = [this.type(o[1]!)];
-          c.opIds = [o[2]!];
-          break;
-        case 12:
-        case 20: {
-          c = new Constant(cur, 'ce-gep');
-          c.sub = r.code === 20 ? 1 : 0;
-          let i = 0;
-          if (o.length & 1) c.srcType = this.type(o[i++]!);
-          const types: Type[] = [];
-          const ids: number[] = [];
-          for (; i + 1 < o.length; i += 2) {
-            types.push(this.type(o[i]!));
-            ids.push(o[i + 1]!);
-          }
-          c.opTypes = types;
-          c.opIds = ids;
-          break;
-        }
-        case 13:
-          this.need(r, 3, 'a constant select');
-          c = new Constant(cur, 'ce-select');
-          c.opIds = [o[0]!, o[1]!, o[2]!];
-          break;
-        case 14:
-          this.need(r, 3, 'a constant extractelement');
-          c = new Constant(cur, 'ce-extractelement');
-          c.opIds = o.length >= 4 ? [o[1]!, o[3]!] : [o[1]!, o[2]!];
-          break;
-        case 17:
-        case 18:
-          this.need(r, 4, 'a constant compare');
-          c = new Constant(cur, 'ce-cmp');
-          c.opTypes = [this.type(o[0]!)];
-          c.opIds = [o[1]!, o[2]!];
-          c.sub = o[3]!;
-          break;
-        default:
-          throw this.fail('E408_BITCODE_UNSUPPORTED', `constant record code ${r.code} is not supported`);
-      }
-      this.checkConstant(c, r.code);
-      values.push(c);
-      if (c.opIds.length) pending.push(c);
-    }
-  }
-
-  private checkConstant(c: Constant, code: number): void {
-    const t = c.type;
-    const seq = t.kind === 'array' || t.kind === 'vector';
-    let ok = true;
-    switch (c.ck) {
-      case 'int':
-        ok = t.kind === 'int';
-        break;
-      case 'float':
-        ok = t.isFP();
-        break;
-      case 'aggregate':
-        ok = (t.kind === 'struct' && c.opIds.length === t.elts.length) || (seq && c.opIds.length === t.count);
-        break;
-      case 'string':
-      case 'cstring':
-        ok = seq && t.elt!.kind === 'int' && c.bytes.length + (c.ck === 'cstring' ? 1 : 0) === t.count;
-        break;
-      case 'data':
-        ok = seq && (t.elt!.kind === 'int' || t.elt!.isFP()) && c.data.length === t.count;
-        break;
-      case 'ce-gep':
-        ok = c.opIds.length > 0;
-        break;
-      case 'null':
-      case 'undef':
-      case 'ce-binop':
-      case 'ce-cast':
-      case 'ce-cmp':
-      case 'ce-select':
-      case 'ce-extractelement':
-      case 'ce-insertelement':
-      case 'ce-shufflevector':
-      case 'blockaddress':
-      case 'inlineasm':
-        break;
-    }
-    if (!ok) throw this.fail('E404_BITCODE_RECORD', `constant record ${code} does not fit its type (a ${t.kind})`);
+    readConstants(this, b, values, pending);
   }
 
   /** Checks the type table once read: every entry defined, no forward reference left open. */
