@@ -44,9 +44,12 @@ function buildSuffix(op: Operand): string {
   return `.${LANES[w[0]]}${LANES[w[1]]}${LANES[w[2]]}${LANES[w[3]]}`;
 }
 
+/** Decimal strings of small numbers (register numbers and indices). */
+const SMALL: readonly string[] = Array.from({ length: 4096 }, (_, i) => String(i));
+
 function printIndex(ix: OperandIndex, ctx: OperandContext): string {
   const imm = ix.rep === 1 || ix.rep === 4 ? ix.imm + ix.immHi * 2 ** 32 : ix.imm >>> 0;
-  if (ix.rel === undefined) return String(imm);
+  if (ix.rel === undefined) return SMALL[imm] ?? String(imm);
   const rel = printOperand(ix.rel, ctx, 'i');
   return `${rel} + ${imm}`;
 }
@@ -77,10 +80,18 @@ function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): strin
     for (let i = 0; i + 1 < v.length; i += 2) parts.push(`${formatDouble(v[i]!, v[i + 1]!)}l`);
     return `d(${parts.join(', ')})`;
   }
-  if (kind === 'x') return `l(${v.map(ctx.hex ? formatHex : formatUntyped).join(',')})`;
-  if (ctx.hex) return `l(${v.map(formatHex).join(', ')})`;
-  if (kind === 'f' || kind === 'd') return `l(${v.map(formatFloatBits).join(', ')})`;
-  return `l(${v.map(formatInt).join(', ')})`;
+  // Untyped lanes join with ',' and typed ones with ', ', in hexadecimal too.
+  const sep = kind === 'x' ? ',' : ', ';
+  const format = ctx.hex
+    ? formatHex
+    : kind === 'x'
+      ? formatUntyped
+      : kind === 'f' || kind === 'd'
+        ? formatFloatBits
+        : formatInt;
+  let s = 'l(';
+  for (let i = 0; i < v.length; i++) s += i ? sep + format(v[i]!) : format(v[i]!);
+  return `${s})`;
 }
 
 /** The operand as printed, with modifiers. `kind` decides literal formatting. */
