@@ -3,3 +3,5 @@ export { runCompute, runPixel, runVertex } from './run.js';
 export type { ExecBindings, ComputeRun, ComputeResult, PixelRun, PixelResult, VertexRun, VertexResult } from './run.js';
 export type { ExecTexture, SampleRequest, SampleCallback } from './values.js';
 export * as d3dFloat from './float.js';
+export { runGeometry, runHull, runDomain, hullPhaseInstances, FILE_WORDS } from './stages.js';
+export type { GeometryRun, EmittedVertex, HullRun, HullResult, DomainRun } from './stages.js';

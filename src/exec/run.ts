@@ -49,7 +49,16 @@ function zeros(n: number): Int32Array {
   return z;
 }
 
-function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): void } {
+export function makeContext(
+  m: Module,
+  b: ExecBindings,
+  /** Private globals every lane shares (a hull program's patch constants across phase instances). */
+  sharedPrivate: ReadonlyMap<number, Uint32Array> = new Map(),
+): {
+  ctx: Context;
+  newGroup(): void;
+  privateOf(id: number, n: number): { mem: Uint32Array; size: number } | undefined;
+} {
   let workgroup = new Map<number, Uint32Array>();
   const privates = new Map<number, { n: number; mem: Uint32Array }>();
   const buffers = b.buffers ?? {};
@@ -90,6 +99,8 @@ function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): vo
           return shared(mem);
         }
         case 'private': {
+          const sp = sharedPrivate.get(id);
+          if (sp) return shared(sp);
           let p = privates.get(id);
           if (!p || p.n !== n) {
             const mem = new Uint32Array(size * n);
@@ -112,6 +123,11 @@ function makeContext(m: Module, b: ExecBindings): { ctx: Context; newGroup(): vo
     newGroup: () => {
       workgroup = new Map();
       privates.clear();
+    },
+    privateOf: (id, n) => {
+      const p = privates.get(id);
+      const g = m.globals[id];
+      return p && p.n === n && g ? { mem: p.mem, size: layoutOf(m, typeOf(m, g.type)).size } : undefined;
     },
   };
 }
