@@ -24,6 +24,13 @@ const SWIZZLES: (readonly [number, number, number, number])[] = [];
 for (let i = 0; i < 256; i++)
   SWIZZLES.push(Object.freeze([i & 3, (i >>> 2) & 3, (i >>> 4) & 3, (i >>> 6) & 3] as const));
 
+/** Shared immediate indices 0..1023, and one-index lists of them (operands are read-only). */
+const SMALL_INDEX_COUNT = 1024;
+const SMALL_INDICES: readonly OperandIndex[] = Array.from({ length: SMALL_INDEX_COUNT }, (_, imm) =>
+  Object.freeze({ rep: 0, imm, immHi: 0 }),
+);
+const SMALL_INDEX_LISTS: readonly (readonly OperandIndex[])[] = SMALL_INDICES.map((x) => Object.freeze([x]));
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 const STAGES: Readonly<Record<number, string>> = { 0: 'ps', 1: 'vs', 2: 'gs', 3: 'hs', 4: 'ds', 5: 'cs' };
@@ -292,6 +299,25 @@ function readOperand(c: Cursor): Operand {
     values = [];
     for (let i = 0; i < n; i++) values.push(c.next('an immediate value'));
   }
+  // The common case, one small immediate index (r3, o0, v1), shares a frozen list.
+  if (dims === 1 && ((token >>> 22) & 7) === 0 && c.pos < c.end && c.words[c.pos]! < SMALL_INDEX_COUNT) {
+    const n = c.next('an index');
+    return operand(
+      token,
+      type,
+      numComponents,
+      selectionMode,
+      mask,
+      swizzle,
+      modifier,
+      minPrecision,
+      nonUniform,
+      extended,
+      SMALL_INDEX_LISTS[n]!,
+      word,
+      values,
+    );
+  }
   const indices: OperandIndex[] = dims === 0 ? (NONE as never as OperandIndex[]) : [];
   for (let d = 0; d < dims; d++) {
     const rep = (token >>> (22 + d * 3)) & 7;
@@ -304,9 +330,42 @@ function readOperand(c: Cursor): Operand {
       imm = c.next('an index');
     }
     if (rep >= 2) indices.push({ rep, imm, immHi, rel: readOperand(c) });
-    else indices.push({ rep, imm, immHi });
+    else indices.push(rep === 0 && imm < SMALL_INDEX_COUNT ? SMALL_INDICES[imm]! : { rep, imm, immHi });
   }
-  const op: Operand = {
+  return operand(
+    token,
+    type,
+    numComponents,
+    selectionMode,
+    mask,
+    swizzle,
+    modifier,
+    minPrecision,
+    nonUniform,
+    extended,
+    indices,
+    word,
+    values,
+  );
+}
+
+/** Every operand is built here, so all share one object shape. */
+function operand(
+  token: number,
+  type: number,
+  numComponents: number,
+  selectionMode: number,
+  mask: number,
+  swizzle: readonly [number, number, number, number],
+  modifier: number,
+  minPrecision: number,
+  nonUniform: boolean,
+  extended: readonly number[],
+  indices: readonly OperandIndex[],
+  word: number,
+  values: readonly number[] | undefined,
+): Operand {
+  return {
     token,
     type,
     numComponents,
@@ -321,7 +380,6 @@ function readOperand(c: Cursor): Operand {
     word,
     values,
   };
-  return op;
 }
 
 /**
