@@ -312,8 +312,11 @@ function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): 
     else if (o.binding.builtin === 'frag_depth') depth = new Float32Array(width * height);
   }
   const r = inv.result;
+  // An output coverage mask without sample 0 discards the pixel (one sample per pixel here).
+  const coverage = outs.find((o) => o.binding.kind === 'builtin' && o.binding.builtin === 'sample_mask');
   for (let l = 0; l < n; l++) {
     if (helper[l]) continue;
+    if (r && coverage && (r.u[coverage.offset * n + l]! & 1) === 0) continue;
     const p = py[l]! * width + px[l]!;
     written[p] = 1;
     if (!r) continue;

@@ -264,8 +264,12 @@ class Session implements GpuSession {
     const destroy: Bound['destroy'] = [];
     for (const b of bindings) {
       // Writable storage is not allowed in a vertex stage: such bindings are seen by the others only.
-      const writable = (b.type === 'storage' && !b.readOnly) || (b.type === 'storage-texture' && b.access !== 'read-only');
-      const le: GPUBindGroupLayoutEntry = { binding: b.binding, visibility: writable ? visibility & ~STAGE_VERTEX : visibility };
+      const writable =
+        (b.type === 'storage' && !b.readOnly) || (b.type === 'storage-texture' && b.access !== 'read-only');
+      const le: GPUBindGroupLayoutEntry = {
+        binding: b.binding,
+        visibility: writable ? visibility & ~STAGE_VERTEX : visibility,
+      };
       let resource: GPUBindingResource;
       switch (b.type) {
         case 'uniform':
@@ -395,7 +399,9 @@ class Session implements GpuSession {
       vertexEntry = 'iridia_fullscreen';
     }
     if (vertexEntry === undefined) return fail('pipeline', ['no @vertex entry point']);
-    const bound = await scoped(d, () => this.bind(job.bindings, STAGE_VERTEX | STAGE_FRAGMENT));
+    const bound = await scoped(d, () =>
+      this.bind(job.bindings, job.fragmentOnlyBindings ? STAGE_FRAGMENT : STAGE_VERTEX | STAGE_FRAGMENT),
+    );
     if (bound.errors.length) return fail('bind', bound.errors);
     const { layouts, groups, readbacks, destroy } = bound.value;
     const pipe = await scoped(d, () =>

@@ -77,6 +77,9 @@ export interface PixelJob {
   readonly targets: readonly { readonly format: GPUTextureFormat }[];
   /** A depth target (cleared to `clear`, default 1, compare 'always'), read back when given. */
   readonly depth?: { readonly format: 'depth32float'; readonly clear?: number };
+  /** Bind resources for the fragment stage only (default: vertex and fragment; writable ones are
+   * always fragment-only), which lifts the vertex stage's per-stage limits off a pixel program. */
+  readonly fragmentOnlyBindings?: boolean;
   readonly bindings: readonly GpuBinding[];
 }
 

@@ -373,7 +373,8 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
   if (outs.some((o) => o.w === 4 && o.format.startsWith('rgb') === false)) void 0;
   // WebGPU needs targets at consecutive slots: fill gaps with unused r32uint targets.
   const maxLoc = outs.reduce((x, o) => Math.max(x, o.location), -1);
-  const targets = Array.from({ length: maxLoc + 1 }, (_, i) => ({
+  // A program with no colour output still needs an attachment to draw into.
+  const targets = Array.from({ length: Math.max(maxLoc + 1, depth ? 0 : 1) }, (_, i) => ({
     format: outs.find((o) => o.location === i)?.format ?? ('r32uint' as GPUTextureFormat),
   }));
   const gpu = await gpuPixel({
@@ -383,6 +384,7 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
     height: H,
     targets,
     ...(depth ? { depth: { format: 'depth32float' as const } } : {}),
+    fragmentOnlyBindings: true,
     bindings: bound.gpu,
   });
   if (!gpu.ok) return { kind: 'skip', reason: `Dawn: ${gpu.stage}: ${gpu.messages[0] ?? ''}` };
@@ -406,7 +408,9 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
   if (depth && gpu.depth && ex.depth) {
     const d = new Uint32Array(W * H);
     const e = new Float32Array(W * H);
-    for (let px = 0; px < W * H; px++) e[px] = ex.written[px] ? ex.depth[px]! : 1;
+    // The depth written to a depth target is clamped to the viewport's range, [0, 1] here, by
+    // Direct3D and WebGPU alike: that is the pipeline's, not the program's.
+    for (let px = 0; px < W * H; px++) e[px] = ex.written[px] ? Math.min(1, Math.max(0, ex.depth[px]!)) : 1;
     d.set(new Uint32Array(e.buffer));
     compare('SV_Depth', d, new Uint32Array(gpu.depth.buffer, gpu.depth.byteOffset, gpu.depth.length), acc);
   }
