@@ -10,8 +10,9 @@ import { readSfi0 } from '../parts/sfi0.js';
 import { readSignature } from '../parts/signature.js';
 import { dxcInstructionComment } from './annotate.js';
 import { readDxilInfo } from './dxil-metadata.js';
+import { bufferDefinitionsText } from './buffers.js';
+import { subobjectsText } from './subobjects.js';
 import {
-  bufferDefinitionsText,
   dxilSignatureText,
   featureInfoText,
   hashText,
@@ -19,7 +20,6 @@ import {
   partSignatureText,
   psvText,
   resourceBindingsText,
-  subobjectsText,
   viewIdText,
 } from './header.js';
 import type { Module } from './ir.js';

@@ -5,11 +5,8 @@
 // resource bindings and the ViewId state.
 
 import type { Signature } from '../parts/signature.js';
-import type { DxilInfo, DxilResource, DxilSignatureElement, DxilStructAnnotation } from './dxil-metadata.js';
-import type { Module, Type } from './ir.js';
+import type { DxilInfo, DxilResource, DxilSignatureElement } from './dxil-metadata.js';
 import type { Psv0 } from './psv0.js';
-import { DataLayout } from './datalayout.js';
-import type { RdatSubobject } from './rdat.js';
 
 const FEATURE_NAMES = [
   'Double-precision floating point',
@@ -117,48 +114,6 @@ const COMP_NAMES = [
   'p32i8',
   'p32u8',
 ];
-const HLSL_NAMES = [
-  'unknown',
-  'bool',
-  'int16_t',
-  'uint16_t',
-  'int',
-  'uint',
-  'int64_t',
-  'uint64_t',
-  'half',
-  'float',
-  'double',
-  'snorm_half',
-  'unorm_half',
-  'snorm_float',
-  'unorm_float',
-  'snorm_double',
-  'unorm_double',
-  'int8_t_packed',
-  'uint8_t_packed',
-];
-const HLSL_NAMES_MIN_PRECISION = [
-  'unknown',
-  'bool',
-  'min16i',
-  'min16ui',
-  'int',
-  'uint',
-  'int64_t',
-  'uint64_t',
-  'min16float',
-  'float',
-  'double',
-  'snorm_min16f',
-  'unorm_min16f',
-  'snorm_float',
-  'unorm_float',
-  'snorm_double',
-  'unorm_double',
-  'int8_t_packed',
-  'uint8_t_packed',
-];
 const DIM_NAMES = [
   'invalid',
   '1d',
@@ -181,8 +136,8 @@ const DIM_NAMES = [
   'fbtex2darray',
 ];
 
-const left = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const right = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+export const left = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+export const right = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
 const maskText = (m: number): string =>
   (m & 1 ? 'x' : ' ') + (m & 2 ? 'y' : ' ') + (m & 4 ? 'z' : ' ') + (m & 8 ? 'w' : ' ');
 
@@ -340,159 +295,6 @@ export function dxilSignatureText(name: string, elements: readonly DxilSignature
   return s;
 }
 
-// ---- buffer definitions ----
-interface LayoutContext {
-  /** Structured buffers lay their elements out by the data layout; cbuffers by the annotations. */
-  readonly dl: DataLayout | undefined;
-  readonly ann: ReadonlyMap<Type, DxilStructAnnotation>;
-  readonly minPrecision: boolean;
-  readonly out: string[];
-}
-
-function ind(n: number): string {
-  return ' '.repeat(n);
-}
-
-function typeAndName(
-  ty: Type,
-  f: DxilStructAnnotation['fields'][number],
-  arraySize: number,
-  minPrecision: boolean,
-): string {
-  let t = ty;
-  while (t.kind === 'array') t = t.elt!;
-  const comp = (minPrecision ? HLSL_NAMES_MIN_PRECISION : HLSL_NAMES)[f.compType] ?? 'unknown';
-  let s = '';
-  if (f.matrix) {
-    if (f.matrix.orientation === 1) s += 'row_major ';
-    else if (f.matrix.orientation === 2) s += 'column_major ';
-    s += `${comp}${f.matrix.rows}x${f.matrix.cols}`;
-  } else if (t.kind === 'vector') s += `${comp}${t.count}`;
-  else s += comp;
-  s += ` ${f.name}`;
-  if (arraySize) s += `[${arraySize}]`;
-  return s + ';';
-}
-
-function fieldLayout(
-  c: LayoutContext,
-  ty: Type,
-  f: DxilStructAnnotation['fields'][number],
-  offset: number,
-  indent: number,
-  offsetIndent: number,
-  sizeToPrint = 0,
-): void {
-  if (ty.kind === 'struct' && !f.matrix) {
-    structLayout(c, ty, f.name, offset, indent, offsetIndent);
-    return;
-  }
-  let elt = ty;
-  let arraySize = 0;
-  let level = 0;
-  if (elt.kind === 'array') {
-    arraySize = 1;
-    while (elt.kind === 'array') {
-      arraySize *= elt.count;
-      elt = elt.elt!;
-      level++;
-    }
-  }
-  if (f.matrix) {
-    if (f.matrix.orientation === 1) arraySize = Math.floor(arraySize / f.matrix.rows);
-    else if (f.matrix.orientation === 2) arraySize = Math.floor(arraySize / f.matrix.cols);
-    if (elt.kind === 'vector') elt = elt.elt!;
-    if (level === 1) arraySize = 0;
-  }
-  if (elt.kind === 'struct' && !f.matrix) {
-    structLayout(c, elt, `${f.name}${arraySize ? `[${arraySize}]` : ''};`, offset, indent, offsetIndent);
-    return;
-  }
-  let line = ';' + ind(indent) + left(typeAndName(ty, f, arraySize, c.minPrecision), offsetIndent);
-  line += '; Offset:' + right(String(offset), 5);
-  if (sizeToPrint) line += ' Size: ' + right(String(sizeToPrint), 5);
-  c.out.push(line + '\n');
-}
-
-function structLayout(
-  c: LayoutContext,
-  st: Type,
-  varName: string,
-  offset: number,
-  indent: number,
-  offsetIndent: number,
-  sizeOfStruct = 0,
-): void {
-  const a = c.ann.get(st);
-  c.out.push(`;${ind(indent)}struct ${st.name ?? ''}\n;${ind(indent)}{\n;\n`);
-  if (!a) {
-    c.out.push(
-      sizeOfStruct
-        ? `;${ind(indent + 4)}[${sizeOfStruct} x i8] (type annotation not present)\n`
-        : `;${ind(indent + 4)}/* empty struct */\n`,
-    );
-  } else {
-    st.elts.forEach((et, i) => {
-      const f = a.fields[i];
-      const at = c.dl ? c.dl.struct(st).offsets[i]! : f?.cbufferOffset;
-      if (f && at !== undefined) fieldLayout(c, et, f, offset + at, indent + 4, offsetIndent - 4);
-    });
-  }
-  c.out.push(`;${ind(indent)}\n`);
-  let line = `;${ind(indent)}} ${left(varName + ';', offsetIndent - 2)}; Offset:${right(String(offset), 5)}`;
-  if (sizeOfStruct) line += ` Size: ${right(String(sizeOfStruct), 5)}`;
-  c.out.push(line + '\n;\n');
-}
-
-function bufferStruct(r: DxilResource): Type | undefined {
-  let t = r.symbolType?.kind === 'ptr' ? r.symbolType.elt : r.symbolType;
-  if (t?.kind === 'array') t = t.elt;
-  return t?.kind === 'struct' ? t : undefined;
-}
-
-export function bufferDefinitionsText(info: DxilInfo, minPrecision: boolean, datalayout: string): string {
-  const out: string[] = [';\n; Buffer Definitions:\n;\n'];
-  const c: LayoutContext = { dl: undefined, ann: info.structAnnotations, minPrecision, out };
-  const dl = new DataLayout(datalayout);
-  const withDl: LayoutContext = { ...c, dl };
-  for (const cb of info.cbuffers) {
-    out.push(`; cbuffer ${cb.name}\n; {\n;\n`);
-    const st = bufferStruct(cb);
-    if (!st || !c.ann.get(st)) out.push(`;   [${cb.size} x i8] (type annotation not present)\n;\n`);
-    else structLayout(c, st, cb.name, 0, 3, 50, cb.size);
-    out.push('; }\n;\n');
-  }
-  for (const list of [info.srvs, info.uavs]) {
-    for (const r of list) {
-      if (r.kind === 12) {
-        out.push(`; Resource bind info for ${r.name}\n; {\n;\n`);
-        const st = bufferStruct(r);
-        const inner = st?.elts[0];
-        const size = st ? dl.allocSize(st) : r.stride;
-        if (inner && inner.kind === 'struct') {
-          if (!c.ann.get(inner)) out.push(`;   [${size} x i8] (type annotation not present)\n`);
-          else structLayout(withDl, inner, '$Element', 0, 3, 50, size);
-        } else {
-          const a = st ? c.ann.get(st) : undefined;
-          const f = a?.fields[0];
-          if (!f || !inner) out.push(`;   [${size} x i8] (type annotation not present)\n`);
-          else fieldLayout(c, inner, { ...f, name: '$Element' }, 0, 3, 50, size);
-          out.push(';\n');
-        }
-        out.push('; }\n;\n');
-      } else if (r.kind === 15 && list === info.srvs) {
-        out.push(`; tbuffer ${r.name}\n; {\n;\n`);
-        const st = bufferStruct(r);
-        const a = st ? c.ann.get(st) : undefined;
-        if (!st || !a) out.push(';   (type annotation not present)\n;\n');
-        else structLayout(c, st, r.name, 0, 3, 50, a.size);
-        out.push('; }\n;\n');
-      }
-    }
-  }
-  return out.join('');
-}
-
 const CLASS_NAMES = { SRV: 'texture', UAV: 'UAV', CBuffer: 'cbuffer', Sampler: 'sampler' } as const;
 const ID_PREFIX = { SRV: 'T', UAV: 'U', CBuffer: 'CB', Sampler: 'S' } as const;
 const BIND_PREFIX = { SRV: 't', UAV: 'u', CBuffer: 'cb', Sampler: 's' } as const;
@@ -597,85 +399,5 @@ export function viewIdText(info: DxilInfo, kind: string, usesViewId: boolean): s
   if (kind === 'hs') s += contribLines('Inputs', 'PCOutputs', pcContrib);
   else if (kind === 'ms') s += contribLines('Inputs', 'Primitive Outputs', pcContrib);
   else if (kind === 'ds') s += contribLines('PCInputs', 'Outputs', pcContrib);
-  return s + ';\n';
-}
-
-export type { Module };
-
-const SUBOBJECT_KINDS: Readonly<Record<number, string>> = {
-  0: 'StateObjectConfig',
-  1: 'GlobalRootSignature',
-  2: 'LocalRootSignature',
-  8: 'SubobjectToExportsAssociation',
-  9: 'RaytracingShaderConfig',
-  10: 'RaytracingPipelineConfig',
-  11: 'HitGroup',
-  12: 'RaytracingPipelineConfig1',
-};
-const STATE_OBJECT_FLAGS: Readonly<Record<number, string>> = {
-  1: 'STATE_OBJECT_FLAG_ALLOW_LOCAL_DEPENDENCIES_ON_EXTERNAL_DEFINITIONS',
-  2: 'STATE_OBJECT_FLAG_ALLOW_EXTERNAL_DEPENDENCIES_ON_LOCAL_DEFINITIONS',
-  4: 'STATE_OBJECT_FLAG_ALLOW_STATE_OBJECT_ADDITIONS',
-};
-const PIPELINE_FLAGS: Readonly<Record<number, string>> = {
-  0x100: 'RAYTRACING_PIPELINE_FLAG_SKIP_TRIANGLES',
-  0x200: 'RAYTRACING_PIPELINE_FLAG_SKIP_PROCEDURAL_PRIMITIVES',
-  0x400: 'RAYTRACING_PIPELINE_FLAG_ALLOW_OPACITY_MICROMAPS',
-};
-
-/** PrintFlags: each set bit, lowest first, joined by " | "; "0" for none. */
-function flagsText(flags: number, names: Readonly<Record<number, string>>, invalid: string): string {
-  if (!flags) return '0';
-  const out: string[] = [];
-  for (let f = flags >>> 0; f;) {
-    const bit = (f & -f) >>> 0;
-    f = (f ^ bit) >>> 0;
-    out.push(names[bit] ?? invalid);
-  }
-  return out.join(' | ');
-}
-
-/** "Subobjects" from RDAT, in name order (dxc keeps them in a std::map). */
-export function subobjectsText(subobjects: readonly RdatSubobject[]): string {
-  if (!subobjects.length) return '';
-  let s = ';\n; Subobjects:\n;\n';
-  const byName = new Map<string, RdatSubobject>();
-  for (const o of subobjects) if (!byName.has(o.name)) byName.set(o.name, o);
-  const names = [...byName.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const name of names) {
-    const o = byName.get(name)!;
-    const w = o.words;
-    s += `;  ${SUBOBJECT_KINDS[o.kind] ?? '<invalid kind>'} ${name} = { `;
-    switch (o.kind) {
-      case 0:
-        s += flagsText(w[0], STATE_OBJECT_FLAGS, '<invalid StateObjectFlag>');
-        break;
-      case 1:
-      case 2:
-        s += `<${o.bytes?.byteLength ?? 0} bytes>`;
-        break;
-      case 8:
-        s += `"${o.strings?.[0] ?? ''}", { ${(o.exports ?? []).map((e) => `"${e}"`).join(', ')} } `;
-        break;
-      case 9:
-        s += `MaxPayloadSizeInBytes = ${w[0]}, MaxAttributeSizeInBytes = ${w[1]}`;
-        break;
-      case 10:
-        s += `MaxTraceRecursionDepth = ${w[0]}`;
-        break;
-      case 11: {
-        const t = w[0] === 0 ? 'Triangle' : w[0] === 1 ? 'ProceduralPrimitive' : '<invalid HitGroupType>';
-        const [any, closest, inter] = o.strings ?? [];
-        s += `HitGroupType = ${t}, Anyhit = "${any}", Closesthit = "${closest}", Intersection = "${inter}"`;
-        break;
-      }
-      case 12:
-        s += `MaxTraceRecursionDepth = ${w[0]}, Flags = ${flagsText(w[1], PIPELINE_FLAGS, '<invalid RaytracingPipelineFlags>')}`;
-        break;
-      default:
-        break;
-    }
-    s += ' };\n';
-  }
   return s + ';\n';
 }
