@@ -168,3 +168,19 @@ export { readIldn, readHash, readVers, readSrci } from './dxil/parts.js';
 export { dxOp, dxOpName, dxOpCensus, type DxOpCount } from './dxil/dxop.js';
 export { dxilCensusSection } from './dxil/census.js';
 export type { Module as DxilModule } from './dxil/ir.js';
+export {
+  runCompute,
+  runPixel,
+  runVertex,
+  runGeometry,
+  runHull,
+  runDomain,
+  hullPhaseInstances,
+  d3dFloat,
+  type ExecBindings,
+  type ExecTexture,
+  type SampleRequest,
+  type SampleCallback,
+} from './exec/index.js';
+export { openGpu, type GpuSession } from './gpu/index.js';
+export type { CompileResult, ComputeJob, PixelJob, GpuBinding } from './gpu/index.js';
