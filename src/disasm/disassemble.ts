@@ -40,9 +40,23 @@ export const listingHooks: {
 } = {};
 
 /** Opens: flow control that indents what follows. */
-const OPENS: ReadonlySet<number> = new Set([0x1f, 0x30, 0x4c, 0x12]);
+const OPENS: readonly boolean[] = opcodeTable([0x1f, 0x30, 0x4c, 0x12]);
 /** Closes: flow control printed one level out. */
-const CLOSES: ReadonlySet<number> = new Set([0x15, 0x16, 0x17, 0x12]);
+const CLOSES: readonly boolean[] = opcodeTable([0x15, 0x16, 0x17, 0x12]);
+/** Declaration opcodes: dcl_* (0x58-0x6a, 0x8f-0xa2, dcl_gsinstances) and hs_decls. */
+const DECLARATIONS: readonly boolean[] = opcodeTable([
+  ...Array.from({ length: 0x6a - 0x58 + 1 }, (_, i) => 0x58 + i),
+  ...Array.from({ length: 0xa2 - 0x8f + 1 }, (_, i) => 0x8f + i),
+  0x71,
+  0xce,
+]);
+
+/** A table over the 11-bit opcode numbers, true at `set`. */
+function opcodeTable(set: readonly number[]): boolean[] {
+  const t = new Array<boolean>(0x800).fill(false);
+  for (const op of set) t[op] = true;
+  return t;
+}
 
 const INDENTS: readonly string[] = Array.from({ length: 32 }, (_, i) => '  '.repeat(i));
 
@@ -53,8 +67,7 @@ function hex8(n: number): string {
 /** Is this instruction a declaration line (no instruction number)? */
 function isDeclarationLine(ins: Instruction): boolean {
   if (ins.customData !== undefined) return ins.customData.dataClass === 3;
-  const op = ins.opcode;
-  return (op >= 0x58 && op <= 0x6a) || op === 0x71 || (op >= 0x8f && op <= 0xa2) || op === 0xce;
+  return DECLARATIONS[ins.opcode] === true;
 }
 
 /** The SM4/5 listing of a container. */
@@ -142,13 +155,13 @@ export function programListing(
     if (decl) {
       out += `${declPrefix(byte)}${text}\n`;
     } else {
-      if (CLOSES.has(ins.opcode)) depth = Math.max(0, depth - 1);
+      if (CLOSES[ins.opcode]) depth = Math.max(0, depth - 1);
       let prefix = '';
       if (numbering) prefix += offsets ? `${String(n).padStart(4)}  ` : `${String(n).padStart(4)}: `;
       if (offsets) prefix += `${hex8(byte)}: `;
       const line = prefix + (INDENTS[depth] ?? '  '.repeat(depth)) + text;
       out += notes?.suffix === undefined ? `${line}\n` : `${line}${notes.suffix.get(byte) ?? ''}\n`;
-      if (OPENS.has(ins.opcode)) depth++;
+      if (OPENS[ins.opcode]) depth++;
       n++;
     }
     const after = notes?.after?.get(byte);
