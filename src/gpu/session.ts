@@ -411,7 +411,10 @@ class Session implements GpuSession {
         fragment: {
           module: fmodule,
           entryPoint: fragmentEntry,
-          targets: job.targets.map((t) => ({ format: t.format })),
+          targets: job.targets.map((t) => ({
+            format: t.format,
+            ...(t.writeMask !== undefined ? { writeMask: t.writeMask } : {}),
+          })),
         },
         primitive: { topology: 'triangle-list' },
         ...(job.depth

@@ -74,7 +74,8 @@ export interface PixelJob {
   readonly width: number;
   readonly height: number;
   /** Colour targets, cleared to zero before the draw. */
-  readonly targets: readonly { readonly format: GPUTextureFormat }[];
+  /** writeMask 0: a target the fragment stage has no output for (a program that writes only UAVs). */
+  readonly targets: readonly { readonly format: GPUTextureFormat; readonly writeMask?: number }[];
   /** A depth target (cleared to `clear`, default 1, compare 'always'), read back when given. */
   readonly depth?: { readonly format: 'depth32float'; readonly clear?: number };
   /** Bind resources for the fragment stage only (default: vertex and fragment; writable ones are

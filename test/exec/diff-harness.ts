@@ -376,6 +376,7 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
   // A program with no colour output still needs an attachment to draw into.
   const targets = Array.from({ length: Math.max(maxLoc + 1, depth ? 0 : 1) }, (_, i) => ({
     format: outs.find((o) => o.location === i)?.format ?? ('r32uint' as GPUTextureFormat),
+    ...(outs.some((o) => o.location === i) ? {} : { writeMask: 0 }),
   }));
   const gpu = await gpuPixel({
     code: emitWgsl(p),
