@@ -138,6 +138,11 @@ export class ByteReader {
 /** Bytes as Latin-1 text (each byte one UTF-16 unit), as Microsoft's tools print them. */
 export function latin1(bytes: Uint8Array, start = 0, end = bytes.byteLength): string {
   let s = '';
+  if (end - start <= 64) {
+    // Names and FourCCs are short: a plain loop avoids spreading a typed array per call.
+    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
+    return s;
+  }
   for (let i = start; i < end; i += 4096) {
     s += String.fromCharCode(...bytes.subarray(i, Math.min(end, i + 4096)));
   }
