@@ -61,6 +61,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   for (const a of f.args) values.push(a);
   const consts: Constant[] = [];
   const insts: Instruction[] = []; // every instruction, for attachments
+  const useLists: BitBlock[] = [];
   let blocks: Block[] = [];
   let cur = 0;
   let last: Instruction | undefined;
@@ -184,6 +185,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           } else for (let i = 0; i + 1 < o.length; i += 2) f.attachments.push([o[i]!, o[i + 1]!]);
         }
       } else if (it.id === 14) mr.readSymtab(it, values, blocks);
+      else if (it.id === 18) useLists.push(it);
       continue;
     }
     const r = it;
@@ -545,6 +547,21 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
     }
   }
+  // USELIST_BLOCK: a block's use-list order (USELIST_CODE_BB: a permutation, then the block index)
+  // decides the order its predecessors print in. Value use lists change nothing printed.
+  for (const ul of useLists)
+    for (const r of ul.items) {
+      if (isBlock(r) || r.code !== 2 || r.ops.length < 3) continue;
+      const bb = blocks[r.ops[r.ops.length - 1]!];
+      if (!bb)
+        throw fail('E405_BITCODE_FORWARD_REF', `a use-list order names block ${r.ops[r.ops.length - 1]}, not declared`);
+      const keys = r.ops.slice(0, -1);
+      // LLVM gives up on a list whose length differs (lazy materialisation, upgraded values).
+      if (keys.length !== bb.preds.length) continue;
+      const order = bb.preds.map((p, i) => [keys[i]!, i, p] as const);
+      order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      bb.preds = order.map((x) => x[2]);
+    }
   f.localMetadata = m.metadata.slice(mdBase);
   m.metadata.length = mdBase;
   values.length = base;

@@ -1,5 +1,5 @@
-// Independent check: Debian's llvm-dis-14 reads the same bitcode (the DXIL and STAT parts' bytes
-// at their program header's bitcode offset); its module must agree with iridia's (functions, instruction
+// Independent check: Debian's llvm-dis-14 reads the same bitcode (the DXIL, STAT and ILDB parts'
+// bytes at their program header's bitcode offset); its module must agree with iridia's (functions, instruction
 // sequences, operands, types, metadata), allowing only the LLVM 3.7 / 14 syntax differences listed
 // in docs/dxil.md and applied by llvm14-compare.ts. llvm-dis-14 runs once per container in a pool
 // of two processes. By default a sample (every 8th container) runs; IRIDIA_DXIL_LLVM_DIS=all runs
@@ -49,8 +49,9 @@ async function compareFiles(
     while (next < files.length) {
       const [name, path] = files[next++]!;
       const c = parseContainer(readBytes(path));
-      // The program's module and the reflection module (STAT), a second bitcode module.
-      for (const kind of ['DXIL', 'STAT'] as const) {
+      // The program's module, the reflection module (STAT) and the debug module (ILDB), whose
+      // debug information LLVM 14 upgrades: its code is compared, not its metadata.
+      for (const kind of ['DXIL', 'STAT', 'ILDB'] as const) {
         const part = c.parts.find((p) => p.kind === kind);
         if (!part) continue; // a root signature alone, or no reflection part
         compared++;
@@ -58,9 +59,9 @@ async function compareFiles(
         const ours = new ModulePrinter(
           readModule(h.bitcode, { part: kind, offset: part.offset + 8 + h.bitcodeStart }),
         ).print();
-        const label = kind === 'DXIL' ? name : `${name} (STAT)`;
+        const label = kind === 'DXIL' ? name : `${name} (${kind})`;
         try {
-          const d = compareWithLlvm14(ours, await llvmDis(h.bitcode));
+          const d = compareWithLlvm14(ours, await llvmDis(h.bitcode), { debug: kind === 'ILDB' });
           if (d) failures.set(label, d);
         } catch (e) {
           failures.set(label, (e as Error).message);
