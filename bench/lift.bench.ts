@@ -64,7 +64,7 @@ export async function bench(report: (line: string) => void): Promise<void> {
   const time = (f: () => void): number => {
     f(); // warm-up
     let best = Infinity;
-    for (let r = 0; r < 3; r++) {
+    for (let r = 0; r < 2; r++) {
       const t0 = performance.now();
       f();
       best = Math.min(best, performance.now() - t0);

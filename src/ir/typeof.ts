@@ -35,8 +35,30 @@ export function typeKey(t: Type): string {
   return JSON.stringify(t);
 }
 
+function val(type: Type): Resolved {
+  return { kind: 'value', type };
+}
+
+/** Structural type equality (resolved types are often fresh objects, not interned handles). */
 export function sameType(a: Type, b: Type): boolean {
-  return typeKey(a) === typeKey(b);
+  if (a === b) return true;
+  switch (a.kind) {
+    case 'scalar':
+      return b.kind === 'scalar' && a.scalar === b.scalar;
+    case 'vector':
+      return b.kind === 'vector' && a.scalar === b.scalar && a.size === b.size;
+    case 'atomic':
+      return b.kind === 'atomic' && a.scalar === b.scalar;
+    case 'sampler':
+      return b.kind === 'sampler' && a.comparison === b.comparison;
+    case 'array':
+      return b.kind === 'array' && a.base === b.base && a.length === b.length;
+    case 'binding_array':
+      return b.kind === 'binding_array' && a.base === b.base && a.size === b.size;
+    case 'struct':
+    case 'image':
+      return a.kind === b.kind && typeKey(a) === typeKey(b);
+  }
 }
 
 function vt(scalar: Scalar, size: number): Type {
@@ -64,20 +86,22 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
     if (!t) throw new IrTypeError(f.name, at, `type handle ${id} out of range`);
     return t;
   };
-  for (let i = 0; i < f.exprs.length; i++) {
+  // The helpers read the index of the expression being resolved (closures made once, not per expression).
+  let i = 0;
+  const get = (h: number): Resolved => {
+    if (!(h >= 0 && h < i)) throw new IrTypeError(f.name, i, `operand %${h} is not an earlier expression`);
+    return out[h] as Resolved;
+  };
+  const value = (h: number): Type => {
+    const r = get(h);
+    if (r.kind !== 'value') throw new IrTypeError(f.name, i, `operand %${h} is a ${r.kind}, not a value`);
+    return r.type;
+  };
+  const fail = (why: string): never => {
+    throw new IrTypeError(f.name, i, why);
+  };
+  for (i = 0; i < f.exprs.length; i++) {
     const e = f.exprs[i] as Expr;
-    const get = (h: number): Resolved => {
-      if (!(h >= 0 && h < i)) throw new IrTypeError(f.name, i, `operand %${h} is not an earlier expression`);
-      return out[h] as Resolved;
-    };
-    const value = (h: number): Type => {
-      const r = get(h);
-      if (r.kind !== 'value') throw new IrTypeError(f.name, i, `operand %${h} is a ${r.kind}, not a value`);
-      return r.type;
-    };
-    const fail = (why: string): never => {
-      throw new IrTypeError(f.name, i, why);
-    };
     if (e.op === 'let') {
       const v = letValues.get(e.let);
       if (v === undefined) fail(`let ${e.let} is never bound`);
@@ -107,7 +131,6 @@ function resolveOne(
   ty: (id: TypeId, at: number) => Type,
   fail: (why: string) => never,
 ): Resolved {
-  const val = (type: Type): Resolved => ({ kind: 'value', type });
   switch (e.op) {
     case 'literal':
       if (!(e.bits >= 0 && e.bits <= 0xffffffff && Number.isInteger(e.bits))) fail('literal bits not a 32-bit pattern');

@@ -72,6 +72,8 @@ class FunctionRewrite {
   private readonly locals: LocalVariable[];
   private readonly lets: LetInfo[];
   private readonly demoted = new Map<number, number>();
+  /** Old expression -> the dynamic accesses its tree holds (undefined: none). */
+  private readonly dynIn: (number[] | undefined)[] = [];
 
   constructor(
     private readonly m: Module,
@@ -99,6 +101,16 @@ class FunctionRewrite {
         const b = old[e.base];
         if (b?.op === 'global' && this.arrays.has(b.global)) dynOld.add(i);
       }
+    });
+    // The dynamic accesses each expression tree holds (children come first in the arena).
+    old.forEach((e, i) => {
+      let list: number[] | undefined = dynOld.has(i) ? [i] : undefined;
+      for (const c of children(e)) {
+        const l = this.dynIn[c];
+        if (!l) continue;
+        list = list ? [...new Set([...list, ...l])] : l;
+      }
+      this.dynIn[i] = list;
     });
     const types = dynOld.size ? resolveFunction(this.m, f) : [];
     const walk = (b: Block) => {
@@ -132,8 +144,8 @@ class FunctionRewrite {
     return this.typeId({ kind: 'scalar', scalar: 'u32' });
   }
 
-  private stmtHasDynamic(s: Stmt, dyn: Set<number>): boolean {
-    return stmtExprs(s).some((h) => this.treeHas(h, dyn));
+  private stmtHasDynamic(s: Stmt, _dyn: Set<number>): boolean {
+    return stmtExprs(s).some((h) => this.dynIn[h] !== undefined);
   }
 
   private treeHas(h: ExprId, set: ReadonlySet<number> | ReadonlyMap<number, unknown>): boolean {
@@ -183,7 +195,7 @@ class FunctionRewrite {
   private stmt(s: Stmt, subst: Map<number, ExprId>): Stmt[] {
     const roots = stmtExprs(s);
     const pending = [...this.dynamic.keys()].filter(
-      (d) => !subst.has(d) && roots.some((h) => this.treeHas(h, new Set([d]))),
+      (d) => !subst.has(d) && roots.some((h) => this.dynIn[h]?.includes(d) === true),
     );
     if (pending.length === 0) return [this.mapStmt(s, subst)];
     const target = pending[0] as number;
@@ -210,7 +222,7 @@ class FunctionRewrite {
       let out: ExprId;
       const s = subst.get(x);
       if (s !== undefined) out = s;
-      else if (![...subst.keys()].some((d) => this.treeHas(x, new Set([d])))) out = this.remap[x] as ExprId;
+      else if (!(this.dynIn[x] ?? []).some((d) => subst.has(d))) out = this.remap[x] as ExprId;
       else {
         const e = this.f.exprs[x] as Expr;
         const kids = new Map<number, ExprId>();

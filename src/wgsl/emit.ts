@@ -145,7 +145,12 @@ class Emitter {
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
     out.push(`fn ${this.fnNames[index]}(${args.join(', ')})${res} {`);
     const types = resolveFunction(this.m, f);
-    const ctx: FnCtx = { f, argNames, localNames, letNames, types, isConst: constness(f) };
+    const partial = { f, argNames, localNames, letNames, types, isConst: constness(f) };
+    const ctx: FnCtx = {
+      ...partial,
+      x: (h: ExprId): string => this.expr(ctx, h, false),
+      xr: (h: ExprId): string => this.expr(ctx, h, true),
+    };
     f.locals.forEach((l, k) => {
       const init = l.init !== undefined ? ` = ${this.expr(ctx, l.init, false)}` : '';
       out.push(`  var ${localNames[k]}: ${this.type(l.type)}${init};`);
@@ -156,7 +161,7 @@ class Emitter {
   }
 
   private block(ctx: FnCtx, b: Block, ind: string, out: string[]): void {
-    const x = (h: ExprId) => this.expr(ctx, h, false);
+    const x = ctx.x;
     for (const s of b) {
       switch (s.op) {
         case 'let':
@@ -270,34 +275,36 @@ class Emitter {
   }
 
   private lit(scalar: Scalar, bits: number, runtime: boolean): string {
-    const wrap = (s: string) => {
-      if (!runtime) return s;
-      this.rt.add(scalar);
-      return `iridia_rt_${scalar}(${s})`;
-    };
+    let text: string;
     switch (scalar) {
       case 'bool':
-        return wrap(bits ? 'true' : 'false');
+        text = bits ? 'true' : 'false';
+        break;
       case 'u32':
-        return wrap(`${bits >>> 0}u`);
+        text = `${bits >>> 0}u`;
+        break;
       case 'i32':
-        return wrap(i32Text(bits));
+        text = i32Text(bits);
+        break;
       case 'f32': {
-        const text = f32Text(bits);
-        if (text === undefined) {
+        const t = f32Text(bits);
+        if (t === undefined) {
           this.rt.add('u32');
           return `bitcast<f32>(iridia_rt_u32(${bits >>> 0}u))`;
         }
-        return wrap(text);
+        text = t;
       }
     }
+    if (!runtime) return text;
+    this.rt.add(scalar);
+    return `iridia_rt_${scalar}(${text})`;
   }
 
   expr(ctx: FnCtx, h: ExprId, runtime: boolean): string {
     const e = ctx.f.exprs[h] as Expr;
     // An operation on constants only: print its literals through the identity helper.
     const rtKids = runtime || (ctx.isConst[h] === true && isOperation(e));
-    const x = (k: ExprId) => this.expr(ctx, k, rtKids);
+    const x = rtKids ? ctx.xr : ctx.x;
     switch (e.op) {
       case 'literal':
         return this.lit(e.scalar, e.bits, runtime);
@@ -468,6 +475,9 @@ class Emitter {
 }
 
 interface FnCtx {
+  /** Prints an expression (xr: with its literals through the identity helper); made once per function. */
+  readonly x: (h: ExprId) => string;
+  readonly xr: (h: ExprId) => string;
   readonly f: Function;
   readonly argNames: string[];
   readonly localNames: string[];
