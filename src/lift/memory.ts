@@ -490,6 +490,67 @@ const sampleinfo: Handler = (L, ins) => {
   else writeSwizzled(L, dst, resOp, L.e({ op: 'convert', to: 'f32', value: v4 }), 'f32');
 };
 
+/** Direct3D's standard sample positions in 1/16 pixel, for 1, 2, 4, 8 and 16 samples in turn. */
+const STANDARD_POSITIONS: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [4, 4],
+  [-4, -4],
+  [-2, -6],
+  [6, -2],
+  [-6, 2],
+  [2, 6],
+  [1, -3],
+  [-1, 3],
+  [5, 1],
+  [-3, -5],
+  [-5, 5],
+  [-7, -1],
+  [3, 7],
+  [7, -7],
+  [1, 1],
+  [-1, -3],
+  [-3, 2],
+  [4, -1],
+  [-5, -2],
+  [2, 5],
+  [5, 3],
+  [3, -5],
+  [-2, 6],
+  [0, -7],
+  [-4, -6],
+  [-6, 4],
+  [-8, 0],
+  [7, -4],
+  [6, 7],
+  [-7, -8],
+];
+
+/** samplepos: the standard pattern's position of a sample of a multisampled texture (zero out of range). */
+const samplepos: Handler = (L, ins) => {
+  const dst = op(ins, 0);
+  const resOp = op(ins, 1);
+  if (resOp.type === OT.rasterizer)
+    return L.refuse('resource kind not handled', "the rasterizer's sample pattern is the pipeline's");
+  const { res, handle } = textureFor(L, resOp);
+  if (res.shape !== '2dms' && res.shape !== '2dmsarray')
+    return L.invalid('samplepos on a texture that is not multisampled');
+  L.note("samplepos gives Direct3D's standard sample pattern (a texture created with another pattern is the caller's)");
+  const table = L.samplePositions();
+  const idx = L.src(op(ins, 2), 'u32', [0]);
+  const count = L.e({ op: 'image_query', image: handle, query: 'samples' });
+  const pow2 = L.bin('eq', L.bin('and', count, L.bin('sub', count, L.u32(1))), L.u32(0));
+  const valid = L.bin('and', L.bin('and', pow2, L.bin('le', count, L.u32(16))), L.bin('lt', idx, count));
+  const row = L.math('min', L.bin('add', L.bin('sub', count, L.u32(1)), idx), L.u32(STANDARD_POSITIONS.length - 1));
+  const value = L.sel(valid, L.load(L.access(L.global(table), row)), L.zeroVec4());
+  writeSwizzled(L, dst, resOp, value, 'u32');
+};
+
+export function samplePositionWords(): number[] {
+  const dv = new DataView(new ArrayBuffer(4));
+  const bits = (v: number) => (dv.setFloat32(0, v, true), dv.getUint32(0, true));
+  return STANDARD_POSITIONS.flatMap(([x, y]) => [bits(x / 16), bits(y / 16), 0, 0]);
+}
+
 const sync: Handler = (L, ins) => {
   const flags = (ins.token >>> 11) & 0xf;
   const execution = (flags & 1) !== 0;
@@ -561,6 +622,7 @@ export const MEMORY: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x49, sampleLike('sample_d')],
   [0x4a, sampleLike('sample_b')],
   [0x6d, sampleLike('gather')],
+  [0x6e, samplepos],
   [0x6f, sampleinfo],
   [0x79, bufinfo],
   [0x7e, sampleLike('gather_c')],

@@ -11,6 +11,7 @@ import type { Instruction, Operand, OperandIndex } from '../sm4/types.js';
 import type { Stage } from '../ir/program.js';
 import { invalid, refuse } from './refuse.js';
 import type { Resources } from './resources.js';
+import { samplePositionWords } from './memory.js';
 
 /** Operand types (D3D10_SB_OPERAND_TYPE). */
 export const OT = {
@@ -81,6 +82,18 @@ export class Lifter {
   /** Registers with no file of their own (vThreadID, oDepth, ...), by operand type. */
   readonly special = new Map<number, LocalId>();
   resources!: Resources;
+  private positions: GlobalId | undefined;
+
+  /** The private table of standard sample positions (made on first use). */
+  samplePositions(): GlobalId {
+    if (this.positions !== undefined) return this.positions;
+    const words = samplePositionWords();
+    const type = this.m.array(this.tVec4, words.length / 4);
+    const constant = this.m.addConstant({ name: 'iridia_sample_positions_data', type, words });
+    this.positions = this.m.addGlobal({ name: 'iridia_sample_positions', space: 'private', type, init: constant });
+    return this.positions;
+  }
+
   /** Immediate constant buffer (icb) global and its rows. */
   icb: { global: GlobalId; rows: number } | undefined;
 
