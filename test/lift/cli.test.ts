@@ -1,0 +1,67 @@
+// `iridia lift`: one file to standard output (summary, --ir, --wgsl), and the batch form writing a
+// .wgsl per input with a JSON summary that counts refusals by reason.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURES } from '../helpers/shared.js';
+import { run } from '../../src/cli/commands/lift.js';
+
+/** Runs the command, capturing what it writes to standard output. */
+function capture(argv: string[]): { code: number; out: string } {
+  const write = process.stdout.write.bind(process.stdout);
+  const errWrite = process.stderr.write.bind(process.stderr);
+  let out = '';
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    return { code: run(argv), out };
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = errWrite;
+  }
+}
+
+const LIFT = join(FIXTURES, 'lift');
+
+test('iridia lift FILE prints the summary; --ir the IR; --wgsl the WGSL', () => {
+  const file = join(LIFT, 'ps_int_ops/main-ps_5_0/shader.dxbc');
+  const summary = capture([file]);
+  assert.equal(summary.code, 0);
+  assert.match(summary.out, /^stage pixel {2}target ps_5_0/);
+  assert.match(
+    summary.out,
+    /resource cb0 = b0 space 0 "C" constantBuffer @group\(0\) @binding\(0\)\n {2}a \+0 \(16 bytes\)/,
+  );
+  assert.match(
+    capture(['--ir', file]).out,
+    /^global cb0 \(#0\): <uniform> array<vec4<u32>, 3> @group\(0\) @binding\(0\)/,
+  );
+  assert.match(capture(['--wgsl', file]).out, /@fragment\nfn main\(/);
+});
+
+test('iridia lift --wgsl FILE... --out-dir DIR --json writes one .wgsl per lifted input and counts refusals', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-lift-'));
+  try {
+    const { code, out } = capture(['--wgsl', LIFT, '--out-dir', dir, '--root', LIFT, '--json']);
+    const summary = JSON.parse(out) as {
+      inputs: number;
+      written: number;
+      failed: unknown[];
+      refusals: Record<string, number>;
+    };
+    assert.equal(code, 1, 'one fixture is refused');
+    assert.equal(summary.inputs, summary.written + summary.failed.length);
+    assert.deepEqual(summary.refusals, { 'texture atomics': 1 });
+    const wgsl = readFileSync(join(dir, 'ps_uint_ops/main-ps_5_0/shader.wgsl'), 'utf8');
+    assert.match(wgsl, /^\/\/ lifted by iridia from DXBC ps_5_0/);
+    assert.equal(existsSync(join(dir, 'cs_atomics_uav/main-cs_5_0/shader.wgsl')), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
