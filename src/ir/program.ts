@@ -85,7 +85,8 @@ export interface Provenance {
 
 /** A stage that is not a WGSL entry point: functions the executor runs (spec: stage_functions). */
 export interface StageFunctions {
-  /** The main function (vertex/hull control point/domain/geometry program). */
+  /** The main function (vertex, hull control-point phase, domain or geometry program); -1 for a
+   * hull program without a control-point phase (its input control points pass through). */
   readonly main: FunctionId;
   /** Hull: the patch-constant phases in order (fork and join phases). */
   readonly patchConstant: readonly FunctionId[];
