@@ -11,8 +11,13 @@ import { progressBar } from '../io.js';
 import { containerInputs, count, listFiles } from './verify.js';
 import { BUILTIN_SECTIONS, Census, type CensusSectionFactory } from '../../container/census.js';
 import { sm4OpcodeSection } from '../../sm4/census.js';
+import { dxilCensusSection } from '../../dxil/census.js';
 
-export const SECTION_FACTORIES: readonly CensusSectionFactory[] = [...BUILTIN_SECTIONS, sm4OpcodeSection];
+export const SECTION_FACTORIES: readonly CensusSectionFactory[] = [
+  ...BUILTIN_SECTIONS,
+  sm4OpcodeSection,
+  dxilCensusSection,
+];
 
 export function run(argv: string[]): number {
   const args = parseArgs(argv, { '--json': {}, '--decode': {} });
