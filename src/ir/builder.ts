@@ -25,6 +25,8 @@ import type {
   VecSize,
 } from './ir.js';
 
+const SCALAR_INDEX: Readonly<Record<Scalar, number>> = { f32: 0, i32: 1, u32: 2, bool: 3 };
+
 export class ModuleBuilder {
   readonly types: Type[] = [];
   readonly constants: Constant[] = [];
@@ -44,12 +46,23 @@ export class ModuleBuilder {
     return id;
   }
 
+  /** Scalar and vector types by `scalar * 5 + size` (size 1: the scalar), the lifter's hot path. */
+  private readonly small: (TypeId | undefined)[] = [];
+
   scalar(s: Scalar): TypeId {
-    return this.type({ kind: 'scalar', scalar: s });
+    return this.vec(s, 1);
   }
 
   vec(s: Scalar, size: number): TypeId {
-    return size === 1 ? this.scalar(s) : this.type({ kind: 'vector', scalar: s, size: size as VecSize });
+    const key = SCALAR_INDEX[s] * 5 + size;
+    const hit = this.small[key];
+    if (hit !== undefined) return hit;
+    const id =
+      size === 1
+        ? this.type({ kind: 'scalar', scalar: s })
+        : this.type({ kind: 'vector', scalar: s, size: size as VecSize });
+    this.small[key] = id;
+    return id;
   }
 
   array(base: TypeId, length: number | null): TypeId {
