@@ -198,3 +198,16 @@ test('every committed SM4/5 fixture lifts (and validates) or is refused by name'
   assert.ok(lifted > 30, `lifted ${lifted}`);
   console.log(`fixtures: ${lifted} lifted, ${refused} refused by name`);
 });
+
+test('a compute program with barriers: registers split into lanes for Tint, thread-group memory as a workgroup array', () => {
+  const p = lift(fixture('cs_prefix_sum/main-cs_5_0-zi-od'));
+  assert.equal(p.stage, 'compute');
+  assert.deepEqual(p.module.entryPoints[0]?.workgroupSize, [256, 1, 1]);
+  const w = emitWgsl(p);
+  assert.match(w, /var<workgroup> g0: array<u32, 512>;/);
+  assert.match(w, /var r0_x: u32;/);
+  assert.match(w, /workgroupBarrier\(\);/);
+  assert.doesNotMatch(w, /r0\.x/);
+  // The IR itself keeps Direct3D's registers: the split is a WGSL-only pass.
+  assert.match(printModule(p.module), /var r0: vec4<u32>/);
+});
