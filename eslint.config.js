@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'web/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

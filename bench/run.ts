@@ -1,6 +1,8 @@
 // `npm run bench`: imports every bench/*.bench.ts in sorted order and runs its
 // `bench(report)`, printing each line it reports. One file's failure is reported and the rest run.
-// Timings are for reading, never asserted.
+// Timings are for reading, never asserted. `npm run bench` compiles src and bench with tsc
+// (tsconfig.bench.json, into dist-bench/) and runs this file's JavaScript, so the figures are those
+// of the code users run, not of a loader's transform; `node --import tsx bench/run.ts` still works.
 
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,11 +15,11 @@ interface BenchModule {
 const here = dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
 const files = readdirSync(here)
-  .filter((f) => f.endsWith('.bench.ts') && (filters.length === 0 || filters.some((x) => f.includes(x))))
+  .filter((f) => /\.bench\.[jt]s$/.test(f) && (filters.length === 0 || filters.some((x) => f.includes(x))))
   .sort();
 let failed = 0;
 for (const f of files) {
-  console.log(`# ${f}`);
+  console.log(`# ${f.replace(/\.js$/, '.ts')}`);
   try {
     const mod = (await import(pathToFileURL(join(here, f)).href)) as BenchModule;
     await mod.bench((line) => console.log(`  ${line}`));

@@ -2,10 +2,12 @@
 // tests that need it skip with a message saying so. Nothing here writes into ../shared.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const HERE = dirname(fileURLToPath(import.meta.url));
+// The compiled copy `npm run bench` runs sits in dist-bench/test/helpers, one folder deeper.
+export const REPO = resolve(HERE, basename(resolve(HERE, '../..')) === 'dist-bench' ? '../../..' : '../..');
 export const SHARED = resolve(process.env['IRIDIA_SHARED'] ?? join(REPO, '../shared'));
 export const FIXTURES = join(REPO, 'test/fixtures');
 
