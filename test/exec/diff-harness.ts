@@ -370,7 +370,6 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
   };
   if (res?.kind === 'struct') for (const mem of res.members) addOut(typeAt(m, mem.type), mem.binding);
   else if (res && f.result) addOut(res, f.result.binding);
-  if (outs.some((o) => o.w === 4 && o.format.startsWith('rgb') === false)) void 0;
   // WebGPU needs targets at consecutive slots: fill gaps with unused r32uint targets.
   const maxLoc = outs.reduce((x, o) => Math.max(x, o.location), -1);
   // A program with no colour output still needs an attachment to draw into.
