@@ -11,6 +11,8 @@ import { lift } from '../../src/lift/lift.js';
 import { parseContainer } from '../../src/container/container.js';
 import { decodeProgram } from '../../src/sm4/decode.js';
 import { IridiaError } from '../../src/errors.js';
+import { validateModule } from '../../src/ir/validate.js';
+import { emitWgsl } from '../../src/wgsl/index.js';
 
 const original = readBytes(join(FIXTURES, 'lift/ps_uint_ops/main-ps_5_0/shader.dxbc'));
 const shex = parseContainer(original).parts.find((p) => p.kind === 'SHEX')!;
@@ -68,7 +70,23 @@ test('an unknown opcode and a length past the program are the decoder errors', (
   throwsCode(withWord(1, program.lengthWords + 100), 'E301_TOKENS_TRUNCATED');
 });
 
-test('seeded corruption of the program: only typed errors', () => {
+const CORRUPTED = [
+  'ps_uint_ops/main-ps_5_0',
+  'sm51_resource_arrays/main-ps_5_1-unbounded',
+  'gs_point_out/main-gs_5_0',
+  'ds_isoline_point/main-hs_5_0',
+  'ds_isoline_point/dsmain-ds_5_0',
+  'cs_prefix_sum/main-cs_5_0-zi-od',
+];
+
+test('seeded corruption of each kind of program: only typed errors, and what lifts validates', () => {
+  for (const name of CORRUPTED) corrupt(name);
+});
+
+function corrupt(name: string): void {
+  const original = readBytes(join(FIXTURES, 'lift', name, 'shader.dxbc'));
+  const shex = parseContainer(original).parts.find((p) => p.kind === 'SHEX')!;
+  const payload = shex.offset + 8;
   let seed = 0x1234567;
   const rand = () => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -76,7 +94,7 @@ test('seeded corruption of the program: only typed errors', () => {
   };
   const words = shex.data.byteLength >>> 2;
   let refused = 0;
-  for (let k = 0; k < 2000; k++) {
+  for (let k = 0; k < 600; k++) {
     const b = original.slice();
     const dv = new DataView(b.buffer);
     for (let n = 1 + (rand() % 3); n > 0; n--) {
@@ -84,11 +102,13 @@ test('seeded corruption of the program: only typed errors', () => {
       dv.setUint32(at, rand() % 4 === 0 ? dv.getUint32(at, true) ^ (1 << (rand() % 32)) : rand(), true);
     }
     try {
-      lift(b);
+      const p = lift(b);
+      assert.deepEqual(validateModule(p.module), [], `${name} case ${k}`);
+      emitWgsl(p);
     } catch (e) {
-      assert.ok(e instanceof IridiaError, `case ${k}: ${e instanceof Error ? e.stack : String(e)}`);
+      assert.ok(e instanceof IridiaError, `${name} case ${k}: ${e instanceof Error ? e.stack : String(e)}`);
       refused++;
     }
   }
   assert.ok(refused > 0);
-});
+}
