@@ -16,6 +16,7 @@ export const WGSL_RESERVED: ReadonlySet<string> = new Set(`${KEYWORDS} ${RESERVE
 
 export class Namer {
   private readonly used: Set<string>;
+  private readonly next = new Map<string, number>();
 
   constructor(
     private readonly parent?: Namer,
@@ -36,7 +37,10 @@ export class Namer {
     if (base === '_') base = 'u_';
     if (WGSL_RESERVED.has(base)) base = `${base}_`;
     let name = base;
-    for (let k = 1; this.taken(name); k++) name = `${base}_${k}`;
+    // Continue from the last suffix given for this base (many lets share a hint).
+    let k = this.next.get(base) ?? 1;
+    while (this.taken(name)) name = `${base}_${k++}`;
+    if (name !== base) this.next.set(base, k);
     this.used.add(name);
     return name;
   }
