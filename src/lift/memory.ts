@@ -129,15 +129,31 @@ function sampleLike(
     if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured') L.invalid('sampling a buffer');
     if (res.shape === '2dms' || res.shape === '2dmsarray')
       L.refuse('sample of a multisampled texture', `t${resOp.indices[0]?.imm}`);
-    const { coord, layer } = floatCoords(L, coordOp, res);
+    const floatCoord = floatCoords(L, coordOp, res);
+    let coord = floatCoord.coord;
+    const layer = floatCoord.layer;
     let offsets = immediateOffsets(ins);
     if (po) {
       const offOp = op(ins, 2);
-      if (offOp.type !== OT.imm32) L.refuse('computed texel offset', 'gather4_po with a register offset');
       const v = offOp.values ?? [];
-      offsets = [(v[0] ?? 0) | 0, (v[1] ?? 0) | 0, 0];
-      if (offsets.some((o) => o < -8 || o > 7))
-        L.refuse('computed texel offset', `gather4_po offset (${offsets[0]}, ${offsets[1]}) outside WGSL's [-8, 7]`);
+      const imm: [number, number, number] = [(v[0] ?? 0) | 0, (v[1] ?? 0) | 0, 0];
+      if (offOp.type === OT.imm32 && imm.every((o) => o >= -8 && o <= 7)) offsets = imm;
+      else {
+        // WGSL takes only constant offsets in [-8, 7]: the offset (Direct3D's low six bits, signed)
+        // moves the coordinates by whole texels of level 0, where a gather reads.
+        if (res.shape !== '2d' && res.shape !== '2darray')
+          L.refuse('computed texel offset', 'gather4_po on a texture that is not 2D');
+        L.note('a gather offset WGSL cannot take as a constant moves the coordinates by that many texels of level 0');
+        const raw = L.src(offOp, 'i32', [0, 1]);
+        const six = L.e({ op: 'splat', size: 2, value: L.f.u32(26) });
+        const signed = L.bin('shr', L.bin('shl', raw, six), six);
+        const size = L.e({
+          op: 'convert',
+          to: 'f32',
+          value: L.e({ op: 'image_query', image: handle, query: 'size', level: L.f.i32(0) }),
+        });
+        coord = L.bin('add', coord, L.bin('div', L.e({ op: 'convert', to: 'f32', value: signed }), size));
+      }
     }
     if ((res.shape === '1d' || res.shape === '1darray') && (kind === 'gather' || kind === 'gather_c'))
       L.invalid('gather on a 1D texture');
