@@ -370,7 +370,7 @@ export type Stmt =
       readonly value: ExprId;
     }
   | { readonly op: 'call'; readonly fn: FunctionId; readonly args: readonly ExprId[]; readonly result?: LetId }
-  /** Geometry: the current outputs form a vertex of `stream`. */
+  /** Geometry: the output registers (the private global `o`) as they are now form a vertex of `stream`. */
   | { readonly op: 'emit'; readonly stream: number }
   /** Geometry: end the current strip of `stream`. */
   | { readonly op: 'cut'; readonly stream: number };
