@@ -7,7 +7,8 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
-import { readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
+import assert from 'node:assert/strict';
 import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
 import { reportAgainstKnown } from '../helpers/known.js';
 import { diffCompute, diffPixel } from './diff-harness.js';
@@ -70,5 +71,56 @@ test(
     );
     for (const [r, n] of skips) console.log(`  not run: ${n} × ${r}`);
     reportAgainstKnown('exec-diff', { total: names.length - counts.refused, failures });
+  },
+);
+
+const corpusEvery = Number(process.env['IRIDIA_DIFF_CORPUS'] ?? '0');
+
+test(
+  'executor and Dawn on a sample of ../shared/corpus/dxbc (IRIDIA_DIFF_CORPUS=N: every Nth container)',
+  {
+    skip:
+      skipUnlessShared('corpus/dxbc') ||
+      webgpuSkip() ||
+      (corpusEvery > 0 ? false : 'set IRIDIA_DIFF_CORPUS=N to run every Nth corpus container (minutes)'),
+  },
+  async () => {
+    const root = sharedPath('corpus/dxbc')!;
+    const files = walk(root).filter((f) => f.endsWith('.dxbc'));
+    const counts = { run: 0, agree: 0, differ: 0, skipped: 0, refused: 0, other: 0 };
+    const differ: string[] = [];
+    for (let i = 0; i < files.length; i += corpusEvery) {
+      const f = files[i]!;
+      let p;
+      try {
+        p = lift(readBytes(f));
+      } catch {
+        counts.refused++;
+        continue;
+      }
+      if (p.stage !== 'compute' && p.stage !== 'pixel') {
+        counts.other++;
+        continue;
+      }
+      counts.run++;
+      try {
+        const v = p.stage === 'compute' ? await diffCompute(p, 12345) : await diffPixel(p, 12345);
+        if (v.kind === 'agree') counts.agree++;
+        else if (v.kind === 'skip') counts.skipped++;
+        else {
+          counts.differ++;
+          differ.push(`${f.slice(root.length + 1)}: ${v.differing}/${v.words} words; first ${v.first}`);
+        }
+      } catch (e) {
+        counts.differ++;
+        differ.push(`${f.slice(root.length + 1)}: threw ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    console.log(
+      `exec-diff corpus (every ${corpusEvery}th): ${counts.run} compute/pixel programs run: ${counts.agree} agree, ${counts.differ} differ, ${counts.skipped} not bindable; ${counts.refused} refused by the lifter, ${counts.other} other stages`,
+    );
+    for (const d of differ) console.log(`  differ ${d}`);
+    // A report, not a gate: the corpus differences are triaged from this list (docs/exec.md).
+    assert.ok(counts.run > 0, 'no compute or pixel program in the sample');
   },
 );
