@@ -169,3 +169,31 @@ test('iridia run --gpu gives the same words through WebGPU', { skip: webgpuSkip(
   const b = JSON.parse(gpu.stdout) as { outputs: { u0: number[] } };
   assert.deepEqual(b.outputs.u0, a.outputs.u0);
 });
+
+test(
+  'iridia run --gpu draws a pixel program with constant varyings and a constant buffer, as the CPU run',
+  { skip: webgpuSkip() },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iridia-run-'));
+    const input = join(dir, 'in.json');
+    const texcoord = Array.from({ length: 4 }, () => [1.5, -2, 3, 0.25]).flat();
+    writeFileSync(
+      input,
+      JSON.stringify({
+        width: 2,
+        height: 2,
+        buffers: { cb0: { f32: [0.5, -1, 2, 0.25, 0.125, 0.5, -0.5, 1] } },
+        inputs: { 0: { f32: texcoord } },
+      }),
+    );
+    const file = fx('modifiers_saturate-main-ps_5_0.dxbc');
+    const cpu = cli(['run', file, '--input', input]);
+    const gpu = cli(['run', file, '--input', input, '--gpu']);
+    assert.equal(cpu.status, 0, cpu.stderr);
+    assert.equal(gpu.status, 0, gpu.stderr);
+    const a = JSON.parse(cpu.stdout) as { targets: Record<string, number[]> };
+    const b = JSON.parse(gpu.stdout) as { targets: Record<string, number[]> };
+    assert.equal(a.targets['0']!.length, 16);
+    assert.deepEqual(b.targets['0'], a.targets['0']);
+  },
+);

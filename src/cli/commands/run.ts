@@ -12,6 +12,8 @@
 //     "inputs": { "0": [...] }            varyings by location: 4 words per pixel or vertex }
 // Output: { "stage", "outputs": { name: [words] } } with every writable buffer and texture, and for a
 // pixel program "targets" by location (4 words a pixel) and "written" (1 where not discarded).
+// --gpu runs compute and pixel programs with their buffers bound (not textures); a pixel program's
+// varyings are then constant: each location's first pixel of "inputs".
 
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -24,6 +26,38 @@ import { runCompute, runPixel, runVertex, type ExecTexture } from '../../exec/in
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
 import type { GpuBinding } from '../../gpu/types.js';
+import type { Binding, Type } from '../../ir/ir.js';
+
+/** A full-screen triangle whose varyings are constant: each location's first pixel of the input (the
+ * GPU run cannot be handed per-pixel values; the CPU run takes them all). */
+function constantVaryings(p: Program, input: RunInput): string {
+  const m = p.module;
+  const fn = m.functions[m.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
+  const members = ['@builtin(position) pos: vec4<f32>'];
+  const sets: string[] = [];
+  for (const a of fn.args) {
+    const b = a.binding;
+    const t = m.types[a.type];
+    if (!b || b.kind !== 'location' || !t || (t.kind !== 'vector' && t.kind !== 'scalar')) continue;
+    const w = t.kind === 'vector' ? t.size : 1;
+    const ty = w === 1 ? t.scalar : `vec${w}<${t.scalar}>`;
+    const interp = b.interpolation ? ` @interpolate(${b.interpolation}${b.sampling ? `, ${b.sampling}` : ''})` : '';
+    members.push(`@location(${b.location})${interp} v${b.location}: ${ty}`);
+    const src = input.inputs?.[String(b.location)];
+    const ws = src ? words(src) : new Uint32Array(4);
+    const lits = Array.from({ length: w }, (_, k) => `${ws[k] ?? 0}u`);
+    const u = w === 1 ? lits[0]! : `vec${w}<u32>(${lits.join(', ')})`;
+    sets.push(`o.v${b.location} = bitcast<${ty}>(${u});`);
+  }
+  return `struct VOut { ${members.join(', ')} }
+@vertex fn iridia_vs(@builtin(vertex_index) i: u32) -> VOut {
+  var o: VOut;
+  o.pos = vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.5, 1.0);
+  ${sets.join('\n  ')}
+  return o;
+}
+`;
+}
 
 type Words = number[] | { f32: number[] } | { u32: number[] } | { i32: number[] };
 
@@ -162,7 +196,47 @@ async function onGpu(p: Program, input: RunInput): Promise<Record<string, unknow
       if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
       return { outputs: outputsOf(r.outputs) };
     }
-    throw new UsageError(`--gpu runs compute programs; this is a ${p.stage} program`);
+    if (p.stage === 'pixel') {
+      const width = input.width ?? 1;
+      const height = input.height ?? 1;
+      const vertexCode = constantVaryings(p, input);
+      const fn = p.module.functions[p.module.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
+      const res = fn.result ? p.module.types[fn.result.type] : undefined;
+      const locs: Array<{ location: number; format: GPUTextureFormat }> = [];
+      const addTarget = (t: Type | undefined, b: Binding | undefined) => {
+        if (!t || !b || b.kind !== 'location') return;
+        const s = t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32';
+        const w = t.kind === 'vector' ? t.size : 1;
+        if (w === 3) throw new UsageError('--gpu: a 3-component colour output has no WebGPU target format');
+        const base = s === 'f32' ? 'float' : s === 'i32' ? 'sint' : 'uint';
+        locs.push({
+          location: b.location,
+          format: `${w === 1 ? 'r' : w === 2 ? 'rg' : 'rgba'}32${base}` as GPUTextureFormat,
+        });
+      };
+      if (res?.kind === 'struct') for (const m of res.members) addTarget(p.module.types[m.type], m.binding);
+      else addTarget(res, fn.result?.binding);
+      const max = locs.reduce((x, l) => Math.max(x, l.location), -1);
+      const targets = Array.from({ length: Math.max(1, max + 1) }, (_, i) => {
+        const l = locs.find((x) => x.location === i);
+        return l ? { format: l.format } : { format: 'r32uint' as GPUTextureFormat, writeMask: 0 };
+      });
+      const r = await session.runPixel({
+        code,
+        vertexCode,
+        width,
+        height,
+        targets,
+        bindings,
+        fragmentOnlyBindings: true,
+      });
+      if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
+      return {
+        outputs: outputsOf(r.outputs),
+        targets: Object.fromEntries(locs.map((l) => [String(l.location), Array.from(r.targets[l.location]!)])),
+      };
+    }
+    throw new UsageError(`--gpu runs compute and pixel programs; this is a ${p.stage} program`);
   } finally {
     session.destroy();
   }
