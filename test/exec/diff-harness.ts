@@ -12,8 +12,8 @@ import type { Binding, Module, Type } from '../../src/ir/ir.js';
 import {
   runCompute as execCompute,
   runPixel as execPixel,
+  nearestClampSampler,
   type ExecTexture,
-  type SampleRequest,
 } from '../../src/exec/index.js';
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
 import type { GpuBinding, TextureSpec } from '../../src/gpu/types.js';
@@ -193,28 +193,7 @@ export function bindAll(m: Module, rng: Rng): Bound | string {
 }
 
 /** Nearest, clamp-to-edge, level 0: what the GPU's sampler above does. */
-function nearestSampler(textures: Record<string, ExecTexture>) {
-  return (req: SampleRequest): number[] => {
-    const tex = textures[req.texture];
-    if (!tex) return [0, 0, 0, 0];
-    const clampi = (v: number, n: number) => Math.min(n - 1, Math.max(0, v));
-    const off = req.offset ?? [];
-    const layer = req.arrayIndex !== undefined ? clampi(Math.round(req.arrayIndex), tex.depthOrLayers) : 0;
-    const at = (x: number, y: number): number[] => {
-      const i = ((layer * tex.height + clampi(y, tex.height)) * tex.width + clampi(x, tex.width)) * 4;
-      return Array.from(tex.levels[0]!.subarray(i, i + 4));
-    };
-    const u = (req.coord[0] ?? 0) * tex.width;
-    const v = (req.coord[1] ?? 0) * tex.height;
-    if (req.gather !== undefined) {
-      const x0 = Math.floor(u - 0.5) + (off[0] ?? 0);
-      const y0 = Math.floor(v - 0.5) + (off[1] ?? 0);
-      const c = req.gather;
-      return [at(x0, y0 + 1)[c]!, at(x0 + 1, y0 + 1)[c]!, at(x0 + 1, y0)[c]!, at(x0, y0)[c]!];
-    }
-    return at(Math.floor(u) + (off[0] ?? 0), Math.floor(v) + (off[1] ?? 0));
-  };
-}
+const nearestSampler = nearestClampSampler;
 
 function isNaNWord(w: number): boolean {
   return (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;

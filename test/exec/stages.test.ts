@@ -197,3 +197,32 @@ test(
     assert.deepEqual(b.targets['0'], a.targets['0']);
   },
 );
+
+test(
+  'iridia run samples nearest, clamp to edge, on the CPU and with --gpu (ps_sample_basic)',
+  { skip: webgpuSkip() },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iridia-run-'));
+    const input = join(dir, 'in.json');
+    const texels = Array.from({ length: 16 }, (_, i) => i + 1);
+    writeFileSync(
+      input,
+      JSON.stringify({
+        width: 2,
+        height: 2,
+        buffers: { cb0: { f32: [2, 3, 0.5, 1] } },
+        textures: { t0: { width: 2, height: 2, words: { f32: texels } } },
+        inputs: { 0: { f32: Array.from({ length: 4 }, () => [0.75, 0.25, 0, 0]).flat() } },
+      }),
+    );
+    const file = fx('ps_sample_basic-main-ps_5_0.dxbc');
+    for (const extra of [[], ['--gpu']]) {
+      const r = cli(['run', file, '--input', input, ...extra]);
+      assert.equal(r.status, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { targets: Record<string, number[]> };
+      // uv (0.75, 0.25) on a 2x2 texture: texel (1, 0) = (5, 6, 7, 8), times the tint (2, 3, 0.5, 1)
+      const first = new Float32Array(new Uint32Array(out.targets['0']!.slice(0, 4)).buffer);
+      assert.deepEqual([...first], [10, 18, 3.5, 8], extra.join(' '));
+    }
+  },
+);

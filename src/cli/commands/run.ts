@@ -12,7 +12,8 @@
 //     "inputs": { "0": [...] }            varyings by location: 4 words per pixel or vertex }
 // Output: { "stage", "outputs": { name: [words] } } with every writable buffer and texture, and for a
 // pixel program "targets" by location (4 words a pixel) and "written" (1 where not discarded).
-// --gpu runs compute and pixel programs with their buffers bound (not textures); a pixel program's
+// Sampling is nearest, clamp to edge, level 0 on both (nearestClampSampler). --gpu runs compute and
+// pixel programs (storage textures bound read-write: r32 formats only on WebGPU); a pixel program's
 // varyings are then constant: each location's first pixel of "inputs".
 
 import { readFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { parseArgs, flag, UsageError } from '../args.js';
 import { readInput } from '../io.js';
 import { lift } from '../../lift/lift.js';
 import type { Program, Resource } from '../../ir/program.js';
-import { runCompute, runPixel, runVertex, type ExecTexture } from '../../exec/index.js';
+import { runCompute, runPixel, runVertex, nearestClampSampler, type ExecTexture } from '../../exec/index.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
 import type { GpuBinding } from '../../gpu/types.js';
@@ -135,7 +136,7 @@ function onCpu(p: Program, input: RunInput): Record<string, unknown> {
   }
   const inputs: Record<number, Uint32Array> = {};
   for (const [k, v] of Object.entries(input.inputs ?? {})) inputs[Number(k)] = words(v);
-  const base = { buffers, textures };
+  const base = { buffers, textures, sample: nearestClampSampler(textures) };
   const extra: Record<string, unknown> = {};
   if (p.stage === 'compute') {
     const r = runCompute(p, { ...base, workgroups: input.workgroups ?? [1, 1, 1] });
@@ -186,6 +187,35 @@ async function onGpu(p: Program, input: RunInput): Promise<Record<string, unknow
       const b = lookup(input.buffers, r);
       if (r.kind.kind === 'constantBuffer' && b) bindings.push({ ...at, type: 'uniform', words: words(b) });
       else if (b) bindings.push({ ...at, type: 'storage', words: words(b), readOnly: !writable(r) });
+      const t = lookup(input.textures, r);
+      const g = p.module.globals[r.global];
+      const ty = g ? p.module.types[g.type] : undefined;
+      if (t && ty?.kind === 'image') {
+        const spec = { width: t.width, height: t.height ?? 1, depthOrLayers: t.layers ?? 1, words: words(t.words) };
+        if (ty.class.kind === 'storage')
+          bindings.push({
+            ...at,
+            type: 'storage-texture',
+            texture: { ...spec, format: ty.class.format },
+            access: 'read-write',
+          });
+        else {
+          const s = ty.class.kind === 'sampled' ? ty.class.scalar : 'f32';
+          const format = s === 'f32' ? 'rgba32float' : s === 'i32' ? 'rgba32sint' : 'rgba32uint';
+          bindings.push({
+            ...at,
+            type: 'texture',
+            texture: { ...spec, format, ...(ty.arrayed ? { viewDimension: '2d-array' as const } : {}) },
+          });
+        }
+      }
+      if (r.kind.kind === 'sampler')
+        bindings.push({
+          ...at,
+          type: 'sampler',
+          sampler: { magFilter: 'nearest', minFilter: 'nearest' },
+          comparison: r.kind.comparison,
+        });
       names.set(`${r.group}:${r.binding}`, r.name);
     }
     const code = emitWgsl(p);
