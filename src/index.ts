@@ -176,6 +176,7 @@ export {
   runHull,
   runDomain,
   hullPhaseInstances,
+  nearestClampSampler,
   d3dFloat,
   type ExecBindings,
   type ExecTexture,
