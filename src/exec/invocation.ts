@@ -23,7 +23,7 @@ import {
   type SampleCallback,
   type SampleRequest,
 } from './values.js';
-import { f32ToBits, bitsToF32, d3dMax, d3dMin, f32 } from './float.js';
+import { f32ToBits, bitsToF32, d3dMax, d3dMin, f32, f16BitsToF32, f32ToF16Bits } from './float.js';
 
 function fail(why: string): never {
   throw new IridiaError('E701_EXEC_ERROR', why);
@@ -716,12 +716,13 @@ export class Invocation {
     const v = this.value(s.value);
     const t = img.type;
     const r32 = t.kind === 'image' && t.class.kind === 'storage' && t.class.format.startsWith('r32');
+    const format = t.kind === 'image' && t.class.kind === 'storage' ? t.class.format : 'rgba32uint';
     for (let l = 0; l < n; l++) {
       if (!mask[l] || this.helper[l]) continue;
       const at = this.texel(img, l, coord, arr, 0);
       if (!at) continue;
       const lv = at.tex.levels[0]!;
-      for (let k = 0; k < (r32 ? 1 : 4); k++) lv[at.index + k] = v.u[k * n + l]!;
+      for (let k = 0; k < (r32 ? 1 : 4); k++) lv[at.index + k] = quantize(format, v.u[k * n + l]!);
     }
   }
 
@@ -759,6 +760,23 @@ export class Invocation {
     }
     return o;
   }
+}
+
+/** A stored channel as the view's format keeps it (texels stay 4 raw words, so a later load reads the
+ * format's value back): unorm8 and snorm8 round to their 255 or 127 steps after clamping (NaN is 0),
+ * float16 rounds to binary16; 32-bit formats keep the bits. */
+function quantize(format: string, bits: number): number {
+  if (format === 'rgba8unorm' || format === 'rgba8snorm') {
+    const x = bitsToF32(bits);
+    if (x !== x) return 0;
+    const q =
+      format === 'rgba8unorm'
+        ? Math.round(Math.min(1, Math.max(0, x)) * 255) / 255
+        : Math.round(Math.min(1, Math.max(-1, x)) * 127) / 127;
+    return f32ToBits(q);
+  }
+  if (format === 'rgba16float') return f32ToBits(f16BitsToF32(f32ToF16Bits(bitsToF32(bits))));
+  return bits;
 }
 
 // Re-exported for tests of the float rules through the executor's own helpers.
