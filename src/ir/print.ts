@@ -1,8 +1,10 @@
 // A readable printer for the IR (ir.ts), for tests, snapshots and `iridia lift --ir`. Expressions
 // print inline as trees (they are pure, see "Evaluation"); lets print as `let %name.N = ...`;
-// literals print as their type and bit pattern (f32 also with its value), so nothing is rounded.
+// literals print as their type and bit pattern (f32 also with its value), so nothing is rounded;
+// `load(p)` reads through a pointer, `p[k]`/`p.x`/`p.name` select an element, lane or member.
 
 import type { Binding, Block, Expr, ExprId, Function, Module, Type } from './ir.js';
+import { resolveFunction, type Resolved } from './typeof.js';
 
 export function printModule(m: Module): string {
   const out: string[] = [];
@@ -170,10 +172,19 @@ function printBlock(p: ExprPrinter, b: Block, ind: string, out: string[]): void 
 }
 
 class ExprPrinter {
+  /** Resolved types, for `.x` on vectors, `.name` on structs and `[k]` on arrays (absent when the IR does not type). */
+  private readonly types: Resolved[] | undefined;
+
   constructor(
     readonly m: Module,
     readonly f: Function,
-  ) {}
+  ) {
+    try {
+      this.types = resolveFunction(m, f);
+    } catch {
+      this.types = undefined;
+    }
+  }
 
   letName(id: number): string {
     return `%${this.f.lets[id]?.name ?? 'let'}.${id}`;
@@ -210,10 +221,14 @@ class ExprPrinter {
         return this.letName(e.let);
       case 'access':
         return `${x(e.base)}[${x(e.index)}]`;
-      case 'member':
-        return `${x(e.base)}.${e.index}`;
+      case 'member': {
+        const t = this.types?.[e.base]?.type;
+        if (t?.kind === 'vector') return `${x(e.base)}.${'xyzw'[e.index]}`;
+        if (t?.kind === 'struct') return `${x(e.base)}.${t.members[e.index]?.name ?? e.index}`;
+        return `${x(e.base)}[${e.index}]`;
+      }
       case 'load':
-        return `*${x(e.pointer)}`;
+        return `load(${x(e.pointer)})`;
       case 'unary':
         return `${e.fn}(${x(e.arg)})`;
       case 'binary':

@@ -33,8 +33,8 @@ const a2 = (args: ExprId[]): ExprId => args[2] as ExprId;
 
 function nanMinMax(fn: 'min' | 'max'): Handler {
   return nary('f32', (L, [a, b]) => {
-    const x = a as ExprId;
-    const y = b as ExprId;
+    const x = L.once(a as ExprId);
+    const y = L.once(b as ExprId);
     // Direct3D: a NaN operand yields the other operand (both NaN: NaN).
     return L.sel(L.bin('ne', x, x), y, L.sel(L.bin('ne', y, y), x, L.math(fn, x, y)));
   });
@@ -87,14 +87,16 @@ function perLane(type: Scalar, outType: Scalar, fn: (L: Lifter, x: ExprId[]) => 
   };
 }
 
-function ftoi(L: Lifter, x: ExprId, n: number): ExprId {
+function ftoi(L: Lifter, value: ExprId, n: number): ExprId {
+  const x = L.once(value);
   const clamped = L.math('clamp', x, L.splat('f32', 0xcf000000, n), L.splat('f32', 0x4effffff, n));
   const conv = L.e({ op: 'convert', to: 'i32', value: clamped });
   const big = L.sel(L.bin('ge', x, L.splat('f32', 0x4f000000, n)), L.splat('i32', 0x7fffffff, n), conv);
   return L.sel(L.bin('ne', x, x), L.splat('i32', 0, n), big);
 }
 
-function ftou(L: Lifter, x: ExprId, n: number): ExprId {
+function ftou(L: Lifter, value: ExprId, n: number): ExprId {
+  const x = L.once(value);
   const clamped = L.math('clamp', x, L.splat('f32', 0, n), L.splat('f32', 0x4f7fffff, n));
   const conv = L.e({ op: 'convert', to: 'u32', value: clamped });
   const big = L.sel(L.bin('ge', x, L.splat('f32', 0x4f800000, n)), L.splat('u32', 0xffffffff, n), conv);
@@ -200,7 +202,8 @@ const sincos: Handler = (L, ins) => {
   });
 };
 
-function udivBy(L: Lifter, a: ExprId, b: ExprId, n: number, fn: 'div' | 'rem'): ExprId {
+function udivBy(L: Lifter, a: ExprId, divisor: ExprId, n: number, fn: 'div' | 'rem'): ExprId {
+  const b = L.once(divisor, 'divisor');
   const zero = L.bin('eq', b, L.splat('u32', 0, n));
   const safe = L.sel(zero, L.splat('u32', 1, n), b);
   return L.sel(zero, L.splat('u32', 0xffffffff, n), L.bin(fn, a, safe));

@@ -341,8 +341,21 @@ export class Lifter {
     }
   }
 
+  /**
+   * A value read more than once by a guard: bound to a `let` unless it is cheap to repeat (a
+   * literal, or a load, swizzle or bitcast of one).
+   */
+  once(v: ExprId, name = 'value'): ExprId {
+    let e = this.f.exprs[v];
+    while (e && (e.op === 'bitcast' || e.op === 'swizzle' || e.op === 'splat'))
+      e = this.f.exprs[e.op === 'swizzle' ? e.vector : e.value];
+    if (!e || e.op === 'literal' || e.op === 'load' || e.op === 'let' || e.op === 'arg' || e.op === 'compose') return v;
+    return this.f.bind(name, v);
+  }
+
   /** Direct3D's saturate: clamp to [0, 1], NaN to 0. */
-  saturate(v: ExprId, n: number): ExprId {
+  saturate(value: ExprId, n: number): ExprId {
+    const v = this.once(value, 'sat');
     const zero = this.splat('f32', 0, n);
     const one = this.splat('f32', 0x3f800000, n);
     return this.sel(this.bin('ne', v, v), zero, this.math('clamp', v, zero, one));
