@@ -90,6 +90,9 @@ export interface StageFunctions {
   readonly main: FunctionId;
   /** Hull: the patch-constant phases in order (fork and join phases). */
   readonly patchConstant: readonly FunctionId[];
+  /** Hull: how many instances each patch-constant phase runs (dcl_hs_fork/join_phase_instance_count,
+   * 1 where a phase declares none), one per entry of `patchConstant`. */
+  readonly phaseInstances?: readonly number[];
   readonly inputControlPoints?: number;
   readonly outputControlPoints?: number;
   readonly maxVertexCount?: number;

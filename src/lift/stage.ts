@@ -161,6 +161,27 @@ export function liftStage(
 
   const cpArray = (n: number): TypeId => L.m.array(file, Math.max(1, n));
 
+  // The input arrays are sized before any function is built: a geometry or domain program declares
+  // its primitive and control-point count inside its body (the hull program before its phases), and
+  // an array declared with one element would clamp every vertex index to 0.
+  const phaseInstances: number[] = [];
+  let phase: number | undefined;
+  for (const i of ins) {
+    if (i.opcode === 0x5d) {
+      const p = (i.token >>> 11) & 0x3f;
+      gsVertices = PRIMITIVE_VERTICES[p] ?? (p >= 8 && p <= 39 ? p - 7 : 1);
+    } else if (i.opcode === 0x93) inputCp = (i.token >>> 11) & 0x3f;
+    else if (i.opcode === 0x94) outputCp = (i.token >>> 11) & 0x3f;
+    else if (i.opcode === 0x73 || i.opcode === 0x74) {
+      phase = phaseInstances.length;
+      phaseInstances.push(1);
+    } else if (i.opcode === 0x72) phase = undefined;
+    else if ((i.opcode === 0x99 || i.opcode === 0x9a) && phase !== undefined) {
+      phaseInstances[phase] = i.values[0] ?? 1;
+    }
+  }
+  if (stage === 'hull' && phaseInstances.length > 0) info.phaseInstances = phaseInstances;
+
   for (const sec of sections) {
     const kind = sec.kind;
     const name = stage === 'hull' ? (kind === 'cp' ? 'control_point' : `${kind}_${patchConstant.length}`) : 'main';

@@ -14,30 +14,20 @@ const fx = (name: string) => join(FIXTURES, 'exec', name);
 const f32 = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
 const asF = (w: Uint32Array) => Array.from(new Float32Array(w.buffer, w.byteOffset, w.length));
 
-// The lifter currently declares a geometry program's and a domain program's input arrays with one
-// vertex / control point (`v_in: array<..., 1>`, `vicp: array<..., 1>`) and clamps every index to 0,
-// so these two read vertex 0 for all: todo until the lifter sizes them from dcl_inputprimitive and
-// dcl_input_control_point_count.
-const LIFTER_INPUT_ARRAYS = 'lifter: stage-function input arrays declared with one element (src/lift/stage.ts)';
-
-test(
-  'geometry: points appended for the vertices whose weight is over 0.5 (gs_point_out)',
-  { todo: LIFTER_INPUT_ARRAYS },
-  () => {
-    // for (i < 3) if (t[i].w > 0.5) s.Append(t[i]);  inputs and outputs: SV_Position in 0, WEIGHT in 1.x
-    const p = lift(readBytes(fx('gs_point_out-main-gs_5_0.dxbc')));
-    const weights = [0.9, 0.1, 0.7];
-    const inputs = new Uint32Array(3 * FILE_WORDS);
-    weights.forEach((w, k) => {
-      inputs.set([k, 10 + k, 20 + k, 1].map(f32), k * FILE_WORDS);
-      inputs[k * FILE_WORDS + 4] = f32(w);
-    });
-    const { vertices } = runGeometry(p, { primitives: 1, inputs });
-    assert.equal(vertices.length, 2);
-    assert.deepEqual(asF(vertices[0]!.registers.subarray(0, 5)), [0, 10, 20, 1, Math.fround(0.9)]);
-    assert.deepEqual(asF(vertices[1]!.registers.subarray(0, 5)), [2, 12, 22, 1, Math.fround(0.7)]);
-  },
-);
+test('geometry: points appended for the vertices whose weight is over 0.5 (gs_point_out)', () => {
+  // for (i < 3) if (t[i].w > 0.5) s.Append(t[i]);  inputs and outputs: SV_Position in 0, WEIGHT in 1.x
+  const p = lift(readBytes(fx('gs_point_out-main-gs_5_0.dxbc')));
+  const weights = [0.9, 0.1, 0.7];
+  const inputs = new Uint32Array(3 * FILE_WORDS);
+  weights.forEach((w, k) => {
+    inputs.set([k, 10 + k, 20 + k, 1].map(f32), k * FILE_WORDS);
+    inputs[k * FILE_WORDS + 4] = f32(w);
+  });
+  const { vertices } = runGeometry(p, { primitives: 1, inputs });
+  assert.equal(vertices.length, 2);
+  assert.deepEqual(asF(vertices[0]!.registers.subarray(0, 5)), [0, 10, 20, 1, Math.fround(0.9)]);
+  assert.deepEqual(asF(vertices[1]!.registers.subarray(0, 5)), [2, 12, 22, 1, Math.fround(0.7)]);
+});
 
 test('hull: the patch constants of an isoline patch come from the constant buffer (ds_isoline_point)', () => {
   // pc: c.e[0] = lines; c.e[1] = detail — SV_TessFactor0 in pc register 0.x, SV_TessFactor1 in 1.x
@@ -62,6 +52,9 @@ test('hull: an instanced fork phase runs once per edge and the join phase after 
   const p = lift(bytes);
   const phases = hullPhaseInstances(bytes);
   assert.equal(phases.length, p.stageFunctions!.patchConstant.length);
+  // the lifted program carries the same counts (one fork phase per edge, then the join phase)
+  assert.deepEqual(p.stageFunctions!.phaseInstances, phases);
+  assert.ok(phases.some((n) => n > 1));
   const pos = [
     [0, 0, 0, 1],
     [4, 0, 0, 1],
@@ -85,28 +78,24 @@ test('hull: an instanced fork phase runs once per edge and the join phase after 
   assert.equal(reg(3)[0], 4); // inside factor
 });
 
-test(
-  'domain: an isoline point on the cubic Bézier plus the tangent offset (ds_isoline_point)',
-  { todo: LIFTER_INPUT_ARRAYS },
-  () => {
-    // b = p0 s^3 + 3 p1 s^2 t + 3 p2 s t^2 + p3 t^3 (t = uv.x, s = 1 - t); return b + p[prim & 3].tan * uv.y * e0 / e1
-    const p = lift(readBytes(fx('ds_isoline_point-dsmain-ds_5_0.dxbc')));
-    const cps = new Uint32Array(4 * FILE_WORDS);
-    const P = [
-      [0, 0, 0, 1],
-      [8, 0, 0, 1],
-      [0, 8, 0, 1],
-      [8, 8, 0, 1],
-    ];
-    P.forEach((q, k) => {
-      cps.set(q.map(f32), k * FILE_WORDS);
-      cps.set([1, 2, 4, 0].map(f32), k * FILE_WORDS + 4); // TANGENT in register 1
-    });
-    const pcs = new Uint32Array(FILE_WORDS);
-    pcs[0] = f32(6);
-    pcs[4] = f32(3);
-    const out = runDomain(p, { patches: 1, controlPoints: cps, patchConstants: pcs, domainPoints: [[0.5, 0.25, 0]] });
-    // t = s = 0.5: weights 1/8, 3/8, 3/8, 1/8 -> b = (4, 4, 0, 1); offset = tan * 0.25 * 2 = (0.5, 1, 2, 0)
-    assert.deepEqual(asF(out.subarray(0, 4)), [4.5, 5, 2, 1]);
-  },
-);
+test('domain: an isoline point on the cubic Bézier plus the tangent offset (ds_isoline_point)', () => {
+  // b = p0 s^3 + 3 p1 s^2 t + 3 p2 s t^2 + p3 t^3 (t = uv.x, s = 1 - t); return b + p[prim & 3].tan * uv.y * e0 / e1
+  const p = lift(readBytes(fx('ds_isoline_point-dsmain-ds_5_0.dxbc')));
+  const cps = new Uint32Array(4 * FILE_WORDS);
+  const P = [
+    [0, 0, 0, 1],
+    [8, 0, 0, 1],
+    [0, 8, 0, 1],
+    [8, 8, 0, 1],
+  ];
+  P.forEach((q, k) => {
+    cps.set(q.map(f32), k * FILE_WORDS);
+    cps.set([1, 2, 4, 0].map(f32), k * FILE_WORDS + 4); // TANGENT in register 1
+  });
+  const pcs = new Uint32Array(FILE_WORDS);
+  pcs[0] = f32(6);
+  pcs[4] = f32(3);
+  const out = runDomain(p, { patches: 1, controlPoints: cps, patchConstants: pcs, domainPoints: [[0.5, 0.25, 0]] });
+  // t = s = 0.5: weights 1/8, 3/8, 3/8, 1/8 -> b = (4, 4, 0, 1); offset = tan * 0.25 * 2 = (0.5, 1, 2, 0)
+  assert.deepEqual(asF(out.subarray(0, 4)), [4.5, 5, 2, 1]);
+});
