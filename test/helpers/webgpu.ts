@@ -11,7 +11,9 @@
 //       the CPU count; options.shardSize modules at least per shard, default 64); a shard whose process
 //       dies (SwiftShader sometimes aborts in its threads on long runs) is restarted from the first
 //       module it had not answered, and a module on which the process died twice is reported with
-//       crashed: true and ok: false. options.pipelines also creates a compute pipeline for every
+//       crashed: true and ok: false. Anything the child prints that is not a protocol reply (Dawn's
+//       compilation logs share its stdout) is log text, appended as 'log: line' to the messages of
+//       the module or job it precedes. options.pipelines also creates a compute pipeline for every
 //       @compute entry point (Tint's backend and the driver's compiler run too).
 //   runCompute(job: ComputeJob): Promise<ComputeResult>
 //   runPixel(job: PixelJob): Promise<PixelResult>
@@ -93,14 +95,38 @@ export function webgpuSkip(): string | false {
     timeout: 60_000,
     cwd: REPO,
   });
-  const first = (r.stdout ?? '').split('\n')[0] ?? '';
-  try {
-    const hello = JSON.parse(first) as { ready: boolean; error?: string };
-    skipCache = hello.ready ? false : `WebGPU has no device here: ${hello.error ?? 'unknown reason'}`;
-  } catch {
-    skipCache = `the WebGPU probe failed (status ${r.status}, signal ${r.signal}): ${(r.stderr ?? '').slice(-400)}`;
-  }
+  const hello = (r.stdout ?? '')
+    .split('\n')
+    .map(protocolLine)
+    .find((x) => x?.ready !== undefined);
+  if (hello) skipCache = hello.ready ? false : `WebGPU has no device here: ${hello.error ?? 'unknown reason'}`;
+  else skipCache = `the WebGPU probe failed (status ${r.status}, signal ${r.signal}): ${(r.stderr ?? '').slice(-400)}`;
   return skipCache;
+}
+
+/** Log lines kept per reply at most (a runaway log must not grow without bound). */
+const MAX_LOG_LINES = 200;
+
+/** A reply of the worker's protocol (an object with `ready` or a numeric `id`), or undefined for any
+ * other line: Dawn writes compilation logs to the child's stdout between the protocol's lines. */
+function protocolLine(line: string): Reply | undefined {
+  if (!line.startsWith('{')) return undefined;
+  let v: unknown;
+  try {
+    v = decodeWire<unknown>(line);
+  } catch {
+    return undefined;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const r = v as Reply;
+  return typeof r.ready === 'boolean' || typeof r.id === 'number' ? r : undefined;
+}
+
+/** `r` with the log text printed before it appended to its messages (when it has a message list). */
+function withLog<T>(r: T, log: string[]): T {
+  if (log.length === 0 || r === null || typeof r !== 'object') return r;
+  const m = (r as { messages?: unknown }).messages;
+  return Array.isArray(m) ? ({ ...r, messages: [...(m as string[]), ...log] } as T) : r;
 }
 
 interface Reply {
@@ -118,6 +144,8 @@ class Worker {
   readonly proc: ChildProcess;
   readonly ready: Promise<void>;
   private listener: ((r: Reply) => void) | undefined;
+  /** Lines the child printed that are not protocol replies, since the last reply taken. */
+  private log: string[] = [];
   private stderr = '';
   dead: string | undefined;
   /** The child was killed because a request ran past its time. */
@@ -137,7 +165,13 @@ class Worker {
       readyReject = rej;
     });
     rl.on('line', (line) => {
-      const r = decodeWire<Reply>(line);
+      const r = protocolLine(line);
+      if (r === undefined) {
+        // Dawn prints its compilation logs (warnings, errors) on the same stream: log text, kept for
+        // the reply that follows it (the module or job that caused it).
+        if (line.trim() !== '' && this.log.length < MAX_LOG_LINES) this.log.push(line);
+        return;
+      }
       if (r.ready !== undefined) {
         if (r.ready) readyResolve();
         else readyReject(new Error(`WebGPU has no device: ${r.error ?? ''}`));
@@ -197,6 +231,13 @@ class Worker {
     });
   }
 
+  /** The log text printed since the last call, as messages (`log: <line>`). */
+  takeLog(): string[] {
+    const out = this.log.map((l) => `log: ${l}`);
+    this.log = [];
+    return out;
+  }
+
   /** An idle child must not keep the test process alive; a busy one must (its reply is awaited). */
   private held = true;
   setHeld(held: boolean): void {
@@ -242,9 +283,9 @@ export async function compileWgsl(
         await w.request(
           { id: nextId++, op: 'compile', sources: sources.slice(base, to), options: compileOptions },
           (r) => {
-            if (r.error !== undefined) throw new Error(r.error);
+            if (r.error !== undefined) throw new Error([r.error, ...w.takeLog()].join('\n'));
             if (r.index !== undefined) {
-              results[base + r.index] = r.result as CompileResult;
+              results[base + r.index] = withLog(r.result as CompileResult, w.takeLog());
               next = base + r.index + 1;
             }
             return r.done === true;
@@ -260,7 +301,7 @@ export async function compileWgsl(
         const n = (deaths.get(next) ?? 0) + 1;
         deaths.set(next, n);
         if (n >= 2) {
-          results[next] = { ok: false, crashed: true, messages: [`error 0:0: ${w.dead}`] };
+          results[next] = { ok: false, crashed: true, messages: [`error 0:0: ${w.dead}`, ...w.takeLog()] };
           next++;
         }
       }
@@ -302,8 +343,8 @@ async function runJob<T>(op: 'compute' | 'pixel', job: ComputeJob | PixelJob): P
       await w.request(
         { id: nextId++, op, job },
         (r) => {
-          if (r.error !== undefined) throw new Error(r.error);
-          result = r.result as T;
+          if (r.error !== undefined) throw new Error([r.error, ...w.takeLog()].join('\n'));
+          result = withLog(r.result as T, w.takeLog());
           return true;
         },
         JOB_TIMEOUT_MS,

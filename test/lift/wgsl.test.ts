@@ -29,3 +29,35 @@ test('Tint compiles the WGSL of every lifted fixture', { skip: webgpuSkip() }, a
   assert.deepEqual(failed, []);
   console.log(`Tint compiled ${results.length} fixture modules`);
 });
+
+// Dawn prints its compilation logs on the worker's stdout, between the protocol's reply lines: a module
+// with a warning (unreachable code) must not break the batch, and a module Tint refuses is reported as
+// that module's failure, in every shard, while the modules around it compile.
+test(
+  'Dawn log text between replies: warnings and a bad module among good ones, sharded',
+  { skip: webgpuSkip() },
+  async () => {
+    const GOOD = `@group(0) @binding(0) var<storage, read_write> b: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3u) { b[g.x] = g.x; }`;
+    const WARN = `@group(0) @binding(0) var<storage, read_write> b: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3u) { return; b[g.x] = 1u; }`;
+    const BAD = `@compute @workgroup_size(1) fn main() { let x: i32 = 1u; }`;
+    const sources = [GOOD, WARN, BAD, WARN, GOOD, BAD, WARN, GOOD];
+    const rs = await compileWgsl(sources, { shards: 2, shardSize: 2, pipelines: true });
+    assert.deepEqual(
+      rs.map((r) => [r.ok, r.crashed === true]),
+      sources.map((s) => [s !== BAD, false]),
+    );
+    for (const [i, r] of rs.entries()) {
+      if (sources[i] === BAD) assert.match(r.messages[0]!, /^error 1:\d+: .*'i32'.*'u32'/);
+      if (sources[i] === WARN) assert.ok(r.messages.some((m) => /^warning 2:\d+: code is unreachable/.test(m)));
+      if (sources[i] === GOOD)
+        assert.deepEqual(
+          r.messages.filter((m) => !m.startsWith('log: ')),
+          [],
+        );
+    }
+    // the log text Dawn printed is kept with the module that caused it
+    assert.ok(rs[1]!.messages.some((m) => m.startsWith('log: ') && m.includes('code is unreachable')));
+  },
+);
