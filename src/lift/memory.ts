@@ -86,6 +86,11 @@ function intCoords(
   return { coord, layer: L.src(src, 'i32', [layer]) };
 }
 
+/** The lanes of the coordinate intCoords gives (a 1D texture is bound as 2D of height 1). */
+function coordCount(res: BoundResource): number {
+  return res.shape === '1d' || res.shape === '1darray' ? 2 : coordLayout(res.shape).coords;
+}
+
 function offsetExpr(L: Lifter, res: BoundResource, offsets: [number, number, number] | undefined): ExprId | undefined {
   if (!offsets) return undefined;
   if (res.shape === 'cube' || res.shape === 'cubearray') {
@@ -212,6 +217,42 @@ function sampleLike(
   };
 }
 
+/** Whether a texel address is inside the texture (Direct3D reads zero outside it, drops a store; WGSL
+ * leaves the texel read implementation-defined): every coordinate below the level's size (compared as
+ * u32, so negatives fail), the level below the level count, the layer below the layer count, the
+ * sample below the sample count. The size query names the level only when it is in range. */
+function texelInRange(
+  L: Lifter,
+  handle: ExprId,
+  coord: ExprId,
+  coords: number,
+  extra: { level?: ExprId; layer?: ExprId; sample?: ExprId },
+): ExprId {
+  const u = (x: ExprId): ExprId => L.bitcast('u32', x);
+  const conds: ExprId[] = [];
+  let levelArg: ExprId | undefined;
+  if (extra.level !== undefined) {
+    const levels = L.e({ op: 'image_query', image: handle, query: 'levels' });
+    const levelOk = L.bin('lt', u(extra.level), levels);
+    conds.push(levelOk);
+    // an out-of-range level is not passed to textureDimensions (its result is then undefined too)
+    levelArg = L.sel(levelOk, extra.level, L.f.i32(0));
+  }
+  const size = L.e({
+    op: 'image_query',
+    image: handle,
+    query: 'size',
+    ...(levelArg !== undefined ? { level: levelArg } : {}),
+  });
+  const inside = L.bin('lt', u(coord), size);
+  conds.push(coords > 1 ? L.math('all', inside) : inside);
+  if (extra.layer !== undefined)
+    conds.push(L.bin('lt', u(extra.layer), L.e({ op: 'image_query', image: handle, query: 'layers' })));
+  if (extra.sample !== undefined)
+    conds.push(L.bin('lt', u(extra.sample), L.e({ op: 'image_query', image: handle, query: 'samples' })));
+  return conds.reduce((a, b) => L.bin('and', a, b));
+}
+
 /** ld / ldms on textures and typed buffers. */
 function ld(ms: boolean): Handler {
   return (L, ins) => {
@@ -242,7 +283,13 @@ function ld(ms: boolean): Handler {
     });
     if (res.depth)
       value = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [value, L.f.f32(0), L.f.f32(0), L.f.f32(1)] });
-    writeSwizzled(L, dst, resOp, value, res.depth ? 'f32' : res.scalar);
+    const inRange = texelInRange(L, handle, coord, coordCount(res), {
+      ...extra,
+      ...(layer !== undefined ? { layer } : {}),
+    });
+    const scalar = res.depth ? 'f32' : res.scalar;
+    value = L.sel(inRange, value, L.e({ op: 'zero', type: L.m.vec(scalar, 4) }));
+    writeSwizzled(L, dst, resOp, value, scalar);
   };
 }
 
@@ -351,7 +398,9 @@ const ldUavTyped: Handler = (L, ins) => {
     return;
   }
   const { coord, layer } = intCoords(L, op(ins, 1), res);
-  const value = L.e({ op: 'image_load', image: handle, coord, ...(layer !== undefined ? { arrayIndex: layer } : {}) });
+  const loaded = L.e({ op: 'image_load', image: handle, coord, ...(layer !== undefined ? { arrayIndex: layer } : {}) });
+  const inRange = texelInRange(L, handle, coord, coordCount(res), layer !== undefined ? { layer } : {});
+  const value = L.sel(inRange, loaded, L.e({ op: 'zero', type: L.m.vec(res.scalar, 4) }));
   writeSwizzled(L, dst, viewOp, value, res.scalar);
 };
 

@@ -211,3 +211,13 @@ test('a compute program with barriers: registers split into lanes for Tint, thre
   // The IR itself keeps Direct3D's registers: the split is a WGSL-only pass.
   assert.match(printModule(p.module), /var r0: vec4<u32>/);
 });
+
+test('Direct3D guards: ld out of range reads zero (coordinates against the level size, level against the level count)', () => {
+  // fx_histogram: Src.Load(int3(dt.xy, 0)) from a 16x16 thread group over any texture size
+  const w = emitWgsl(lift(readBytes(join(FIXTURES, 'exec', 'fx_histogram-main-cs_5_0.dxbc'))));
+  const load = w.split('\n').find((l) => l.includes('textureLoad('));
+  assert.ok(load, 'the program has a textureLoad');
+  assert.match(load, /select\(vec4<f32>\(\), textureLoad\(/);
+  assert.match(load, /< textureNumLevels\(t0\)/);
+  assert.match(load, /all\(\(bitcast<vec2<u32>>\(.*< textureDimensions\(t0, select\(0i, /);
+});

@@ -1,13 +1,17 @@
 // Tint (Dawn's WGSL compiler, npm `webgpu`) compiles the WGSL of every committed fixture that lifts.
 // Runs whenever the WebGPU package and a driver are present (SwiftShader without a GPU).
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { FIXTURES, readBytes, walk } from '../helpers/shared.js';
-import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
+import { closeWebgpu, compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
+import { diffCompute } from '../exec/diff-harness.js';
 import { lift } from '../../src/lift/lift.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { IridiaError } from '../../src/errors.js';
+
+after(() => closeWebgpu());
 
 test('Tint compiles the WGSL of every lifted fixture', { skip: webgpuSkip() }, async () => {
   const modules: { name: string; code: string }[] = [];
@@ -59,5 +63,17 @@ test(
     }
     // the log text Dawn printed is kept with the module that caused it
     assert.ok(rs[1]!.messages.some((m) => m.startsWith('log: ') && m.includes('code is unreachable')));
+  },
+);
+
+// A 16x16 thread group loading an 8x8 texture (the diff harness's size): Direct3D and the executor read
+// zero past the edge; the lifted WGSL must too, whatever the implementation's textureLoad returns there.
+test(
+  'an ld past the texture edge reads zero on Dawn as on the executor (fx_histogram)',
+  { skip: webgpuSkip() },
+  async () => {
+    const p = lift(readBytes(join(FIXTURES, 'exec', 'fx_histogram-main-cs_5_0.dxbc')));
+    const v = await diffCompute(p, 12345);
+    assert.equal(v.kind, 'agree', JSON.stringify(v));
   },
 );
