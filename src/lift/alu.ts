@@ -70,6 +70,48 @@ function dot(n: number): Handler {
   };
 }
 
+// Direct3D defines the results WGSL leaves indeterminate (D3D11.3 §22: log, rsq, sqrt, exp; denormal
+// inputs flushed to signed zero first): log2(±0 or a denormal) = -inf, log2(negative) = NaN;
+// rsq(±0 or a denormal) = ±inf, rsq(negative) = NaN; sqrt(negative) = NaN (a negative denormal flushes
+// to -0, whose root is -0); exp2(x >= 128) = +inf. Bit patterns of the constants:
+const F32_MIN_NORMAL = 0x00800000;
+const F32_NEG_MIN_NORMAL = 0x80800000;
+const F32_INF = 0x7f800000;
+const F32_NEG_INF = 0xff800000;
+const F32_NAN = 0x7fc00000;
+const F32_128 = 0x43000000;
+
+function guardedLog2(L: Lifter, [a]: ExprId[], n: number): ExprId {
+  const x = L.once(a as ExprId);
+  const zeroOrNeg = L.sel(
+    L.bin('gt', x, L.splat('f32', F32_NEG_MIN_NORMAL, n)),
+    L.splat('f32', F32_NEG_INF, n),
+    L.splat('f32', F32_NAN, n),
+  );
+  return L.sel(L.bin('ge', x, L.splat('f32', F32_MIN_NORMAL, n)), L.math('log2', x), zeroOrNeg);
+}
+
+function guardedRsq(L: Lifter, [a]: ExprId[], n: number): ExprId {
+  const x = L.once(a as ExprId);
+  // ±inf carrying the sign of a (flushed) zero
+  const signedInf = L.bitcast(
+    'f32',
+    L.bin('or', L.bin('and', L.bitcast('u32', x), L.splat('u32', 0x80000000, n)), L.splat('u32', F32_INF, n)),
+  );
+  const zeroOrNeg = L.sel(L.bin('gt', x, L.splat('f32', F32_NEG_MIN_NORMAL, n)), signedInf, L.splat('f32', F32_NAN, n));
+  return L.sel(L.bin('ge', x, L.splat('f32', F32_MIN_NORMAL, n)), L.math('inverse_sqrt', x), zeroOrNeg);
+}
+
+function guardedSqrt(L: Lifter, [a]: ExprId[], n: number): ExprId {
+  const x = L.once(a as ExprId);
+  return L.sel(L.bin('le', x, L.splat('f32', F32_NEG_MIN_NORMAL, n)), L.splat('f32', F32_NAN, n), L.math('sqrt', x));
+}
+
+function guardedExp2(L: Lifter, [a]: ExprId[], n: number): ExprId {
+  const x = L.once(a as ExprId);
+  return L.sel(L.bin('ge', x, L.splat('f32', F32_128, n)), L.splat('f32', F32_INF, n), L.math('exp2', x));
+}
+
 /** Per-lane scalar function, composed back into a vector. */
 function perLane(type: Scalar, outType: Scalar, fn: (L: Lifter, x: ExprId[]) => ExprId): Handler {
   return (L, ins) => {
@@ -224,7 +266,7 @@ export const ALU: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x10, dot(3)],
   [0x11, dot(4)],
   [0x18, compare('f32', 'eq')],
-  [0x19, unary('f32', 'exp2')],
+  [0x19, nary('f32', guardedExp2)],
   [0x1a, unary('f32', 'fract')],
   [0x1b, nary('f32', (L, a, n) => ftoi(L, a0(a), n), 'i32')],
   [0x1c, nary('f32', (L, a, n) => ftou(L, a0(a), n), 'u32')],
@@ -249,7 +291,7 @@ export const ALU: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x29, shift('u32', 'shl')],
   [0x2a, shift('i32', 'shr')],
   [0x2b, nary('i32', (L, a) => L.e({ op: 'convert', to: 'f32', value: a0(a) }), 'f32')],
-  [0x2f, unary('f32', 'log2')],
+  [0x2f, nary('f32', guardedLog2)],
   [0x31, compare('f32', 'lt')],
   [0x32, nary('f32', (L, a) => L.bin('add', L.bin('mul', a0(a), a1(a)), a2(a)))],
   [0x33, nanMinMax('min')],
@@ -264,8 +306,8 @@ export const ALU: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x41, unary('f32', 'floor')],
   [0x42, unary('f32', 'ceil')],
   [0x43, unary('f32', 'trunc')],
-  [0x44, unary('f32', 'inverse_sqrt')],
-  [0x4b, unary('f32', 'sqrt')],
+  [0x44, nary('f32', guardedRsq)],
+  [0x4b, nary('f32', guardedSqrt)],
   [0x4d, sincos],
   [
     0x4e,

@@ -221,3 +221,29 @@ test('Direct3D guards: ld out of range reads zero (coordinates against the level
   assert.match(load, /< textureNumLevels\(t0\)/);
   assert.match(load, /all\(\(bitcast<vec2<u32>>\(.*< textureDimensions\(t0, select\(0i, /);
 });
+
+test('Direct3D guards: log2, rsq, sqrt and exp2 give Direct3D results where WGSL leaves them indeterminate', () => {
+  const wgsl = (f: string) => emitWgsl(lift(readBytes(join(FIXTURES, f))));
+  const NAN = 'bitcast<f32>(iridia_rt_u32(2143289344u))';
+  const NEG_INF = 'bitcast<f32>(iridia_rt_u32(4286578688u))';
+  const INF = 'bitcast<f32>(iridia_rt_u32(2139095040u))';
+  // log2: x >= 2^-126 -> log2(x); otherwise -inf above -2^-126 (zeros and denormals flush), else NaN
+  const x = 'bitcast<f32>(r0_x)';
+  assert.ok(
+    wgsl('exec/fx_histogram-main-cs_5_0.dxbc').includes(
+      `select(select(${NAN}, ${NEG_INF}, (${x} > -1.1754944e-38f)), log2(${x}), (${x} >= 1.1754944e-38f))`,
+    ),
+  );
+  // sqrt: NaN at or below -2^-126; exp2: +inf from 128 up
+  const sat = wgsl('lift/modifiers_saturate/main-ps_5_0/shader.dxbc');
+  assert.ok(sat.includes(`select(sqrt(value_3), vec4<f32>(${NAN}), (value_3 <= vec4<f32>(-1.1754944e-38f)))`));
+  const v0 = 'bitcast<vec4<f32>>(v[0])';
+  assert.ok(sat.includes(`select(exp2(${v0}), vec4<f32>(${INF}), (${v0} >= vec4<f32>(128.0f)))`));
+  // rsq: ±inf with the sign of a flushed zero, NaN below
+  const w = 'bitcast<f32>(r0.w)';
+  assert.ok(
+    wgsl('debug/corpus/BasicHLSLVS.dxbc').includes(
+      `select(select(${NAN}, bitcast<f32>(((bitcast<u32>(${w}) & 2147483648u) | 2139095040u)), (${w} > -1.1754944e-38f)), inverseSqrt(${w}), (${w} >= 1.1754944e-38f))`,
+    ),
+  );
+});
