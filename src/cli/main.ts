@@ -16,7 +16,14 @@ interface CommandEntry {
 
 async function loadCommand(name: string): Promise<CommandModule> {
   // Each command lives in commands/<name>.ts; loading on demand keeps start-up fast.
-  return (await import(`./commands/${name}.js`)) as CommandModule;
+  try {
+    return (await import(`./commands/${name}.js`)) as CommandModule;
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes(`commands/${name}.js`)) {
+      throw new UsageError(`this build of iridia has no '${name}' command: run 'npm run build' in the checkout`);
+    }
+    throw e;
+  }
 }
 
 export const commands: Readonly<Record<string, CommandEntry>> = {
