@@ -235,13 +235,20 @@ const swapc: Handler = (L, ins) => {
   }
 };
 
+// sin and cos of ±inf (and NaN) are NaN in Direct3D; WGSL leaves them indeterminate. Both results are
+// computed before either is written (the source may be one of the destinations).
 const sincos: Handler = (L, ins) => {
-  (['sin', 'cos'] as const).forEach((fn, k) => {
+  const results = (['sin', 'cos'] as const).map((fn, k) => {
     const d = op(ins, k);
-    if (d.type === 13) return;
+    if (d.type === 13) return undefined;
     const lanes = L.lanes(d);
-    L.write(d, L.math(fn, L.src(op(ins, 2), 'f32', lanes)), 'f32', lanes, sat(ins));
+    const n = lanes.length;
+    const x = L.once(L.src(op(ins, 2), 'f32', lanes));
+    const finite = L.bin('lt', L.math('abs', x), L.splat('f32', F32_INF, n));
+    const value = L.once(L.sel(finite, L.math(fn, x), L.splat('f32', F32_NAN, n)));
+    return { d, lanes, value };
   });
+  for (const r of results) if (r) L.write(r.d, r.value, 'f32', r.lanes, sat(ins));
 };
 
 function udivBy(L: Lifter, a: ExprId, divisor: ExprId, n: number, fn: 'div' | 'rem'): ExprId {

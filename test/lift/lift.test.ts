@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FIXTURES, readBytes, walk } from '../helpers/shared.js';
+import { FIXTURES, readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { lift } from '../../src/lift/lift.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 import { validateModule } from '../../src/ir/validate.js';
@@ -247,3 +247,21 @@ test('Direct3D guards: log2, rsq, sqrt and exp2 give Direct3D results where WGSL
     ),
   );
 });
+
+test(
+  'Direct3D guards: sincos gives NaN for ±inf, and both results are computed before either is written',
+  { skip: skipUnlessShared('oracle/own/ps_float_intrinsics') },
+  () => {
+    // sincos r2.xyzw, r4.xyzw, v0.xyzw
+    const w = emitWgsl(lift(readBytes(join(sharedPath('oracle/own')!, 'ps_float_intrinsics/main-ps_5_0/shader.dxbc'))));
+    const v0 = 'bitcast<vec4<f32>>(v[0])';
+    const guard = (fn: string) =>
+      `select(vec4<f32>(bitcast<f32>(iridia_rt_u32(2143289344u))), ${fn}(${v0}), (abs(${v0}) < vec4<f32>(bitcast<f32>(iridia_rt_u32(2139095040u)))))`;
+    const lines = w.split('\n').map((l) => l.trim());
+    const sin = lines.findIndex((l) => l.includes(guard('sin')));
+    const cos = lines.findIndex((l) => l.includes(guard('cos')));
+    const firstWrite = lines.findIndex((l, i) => i > sin && l.startsWith('r2 = '));
+    assert.ok(sin >= 0 && cos >= 0, 'both guarded');
+    assert.ok(cos < firstWrite, 'cos is computed before sin is written');
+  },
+);
