@@ -112,6 +112,13 @@ function guardedExp2(L: Lifter, [a]: ExprId[], n: number): ExprId {
   return L.sel(L.bin('ge', x, L.splat('f32', F32_128, n)), L.splat('f32', F32_INF, n), L.math('exp2', x));
 }
 
+// frc(±inf) is NaN in Direct3D; WGSL's fract of an infinity is indeterminate.
+function guardedFrc(L: Lifter, [a]: ExprId[], n: number): ExprId {
+  const x = L.once(a as ExprId);
+  const finite = L.bin('lt', L.math('abs', x), L.splat('f32', F32_INF, n));
+  return L.sel(finite, L.math('fract', x), L.splat('f32', F32_NAN, n));
+}
+
 /** Per-lane scalar function, composed back into a vector. */
 function perLane(type: Scalar, outType: Scalar, fn: (L: Lifter, x: ExprId[]) => ExprId): Handler {
   return (L, ins) => {
@@ -274,7 +281,7 @@ export const ALU: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x11, dot(4)],
   [0x18, compare('f32', 'eq')],
   [0x19, nary('f32', guardedExp2)],
-  [0x1a, unary('f32', 'fract')],
+  [0x1a, nary('f32', guardedFrc)],
   [0x1b, nary('f32', (L, a, n) => ftoi(L, a0(a), n), 'i32')],
   [0x1c, nary('f32', (L, a, n) => ftou(L, a0(a), n), 'u32')],
   [0x1d, compare('f32', 'ge')],

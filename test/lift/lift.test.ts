@@ -249,7 +249,7 @@ test('Direct3D guards: log2, rsq, sqrt and exp2 give Direct3D results where WGSL
 });
 
 test(
-  'Direct3D guards: sincos gives NaN for ±inf, and both results are computed before either is written',
+  'Direct3D guards: sincos and frc give NaN for ±inf; both sincos results are computed before either is written',
   { skip: skipUnlessShared('oracle/own/ps_float_intrinsics') },
   () => {
     // sincos r2.xyzw, r4.xyzw, v0.xyzw
@@ -263,5 +263,7 @@ test(
     const firstWrite = lines.findIndex((l, i) => i > sin && l.startsWith('r2 = '));
     assert.ok(sin >= 0 && cos >= 0, 'both guarded');
     assert.ok(cos < firstWrite, 'cos is computed before sin is written');
+    // frc r4.xyzw, v0.xyzw: NaN for ±inf too
+    assert.ok(w.includes(guard('fract')), 'frc guarded');
   },
 );
