@@ -38,6 +38,9 @@ test(
     const failures = new Map<string, string>();
     const counts = { agree: 0, refused: 0, skipped: 0, words: 0 };
     const skips = new Map<string, number>();
+    // Programs the harness cannot bind yet are not covered by the comparison: named in
+    // test/known/exec-diff-unbound.txt, so each is counted and reported when it starts to run.
+    const unbound = new Map<string, string>();
     const names = builds(root).filter((n) => !filter || n.includes(filter));
     for (const name of names) {
       let p;
@@ -61,6 +64,7 @@ test(
           const r = v.reason.replace(/ [a-z_]*\d+\b.*$/, '').slice(0, 60);
           skips.set(r, (skips.get(r) ?? 0) + 1);
           if (v.reason.startsWith('Dawn') || v.reason.startsWith('capture')) failures.set(name, v.reason);
+          else unbound.set(name, v.reason);
         } else failures.set(name, `${v.differing}/${v.words} words differ; first ${v.first}`);
       } catch (e) {
         failures.set(name, `threw ${e instanceof Error ? e.message : String(e)}`);
@@ -71,6 +75,7 @@ test(
     );
     for (const [r, n] of skips) console.log(`  not run: ${n} × ${r}`);
     reportAgainstKnown('exec-diff', { total: names.length - counts.refused, failures });
+    reportAgainstKnown('exec-diff-unbound', { total: names.length - counts.refused, failures: unbound });
   },
 );
 
