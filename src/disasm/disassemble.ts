@@ -82,22 +82,7 @@ export function disassemble(input: Uint8Array | Container, flags = 0, options: D
     flags & DISASM_INSTRUCTION_ONLY ? '' : (options.header ?? listingHooks.header ?? listingHeader)(c, flags);
   const provider = options.annotations ?? listingHooks.annotations ?? defaultAnnotations;
   const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c);
-  return (
-    composeLevel9(header, level9Listing(c, flags)) + programListing(program, flags, statInstructionCount(c), notes)
-  );
-}
-
-const LEVEL9_MARKER = '// Level9 shader bytecode:\n//\n';
-
-/**
- * Joins the header and the level-9 section. Both the header (header.ts) and level9.ts can print the
- * Aon9 mapping tables; where the header already ends with them (its last lines are the level-9
- * marker), the level-9 section goes on after its own first marker so that nothing prints twice.
- */
-function composeLevel9(header: string, level9: string): string {
-  if (level9 === '' || !header.endsWith(LEVEL9_MARKER)) return header + level9;
-  const at = level9.indexOf(LEVEL9_MARKER);
-  return at < 0 ? header + level9 : header + level9.slice(at + LEVEL9_MARKER.length);
+  return header + level9Listing(c, flags) + programListing(program, flags, statInstructionCount(c), notes);
 }
 
 /** src/debug's provider, asked only about containers with debug information (SPDB or SDBG). */

@@ -1,9 +1,7 @@
-// The header's tables from IFCE (class types, class instances, interface slots) and from Aon9
-// (constant buffer, int/bool, runtime and sampler mappings onto Direct3D 9 registers), in
-// D3DDisassemble's layout (containers.md, "Class linkage part (IFCE)" and "Feature level 9 part").
+// The header's tables from IFCE (class types, class instances, interface slots), in D3DDisassemble's
+// layout (containers.md, "Class linkage part (IFCE)"). The Aon9 mapping tables are level9.ts's.
 
 import type { Ifce } from '../parts/ifce.js';
-import type { Aon9, Aon9ScalarRow } from '../parts/aon9.js';
 
 const num = (n: number, w: number): string => String(n).padStart(w);
 const orDash = (n: number, w: number): string => (n === 0xffff ? '-' : String(n)).padStart(w);
@@ -58,67 +56,4 @@ export function printClassLinkage(ifce: Ifce, out: string[]): void {
     out.push(rule);
     slot += rec.slotSpan + lines - 1;
   }
-}
-
-const CONVERSIONS: readonly string[] = [' FLT', 'BOOL', ' INT', 'UINT'];
-
-export function printLevel9Tables(aon9: Aon9, out: string[]): void {
-  const anyConstants = aon9.constantRanges.length + aon9.intRows.length + aon9.boolRows.length > 0;
-  if (anyConstants) {
-    out.push('//');
-    out.push('// Constant buffer to DX9 shader constant mappings:');
-    out.push('//');
-  }
-  const scalars = (rows: readonly Aon9ScalarRow[], prefix: string): void => {
-    if (rows.length === 0) return;
-    out.push('// Target Reg Buffer  Source Reg Component');
-    out.push('// ---------- ------- ---------- ---------');
-    for (const r of rows) {
-      out.push(
-        `// ${`${prefix}${r.target}`.padEnd(10)} ${`cb${r.buffer}`.padEnd(7)} ${num(r.register, 10)} ${num(r.component, 9)}`,
-      );
-    }
-    out.push('//');
-  };
-  scalars(aon9.intRows, 'i');
-  scalars(aon9.boolRows, 'b');
-  if (aon9.constantRanges.length) {
-    out.push('// Target Reg Buffer  Start Reg # of Regs        Data Conversion');
-    out.push('// ---------- ------- --------- --------- ----------------------');
-  }
-  for (const c of aon9.constantRanges) {
-    // Targets from 0x1000 are the level 9 clip planes.
-    const target = c.target >= 0x1000 ? `clip${c.target - 0x1000}` : `c${c.target}`;
-    const conv = c.conversion.map((k) => CONVERSIONS[k] ?? `  ${k} `).join(',');
-    out.push(
-      `// ${target.padEnd(10)} ${`cb${c.buffer}`.padEnd(7)} ${num(c.firstRegister, 9)} ${num(c.registerCount, 9)}  (${conv})`,
-    );
-  }
-  if (aon9.constantRanges.length) out.push('//');
-  if (aon9.runtime.length) {
-    out.push('//');
-    out.push('// Runtime generated constant mappings:');
-    out.push('//');
-    out.push('// Target Reg                               Constant Description');
-    out.push('// ---------- --------------------------------------------------');
-    for (const r of aon9.runtime) {
-      const what = r.kind === 0 ? 'Vertex Shader position offset' : `Unknown runtime constant ${r.kind}`;
-      out.push(`// ${`c${r.target}`.padEnd(10)} ${what.padStart(50)}`);
-    }
-    out.push('//');
-  }
-  if (aon9.samplers.length) {
-    out.push('//');
-    out.push('// Sampler/Resource to DX9 shader sampler mappings:');
-    out.push('//');
-    out.push('// Target Sampler Source Sampler  Source Resource');
-    out.push('// -------------- --------------- ----------------');
-    for (const s of aon9.samplers) {
-      out.push(`// ${`s${s.d3d9Sampler}`.padEnd(14)} ${`s${s.sampler}`.padEnd(15)} ${`t${s.resource}`.padEnd(16)} `);
-    }
-    out.push('//');
-  }
-  out.push('//');
-  out.push('// Level9 shader bytecode:');
-  out.push('//');
 }

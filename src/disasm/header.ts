@@ -2,16 +2,15 @@
 // D3DDisassemble agrees with this reading"; shared/corpus/README.md, "The header"): the creator
 // line, the required-feature notes, the buffer definitions with offsets and default values, the
 // resource bindings, the signatures, the tessellation tables and sample-frequency note from STAT,
-// the class linkage tables from IFCE and the level-9 mapping tables from Aon9. The text is the
-// same for every flag word except 0x40 (instructions only), which prints none of it. For a level 9
-// container the header ends with "// Level9 shader bytecode:" and "//"; the Direct3D 9 listing
-// that follows is printed by the Direct3D 9 disassembler.
+// the class linkage tables from IFCE. The text is the same for every flag word except 0x40
+// (instructions only), which prints none of it. For a level 9 container the level-9 mapping tables
+// and the Direct3D 9 program that follow are level9.ts's (one printer for the Aon9 tables).
 
 import type { Container } from '../container/container.js';
 import { IridiaError } from '../errors.js';
 import { reflect, type ReflectedParameter, type Reflection } from '../reflect/reflection.js';
 import type { RdefBinding, RdefConstantBuffer, RdefType, RdefVariable } from '../parts/rdef.js';
-import { printClassLinkage, printLevel9Tables } from './header-tables.js';
+import { printClassLinkage } from './header-tables.js';
 import { typeName } from './header-types.js';
 
 export const DISASM_INSTRUCTION_ONLY = 0x40;
@@ -80,7 +79,6 @@ export function headerOf(refl: Reflection): string {
     line();
   }
   if (refl.ifce) printClassLinkage(refl.ifce, out);
-  if (refl.aon9) printLevel9Tables(refl.aon9, out);
   return out.map((l) => `${l}\n`).join('');
 }
 

@@ -1,9 +1,9 @@
 // The listing header against Microsoft's: for every listing*.asm of the oracle and NAME.ms*.asm of
 // the corpus, the text before the version line (ps_5_0, vs_4_0, ... possibly after an instruction
 // number or offset prefix) equals listingHeader(container, flags) for the file's flag word; flag
-// 0x40 prints no header. For a level 9 container the header is compared up to and including
-// "// Level9 shader bytecode:" and "//" (the Direct3D 9 listing after it is another printer's), and
-// counted apart. Effect listings (fx_4_x) are not Shader Model 4/5 programs and are skipped.
+// 0x40 prints no header. For a level 9 container the header is followed by level9.ts's mapping
+// tables: the two together are compared up to and including "// Level9 shader bytecode:" and "//"
+// (the Direct3D 9 listing after it is the Direct3D 9 disassembler's), and counted apart. Effect listings (fx_4_x) are not Shader Model 4/5 programs and are skipped.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { listingHeader } from '../../src/disasm/header.js';
+import { level9Listing } from '../../src/disasm/level9.js';
 import { FIXTURES, SHARED, firstDifference, readBytes, skipUnlessShared, walk } from '../helpers/shared.js';
 import { reportAgainstKnown } from '../helpers/known.js';
 
@@ -61,6 +62,11 @@ function check(tally: Tally, name: string, listingPath: string, containerPath: s
     const c = parseContainer(readBytes(containerPath));
     if (c.parts.some((p) => p.kind === 'SPDB' || p.kind === 'SDBG')) tally.debug++;
     got = listingHeader(c, flags);
+    if (want.level9) {
+      const l9 = level9Listing(c, flags);
+      const end = l9.indexOf(LEVEL9_END);
+      got += end < 0 ? l9 : l9.slice(0, end + LEVEL9_END.length);
+    }
   } catch (e) {
     tally.failures.set(name, `threw ${e instanceof Error ? e.message : String(e)}`);
     return;
