@@ -4,17 +4,11 @@
 // disassembleDxil, which takes no flag word).
 
 import { hasContainerMagic, parseContainer } from '../container/container.js';
+import { isD3D9Program } from '../d3d9/decode.js';
 import { disassembleD3D9 } from '../d3d9/disasm.js';
 import { disassembleDxil } from '../dxil/disassemble.js';
 import { IridiaError } from '../errors.js';
 import { disassemble } from './disassemble.js';
-
-/** Is this a bare Direct3D 9 program (vs_x_y / ps_x_y version token)? */
-export function isD3D9Program(bytes: Uint8Array): boolean {
-  if (bytes.byteLength < 4) return false;
-  const hi = bytes[2]! | (bytes[3]! << 8);
-  return hi === 0xfffe || hi === 0xffff;
-}
 
 /** Disassembles a container or a bare Direct3D 9 program as Microsoft's D3DDisassemble does. */
 export function disassembleAny(bytes: Uint8Array, flags = 0): string {

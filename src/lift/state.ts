@@ -6,7 +6,7 @@
 // out as a `select` so the WGSL says so too.
 
 import { FunctionBuilder, ModuleBuilder } from '../ir/builder.js';
-import type { ExprId, GlobalId, LocalId, Scalar, TypeId } from '../ir/ir.js';
+import type { BinaryOp, ExprId, GlobalId, LocalId, Scalar, TypeId } from '../ir/ir.js';
 import type { Instruction, Operand, OperandIndex } from '../sm4/types.js';
 import type { Stage } from '../ir/program.js';
 import { invalid, refuse } from './refuse.js';
@@ -387,24 +387,7 @@ export function regName(op: Operand): string {
   }
 }
 
-type BinFn =
-  | 'add'
-  | 'sub'
-  | 'mul'
-  | 'div'
-  | 'rem'
-  | 'and'
-  | 'or'
-  | 'xor'
-  | 'shl'
-  | 'shr'
-  | 'eq'
-  | 'ne'
-  | 'lt'
-  | 'le'
-  | 'gt'
-  | 'ge';
-function binOp(fn: BinFn, left: ExprId, right: ExprId, f: FunctionBuilder): ExprId {
+function binOp(fn: BinaryOp, left: ExprId, right: ExprId, f: FunctionBuilder): ExprId {
   return f.expr({ op: 'binary', fn, left, right });
 }
 type MathName = Parameters<FunctionBuilder['expr']>[0] extends infer E
