@@ -201,16 +201,7 @@ export function buildInputs(
           const v = parts[k];
           if (v !== undefined) L.f.stmt({ op: 'store', pointer: L.member(reg, lane), value: v });
         });
-        out.push({
-          name,
-          semantic: el.semanticName,
-          semanticIndex: el.semanticIndex,
-          register: el.register,
-          mask: el.mask,
-          systemValue: sv,
-          componentType: el.componentType,
-          ...(binding.kind === 'location' ? { location: binding.location } : { builtin: binding.builtin }),
-        });
+        out.push(varyingOf(name, el, sv, binding));
       }
     }
   }
@@ -339,16 +330,7 @@ export function buildOutputs(
         const raw = lanes.length === 4 ? row : L.swz(row, lanes);
         return s === 'u32' ? raw : L.bitcast(s, raw);
       });
-      varyings.push({
-        name,
-        semantic: el.semanticName,
-        semanticIndex: el.semanticIndex,
-        register: el.register,
-        mask: el.mask,
-        systemValue: sv,
-        componentType: el.componentType,
-        ...(binding.kind === 'location' ? { location: binding.location } : { builtin: binding.builtin }),
-      });
+      varyings.push(varyingOf(name, el, sv, binding));
     }
   }
   // One-lane output registers.
@@ -395,3 +377,17 @@ export function buildOutputs(
 }
 
 export type { Operand };
+
+/** The interface record of one signature element lifted as an argument or result member. */
+function varyingOf(name: string, el: SignatureElement, systemValue: number, binding: Binding): Varying {
+  return {
+    name,
+    semantic: el.semanticName,
+    semanticIndex: el.semanticIndex,
+    register: el.register,
+    mask: el.mask,
+    systemValue,
+    componentType: el.componentType,
+    ...(binding.kind === 'location' ? { location: binding.location } : { builtin: binding.builtin }),
+  };
+}
