@@ -265,6 +265,25 @@ function udivBy(L: Lifter, a: ExprId, divisor: ExprId, n: number, fn: 'div' | 'r
   return L.sel(zero, L.splat('u32', 0xffffffff, n), L.bin(fn, a, safe));
 }
 
+// msad (SM5, 11.1 extensions; D3D11.3 §22 "msad"): per component, the four bytes of src0 (the
+// reference) against the four bytes of src1 (the source), a byte pair skipped where the reference
+// byte is 0, |ref - src| added to src2 (the accumulator), modulo 2^32 (Direct3D only promises sums up
+// to 65535 exactly; past that the wrap is this lifter's and the executor's, and WGSL's u32 add).
+function msad(L: Lifter, [ref, source, accum]: ExprId[], n: number): ExprId {
+  const r0 = L.once(ref as ExprId, 'msad_ref');
+  const s0 = L.once(source as ExprId, 'msad_src');
+  let sum = accum as ExprId;
+  for (let j = 0; j < 4; j++) {
+    const byte = (x: ExprId) =>
+      L.bin('and', j === 0 ? x : L.bin('shr', x, L.splat('u32', 8 * j, n)), L.splat('u32', 0xff, n));
+    const r = L.once(byte(r0), 'msad_r');
+    const s = L.once(byte(s0), 'msad_s');
+    const diff = L.bin('sub', L.math('max', r, s), L.math('min', r, s));
+    sum = L.bin('add', sum, L.sel(L.bin('eq', r, L.splat('u32', 0, n)), L.splat('u32', 0, n), diff));
+  }
+  return sum;
+}
+
 const unary = (type: Scalar, fn: Parameters<Lifter['math']>[0]): Handler =>
   nary(type, (L, args) => L.math(fn, a0(args)));
 const deriv = (axis: 'x' | 'y', control: 'coarse' | 'fine' | 'none'): Handler =>
@@ -415,4 +434,5 @@ export const ALU: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x8c, bfi],
   [0x8d, unary('u32', 'reverse_bits')],
   [0x8e, swapc],
+  [0xd5, nary('u32', msad)],
 ]);

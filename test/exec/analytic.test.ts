@@ -13,6 +13,8 @@ import type { Program } from '../../src/ir/program.js';
 import { OP, T, cb, computeProgram, f, imm, ins, insNZ, r, ri, rs, src, storeRaw, threadIndex } from './asm.js';
 
 const NAN = 'nan' as const;
+/** msad's opcode (D3D11_SB_OPCODE_MSAD, 0xd5): asm.ts's table does not carry it. */
+const MSAD = 0xd5;
 type Want = number | typeof NAN;
 const INF = 0x7f800000;
 const NINF = 0xff800000;
@@ -286,6 +288,16 @@ const INT_CASES: Case[] = [
     cb: [1, 0, 0x80000000, 0, 10, 11, 12, 13, 20, 21, 22, 23],
     want: [10, 21, 12, 23],
   },
+  // msad, lane by lane: x: ref bytes (low first) 05 0a ff 00 against 07 03 20 10: |5-7| + |10-3| +
+  // |255-32| = 2 + 7 + 223 = 232, the zero ref byte skipped, + 100 = 332; y: a zero reference adds
+  // nothing (7); z: |1-255| four times = 1016, + 5 = 1021; w: equal bytes add 0 (9).
+  op(
+    'msad: masked sum of absolute byte differences',
+    MSAD,
+    3,
+    [0x00ff0a05, 0, 0x01010101, 0x80808080, 0x10200307, 0xffffffff, 0xffffffff, 0x80808080, 100, 7, 5, 9],
+    [332, 7, 1021, 9],
+  ),
   {
     name: 'swapc: both orders',
     code: [ins(OP.swapc, [r(1), r(2), c0, c1, c2])],
