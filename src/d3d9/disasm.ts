@@ -1,16 +1,16 @@
 // The Direct3D 9 disassembler: the listing D3DDisassemble prints for a Shader Model 1-3 program, byte for byte.
 // Layout: the constant table header (header.ts), the version line, one line per instruction (indented two
 // spaces per open if/loop/rep, prefixed by slot numbers under flag 0x04 and byte offsets under 0x20), the debug
-// information of a DBUG comment (containers.md, "Debug information of a Direct3D 9 program": a blank line and
-// #line N "path" where the file changes, #line N where the line moves by more than 2, and after each record the
-// variables it writes), and the slot count line. Flag 0x10 leaves the debug information out; 0x80 prints def
-// values as bit patterns.
+// information of a DBUG comment (containers.md, "Debug information of a Direct3D 9 program": the #line
+// directives lines.ts decides, and after each record the variables it writes), and the slot count line.
+// Flag 0x10 leaves the debug information out; 0x80 prints def values as bit patterns.
 
 import type { IridiaError } from '../errors.js';
 import { isIridiaError } from '../errors.js';
 import { decodeD3D9, type D3D9Instruction, type D3D9Program, type D3D9Version } from './decode.js';
 import { readConstantTable } from './ctab.js';
 import { readDebugInfo, type DebugInfo } from './dbug.js';
+import { DebugWalk } from './lines.js';
 import { constantTableHeader } from './header.js';
 import { instructionText } from './operands.js';
 import { slotCost } from './slots.js';
@@ -63,7 +63,7 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
   const dbugComment = program.records.find((r) => r.kind === 'comment' && r.fourcc === 'DBUG');
   if (dbugComment?.kind === 'comment' && !(flags & D3D9_FLAGS.noDebugInfo))
     debug = soft(() => readDebugInfo(dbugComment.data, dbugComment.offset + 4));
-  const lines = debug === undefined ? undefined : debugLines(debug);
+  const writes = debug === undefined ? undefined : variableWrites(debug);
 
   out += `    ${versionText(version)}\n`;
   const numbering = (flags & D3D9_FLAGS.numbering) !== 0;
@@ -73,21 +73,12 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
   let arithmetic = 0;
   let texture = 0;
   let depth = 0;
-  let lastFile: number | undefined;
-  let lastLine = 0;
+  const walk = debug === undefined ? undefined : new DebugWalk(debug);
   for (const record of program.records) {
     if (record.kind !== 'instruction') continue;
     const ins: D3D9Instruction = record;
-    const k = lines?.byOffset.get(ins.offset);
-    if (k !== undefined && debug !== undefined) {
-      const line = debug.lines[k]!;
-      if (line.file !== 0xffff) {
-        if (line.file !== lastFile) out += `\n#line ${line.line} "${debug.files[line.file] ?? ''}"\n`;
-        else if (Math.abs(line.line - lastLine) > 2) out += `\n#line ${line.line}\n`;
-        lastFile = line.file;
-        lastLine = line.line;
-      }
-    }
+    const step = walk?.step(ins.offset);
+    if (step !== undefined) out += step.directive;
     const cost = slotCost(ins, version);
     let prefix = '';
     // 0x04 alone: "   3: "; with 0x20: "   3  0x00000184: "; unnumbered records leave the number blank.
@@ -99,7 +90,7 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
     if (ins.info.block === 'close' || ins.info.block === 'else') depth = Math.max(0, depth - 1);
     out += `${prefix}    ${'  '.repeat(depth)}${instructionText(ins, version, textOptions)}`;
     if (ins.info.block === 'open' || ins.info.block === 'else') depth++;
-    const vars = k === undefined ? undefined : lines?.writes.get(k);
+    const vars = step === undefined ? undefined : writes?.get(step.record);
     if (vars !== undefined) out += `  // ${vars}`;
     out += '\n';
     arithmetic += cost.arithmetic;
@@ -112,18 +103,8 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
   return out + '\n';
 }
 
-interface DebugLines {
-  /** Byte offset of a record's token → its line record. */
-  readonly byOffset: Map<number, number>;
-  /** Line record → the `name<components>` text of the variables it writes. */
-  readonly writes: Map<number, string>;
-}
-
-function debugLines(debug: DebugInfo): DebugLines {
-  const byOffset = new Map<number, number>();
-  debug.lines.forEach((l, i) => {
-    if (!byOffset.has(l.offset)) byOffset.set(l.offset, i);
-  });
+/** Line record → the `name<components>` text of the variables it writes. */
+function variableWrites(debug: DebugInfo): Map<number, string> {
   const writes = new Map<number, string>();
   for (const v of debug.variables) {
     const name = v.scope === debug.entry ? v.name : `${v.scope}::${v.name}`;
@@ -134,5 +115,5 @@ function debugLines(debug: DebugInfo): DebugLines {
       writes.set(loc.record, prev === undefined ? text : `${prev}, ${text}`);
     }
   }
-  return { byOffset, writes };
+  return writes;
 }
