@@ -2,32 +2,66 @@
 // break(c), continue(c), ret(c), discard) mapped onto the IR's nested blocks. Conditions test one
 // 32-bit lane against zero (bit 18 of the opcode token: non-zero). A switch case whose body falls
 // into the next is refused by name (the IR has no fall-through).
+//
+// A subroutine body inlined at a call site (subroutines.ts) runs under a Flow of its own whose `ret`
+// leaves the subroutine only: the body is wrapped in `loop { ... break; }`, a `ret` outside the
+// body's own loops and switches is a `break` of that wrapper, and one inside them sets a flag and
+// breaks, each enclosing loop or switch of the body then breaking again while the flag is set.
 
-import type { ExprId, Stmt, SwitchCase } from '../ir/ir.js';
+import type { ExprId, LocalId, Stmt, SwitchCase } from '../ir/ir.js';
 import type { Instruction, Operand } from '../sm4/types.js';
 import type { Lifter } from './state.js';
 import { fallsThrough } from '../ir/builder.js';
 
 type Frame =
   | { kind: 'if'; cond: ExprId; accept: Stmt[] | undefined }
-  | { kind: 'loop' }
+  | { kind: 'loop'; rets: number }
   | {
       kind: 'switch';
       selector: ExprId;
       cases: SwitchCase[];
       current: { values: number[]; isDefault: boolean } | undefined;
+      rets: number;
     };
+
+/** How a subroutine's `ret` leaves its inlined body (see the header). */
+export interface SubroutineExit {
+  /** The flag local a `ret` inside a loop or switch of the body sets (made on first use). */
+  flag(): LocalId;
+}
 
 const TERMINAL = new Set(['break', 'return', 'continue']);
 
 export class Flow {
   private readonly frames: Frame[] = [];
+  /** `ret`s lifted inside a loop or switch of a subroutine body so far. */
+  private nestedRets = 0;
 
   constructor(
     private readonly L: Lifter,
     /** The statement a `ret` becomes (the entry point's outputs). */
     private readonly ret: () => Stmt,
+    /** Set when this Flow lifts an inlined subroutine body: `ret` leaves the subroutine only. */
+    private readonly sub?: SubroutineExit,
   ) {}
+
+  /** The statement a `ret` becomes here. */
+  private leave(): Stmt {
+    if (!this.sub) return this.ret();
+    if (!this.frames.some((f) => f.kind !== 'if')) return { op: 'break' };
+    // Inside the body's own loop or switch: set the flag; each enclosing one breaks again.
+    this.nestedRets++;
+    const L = this.L;
+    L.f.stmt({ op: 'store', pointer: L.local(this.sub.flag()), value: L.f.bool(true) });
+    return { op: 'break' };
+  }
+
+  /** After a loop or switch of a subroutine body that held a nested `ret`: leave it too. */
+  private propagate(rets: number): void {
+    if (!this.sub || this.nestedRets === rets) return;
+    const L = this.L;
+    this.guarded(L.load(L.local(this.sub.flag())), { op: 'break' });
+  }
 
   get depth(): number {
     return this.frames.length;
@@ -76,7 +110,7 @@ export class Flow {
         return true;
       }
       case 0x30: // loop
-        this.frames.push({ kind: 'loop' });
+        this.frames.push({ kind: 'loop', rets: this.nestedRets });
         L.f.open();
         return true;
       case 0x16: {
@@ -84,6 +118,7 @@ export class Flow {
         const top = this.frames.pop();
         if (top?.kind !== 'loop') return L.invalid('endloop without loop');
         L.f.stmt({ op: 'loop', body: L.f.close() });
+        this.propagate(top.rets);
         return true;
       }
       case 0x02: // break
@@ -103,18 +138,25 @@ export class Flow {
         this.guarded(this.cond(ins), { op: 'continue' });
         return true;
       case 0x3e: // ret
-        L.f.stmt(this.ret());
+        L.f.stmt(this.leave());
         return true;
-      case 0x3f:
-        this.guarded(this.cond(ins), this.ret());
+      case 0x3f: {
+        const cond = this.cond(ins);
+        if (this.sub && this.frames.some((f) => f.kind !== 'if')) {
+          // set the flag and break, both under the condition
+          L.f.open();
+          L.f.stmt(this.leave());
+          L.f.stmt({ op: 'if', cond, accept: L.f.close(), reject: [] });
+        } else this.guarded(cond, this.leave());
         return true;
+      }
       case 0x0d: // discard
         this.guarded(this.cond(ins), { op: 'kill' });
         return true;
       case 0x4c: {
         // switch
         const selector = L.src(ins.operands[0] as Operand, 'u32', [0]);
-        this.frames.push({ kind: 'switch', selector, cases: [], current: undefined });
+        this.frames.push({ kind: 'switch', selector, cases: [], current: undefined, rets: this.nestedRets });
         L.f.open();
         return true;
       }
@@ -144,6 +186,7 @@ export class Flow {
         const cases = top.cases;
         if (!cases.some((c) => c.isDefault)) cases.push({ values: [], isDefault: true, body: [] });
         L.f.stmt({ op: 'switch', selector: top.selector, cases });
+        this.propagate(top.rets);
         return true;
       }
       default:

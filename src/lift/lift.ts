@@ -19,6 +19,7 @@ import { refuse } from './refuse.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
 import { liftStage } from './stage.js';
+import { Subroutines } from './subroutines.js';
 import type { Stmt } from '../ir/ir.js';
 
 const STAGES: Readonly<Record<string, Stage>> = {
@@ -153,7 +154,9 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
     return value === undefined ? { op: 'return' } : { op: 'return', value };
   };
   const flow = new Flow(L, ret);
-  for (; k < ins.length; k++) {
+  const subs = Subroutines.of(L, ins);
+  L.subroutines = { table: subs, liftOne: (fl, i) => liftInstruction(L, fl, i) };
+  for (; k < subs.end; k++) {
     const i = ins[k] as Instruction;
     L.ins = i;
     if (i.opcode === 0x35) {
@@ -197,7 +200,13 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
     return;
   }
   if (i.opcode === 0x3a || i.opcode === 0x6a || i.opcode === 0x68) return; // nop, flags, temps
-  if (i.opcode === 0x04 || i.opcode === 0x05 || i.opcode === 0x2c) L.refuse('subroutines', 'call/label subroutines');
+  if (i.opcode === 0x04 || i.opcode === 0x05) {
+    // call / callc: the label's body inline (subroutines.ts)
+    const subs = L.subroutines ?? L.refuse('subroutines', 'a call in a program read without its labels');
+    subs.table.call(L, i, subs.liftOne);
+    return;
+  }
+  if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');
   if (isDoubleOpcode(i.opcode)) L.refuse('double precision', 'a double-precision instruction');
   if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
   if (i.opcode >= 0x75 && i.opcode <= 0x77) {

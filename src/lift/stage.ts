@@ -22,6 +22,7 @@ import type { Signature } from '../parts/signature.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
 import { Flow, fallsThrough } from './flow.js';
 import { declareIcb, liftInstruction } from './lift.js';
+import { Subroutines } from './subroutines.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter, OT } from './state.js';
 
@@ -90,13 +91,15 @@ export function liftStage(
   const sections: { kind: 'main' | 'cp' | 'fork' | 'join'; from: number; to: number }[] = [];
   let cur: { kind: 'main' | 'cp' | 'fork' | 'join'; from: number } | undefined =
     stage === 'hull' ? undefined : { kind: 'main', from: 0 };
+  const subs = Subroutines.of(L, ins);
   ins.forEach((i, k) => {
+    if (k >= subs.end) return;
     if (i.opcode === 0x72 || i.opcode === 0x73 || i.opcode === 0x74) {
       if (cur) sections.push({ ...cur, to: k });
       cur = { kind: i.opcode === 0x72 ? 'cp' : i.opcode === 0x73 ? 'fork' : 'join', from: k + 1 };
     }
   });
-  if (cur) sections.push({ ...(cur as { kind: 'main' | 'cp' | 'fork' | 'join'; from: number }), to: ins.length });
+  if (cur) sections.push({ ...(cur as { kind: 'main' | 'cp' | 'fork' | 'join'; from: number }), to: subs.end });
   const firstPhase = stage === 'hull' ? (sections[0]?.from ?? ins.length) - 1 : 0;
   for (let k = 0; k < firstPhase; k++) globalDecl(ins[k] as Instruction);
 
@@ -182,6 +185,34 @@ export function liftStage(
   }
   if (stage === 'hull' && phaseInstances.length > 0) info.phaseInstances = phaseInstances;
 
+  /** Lifts one instruction of a phase or of a subroutine body it calls. */
+  const one = (flow: Flow, i: Instruction): void => {
+    if (i.opcode === 0x68) {
+      const n = i.values[0] ?? 0;
+      if (n > 4096) L.invalid(`dcl_temps ${n} (Direct3D allows 4096)`);
+      for (let r = L.temps.length; r < n; r++) L.temps.push(L.f.local(`r${r}`, tVec4));
+      return;
+    }
+    if (i.opcode === 0x69) {
+      const [reg = 0, count = 0] = i.values;
+      if (count === 0 || count > 4096) L.invalid(`dcl_indexableTemp of ${count} registers`);
+      L.indexable.set(reg, { local: L.f.local(`x${reg}`, L.m.array(tVec4, count)), count });
+      return;
+    }
+    if (i.opcode === 0x13 || i.opcode === 0x14 || i.opcode === 0x09 || (i.opcode >= 0x75 && i.opcode <= 0x77)) {
+      if (stage !== 'geometry') L.invalid('emit/cut outside a geometry program');
+      const stream = i.opcode >= 0x75 ? (i.operands[0]?.indices[0]?.imm ?? 0) : 0;
+      if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
+      if (i.opcode !== 0x09 && i.opcode !== 0x76) L.f.stmt({ op: 'emit', stream });
+      if (i.opcode === 0x09 || i.opcode === 0x76 || i.opcode === 0x14 || i.opcode === 0x77)
+        L.f.stmt({ op: 'cut', stream });
+      return;
+    }
+    if (globalDecl(i)) return;
+    liftInstruction(L, flow, i);
+  };
+  L.subroutines = { table: subs, liftOne: one };
+
   for (const sec of sections) {
     const kind = sec.kind;
     const name = stage === 'hull' ? (kind === 'cp' ? 'control_point' : `${kind}_${patchConstant.length}`) : 'main';
@@ -243,29 +274,7 @@ export function liftStage(
     for (let k = sec.from; k < sec.to; k++) {
       const i = ins[k] as Instruction;
       L.ins = i;
-      if (i.opcode === 0x68) {
-        const n = i.values[0] ?? 0;
-        if (n > 4096) L.invalid(`dcl_temps ${n} (Direct3D allows 4096)`);
-        for (let r = L.temps.length; r < n; r++) L.temps.push(L.f.local(`r${r}`, tVec4));
-        continue;
-      }
-      if (i.opcode === 0x69) {
-        const [reg = 0, count = 0] = i.values;
-        if (count === 0 || count > 4096) L.invalid(`dcl_indexableTemp of ${count} registers`);
-        L.indexable.set(reg, { local: L.f.local(`x${reg}`, L.m.array(tVec4, count)), count });
-        continue;
-      }
-      if (i.opcode === 0x13 || i.opcode === 0x14 || i.opcode === 0x09 || (i.opcode >= 0x75 && i.opcode <= 0x77)) {
-        if (stage !== 'geometry') L.invalid('emit/cut outside a geometry program');
-        const stream = i.opcode >= 0x75 ? (i.operands[0]?.indices[0]?.imm ?? 0) : 0;
-        if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
-        if (i.opcode !== 0x09 && i.opcode !== 0x76) L.f.stmt({ op: 'emit', stream });
-        if (i.opcode === 0x09 || i.opcode === 0x76 || i.opcode === 0x14 || i.opcode === 0x77)
-          L.f.stmt({ op: 'cut', stream });
-        continue;
-      }
-      if (globalDecl(i)) continue;
-      liftInstruction(L, flow, i);
+      one(flow, i);
     }
     L.ins = undefined;
     flow.finish();

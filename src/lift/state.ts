@@ -12,6 +12,8 @@ import type { Stage } from '../ir/program.js';
 import { invalid, refuse } from './refuse.js';
 import type { Resources } from './resources.js';
 import { samplePositionWords } from './memory.js';
+import type { Subroutines } from './subroutines.js';
+import type { Flow } from './flow.js';
 
 /** Operand types (D3D10_SB_OPERAND_TYPE). */
 export const OT = {
@@ -82,6 +84,8 @@ export class Lifter {
   /** Registers with no file of their own (vThreadID, oDepth, ...), by operand type. */
   readonly special = new Map<number, LocalId>();
   resources!: Resources;
+  /** The program's subroutine bodies, and how the stage lifts one instruction of them. */
+  subroutines: { readonly table: Subroutines; readonly liftOne: (flow: Flow, i: Instruction) => void } | undefined;
   private positions: GlobalId | undefined;
 
   /** The private table of standard sample positions (made on first use). */

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
+import { LiftRefusal } from '../../src/lift/refuse.js';
 import { runCompute } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 import { OP, T, cb, computeProgram, f, imm, ins, insNZ, r, ri, rs, src, storeRaw, threadIndex } from './asm.js';
@@ -15,6 +16,8 @@ import { OP, T, cb, computeProgram, f, imm, ins, insNZ, r, ri, rs, src, storeRaw
 const NAN = 'nan' as const;
 /** msad's opcode (D3D11_SB_OPCODE_MSAD, 0xd5): asm.ts's table does not carry it. */
 const MSAD = 0xd5;
+/** The label operand type (D3D10_SB_OPERAND_TYPE_LABEL). */
+const T_LABEL = 10;
 type Want = number | typeof NAN;
 const INF = 0x7f800000;
 const NINF = 0xff800000;
@@ -385,6 +388,113 @@ test('a relative constant-buffer index past the declared rows reads zero', () =>
   // and in range: r0.x = 1 -> row 7 = words 28..31
   const code2 = [ins(OP.mov, [r(0, 'x'), imm(1)]), ins(OP.mov, [r(1), src(T.cb, [0, [ri(0, 'x'), 6]])])];
   check('cb in range', run('cb in range', [...code2, ...STORE], cbw), [29, 30, 31, 32]);
+});
+
+// Subroutines (D3D11.3 §22 call/callc/label/ret): a subroutine shares every register with its caller;
+// its `ret` returns to the instruction after the call. computeProgram appends a `ret` after the body,
+// so the last label's body ends `ret ret` (the second never runs).
+const label = (n: number): number[] => ins(OP.label, [[((T_LABEL << 12) | (1 << 20)) >>> 0, n]]);
+const call = (n: number): number[] => ins(OP.call, [[((T_LABEL << 12) | (1 << 20)) >>> 0, n]]);
+const callNZ = (cond: number[], n: number): number[] =>
+  insNZ(OP.call + 1, [cond, [((T_LABEL << 12) | (1 << 20)) >>> 0, n]]);
+const retNZ = (cond: number[]): number[] => insNZ(OP.retc, [cond]);
+
+test('call: the subroutine works on the caller’s registers; calls nest; callc tests its lane', () => {
+  const code = [
+    ins(OP.mov, [r(1), imm(1, 0, 0, 0)]),
+    ins(OP.mov, [r(2), imm(0, 0, 0, 0)]),
+    call(0), // r1.x = 2
+    call(0), // r1.x = 4
+    call(1), // l1 calls l0: r1.x = 8, then r1.y = r1.x + 1 = 9
+    ins(OP.mov, [r(3, 'x'), imm(0)]),
+    callNZ(rs(3, 'x'), 0), // not taken
+    ins(OP.mov, [r(3, 'x'), imm(7)]),
+    callNZ(rs(3, 'x'), 2), // taken: r1.z = 7
+    ...STORE,
+    ins(OP.ret),
+    label(0),
+    ins(OP.iadd, [r(1, 'x'), rs(1, 'x'), rs(1, 'x')]),
+    ins(OP.ret),
+    label(1),
+    call(0),
+    ins(OP.iadd, [r(1, 'y'), rs(1, 'x'), imm(1)]),
+    ins(OP.ret),
+    label(2),
+    ins(OP.mov, [r(1, 'z'), rs(3, 'x')]),
+  ];
+  const got = run('call', code, []);
+  assert.ok(got, 'the lifter takes subroutines');
+  check('call', got, [8, 9, 7, 0]);
+});
+
+test('ret returns from the subroutine only: in an if, in a loop, in a switch, and again after a loop', () => {
+  const code = [
+    ins(OP.mov, [r(1), imm(0, 0, 0, 0)]),
+    ins(OP.mov, [r(2), imm(0, 0, 0, 0)]),
+    // l0: r1.x = 1; if (cb0[0].x) ret; r1.x = 2 — with cb0[0].x = 1 the early ret leaves r1.x = 1
+    call(0),
+    // l1: loop { r1.y += 1; if (r1.y == 5) ret } — returns from inside the loop with r1.y = 5
+    call(1),
+    // the caller goes on: r1.z = r1.y + 100
+    ins(OP.iadd, [r(1, 'z'), rs(1, 'y'), imm(100)]),
+    // l2: switch (cb0[0].y = 2) { case 2: ret } r1.w = 99 — the ret inside the switch skips r1.w
+    call(2),
+    // l3, called from one call site in a loop that runs twice: loop { r2.x += 1; retc r2.w; break }
+    // r2.y += 1. First with r2.w = 1 (returns from the loop), then with r2.w = 0 (leaves the loop by
+    // break: the first run's return must not carry over), so r2.x = 2, r2.y = 1.
+    ins(OP.mov, [r(2, 'w'), imm(1)]),
+    ins(OP.mov, [r(3, 'y'), imm(0)]),
+    ins(OP.loop),
+    ins(OP.uge, [r(3, 'z'), rs(3, 'y'), imm(2)]),
+    insNZ(OP.breakc, [rs(3, 'z')]),
+    call(3),
+    ins(OP.mov, [r(2, 'w'), imm(0)]),
+    ins(OP.iadd, [r(3, 'y'), rs(3, 'y'), imm(1)]),
+    ins(OP.endloop),
+    ...STORE,
+    ins(OP.ret),
+    label(0),
+    ins(OP.mov, [r(1, 'x'), imm(1)]),
+    retNZ(cb(0, 0, 'xxxx')),
+    ins(OP.mov, [r(1, 'x'), imm(2)]),
+    ins(OP.ret),
+    label(1),
+    ins(OP.loop),
+    ins(OP.iadd, [r(1, 'y'), rs(1, 'y'), imm(1)]),
+    ins(OP.ieq, [r(3, 'x'), rs(1, 'y'), imm(5)]),
+    insNZ(OP.if, [rs(3, 'x')]),
+    ins(OP.ret),
+    ins(OP.endif),
+    ins(OP.endloop),
+    ins(OP.ret),
+    label(2),
+    ins(OP.switch, [cb(0, 0, 'yyyy')]),
+    ins(OP.case, [imm(2)]),
+    ins(OP.ret),
+    ins(OP.default),
+    ins(OP.break),
+    ins(OP.endswitch),
+    ins(OP.mov, [r(1, 'w'), imm(99)]),
+    ins(OP.ret),
+    label(3),
+    ins(OP.loop),
+    ins(OP.iadd, [r(2, 'x'), rs(2, 'x'), imm(1)]),
+    retNZ(rs(2, 'w')),
+    ins(OP.break),
+    ins(OP.endloop),
+    ins(OP.iadd, [r(2, 'y'), rs(2, 'y'), imm(1)]),
+  ];
+  const got = run('ret', code, [1, 2, 0, 0]);
+  assert.ok(got, 'the lifter takes subroutines');
+  check('ret', got, [1, 5, 105, 0, 2, 1, 0, 0]);
+});
+
+test('recursion is refused by name (Direct3D forbids it; calls nest at most 32 deep)', () => {
+  const code = [call(0), ins(OP.ret), label(0), call(0)];
+  assert.throws(
+    () => lift(computeProgram(code)),
+    (e: unknown) => e instanceof LiftRefusal && e.category === 'subroutines' && /deeper than 32/.test(e.message),
+  );
 });
 
 test('instructions the lifter refuses are listed (not silently passed)', () => {
