@@ -10,7 +10,7 @@ import { isIridiaError } from '../errors.js';
 import { decodeD3D9, type D3D9Instruction, type D3D9Program, type D3D9Version } from './decode.js';
 import { readConstantTable } from './ctab.js';
 import { readDebugInfo, type DebugInfo } from './dbug.js';
-import { DebugWalk } from './lines.js';
+import { DebugWalk, variableComments } from './lines.js';
 import { constantTableHeader } from './header.js';
 import { instructionText } from './operands.js';
 import { slotCost } from './slots.js';
@@ -63,7 +63,7 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
   const dbugComment = program.records.find((r) => r.kind === 'comment' && r.fourcc === 'DBUG');
   if (dbugComment?.kind === 'comment' && !(flags & D3D9_FLAGS.noDebugInfo))
     debug = soft(() => readDebugInfo(dbugComment.data, dbugComment.offset + 4));
-  const writes = debug === undefined ? undefined : variableWrites(debug);
+  const writes = debug === undefined ? undefined : variableComments(debug);
 
   out += `    ${versionText(version)}\n`;
   const numbering = (flags & D3D9_FLAGS.numbering) !== 0;
@@ -101,19 +101,4 @@ export function printD3D9(program: D3D9Program, flags: number, options: D3D9List
   out += `\n// approximately ${total} instruction slot${total === 1 ? '' : 's'} used`;
   if (texture > 0) out += ` (${texture} texture, ${arithmetic} arithmetic)`;
   return out + '\n';
-}
-
-/** Line record → the `name<components>` text of the variables it writes. */
-function variableWrites(debug: DebugInfo): Map<number, string> {
-  const writes = new Map<number, string>();
-  for (const v of debug.variables) {
-    const name = v.scope === debug.entry ? v.name : `${v.scope}::${v.name}`;
-    for (const loc of v.locations) {
-      const comps = loc.components.filter((c) => c !== 0xffff);
-      const text = `${name}<${comps.join(',')}>`;
-      const prev = writes.get(loc.record);
-      writes.set(loc.record, prev === undefined ? text : `${prev}, ${text}`);
-    }
-  }
-  return writes;
 }

@@ -11,10 +11,16 @@
 // - of the same file whose line differs from the last record's: a blank line and `#line N` when the line moves
 //   by more than 2 from the last record's, or by more than 10 from the line the last directive printed.
 // Every record sets the last file and line; a printed directive also sets the directive line.
+//
+// The variables after an instruction are gathered per destination lane: each variable (table order) sets the
+// lanes x-w that its first location naming the record holds, a later variable taking a lane from an earlier one;
+// the lanes then print in order, consecutive lanes of one variable as one `name<c,c>`, separated by `, `.
 
 import type { DebugInfo } from './dbug.js';
 
 const NO_FILE = 0xffff;
+/** A location's lane that holds no component of the variable. */
+const NO_COMPONENT = 0xffff;
 /** A move from the last record's line by more than this prints a directive. */
 const NEAR = 2;
 /** A move from the last directive's line by more than this prints a directive. */
@@ -70,4 +76,50 @@ export class DebugWalk {
     this.lastLine = line;
     return text;
   }
+}
+
+/** A lane's variable: its index in the variable table and the component the lane holds. */
+interface LaneWrite {
+  readonly variable: number;
+  readonly component: number;
+}
+
+/**
+ * Line record → the text after `  // ` for the variables it writes ('' when the lanes it sets name no variable).
+ * An entry point parameter prints its bare name, a variable of another scope `scope::name`, one of no scope
+ * (a local, a return value) `::name`; a variable without a name leaves its lanes out.
+ */
+export function variableComments(debug: DebugInfo): Map<number, string> {
+  const lanes = new Map<number, (LaneWrite | undefined)[]>();
+  debug.variables.forEach((v, variable) => {
+    const seen = new Set<number>();
+    for (const loc of v.locations) {
+      if (seen.has(loc.record)) continue;
+      seen.add(loc.record);
+      let row = lanes.get(loc.record);
+      loc.components.forEach((component, lane) => {
+        if (component === NO_COMPONENT) return;
+        row ??= [undefined, undefined, undefined, undefined];
+        row[lane] = { variable, component };
+      });
+      if (row !== undefined) lanes.set(loc.record, row);
+    }
+  });
+  const out = new Map<number, string>();
+  for (const [record, row] of lanes) {
+    let text = '';
+    let previous = -1;
+    for (const write of row) {
+      const v = write === undefined ? undefined : debug.variables[write.variable];
+      if (write === undefined || v === undefined || v.name === '') continue;
+      if (write.variable === previous) text += `,${write.component}`;
+      else {
+        const scope = v.scope === '' ? '::' : v.scope === debug.entry ? '' : `${v.scope}::`;
+        text += `${text === '' ? '' : '>, '}${scope}${v.name}<${write.component}`;
+        previous = write.variable;
+      }
+    }
+    out.set(record, text === '' ? '' : `${text}>`);
+  }
+  return out;
 }

@@ -4,8 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DebugWalk } from '../../src/d3d9/lines.js';
-import type { DebugInfo, DbugLine } from '../../src/d3d9/dbug.js';
+import { DebugWalk, variableComments } from '../../src/d3d9/lines.js';
+import type { DebugInfo, DbugLine, DbugVariable } from '../../src/d3d9/dbug.js';
 
 function info(lines: readonly (readonly [line: number, file: number])[], files = ['a.hlsl', 'b.hlsl']): DebugInfo {
   const records: DbugLine[] = lines.map(([line, file], i) => ({ line, file, offset: 4 + 4 * i }));
@@ -92,4 +92,32 @@ test('records and instructions pair by token index; variables come from the last
   assert.deepEqual(walk.step(12), { directive: '', record: 1 }); // no record of its own
   assert.deepEqual(walk.step(20), { directive: '\n#line 9\n', record: 2 });
   assert.deepEqual(walk.step(24), { directive: '', record: 2 }); // past the table
+});
+
+test("variable comments: lanes in order, a later variable takes a lane, one variable's lanes join", () => {
+  const X = 0xffff;
+  const v = (scope: string, name: string, ...locs: [number, number, number, number, number][]): DbugVariable => ({
+    scope,
+    name,
+    locations: locs.map(([record, ...c]) => ({ record, components: [c[0]!, c[1]!, c[2]!, c[3]!] as const })),
+  });
+  const debug: DebugInfo = {
+    ...info([]),
+    entry: 'main',
+    variables: [
+      v('main', 'p', [0, 0, 1, 2, 3], [1, X, X, 5, X]), // a parameter: bare name
+      v('', 'r', [1, 0, X, X, 1], [1, 7, 7, 7, 7]), // a local; its second location for record 1 is ignored
+      v('C', 'k', [2, X, 4, X, X], [3, 0, X, X, X]), // another scope
+      v('', 't', [3, 9, X, X, X]), // takes lane x of record 3 from C::k
+      v('', '', [4, 0, X, X, X]), // no name: its lane prints nothing, but the comment is there
+      v('', 'u', [5, X, X, X, X]), // no lane: no comment
+    ],
+  };
+  const text = variableComments(debug);
+  assert.equal(text.get(0), 'p<0,1,2,3>');
+  assert.equal(text.get(1), '::r<0>, p<5>, ::r<1>'); // lanes x, z, w: r, p, r
+  assert.equal(text.get(2), 'C::k<4>');
+  assert.equal(text.get(3), '::t<9>');
+  assert.equal(text.get(4), '');
+  assert.equal(text.has(5), false);
 });
