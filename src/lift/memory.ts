@@ -48,7 +48,7 @@ function immediateOffsets(ins: Instruction): [number, number, number] | undefine
 }
 
 /** Writes a vec4 result of `type`, swizzled by the resource operand, under the destination mask. */
-function writeSwizzled(L: Lifter, dst: Operand, res: Operand, value: ExprId, type: Scalar): void {
+export function writeSwizzled(L: Lifter, dst: Operand, res: Operand, value: ExprId, type: Scalar): void {
   const lanes = L.lanes(dst);
   const comps = lanes.map((l) => res.swizzle[l] ?? 0);
   const v = comps.length === 4 && comps.every((c, k) => c === k) ? value : L.swz(value, comps);
@@ -103,7 +103,7 @@ function offsetExpr(L: Lifter, res: BoundResource, offsets: [number, number, num
   return L.e({ op: 'compose', type: L.m.vec('i32', n), parts });
 }
 
-function textureFor(L: Lifter, o: Operand): { res: BoundResource; handle: ExprId } {
+export function textureFor(L: Lifter, o: Operand): { res: BoundResource; handle: ExprId } {
   if (o.type !== OT.resource)
     return L.refuse('register type not handled', `a texture instruction on operand type ${o.type}`);
   return L.resources.find('t', o);

@@ -9,13 +9,33 @@ import assert from 'node:assert/strict';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
-import { runCompute } from '../../src/exec/index.js';
+import { runCompute, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
-import { OP, T, cb, computeProgram, f, imm, ins, insNZ, r, ri, rs, src, storeRaw, threadIndex } from './asm.js';
+import {
+  OP,
+  T,
+  cb,
+  computeProgram,
+  container,
+  dst,
+  f,
+  imm,
+  ins,
+  insNZ,
+  r,
+  ri,
+  rs,
+  shex,
+  src,
+  storeRaw,
+  threadIndex,
+} from './asm.js';
 
 const NAN = 'nan' as const;
 /** msad's opcode (D3D11_SB_OPCODE_MSAD, 0xd5): asm.ts's table does not carry it. */
 const MSAD = 0xd5;
+/** lod's opcode (D3D10_1_SB_OPCODE_LOD, 0x6c). */
+const LOD = 0x6c;
 /** The label operand type (D3D10_SB_OPERAND_TYPE_LABEL). */
 const T_LABEL = 10;
 type Want = number | typeof NAN;
@@ -495,6 +515,97 @@ test('recursion is refused by name (Direct3D forbids it; calls nest at most 32 d
     () => lift(computeProgram(code)),
     (e: unknown) => e instanceof LiftRefusal && e.category === 'subroutines' && /deeper than 32/.test(e.message),
   );
+});
+
+// lod (D3D11.3 §22 "lod"): (clamped, unclamped, 0, 0), swizzled by the resource operand. The level is
+// log2 of the longer axis of the footprint (the coordinates' screen derivatives times the size of
+// level 0, in texels), clamped to [0, levels - 1]. A ps_4_1 program over a 4x2 grid of pixels, one
+// TEXCOORD0 input (x, y, z, w per pixel) and one output per lod:
+//   o0 = lod(v0.xy, t0 (8x8, 2 levels)); o1 = lod(v0.xy, t0.yxzw) (the swizzle); o2 = lod(v0.xyz,
+//   t1 (a 4x4x4 3D texture, 3 levels)); o3 = lod(v0.xyz, t2 (a 16x16 cube, 5 levels)); o4 = lod of the
+//   same cube at the direction (2 + 0.5 px, 0, 1).
+const PS_T = { input: 1, output: 2, sampler: 6, resource: 7 } as const;
+const noSel = (type: number, i: number): number[] => [((type << 12) | (1 << 20)) >>> 0, i];
+
+function lodProgram(): Uint8Array {
+  const dclResource = (dim: number, i: number) => [
+    (OP.dcl_resource | (dim << 11) | (4 << 24)) >>> 0,
+    ...noSel(PS_T.resource, i),
+    0x5555,
+  ];
+  const body: number[][] = [
+    [(OP.dcl_sampler | (3 << 24)) >>> 0, ...noSel(PS_T.sampler, 0)],
+    dclResource(3, 0), // texture2d
+    dclResource(5, 1), // texture3d
+    dclResource(6, 2), // texturecube
+    ins(OP.dcl_input_ps, [dst(PS_T.input, [0], 'xyzw')], 2), // linear
+    ...[0, 1, 2, 3, 4].map((o) => ins(OP.dcl_output, [dst(PS_T.output, [o])])),
+    ins(OP.dcl_temps, [[1]]),
+    ins(LOD, [dst(PS_T.output, [0]), src(PS_T.input, [0], 'xyxx'), src(PS_T.resource, [0]), noSel(PS_T.sampler, 0)]),
+    ins(LOD, [
+      dst(PS_T.output, [1]),
+      src(PS_T.input, [0], 'xyxx'),
+      src(PS_T.resource, [0], 'yxzw'),
+      noSel(PS_T.sampler, 0),
+    ]),
+    ins(LOD, [dst(PS_T.output, [2]), src(PS_T.input, [0], 'xyzx'), src(PS_T.resource, [1]), noSel(PS_T.sampler, 0)]),
+    ins(LOD, [dst(PS_T.output, [3]), src(PS_T.input, [0], 'xyzx'), src(PS_T.resource, [2]), noSel(PS_T.sampler, 0)]),
+    // r0 = (2 + 0.5 * px, 0, 1) with px = 4 * v0.x
+    ins(OP.mad, [r(0, 'x'), src(PS_T.input, [0], 'xxxx'), imm(f(2)), imm(f(2))]),
+    ins(OP.mov, [r(0, 'yz'), imm(0, 0, f(1), 0)]),
+    ins(LOD, [dst(PS_T.output, [4]), rs(0, 'xyzx'), src(PS_T.resource, [2]), noSel(PS_T.sampler, 0)]),
+    ins(OP.ret),
+  ];
+  return container(shex('ps', 4, 1, body), {
+    isgn: [{ name: 'TEXCOORD', componentType: 3, register: 0, mask: 0xf }],
+    osgn: [0, 1, 2, 3, 4].map((o) => ({ name: 'SV_Target', index: o, componentType: 3, register: o, mask: 0xf })),
+  });
+}
+
+test('lod: clamped and unclamped levels of 2D, 3D and cube textures from the footprint, swizzled', () => {
+  const p = lift(lodProgram());
+  assert.ok(
+    p.notes.some((n) => n.startsWith('lod is computed')),
+    'the program says its level of detail is computed',
+  );
+  const key = (reg: number) => resourceKey(p, 't', reg);
+  const level = (w: number, h: number, d: number) => new Uint32Array(w * h * d * 4);
+  const textures = {
+    [key(0)]: { width: 8, height: 8, depthOrLayers: 1, levels: [level(8, 8, 1), level(4, 4, 1)] },
+    [key(1)]: { width: 4, height: 4, depthOrLayers: 4, levels: [level(4, 4, 4), level(2, 2, 2), level(1, 1, 1)] },
+    [key(2)]: { width: 16, height: 16, depthOrLayers: 6, levels: [16, 8, 4, 2, 1].map((n) => level(n, n, 6)) },
+  };
+  const W = 4;
+  const H = 2;
+  // v0 = (0.25 px, 0.5 py, 0.5, 0): the derivatives are d/dx = (0.25, 0, 0), d/dy = (0, 0.5, 0).
+  const inp = new Float32Array(W * H * 4);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) inp.set([0.25 * x, 0.5 * y, 0.5, 0], (y * W + x) * 4);
+  const res = runPixel(p, { width: W, height: H, inputs: { 0: new Uint32Array(inp.buffer) }, textures });
+  const out = (o: number, px: number, py: number) => {
+    const at = (py * W + px) * 4;
+    return [...new Float32Array(res.targets[o]!.slice(at, at + 4).buffer)];
+  };
+  for (let py = 0; py < H; py++)
+    for (let px = 0; px < W; px++) {
+      const at = `pixel ${px},${py}`;
+      // t0, 8 texels: the axes are 0.25 * 8 = 2 and 0.5 * 8 = 4 texels: log2(4) = 2, clamped to 1
+      assert.deepEqual(out(0, px, py), [1, 2, 0, 0], `2D ${at}`);
+      assert.deepEqual(out(1, px, py), [2, 1, 0, 0], `2D swizzled ${at}`);
+      // t1, 4 texels: axes 1 and 2 texels: level 1 (within 0..2)
+      assert.deepEqual(out(2, px, py), [1, 1, 0, 0], `3D ${at}`);
+      // t2: the direction (0.25 px, 0.5 py, 0.5) has +z major (|z| >= |x|, |y| for px <= 2; x major
+      // at px = 3, where |x| = 0.75): z major: face coordinates x / 0.5 and y / 0.5 change by 0.5 and 1
+      // per pixel, times half the face (8): 4 and 8 texels: log2(8) = 3.
+      if (px < 2) assert.deepEqual(out(3, px, py), [3, 3, 0, 0], `cube ${at}`);
+      // (2 + 0.5 px, 0, 1): x major, s = z / x = 1 / m, m = 2 + 0.5 px; d/dx of s is -0.5 / m^2 (the
+      // quotient rule: dm = 0.5 across the quad), 4 / m^2 texels: log2(4 / m^2) = 2 - 2 log2(m); the
+      // clamped level is 0 (m >= 2).
+      const m = 2 + 0.5 * px;
+      const want = 2 - 2 * Math.log2(m);
+      const [c, u, z, w] = out(4, px, py);
+      assert.ok(Math.abs(u! - want) <= 1e-6 * Math.max(1, Math.abs(want)), `cube x major ${at}: ${u} vs ${want}`);
+      assert.deepEqual([c, z, w], [0, 0, 0], `cube x major ${at}`);
+    }
 });
 
 test('instructions the lifter refuses are listed (not silently passed)', () => {
