@@ -12,8 +12,8 @@ export interface BitRecord {
   /** Operands as numbers; values of 2^53 or more are approximate here, exact in `big`. */
   readonly ops: number[];
   /** Exact values of the operands at or above 2^53 (sparse, by operand index). */
-  big?: Map<number, bigint>;
-  blob?: Uint8Array;
+  big?: Map<number, bigint> | undefined;
+  blob?: Uint8Array | undefined;
   /** The abbreviation id it was written with (3 for unabbreviated). */
   readonly abbrev: number;
 }
@@ -50,18 +50,63 @@ interface AbbrevOp {
   readonly enc: Enc;
   readonly value: number;
 }
-type Abbrev = readonly AbbrevOp[];
+
+/**
+ * An abbreviation as the record reader uses it: its scalar operands (the record code first) as two
+ * parallel lists, then at most one array (of one scalar element encoding) or blob, which the
+ * definition's checks put last.
+ */
+interface Abbrev {
+  readonly encs: readonly Enc[];
+  readonly values: readonly number[];
+  /** Enc.Array, Enc.Blob, or Enc.Literal for none. */
+  readonly tail: Enc;
+  readonly eltEnc: Enc;
+  readonly eltValue: number;
+}
 
 const NO_SKIP: ReadonlySet<number> = new Set();
 const POW2 = Array.from({ length: 64 }, (_, i) => 2 ** i);
+/** MASK[n]: the low n bits (0..32). */
+const MASK = Array.from({ length: 33 }, (_, n) => (n === 0 ? 0 : 0xffffffff >>> (32 - n)));
 const CHAR6 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._';
 const CHAR6_CODES = Array.from(CHAR6, (c) => c.charCodeAt(0));
 
 /** Nesting deeper than this is refused: DXIL modules nest four or five deep. */
 const MAX_DEPTH = 64;
 
+/** Records and blocks as the reader makes them: one shape each, whatever their operands. */
+class Rec implements BitRecord {
+  readonly code: number;
+  readonly ops: number[];
+  big: Map<number, bigint> | undefined;
+  blob: Uint8Array | undefined;
+  readonly abbrev: number;
+  constructor(code: number, ops: number[], abbrev: number, big: Map<number, bigint> | undefined) {
+    this.code = code;
+    this.ops = ops;
+    this.big = big;
+    this.blob = undefined;
+    this.abbrev = abbrev;
+  }
+}
+
+class Blk implements BitBlock {
+  readonly id: number;
+  readonly items: (BitRecord | BitBlock)[];
+  readonly bitOffset: number;
+  constructor(id: number, items: (BitRecord | BitBlock)[], bitOffset: number) {
+    this.id = id;
+    this.items = items;
+    this.bitOffset = bitOffset;
+  }
+}
+
 export class BitstreamReader {
+  /** The stream's bytes (blobs are views of these). */
   private readonly bytes: Uint8Array;
+  /** A copy with eight zero bytes after the end, so that a field read never indexes past it. */
+  private readonly buf: Uint8Array;
   private readonly endBit: number;
   private bit = 0;
   /** Sticky failure: set once, never cleared; every read after it returns 0. */
@@ -79,9 +124,16 @@ export class BitstreamReader {
   constructor(bytes: Uint8Array, base = 0, part = 'DXIL', skip: ReadonlySet<number> = NO_SKIP) {
     this.skip = skip;
     this.bytes = bytes;
+    this.buf = new Uint8Array(bytes.byteLength + 8);
+    this.buf.set(bytes);
     this.endBit = bytes.byteLength * 8;
     this.base = base;
     this.part = part;
+  }
+
+  /** Moves to bit `pos` (at most the end of the stream). */
+  private seek(pos: number): void {
+    this.bit = pos;
   }
 
   private fail(code: ErrorCode, reason: string): void {
@@ -104,33 +156,30 @@ export class BitstreamReader {
   read(n: number): number {
     const pos = this.bit;
     const end = pos + n;
-    if (end > this.endBit) {
+    if (end > this.endBit || n > 24) return this.readSlow(n);
+    this.bit = end;
+    const b = this.buf;
+    const i = pos >>> 3;
+    // Four bytes hold any 24-bit field at any bit offset (the copy has zeros past the end).
+    return ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> (pos & 7)) & MASK[n]!;
+  }
+
+  /** A field past the end of the stream (a failure), or one of 25 to 32 bits. */
+  private readSlow(n: number): number {
+    const pos = this.bit;
+    if (pos + n > this.endBit) {
       if (n === 0) return 0;
       this.fail('E401_BITCODE_TRUNCATED', `a ${n}-bit field at bit ${pos} runs past the end of the stream`);
       return 0;
     }
-    this.bit = end;
-    const b = this.bytes;
+    const b = this.buf;
     const i = pos >>> 3;
-    const shift = pos & 7;
-    if (n <= 24) {
-      // Four bytes hold any 24-bit field at any bit offset; bytes past the end read as 0.
-      const w = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> shift;
-      return n === 0 ? 0 : w & (0xffffffff >>> (32 - n));
-    }
-    const lo = ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) >>> shift) & 0xffff;
-    this.bit = pos + 16;
-    const hi = this.readRest(n - 16);
-    this.bit = end;
+    const lo = ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) >>> (pos & 7)) & 0xffff;
+    const p2 = pos + 16;
+    const j = p2 >>> 3;
+    const hi = ((b[j]! | (b[j + 1]! << 8) | (b[j + 2]! << 16) | (b[j + 3]! << 24)) >>> (p2 & 7)) & MASK[n - 16]!;
+    this.bit = pos + n;
     return lo + hi * 65536;
-  }
-
-  private readRest(n: number): number {
-    const pos = this.bit;
-    const b = this.bytes;
-    const i = pos >>> 3;
-    const w = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> (pos & 7);
-    return w & (0xffffffff >>> (32 - n));
   }
 
   /** A VBR field of chunk width `n`; returns a number (exact below 2^53) and sets `lastBig` above. */
@@ -244,13 +293,14 @@ export class BitstreamReader {
       return undefined;
     }
     if (this.skip.has(id)) {
-      this.bit += words * 32;
+      this.seek(this.bit + words * 32);
       return undefined;
     }
     const blockEnd = this.bit + words * 32;
     const items: (BitRecord | BitBlock)[] = [];
-    const block: BitBlock = { id, items, bitOffset: start };
-    const abbrevs: Abbrev[] = [...(this.blockInfo.get(id) ?? [])];
+    const block = new Blk(id, items, start);
+    const inherited = this.blockInfo.get(id);
+    const abbrevs: Abbrev[] = inherited ? inherited.slice() : [];
     let curBID = -1; // BLOCKINFO's SETBID target
     for (;;) {
       if (this.failCode !== undefined) return undefined;
@@ -259,6 +309,56 @@ export class BitstreamReader {
         return undefined;
       }
       const a = this.read(width);
+      if (a > 3) {
+        const ab = abbrevs[a - 4];
+        if (!ab) {
+          this.fail(
+            'E402_BITCODE_ABBREV',
+            `abbreviation id ${a} in block ${id} is not defined (${abbrevs.length} are)`,
+          );
+          return undefined;
+        }
+        const rec = this.readAbbreviated(ab, a, blockEnd);
+        if (!rec) return undefined;
+        if (id === 0) {
+          if (rec.code === 1) curBID = rec.ops[0] ?? -1; // SETBID
+          continue; // BLOCKNAME / SETRECORDNAME carry only names
+        }
+        items.push(rec);
+        continue;
+      }
+      if (a === 3) {
+        const code = this.vbr(6);
+        const n = this.vbr(6);
+        if (n * 6 > blockEnd - this.bit) {
+          this.fail('E404_BITCODE_RECORD', `record ${code} claims ${n} operands, more than the block holds`);
+          return undefined;
+        }
+        const ops: number[] = [];
+        let big: Map<number, bigint> | undefined;
+        const buf = this.buf;
+        // VBR6 operands: one read of two bytes for those under 32, the general reader for the rest.
+        for (let i = 0; i < n; i++) {
+          const pos = this.bit;
+          if (pos + 6 <= this.endBit) {
+            const at = pos >>> 3;
+            const piece = ((buf[at]! | (buf[at + 1]! << 8)) >>> (pos & 7)) & 63;
+            if (piece < 32) {
+              this.bit = pos + 6;
+              ops.push(piece);
+              continue;
+            }
+          }
+          ops.push(this.vbr(6));
+          if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
+        }
+        if (id === 0) {
+          if (code === 1) curBID = ops[0] ?? -1; // SETBID
+          continue;
+        }
+        items.push(new Rec(code, ops, 3, big));
+        continue;
+      }
       if (a === 0) {
         this.align32();
         if (this.bit !== blockEnd) {
@@ -272,52 +372,18 @@ export class BitstreamReader {
         if (sub) items.push(sub);
         continue;
       }
-      if (a === 2) {
-        const ab = this.readAbbrevDef();
-        if (!ab) return undefined;
-        if (id === 0) {
-          if (curBID < 0) {
-            this.fail('E404_BITCODE_RECORD', 'BLOCKINFO defines an abbreviation before SETBID');
-            return undefined;
-          }
-          let list = this.blockInfo.get(curBID);
-          if (!list) this.blockInfo.set(curBID, (list = []));
-          list.push(ab);
-        } else abbrevs.push(ab);
-        continue;
-      }
-      let rec: BitRecord | undefined;
-      if (a === 3) {
-        const code = this.vbr(6);
-        const n = this.vbr(6);
-        if (n * 6 > blockEnd - this.bit) {
-          this.fail('E404_BITCODE_RECORD', `record ${code} claims ${n} operands, more than the block holds`);
-          return undefined;
-        }
-        const ops: number[] = new Array<number>(n);
-        let big: Map<number, bigint> | undefined;
-        for (let i = 0; i < n; i++) {
-          ops[i] = this.vbr(6);
-          if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
-        }
-        rec = big ? { code, ops, big, abbrev: 3 } : { code, ops, abbrev: 3 };
-      } else {
-        const ab = abbrevs[a - 4];
-        if (!ab) {
-          this.fail(
-            'E402_BITCODE_ABBREV',
-            `abbreviation id ${a} in block ${id} is not defined (${abbrevs.length} are)`,
-          );
-          return undefined;
-        }
-        rec = this.readAbbreviated(ab, a, blockEnd);
-        if (!rec) return undefined;
-      }
+      // a === 2: DEFINE_ABBREV
+      const ab = this.readAbbrevDef();
+      if (!ab) return undefined;
       if (id === 0) {
-        if (rec.code === 1) curBID = rec.ops[0] ?? -1; // SETBID
-        continue; // BLOCKNAME / SETRECORDNAME carry only names
-      }
-      items.push(rec);
+        if (curBID < 0) {
+          this.fail('E404_BITCODE_RECORD', 'BLOCKINFO defines an abbreviation before SETBID');
+          return undefined;
+        }
+        let list = this.blockInfo.get(curBID);
+        if (!list) this.blockInfo.set(curBID, (list = []));
+        list.push(ab);
+      } else abbrevs.push(ab);
     }
   }
 
@@ -362,19 +428,42 @@ export class BitstreamReader {
         return undefined;
       }
     }
-    return this.failCode === undefined ? ops : undefined;
+    if (this.failCode !== undefined) return undefined;
+    // The checks above leave an array second to last (its element last) or a blob last.
+    const encs: Enc[] = [];
+    const values: number[] = [];
+    let tail = Enc.Literal;
+    let eltEnc = Enc.Literal;
+    let eltValue = 0;
+    for (let i = 0; i < ops.length; i++) {
+      const o = ops[i]!;
+      if (o.enc === Enc.Array) {
+        tail = Enc.Array;
+        eltEnc = ops[i + 1]!.enc;
+        eltValue = ops[i + 1]!.value;
+        break;
+      }
+      if (o.enc === Enc.Blob) {
+        tail = Enc.Blob;
+        break;
+      }
+      encs.push(o.enc);
+      values.push(o.value);
+    }
+    return { encs, values, tail, eltEnc, eltValue };
   }
 
-  private scalar(op: AbbrevOp): number {
-    switch (op.enc) {
+  /** One scalar operand; sets `lastBig` (a VBR at or above 2^53) or clears it. */
+  private scalar(enc: Enc, value: number): number {
+    switch (enc) {
       case Enc.Literal:
         this.lastBig = undefined;
-        return op.value;
+        return value;
       case Enc.Fixed:
         this.lastBig = undefined;
-        return this.read(op.value);
+        return this.read(value);
       case Enc.VBR:
-        return this.vbr(op.value);
+        return this.vbr(value);
       case Enc.Char6:
         this.lastBig = undefined;
         return CHAR6_CODES[this.read(6)]!;
@@ -385,49 +474,63 @@ export class BitstreamReader {
   }
 
   private readAbbreviated(ab: Abbrev, id: number, blockEnd: number): BitRecord | undefined {
-    const code = this.scalar(ab[0]!);
-    if (ab[0]!.enc === Enc.Array || ab[0]!.enc === Enc.Blob) {
+    const encs = ab.encs;
+    const values = ab.values;
+    if (encs.length === 0) {
       this.fail('E402_BITCODE_ABBREV', `abbreviation ${id} starts with an array or blob`);
       return undefined;
     }
+    const code = this.scalar(encs[0]!, values[0]!);
     const ops: number[] = [];
     let big: Map<number, bigint> | undefined;
-    let blob: Uint8Array | undefined;
-    for (let i = 1; i < ab.length; i++) {
-      const op = ab[i]!;
-      if (op.enc === Enc.Array) {
-        const n = this.vbr(6);
-        const elt = ab[i + 1]!;
-        if (n > blockEnd - this.bit) {
-          this.fail('E404_BITCODE_RECORD', `an array operand claims ${n} elements, more than the block holds`);
-          return undefined;
-        }
-        for (let k = 0; k < n; k++) {
-          ops.push(this.scalar(elt));
-          if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
-        }
-        break;
-      }
-      if (op.enc === Enc.Blob) {
-        const n = this.vbr(6);
-        this.align32();
-        if (n * 8 > blockEnd - this.bit) {
-          this.fail('E404_BITCODE_RECORD', `a blob operand claims ${n} bytes, more than the block holds`);
-          return undefined;
-        }
-        blob = this.bytes.subarray(this.bit >>> 3, (this.bit >>> 3) + n);
-        this.bit += n * 8;
-        this.align32();
-        break;
-      }
-      ops.push(this.scalar(op));
+    for (let i = 1; i < encs.length; i++) {
+      ops.push(this.scalar(encs[i]!, values[i]!));
       if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
     }
+    if (ab.tail === Enc.Array) {
+      const n = this.vbr(6);
+      if (n > blockEnd - this.bit) {
+        this.fail('E404_BITCODE_RECORD', `an array operand claims ${n} elements, more than the block holds`);
+        return undefined;
+      }
+      const w = ab.eltValue;
+      switch (ab.eltEnc) {
+        case Enc.Fixed:
+          for (let k = 0; k < n; k++) ops.push(this.read(w));
+          break;
+        case Enc.Char6:
+          for (let k = 0; k < n; k++) ops.push(CHAR6_CODES[this.read(6)]!);
+          break;
+        case Enc.Literal:
+          for (let k = 0; k < n; k++) ops.push(w);
+          break;
+        case Enc.VBR:
+        case Enc.Array: // not an element encoding (readAbbrevDef refuses it)
+        case Enc.Blob:
+          for (let k = 0; k < n; k++) {
+            ops.push(this.vbr(w));
+            if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
+          }
+      }
+      this.lastBig = undefined;
+    } else if (ab.tail === Enc.Blob) {
+      const n = this.vbr(6);
+      this.align32();
+      if (n * 8 > blockEnd - this.bit) {
+        this.fail('E404_BITCODE_RECORD', `a blob operand claims ${n} bytes, more than the block holds`);
+        return undefined;
+      }
+      const at = this.bit >>> 3;
+      const blob = this.bytes.subarray(at, at + n);
+      this.seek(this.bit + n * 8);
+      this.align32();
+      if (this.failCode !== undefined) return undefined;
+      const rec = new Rec(code, ops, id, big);
+      rec.blob = blob;
+      return rec;
+    }
     if (this.failCode !== undefined) return undefined;
-    const rec: BitRecord = { code, ops, abbrev: id };
-    if (big) rec.big = big;
-    if (blob) rec.blob = blob;
-    return rec;
+    return new Rec(code, ops, id, big);
   }
 }
 

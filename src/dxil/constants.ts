@@ -3,7 +3,7 @@
 // getelementptr, select, extractelement, compare), each checked against its type; operand ids are
 // resolved once the value table holds them, and a constant may not refer to itself.
 
-import { type BitBlock, isBlock, opBig } from './bitstream.js';
+import { type BitBlock, type BitRecord, isBlock, opBig } from './bitstream.js';
 import { Constant, type Type, type Value } from './ir.js';
 import { type ModuleReader, signRotated } from './module.js';
 
@@ -31,7 +31,7 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
       case 4:
         mr.need(r, 1, 'an integer constant');
         c = new Constant(cur, 'int');
-        c.bits = BigInt.asIntN(Math.max(cur.width, 1), signRotated(opBig(r, 0)));
+        c.bits = intBits(r, cur.width);
         break;
       case 5: {
         c = new Constant(cur, 'int');
@@ -56,7 +56,7 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
         break;
       case 22:
         c = new Constant(cur, 'data');
-        c.data = o.map((_, i) => opBig(r, i));
+        c.data = r.big ? o.map((_, i) => opBig(r, i)) : o.map(toBig);
         break;
       case 10: // CE_BINOP [opcode, lhs, rhs, flags?]
         mr.need(r, 3, 'a constant binop');
@@ -113,6 +113,25 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
     values.push(c);
     if (c.opIds.length) pending.push(c);
   }
+}
+
+const toBig = (v: number): bigint => BigInt(v);
+
+/**
+ * An INTEGER record's value (sign-rotated, then truncated to the type's width, as a signed
+ * bigint). Operands below 2^53 of types up to 32 bits, or 64 bits and more, are worked out in
+ * numbers, which is exact there; the rest in bigint.
+ */
+function intBits(r: BitRecord, width: number): bigint {
+  const v = r.ops[0]!;
+  if (r.big === undefined && v !== 1 && (width <= 32 || width >= 64)) {
+    // signRotated: even values are v / 2, odd ones -(v >> 1); 1 alone means -2^63.
+    const x = v % 2 === 0 ? v / 2 : -(v - 1) / 2;
+    if (width >= 64) return BigInt(x);
+    const s = 32 - Math.max(width, 1);
+    return BigInt((x << s) >> s);
+  }
+  return BigInt.asIntN(Math.max(width, 1), signRotated(opBig(r, 0)));
 }
 
 function checkConstant(mr: ModuleReader, c: Constant, code: number): void {

@@ -3,18 +3,8 @@
 // carries its type), the function's constants, metadata, attachments and value symbol table, and
 // debug locations. Operands are resolved once the block is read; one that never resolves is E405.
 
-import { type BitBlock, type BitRecord, isBlock } from './bitstream.js';
-import {
-  Argument,
-  Block,
-  Constant,
-  type Func,
-  Instruction,
-  type InstOp,
-  type PendingOperand,
-  Type,
-  type Value,
-} from './ir.js';
+import { type BitBlock, isBlock } from './bitstream.js';
+import { Argument, Block, Constant, type Func, Instruction, type InstOp, Type, type Value } from './ir.js';
 import { readMetadataBlock } from './metadata.js';
 import { alignOf, type ModuleReader } from './module.js';
 
@@ -53,6 +43,23 @@ const FN = {
   CMPXCHG: 46,
 } as const;
 
+/**
+ * An operand whose value is not defined yet when its instruction is read (a forward reference, or
+ * metadata not read yet): resolved once the whole body is read. Every other operand is resolved
+ * as it is read, since the value table only grows.
+ */
+class Forward {
+  readonly id: number;
+  readonly type: Type | undefined;
+  readonly metadata: boolean;
+  constructor(id: number, type: Type | undefined, metadata: boolean) {
+    this.id = id;
+    this.type = type;
+    this.metadata = metadata;
+  }
+}
+type Operand = Value | Forward;
+
 export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   const m = mr.m;
   const values = m.values;
@@ -61,6 +68,9 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   for (const a of f.args) values.push(a);
   const consts: Constant[] = [];
   const insts: Instruction[] = []; // every instruction, for attachments
+  /** Instructions with a Forward operand, callee or case value, in reading order. */
+  const unresolved: Instruction[] = [];
+  let forwards = 0;
   const useLists: BitBlock[] = [];
   let blocks: Block[] = [];
   let cur = 0;
@@ -68,21 +78,39 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   let lastLoc: Instruction['dbg'];
   const fail = mr.fail.bind(mr);
 
-  const typeOfId = (id: number): Type | undefined => values[id]?.type;
+  // The record being read: its code, operands and the index of the next operand.
+  let code = 0;
+  let o: readonly number[] = [];
+  let ai = 0;
+
   /** A relative operand with its type (getValueTypePair). */
-  const valueTypePair = (r: BitRecord, at: { i: number }): PendingOperand => {
-    if (at.i >= r.ops.length) throw fail('E404_BITCODE_RECORD', `instruction record ${r.code} is missing an operand`);
-    const id = (values.length - r.ops[at.i++]!) >>> 0;
-    if (id < values.length) return { id, type: typeOfId(id), metadata: false };
-    if (at.i >= r.ops.length)
-      throw fail('E404_BITCODE_RECORD', `instruction record ${r.code} is missing a forward operand's type`);
-    return { id, type: mr.type(r.ops[at.i++]!), metadata: false };
+  const valueTypePair = (): Operand => {
+    if (ai >= o.length) throw fail('E404_BITCODE_RECORD', `instruction record ${code} is missing an operand`);
+    const id = (values.length - o[ai++]!) >>> 0;
+    if (id < values.length) return values[id]!;
+    if (ai >= o.length)
+      throw fail('E404_BITCODE_RECORD', `instruction record ${code} is missing a forward operand's type`);
+    forwards++;
+    return new Forward(id, mr.type(o[ai++]!), false);
   };
-  /** A relative operand of a known type (getValue / popValue). */
-  const value = (r: BitRecord, at: { i: number }, type: Type | undefined): PendingOperand => {
-    if (at.i >= r.ops.length) throw fail('E404_BITCODE_RECORD', `instruction record ${r.code} is missing an operand`);
-    const id = (values.length - r.ops[at.i++]!) >>> 0;
-    return { id, type, metadata: type !== undefined && type.kind === 'metadata' };
+  /** A relative operand of a known type (getValue / popValue); metadata for a metadata type. */
+  const value = (type: Type | undefined): Operand => {
+    if (ai >= o.length) throw fail('E404_BITCODE_RECORD', `instruction record ${code} is missing an operand`);
+    const id = (values.length - o[ai++]!) >>> 0;
+    if (type !== undefined && type.kind === 'metadata') {
+      if (m.metadata[id] !== undefined) return new MetadataValue(type, id);
+      forwards++;
+      return new Forward(id, type, true);
+    }
+    if (id < values.length) return values[id]!;
+    forwards++;
+    return new Forward(id, type, false);
+  };
+  /** An absolute value id (phi incoming values, alloca sizes, switch cases). */
+  const absolute = (id: number, type: Type | undefined): Operand => {
+    if (id < values.length) return values[id]!;
+    forwards++;
+    return new Forward(id, type, false);
   };
   const signedValue = (raw: number): number => {
     // PHI operands are signed VBR: decode, then relative.
@@ -137,11 +165,13 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       );
     return i1;
   };
+  // The first void type of the table (types are only appended, so the first stays the first).
+  let voidT: Type | undefined;
   const voidType = (): Type =>
-    findType(
+    (voidT ??= findType(
       (x) => x.kind === 'void',
       () => new Type('void'),
-    );
+    ));
   const member = (t: Type, idx: number): Type => {
     if (t.kind === 'struct') {
       const e = t.elts[idx];
@@ -166,8 +196,12 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
     last = inst;
     if (isTerminator(inst.op)) cur++;
   };
+  /** Operands as read: resolved now or, when some are forward, once the body is read. */
+  const operands = (list: Operand[]): Value[] => list as Value[];
 
-  for (const it of b.items) {
+  const items = b.items;
+  for (let n = 0; n < items.length; n++) {
+    const it = items[n]!;
     if (isBlock(it)) {
       if (it.id === 11) mr.readConstants(it, values, consts);
       else if (it.id === 15) readMetadataBlock(mr, it, m.metadata, values);
@@ -188,15 +222,18 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       else if (it.id === 18) useLists.push(it);
       continue;
     }
-    const r = it;
-    const o = r.ops;
-    const at = { i: 0 };
-    let inst: Instruction | undefined;
-    switch (r.code) {
+    code = it.code;
+    o = it.ops;
+    ai = 0;
+    const forwards0 = forwards;
+    let inst: Instruction;
+    switch (code) {
       case FN.DECLAREBLOCKS: {
         const n = o[0] ?? 0;
-        if (n === 0 || n > b.items.length) throw fail('E404_BITCODE_RECORD', `a function declares ${n} blocks`);
-        blocks = Array.from({ length: n }, (_, i) => new Block(mr.label(), i));
+        if (n === 0 || n > items.length) throw fail('E404_BITCODE_RECORD', `a function declares ${n} blocks`);
+        const label = mr.label();
+        blocks = [];
+        for (let i = 0; i < n; i++) blocks.push(new Block(label, i));
         f.blocks = blocks;
         continue;
       }
@@ -211,41 +248,41 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         last.dbg = lastLoc;
         continue;
       case FN.BINOP: {
-        const lhs = valueTypePair(r, at);
-        const rhs = value(r, at, lhs.type);
-        if (at.i >= o.length) throw fail('E404_BITCODE_RECORD', 'a binop without its opcode');
+        const lhs = valueTypePair();
+        const rhs = value(lhs.type);
+        if (ai >= o.length) throw fail('E404_BITCODE_RECORD', 'a binop without its opcode');
         const lt = lhs.type!;
         expect(
           lt.kind === 'int' || lt.isFP() || (isVector(lt) && (lt.elt!.kind === 'int' || lt.elt!.isFP())),
           'a binop on a non-arithmetic type',
         );
         inst = new Instruction('binop', lt);
-        inst.sub = o[at.i++]!;
-        inst.flags = o[at.i] ?? 0;
-        inst.pending = [lhs, rhs];
+        inst.sub = o[ai++]!;
+        inst.flags = o[ai] ?? 0;
+        inst.ops = operands([lhs, rhs]);
         break;
       }
       case FN.CAST: {
-        const v = valueTypePair(r, at);
-        if (at.i + 2 > o.length) throw fail('E404_BITCODE_RECORD', 'a cast without its type and opcode');
-        inst = new Instruction('cast', mr.type(o[at.i]!));
-        inst.sub = o[at.i + 1]!;
-        inst.pending = [v];
+        const v = valueTypePair();
+        if (ai + 2 > o.length) throw fail('E404_BITCODE_RECORD', 'a cast without its type and opcode');
+        inst = new Instruction('cast', mr.type(o[ai]!));
+        inst.sub = o[ai + 1]!;
+        inst.ops = operands([v]);
         break;
       }
       case FN.GEP:
       case FN.GEP_OLD:
       case FN.INBOUNDS_GEP_OLD: {
         let src: Type | undefined;
-        let inb = r.code === FN.INBOUNDS_GEP_OLD;
-        if (r.code === FN.GEP) {
+        let inb = code === FN.INBOUNDS_GEP_OLD;
+        if (code === FN.GEP) {
           if (o.length < 2) throw fail('E404_BITCODE_RECORD', 'a getelementptr without its operands');
           inb = o[0] !== 0;
           src = mr.type(o[1]!);
-          at.i = 2;
+          ai = 2;
         }
-        const ops: PendingOperand[] = [];
-        while (at.i < o.length) ops.push(valueTypePair(r, at));
+        const ops: Operand[] = [];
+        while (ai < o.length) ops.push(valueTypePair());
         if (!ops.length) throw fail('E404_BITCODE_RECORD', 'a getelementptr without a pointer');
         const baseT = ops[0]!.type!;
         expect(isPtr(baseT), 'a getelementptr on a non-pointer');
@@ -253,66 +290,65 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         if (!src) throw fail('E404_BITCODE_RECORD', 'a getelementptr on a non-pointer');
         let t = src;
         for (let k = 2; k < ops.length; k++) {
-          const idx = ops[k]!;
-          const cv = idx.id < values.length ? values[idx.id] : undefined;
+          const cv = ops[k]!;
           const n = cv instanceof Constant && cv.ck === 'int' ? Number(cv.bits) : 0;
           t = member(t, n);
         }
         inst = new Instruction('gep', ptrTo(t, baseT.kind === 'ptr' ? baseT.addrSpace : 0));
         inst.explicitType = src;
         inst.inbounds = inb;
-        inst.pending = ops;
+        inst.ops = operands(ops);
         break;
       }
       case FN.EXTRACTVAL: {
-        const v = valueTypePair(r, at);
+        const v = valueTypePair();
         let t = v.type!;
-        const idx = o.slice(at.i);
+        const idx = o.slice(ai);
         if (!idx.length) throw fail('E404_BITCODE_RECORD', 'an extractvalue without indices');
         for (const k of idx) t = member(t, k);
         inst = new Instruction('extractvalue', t);
         inst.indices = idx;
-        inst.pending = [v];
+        inst.ops = operands([v]);
         break;
       }
       case FN.INSERTVAL: {
-        const agg = valueTypePair(r, at);
-        const v = valueTypePair(r, at);
+        const agg = valueTypePair();
+        const v = valueTypePair();
         inst = new Instruction('insertvalue', agg.type!);
-        inst.indices = o.slice(at.i);
-        inst.pending = [agg, v];
+        inst.indices = o.slice(ai);
+        inst.ops = operands([agg, v]);
         break;
       }
       case FN.SELECT:
       case FN.VSELECT: {
-        const t = valueTypePair(r, at);
-        const fv = value(r, at, t.type);
-        const c = r.code === FN.VSELECT ? valueTypePair(r, at) : value(r, at, i1Like(undefined));
+        const t = valueTypePair();
+        const fv = value(t.type);
+        const c = code === FN.VSELECT ? valueTypePair() : value(i1Like(undefined));
         inst = new Instruction('select', t.type!);
-        inst.pending = [c, t, fv];
+        inst.ops = operands([c, t, fv]);
         break;
       }
       case FN.EXTRACTELT: {
-        const v = valueTypePair(r, at);
-        const i = valueTypePair(r, at);
+        const v = valueTypePair();
+        const i = valueTypePair();
         expect(isVector(v.type), 'an extractelement on a non-vector');
         inst = new Instruction('extractelement', v.type!.elt!);
-        inst.pending = [v, i];
+        inst.ops = operands([v, i]);
         break;
       }
       case FN.INSERTELT: {
-        const v = valueTypePair(r, at);
+        const v = valueTypePair();
         expect(isVector(v.type), 'an insertelement on a non-vector');
-        const e = value(r, at, v.type!.elt);
-        const i = valueTypePair(r, at);
+        const e = value(v.type!.elt);
+        const i = valueTypePair();
         inst = new Instruction('insertelement', v.type!);
-        inst.pending = [v, e, i];
+        inst.ops = operands([v, e, i]);
         break;
       }
       case FN.SHUFFLEVEC: {
-        const v1 = valueTypePair(r, at);
-        const v2 = value(r, at, v1.type);
-        const mask = valueTypePair(r, at);
+        const v1 = valueTypePair();
+        const v2 = value(v1.type);
+        const mask = valueTypePair();
         expect(isVector(v1.type) && isVector(mask.type), 'a shufflevector on non-vectors');
         const rt = findType(
           (x) => x.kind === 'vector' && x.elt === v1.type!.elt && x.count === mask.type!.count,
@@ -324,26 +360,26 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           },
         );
         inst = new Instruction('shufflevector', rt);
-        inst.pending = [v1, v2, mask];
+        inst.ops = operands([v1, v2, mask]);
         break;
       }
       case FN.CMP:
       case FN.CMP2: {
-        const l = valueTypePair(r, at);
-        const rr = value(r, at, l.type);
-        if (at.i >= o.length) throw fail('E404_BITCODE_RECORD', 'a compare without its predicate');
+        const l = valueTypePair();
+        const rr = value(l.type);
+        if (ai >= o.length) throw fail('E404_BITCODE_RECORD', 'a compare without its predicate');
         inst = new Instruction('cmp', i1Like(l.type));
-        inst.sub = o[at.i++]!;
-        inst.flags = o[at.i] ?? 0;
-        inst.pending = [l, rr];
+        inst.sub = o[ai++]!;
+        inst.flags = o[ai] ?? 0;
+        inst.ops = operands([l, rr]);
         break;
       }
       case FN.RET:
         inst = new Instruction('ret', voidType());
-        if (at.i < o.length) {
-          const ops: PendingOperand[] = [];
-          while (at.i < o.length) ops.push(valueTypePair(r, at));
-          inst.pending = ops;
+        if (ai < o.length) {
+          const ops: Operand[] = [];
+          while (ai < o.length) ops.push(valueTypePair());
+          inst.ops = operands(ops);
         }
         break;
       case FN.BR:
@@ -351,17 +387,17 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         if (o.length === 1) inst.blocks = [block(o[0]!)];
         else if (o.length === 3) {
           inst.blocks = [block(o[0]!), block(o[1]!)];
-          at.i = 2;
-          inst.pending = [value(r, at, i1Like(undefined))];
+          ai = 2;
+          inst.ops = operands([value(i1Like(undefined))]);
         } else throw fail('E404_BITCODE_RECORD', `a br record has ${o.length} operands`);
         break;
       case FN.SWITCH: {
         if (o.length < 3 || (o.length & 1) === 0)
           throw fail('E404_BITCODE_RECORD', `a switch record has ${o.length} operands`);
         const t = mr.type(o[0]!);
-        at.i = 1;
+        ai = 1;
         inst = new Instruction('switch', voidType());
-        inst.pending = [value(r, at, t)];
+        inst.ops = operands([value(t)]);
         const targets = [block(o[2]!)];
         const caseIds: number[] = [];
         for (let k = 3; k + 1 < o.length; k += 2) {
@@ -370,6 +406,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         }
         inst.blocks = targets;
         inst.caseIds = caseIds;
+        if (caseIds.length) inst.cases = operands(caseIds.map((id) => absolute(id, undefined)));
         break;
       }
       case FN.UNREACHABLE:
@@ -380,13 +417,13 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           throw fail('E404_BITCODE_RECORD', `a phi record has ${o.length} operands`);
         const t = mr.type(o[0]!);
         inst = new Instruction('phi', t);
-        const incoming: PendingOperand[] = [];
+        const incoming: Operand[] = [];
         const from: number[] = [];
         for (let k = 1; k + 1 < o.length; k += 2) {
-          incoming.push({ id: signedValue(o[k]!) >>> 0, type: t, metadata: false });
+          incoming.push(absolute(signedValue(o[k]!) >>> 0, t));
           from.push(block(o[k + 1]!));
         }
-        inst.pending = incoming;
+        inst.ops = operands(incoming);
         inst.blocks = from;
         break;
       }
@@ -400,67 +437,68 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         }
         inst = new Instruction('alloca', ptrTo(t));
         inst.explicitType = t;
-        inst.pending = [{ id: o[2]!, type: mr.type(o[1]!), metadata: false }];
+        inst.ops = operands([absolute(o[2]!, mr.type(o[1]!))]);
         inst.align = alignOf(a & 31);
         break;
       }
       case FN.LOAD:
       case FN.LOADATOMIC: {
-        const p = valueTypePair(r, at);
-        const extra = r.code === FN.LOAD ? 2 : 4;
+        const p = valueTypePair();
+        const extra = code === FN.LOAD ? 2 : 4;
         let t: Type | undefined;
-        if (at.i + extra + 1 === o.length) t = mr.type(o[at.i++]!);
-        else if (at.i + extra !== o.length) throw fail('E404_BITCODE_RECORD', `a load record has ${o.length} operands`);
+        if (ai + extra + 1 === o.length) t = mr.type(o[ai++]!);
+        else if (ai + extra !== o.length) throw fail('E404_BITCODE_RECORD', `a load record has ${o.length} operands`);
         expect(isPtr(p.type), 'a load from a non-pointer');
         t ??= p.type!.elt;
         inst = new Instruction('load', t!);
         inst.explicitType = t;
-        inst.align = alignOf(o[at.i]!);
-        inst.volatile = o[at.i + 1] !== 0;
-        if (r.code === FN.LOADATOMIC) {
-          inst.ordering = o[at.i + 2]!;
-          inst.scope = o[at.i + 3]!;
+        inst.align = alignOf(o[ai]!);
+        inst.volatile = o[ai + 1] !== 0;
+        if (code === FN.LOADATOMIC) {
+          inst.ordering = o[ai + 2]!;
+          inst.scope = o[ai + 3]!;
         }
-        inst.pending = [p];
+        inst.ops = operands([p]);
         break;
       }
       case FN.STORE:
       case FN.STOREATOMIC: {
-        const p = valueTypePair(r, at);
-        const v = valueTypePair(r, at);
+        const p = valueTypePair();
+        const v = valueTypePair();
         expect(isPtr(p.type), 'a store to a non-pointer');
-        if (at.i + (r.code === FN.STORE ? 2 : 4) !== o.length)
+        if (ai + (code === FN.STORE ? 2 : 4) !== o.length)
           throw fail('E404_BITCODE_RECORD', `a store record has ${o.length} operands`);
         inst = new Instruction('store', voidType());
-        inst.align = alignOf(o[at.i]!);
-        inst.volatile = o[at.i + 1] !== 0;
-        if (r.code === FN.STOREATOMIC) {
-          inst.ordering = o[at.i + 2]!;
-          inst.scope = o[at.i + 3]!;
+        inst.align = alignOf(o[ai]!);
+        inst.volatile = o[ai + 1] !== 0;
+        if (code === FN.STOREATOMIC) {
+          inst.ordering = o[ai + 2]!;
+          inst.scope = o[ai + 3]!;
         }
-        inst.pending = [v, p];
+        inst.ops = operands([v, p]);
         break;
       }
       case FN.CALL: {
         if (o.length < 3) throw fail('E404_BITCODE_RECORD', `a call record has ${o.length} operands`);
         const attrs = mr.attributes(o[0]!);
         const cc = o[1]!;
-        at.i = 2;
+        ai = 2;
         let fty: Type | undefined;
-        if ((cc >>> 15) & 1) fty = mr.type(o[at.i++]!);
-        const callee = valueTypePair(r, at);
+        if ((cc >>> 15) & 1) fty = mr.type(o[ai++]!);
+        const callee = valueTypePair();
         fty ??= callee.type?.elt;
         if (!fty || fty.kind !== 'fn') throw fail('E404_BITCODE_RECORD', 'a call whose callee is not a function');
-        if (o.length - at.i < fty.elts.length)
-          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - at.i} of ${fty.elts.length} arguments`);
+        const params = fty.elts;
+        if (o.length - ai < params.length)
+          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - ai} of ${params.length} arguments`);
         inst = new Instruction('call', fty.elt!);
-        const args: PendingOperand[] = [];
-        for (const pt of fty.elts) args.push(value(r, at, pt));
-        if (fty.vararg) while (at.i < o.length) args.push(valueTypePair(r, at));
-        else if (at.i !== o.length)
-          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - 3} operands for ${fty.elts.length} parameters`);
-        inst.pending = args;
-        inst.calleeId = callee;
+        const args: Operand[] = [];
+        for (let k = 0; k < params.length; k++) args.push(value(params[k]));
+        if (fty.vararg) while (ai < o.length) args.push(valueTypePair());
+        else if (ai !== o.length)
+          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - 3} operands for ${params.length} parameters`);
+        inst.ops = operands(args);
+        inst.callee = callee as Value;
         inst.explicitType = fty;
         inst.flags = cc;
         inst.attrs = attrs;
@@ -472,24 +510,24 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         inst.scope = o[1] ?? 1;
         break;
       case FN.ATOMICRMW: {
-        const p = valueTypePair(r, at);
+        const p = valueTypePair();
         expect(isPtr(p.type), 'an atomicrmw on a non-pointer');
-        const v = value(r, at, p.type!.elt);
-        if (at.i + 4 !== o.length) throw fail('E404_BITCODE_RECORD', `an atomicrmw record has ${o.length} operands`);
+        const v = value(p.type!.elt);
+        if (ai + 4 !== o.length) throw fail('E404_BITCODE_RECORD', `an atomicrmw record has ${o.length} operands`);
         inst = new Instruction('atomicrmw', p.type!.elt!);
-        inst.sub = o[at.i]!;
-        inst.volatile = o[at.i + 1] !== 0;
-        inst.ordering = o[at.i + 2]!;
-        inst.scope = o[at.i + 3]!;
-        inst.pending = [p, v];
+        inst.sub = o[ai]!;
+        inst.volatile = o[ai + 1] !== 0;
+        inst.ordering = o[ai + 2]!;
+        inst.scope = o[ai + 3]!;
+        inst.ops = operands([p, v]);
         break;
       }
       case FN.CMPXCHG: {
-        const p = valueTypePair(r, at);
+        const p = valueTypePair();
         expect(isPtr(p.type), 'a cmpxchg on a non-pointer');
-        const c = valueTypePair(r, at);
-        const n = value(r, at, c.type);
-        if (o.length < at.i + 3) throw fail('E404_BITCODE_RECORD', `a cmpxchg record has ${o.length} operands`);
+        const c = valueTypePair();
+        const n = value(c.type);
+        if (o.length < ai + 3) throw fail('E404_BITCODE_RECORD', `a cmpxchg record has ${o.length} operands`);
         const st = findType(
           (x) =>
             x.kind === 'struct' &&
@@ -507,25 +545,27 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           },
         );
         inst = new Instruction('cmpxchg', st);
-        inst.volatile = o[at.i] !== 0;
-        inst.ordering = o[at.i + 1]!;
-        inst.scope = o[at.i + 2]!;
-        inst.failOrdering = o[at.i + 3] ?? inst.ordering;
-        inst.weak = (o[at.i + 4] ?? 0) !== 0;
-        inst.pending = [p, c, n];
+        inst.volatile = o[ai] !== 0;
+        inst.ordering = o[ai + 1]!;
+        inst.scope = o[ai + 2]!;
+        inst.failOrdering = o[ai + 3] ?? inst.ordering;
+        inst.weak = (o[ai + 4] ?? 0) !== 0;
+        inst.ops = operands([p, c, n]);
         break;
       }
       default:
-        throw fail('E408_BITCODE_UNSUPPORTED', `instruction record code ${r.code} is not supported`);
+        throw fail('E408_BITCODE_UNSUPPORTED', `instruction record code ${code} is not supported`);
     }
     add(inst);
+    if (forwards !== forwards0) unresolved.push(inst);
   }
   if (blocks.length === 0) throw fail('E404_BITCODE_RECORD', 'a function body without DECLAREBLOCKS');
   if (cur !== blocks.length)
     throw fail('E404_BITCODE_RECORD', `a function body ends inside block ${cur} of ${blocks.length}`);
 
-  // Resolve every operand now that the whole body is read.
-  const resolve = (p: PendingOperand): Value => {
+  // Resolve the forward operands now that the whole body is read.
+  const resolve = (p: Operand): Value => {
+    if (!(p instanceof Forward)) return p;
     if (p.metadata) {
       const md = m.metadata[p.id];
       if (!md) throw fail('E405_BITCODE_FORWARD_REF', `a metadata operand ${p.id} never resolves`);
@@ -539,14 +579,14 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   for (const c of consts) mr.resolveConstant(c, values);
   mr.checkAcyclic(consts);
   for (let k = mdBase; k < m.metadata.length; k++) mr.resolveMetadataValue(m.metadata[k]!, values);
-  for (const bb of blocks) {
-    for (const inst of bb.insts) {
-      inst.ops = inst.pending.map(resolve);
-      if (inst.calleeId) inst.callee = resolve(inst.calleeId);
-      if (inst.caseIds.length) inst.cases = inst.caseIds.map((id) => resolve({ id, type: undefined, metadata: false }));
-      if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
-    }
+  for (const inst of unresolved) {
+    inst.ops = inst.ops.map(resolve);
+    if (inst.callee) inst.callee = resolve(inst.callee);
+    if (inst.cases.length) inst.cases = inst.cases.map(resolve);
   }
+  for (const bb of blocks)
+    for (const inst of bb.insts)
+      if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
   // USELIST_BLOCK: a block's use-list order (USELIST_CODE_BB: a permutation, then the block index)
   // decides the order its predecessors print in. Value use lists change nothing printed.
   for (const ul of useLists)

@@ -190,18 +190,10 @@ export type InstOp =
   | 'atomicrmw'
   | 'vaarg';
 
-/** An operand before resolution: a value id, or a metadata id for metadata-typed call arguments. */
-export interface PendingOperand {
-  readonly id: number;
-  readonly type: Type | undefined;
-  readonly metadata: boolean;
-}
-
 export class Instruction extends Value {
   declare op: InstOp;
   /** Operands in LLVM's order (for call: the arguments; the callee is apart). */
   declare ops: Value[];
-  declare pending: PendingOperand[];
   /** Block operands (br, switch, phi incoming blocks) as block indices. */
   declare blocks: number[];
   /** binop/cast opcode, cmp predicate, atomicrmw operation. */
@@ -224,7 +216,6 @@ export class Instruction extends Value {
   /** gep source type, alloca allocated type, load type, call function type. */
   declare explicitType: Type | undefined;
   declare callee: Value | undefined;
-  declare calleeId: PendingOperand | undefined;
   declare attrs: AttributeList | undefined;
   declare dbg: DebugLoc | undefined;
   /** Metadata attachments: [kind id, metadata id]. */
@@ -233,7 +224,6 @@ export class Instruction extends Value {
     super('inst', type);
     this.op = op;
     this.ops = NONE;
-    this.pending = NONE;
     this.blocks = NONE;
     this.sub = 0;
     this.flags = 0;
@@ -249,7 +239,6 @@ export class Instruction extends Value {
     this.inbounds = false;
     this.explicitType = undefined;
     this.callee = undefined;
-    this.calleeId = undefined;
     this.attrs = undefined;
     this.dbg = undefined;
     this.attachments = NONE;

@@ -430,7 +430,18 @@ export function alignOf(v: number): number {
   return v === 0 ? 0 : 2 ** (v - 1);
 }
 
+/** Characters of at most this many operands or bytes are made by one String.fromCharCode call. */
+const CHUNK = 4096;
+
+/** The low byte of each operand from `from` on, as Latin-1 characters. */
 export function chars(ops: readonly number[], from = 0): string {
+  const n = ops.length - from;
+  if (n <= 0) return '';
+  if (n <= CHUNK) {
+    let bytes = true;
+    for (let i = from; i < ops.length; i++) if (!(ops[i]! <= 0xff)) bytes = false;
+    if (bytes) return String.fromCharCode.apply(null, from === 0 ? (ops as number[]) : ops.slice(from));
+  }
   let s = '';
   for (let i = from; i < ops.length; i++) s += String.fromCharCode(ops[i]! & 0xff);
   return s;
@@ -438,7 +449,8 @@ export function chars(ops: readonly number[], from = 0): string {
 
 export function latin(b: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  for (let i = 0; i < b.length; i += CHUNK)
+    s += String.fromCharCode.apply(null, b.subarray(i, i + CHUNK) as unknown as number[]);
   return s;
 }
 
