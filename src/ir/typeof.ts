@@ -35,8 +35,52 @@ export function typeKey(t: Type): string {
   return JSON.stringify(t);
 }
 
+// Resolved records are shared, never fresh per expression (type resolution runs for every
+// function the emitter, printer and executor see): scalar and vector types come from one table,
+// and a value, pointer or handle of a module's type is made once per Type object.
+const SCALARS: readonly Scalar[] = ['f32', 'i32', 'u32', 'bool'];
+const VT = new Map<Scalar, Type[]>(
+  SCALARS.map((s) => [
+    s,
+    [1, 2, 3, 4].map((n): Type =>
+      n === 1 ? { kind: 'scalar', scalar: s } : { kind: 'vector', scalar: s, size: n as 2 | 3 | 4 },
+    ),
+  ]),
+);
+const VALUES = new WeakMap<Type, Resolved>();
+const HANDLES = new WeakMap<Type, Resolved>();
+const POINTERS = new WeakMap<Type, Map<AddressSpace, Resolved>>();
+
 function val(type: Type): Resolved {
-  return { kind: 'value', type };
+  let r = VALUES.get(type);
+  if (r === undefined) {
+    r = { kind: 'value', type };
+    VALUES.set(type, r);
+  }
+  return r;
+}
+
+function handle(type: Type): Resolved {
+  let r = HANDLES.get(type);
+  if (r === undefined) {
+    r = { kind: 'handle', type };
+    HANDLES.set(type, r);
+  }
+  return r;
+}
+
+function pointer(type: Type, space: AddressSpace): Resolved {
+  let bySpace = POINTERS.get(type);
+  if (bySpace === undefined) {
+    bySpace = new Map();
+    POINTERS.set(type, bySpace);
+  }
+  let r = bySpace.get(space);
+  if (r === undefined) {
+    r = { kind: 'pointer', type, space };
+    bySpace.set(space, r);
+  }
+  return r;
 }
 
 /** Structural type equality (resolved types are often fresh objects, not interned handles). */
@@ -62,7 +106,7 @@ export function sameType(a: Type, b: Type): boolean {
 }
 
 function vt(scalar: Scalar, size: number): Type {
-  return size === 1 ? { kind: 'scalar', scalar } : { kind: 'vector', scalar, size: size as 2 | 3 | 4 };
+  return (VT.get(scalar) as Type[])[size - 1] ?? { kind: 'vector', scalar, size: size as 2 | 3 | 4 };
 }
 
 /** Resolves every expression of `f`; throws IrTypeError at the first one that does not type. */
@@ -106,13 +150,14 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
       const v = letValues.get(e.let);
       if (v === undefined) fail(`let ${e.let} is never bound`);
       else if (v >= 0) {
-        out.push({ kind: 'value', type: value(v) });
+        value(v);
+        out.push(out[v] as Resolved);
         continue;
       } else {
         // An atomic's result: the scalar of the atomic it acts on.
         const p = get(-1 - v);
         if (p.kind !== 'pointer' || p.type.kind !== 'atomic') fail('atomic result of a non-atomic');
-        out.push({ kind: 'value', type: { kind: 'scalar', scalar: (p.type as { scalar: Scalar }).scalar } });
+        out.push(val(vt((p.type as { scalar: Scalar }).scalar, 1)));
         continue;
       }
     }
@@ -120,6 +165,9 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   }
   return out;
 }
+
+const COMPARISONS: ReadonlySet<string> = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);
+const ARITHMETIC: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'div', 'rem']);
 
 function resolveOne(
   m: Module,
@@ -135,7 +183,7 @@ function resolveOne(
     case 'literal':
       if (!(e.bits >= 0 && e.bits <= 0xffffffff && Number.isInteger(e.bits))) fail('literal bits not a 32-bit pattern');
       if (e.scalar === 'bool' && e.bits > 1) fail('bool literal not 0 or 1');
-      return val({ kind: 'scalar', scalar: e.scalar });
+      return val(vt(e.scalar, 1));
     case 'zero':
       return val(ty(e.type, i));
     case 'constant': {
@@ -156,10 +204,11 @@ function resolveOne(
         if (n !== t.size) fail(`compose of vec${t.size} from ${n} components`);
       } else if (t.kind === 'struct') {
         if (e.parts.length !== t.members.length) fail(`compose of struct ${t.name} with ${e.parts.length} parts`);
-        e.parts.forEach((p, k) => {
+        for (let k = 0; k < e.parts.length; k++) {
+          const p = e.parts[k] as number;
           const want = ty((t.members[k] as { type: number }).type, i);
           if (!sameTypeLoose(value(p), want)) fail(`struct member ${k} given ${describe(value(p))}`);
-        });
+        }
       } else if (t.kind === 'array') {
         if (t.length === null || e.parts.length !== t.length) fail('compose of array with wrong count');
         const want = ty(t.base, i);
@@ -188,13 +237,13 @@ function resolveOne(
       const g = m.globals[e.global];
       if (!g) return fail(`global ${e.global} out of range`);
       const t = ty(g.type, i);
-      if (g.space === 'handle') return { kind: 'handle', type: t };
-      return { kind: 'pointer', type: t, space: g.space };
+      if (g.space === 'handle') return handle(t);
+      return pointer(t, g.space);
     }
     case 'local': {
       const l = f.locals[e.local];
       if (!l) return fail(`local ${e.local} out of range`);
-      return { kind: 'pointer', type: ty(l.type, i), space: 'private' };
+      return pointer(ty(l.type, i), 'private');
     }
     case 'let':
       // A let's type is its value's; the validator fills it in statement order (see validate.ts).
@@ -210,14 +259,14 @@ function resolveOne(
       const inner = elementOf(m, b.type, e.op === 'member' ? e.index : undefined, fail);
       if (b.kind === 'handle') {
         if (b.type.kind !== 'binding_array') fail('access into a handle that is not a binding array');
-        return { kind: 'handle', type: inner };
+        return handle(inner);
       }
       if (b.type.kind === 'binding_array') {
         // A binding array of buffers: its element is the buffer (a pointer).
         if (b.kind !== 'pointer') fail('binding array value');
-        return { kind: 'pointer', type: inner, space: (b as { space: AddressSpace }).space };
+        return pointer(inner, (b as { space: AddressSpace }).space);
       }
-      if (b.kind === 'pointer') return { kind: 'pointer', type: inner, space: b.space };
+      if (b.kind === 'pointer') return pointer(inner, b.space);
       return val(inner);
     }
     case 'load': {
@@ -247,12 +296,12 @@ function resolveOne(
         return val(l);
       }
       if (ls !== rs) fail(`binary ${e.fn} of ${ls} and ${rs}`);
-      if (['eq', 'ne', 'lt', 'le', 'gt', 'ge'].includes(e.fn)) {
+      if (COMPARISONS.has(e.fn)) {
         if (ls === 'bool' && e.fn !== 'eq' && e.fn !== 'ne') fail('ordered comparison of bools');
         return val(vt('bool', widthOf(l)));
       }
       if ((e.fn === 'and' || e.fn === 'or' || e.fn === 'xor') && ls === 'f32') fail(`${e.fn} on f32`);
-      if (['add', 'sub', 'mul', 'div', 'rem'].includes(e.fn) && ls === 'bool') fail(`${e.fn} on bool`);
+      if (ARITHMETIC.has(e.fn) && ls === 'bool') fail(`${e.fn} on bool`);
       return val(l);
     }
     case 'select': {
@@ -294,8 +343,8 @@ function resolveOne(
       if (e.depthRef !== undefined && !smp.type.comparison) fail('comparison with a non-comparison sampler');
       if (e.depthRef === undefined && smp.type.comparison) fail('comparison sampler without a reference');
       if (img.type.class.kind === 'depth' && e.depthRef === undefined && e.gather === undefined)
-        return val({ kind: 'scalar', scalar: 'f32' });
-      if (e.depthRef !== undefined && e.gather === undefined) return val({ kind: 'scalar', scalar: 'f32' });
+        return val(vt('f32', 1));
+      if (e.depthRef !== undefined && e.gather === undefined) return val(vt('f32', 1));
       const s = img.type.class.kind === 'sampled' ? img.type.class.scalar : 'f32';
       return val(vt(s, 4));
     }
@@ -303,14 +352,14 @@ function resolveOne(
       const img = get(e.image);
       if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('load of a non-image');
       const cls = img.type.class;
-      if (cls.kind === 'depth') return val({ kind: 'scalar', scalar: 'f32' });
+      if (cls.kind === 'depth') return val(vt('f32', 1));
       if (cls.kind === 'sampled') return val(vt(cls.scalar, 4));
       return val(vt(storageScalar(cls.format), 4));
     }
     case 'image_query': {
       const img = get(e.image);
       if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('query of a non-image');
-      if (e.query !== 'size') return val({ kind: 'scalar', scalar: 'u32' });
+      if (e.query !== 'size') return val(vt('u32', 1));
       const d = img.type.dim;
       return val(vt('u32', d === '1d' ? 1 : d === '3d' ? 3 : 2));
     }
@@ -318,7 +367,7 @@ function resolveOne(
       const p = get(e.pointer);
       if (p.kind !== 'pointer' || p.type.kind !== 'array' || p.type.length !== null)
         fail('array length of something other than a runtime-sized array');
-      return val({ kind: 'scalar', scalar: 'u32' });
+      return val(vt('u32', 1));
     }
   }
 }
@@ -330,22 +379,21 @@ export function storageScalar(format: string): 'f32' | 'i32' | 'u32' {
 }
 
 function elementOf(m: Module, t: Type, constIndex: number | undefined, fail: (w: string) => never): Type {
-  const get = (id: TypeId): Type => m.types[id] ?? fail(`type ${id} out of range`);
   switch (t.kind) {
     case 'vector':
       if (constIndex !== undefined && constIndex >= t.size) fail(`member ${constIndex} of vec${t.size}`);
-      return { kind: 'scalar', scalar: t.scalar };
+      return vt(t.scalar, 1);
     case 'array':
       if (constIndex !== undefined && t.length !== null && constIndex >= t.length)
         fail(`member ${constIndex} of an array of ${t.length}`);
-      return get(t.base);
+      return typeAt(m, t.base, fail);
     case 'binding_array':
-      return get(t.base);
+      return typeAt(m, t.base, fail);
     case 'struct': {
       if (constIndex === undefined) return fail('computed index into a struct');
       const mem = t.members[constIndex];
       if (!mem) return fail(`member ${constIndex} of struct ${t.name}`);
-      return get(mem.type);
+      return typeAt(m, mem.type, fail);
     }
     case 'scalar':
     case 'atomic':
@@ -355,9 +403,35 @@ function elementOf(m: Module, t: Type, constIndex: number | undefined, fail: (w:
   }
 }
 
+function typeAt(m: Module, id: TypeId, fail: (w: string) => never): Type {
+  return m.types[id] ?? fail(`type ${id} out of range`);
+}
+
 /** Structural equality (types built by one ModuleBuilder are interned, but lets resolve inline). */
 function sameTypeLoose(a: Type, b: Type): boolean {
   return sameType(a, b);
+}
+
+const ARITY: Readonly<Record<string, number>> = {
+  min: 2,
+  max: 2,
+  clamp: 3,
+  fma: 3,
+  dot: 2,
+  mul_hi: 2,
+  extract_bits: 3,
+  insert_bits: 4,
+};
+
+function sameAsFirstOperand(fn: string, args: readonly Type[], k: number, fail: (w: string) => never): void {
+  const t = args[k] as Type;
+  const a0 = args[0] as Type;
+  if (!sameType(t, a0)) fail(`${fn} operand ${k} is ${describe(t)}, not ${describe(a0)}`);
+}
+
+function u32ScalarOperand(fn: string, args: readonly Type[], k: number, fail: (w: string) => never): void {
+  const t = args[k] as Type;
+  if (t.kind !== 'scalar' || t.scalar !== 'u32') fail(`${fn} operand ${k} must be a u32 scalar`);
 }
 
 function resolveMath(fn: string, args: Type[], fail: (w: string) => never): Type {
@@ -365,51 +439,33 @@ function resolveMath(fn: string, args: Type[], fail: (w: string) => never): Type
   const s = scalarOf(a0);
   const numeric = a0.kind === 'scalar' || a0.kind === 'vector';
   if (!numeric) fail(`${fn} of a composite`);
-  const arity: Record<string, number> = {
-    min: 2,
-    max: 2,
-    clamp: 3,
-    fma: 3,
-    dot: 2,
-    mul_hi: 2,
-    extract_bits: 3,
-    insert_bits: 4,
-  };
-  const n = arity[fn] ?? 1;
+  const n = ARITY[fn] ?? 1;
   if (args.length !== n) fail(`${fn} takes ${n} operands, given ${args.length}`);
-  const sameAsFirst = (k: number) => {
-    const t = args[k] as Type;
-    if (!sameType(t, a0)) fail(`${fn} operand ${k} is ${describe(t)}, not ${describe(a0)}`);
-  };
-  const u32Scalar = (k: number) => {
-    const t = args[k] as Type;
-    if (t.kind !== 'scalar' || t.scalar !== 'u32') fail(`${fn} operand ${k} must be a u32 scalar`);
-  };
   switch (fn) {
     case 'min':
     case 'max':
     case 'clamp':
     case 'fma':
     case 'mul_hi':
-      for (let k = 1; k < n; k++) sameAsFirst(k);
+      for (let k = 1; k < n; k++) sameAsFirstOperand(fn, args, k, fail);
       if (s === 'bool') fail(`${fn} of bool`);
       if (fn === 'fma' && s !== 'f32') fail('fma of integers');
       if (fn === 'mul_hi' && s === 'f32') fail('mul_hi of f32');
       return a0;
     case 'dot':
-      sameAsFirst(1);
+      sameAsFirstOperand(fn, args, 1, fail);
       if (s !== 'f32') fail('dot of non-f32');
-      return { kind: 'scalar', scalar: 'f32' };
+      return vt('f32', 1);
     case 'all':
     case 'any':
       if (s !== 'bool') fail(`${fn} of non-bool`);
-      return { kind: 'scalar', scalar: 'bool' };
+      return vt('bool', 1);
     case 'pack2x16float':
       if (a0.kind !== 'vector' || a0.size !== 2 || s !== 'f32') fail('pack2x16float takes vec2<f32>');
-      return { kind: 'scalar', scalar: 'u32' };
+      return vt('u32', 1);
     case 'unpack2x16float':
       if (a0.kind !== 'scalar' || s !== 'u32') fail('unpack2x16float takes u32');
-      return { kind: 'vector', scalar: 'f32', size: 2 };
+      return vt('f32', 2);
     case 'count_one_bits':
     case 'reverse_bits':
     case 'first_leading_bit':
@@ -418,14 +474,14 @@ function resolveMath(fn: string, args: Type[], fail: (w: string) => never): Type
       return a0;
     case 'extract_bits':
       if (s !== 'u32' && s !== 'i32') fail(`${fn} of ${s}`);
-      u32Scalar(1);
-      u32Scalar(2);
+      u32ScalarOperand(fn, args, 1, fail);
+      u32ScalarOperand(fn, args, 2, fail);
       return a0;
     case 'insert_bits':
       if (s !== 'u32' && s !== 'i32') fail(`${fn} of ${s}`);
-      sameAsFirst(1);
-      u32Scalar(2);
-      u32Scalar(3);
+      sameAsFirstOperand(fn, args, 1, fail);
+      u32ScalarOperand(fn, args, 2, fail);
+      u32ScalarOperand(fn, args, 3, fail);
       return a0;
     case 'abs':
       if (s === 'bool') fail('abs of bool');

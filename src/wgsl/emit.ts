@@ -73,13 +73,29 @@ class Emitter {
     const helpers: string[] = [];
     for (const s of [...this.rt].sort()) helpers.push(`fn iridia_rt_${s}(x: ${s}) -> ${s} {`, '  return x;', '}', '');
     helpers.push(...this.mulHiHelpers());
-    return [...head, ...helpers, ...body].join('\n').replace(/\n+$/, '\n');
+    return oneTrailingNewline([...head, ...helpers, ...body].join('\n'));
   }
 
+  /** Type texts by TypeId, made once each. */
+  private readonly typeById: (string | undefined)[] = [];
+  /** Type texts of resolved types (shared objects, see typeof.ts), made once each. */
+  private readonly typeByObject = new Map<Type, string>();
+
   type(id: number): string {
+    const known = this.typeById[id];
+    if (known !== undefined) return known;
     const t = this.m.types[id];
     if (!t) throw new Error(`type ${id} out of range`);
-    return this.typeText(t, id);
+    return (this.typeById[id] = this.typeText(t, id));
+  }
+
+  private typeOf(t: Type): string {
+    let text = this.typeByObject.get(t);
+    if (text === undefined) {
+      text = this.typeText(t);
+      this.typeByObject.set(t, text);
+    }
+    return text;
   }
 
   private typeText(t: Type, id?: number): string {
@@ -145,7 +161,7 @@ class Emitter {
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
     out.push(`fn ${this.fnNames[index]}(${args.join(', ')})${res} {`);
     const types = resolveFunction(this.m, f);
-    const partial = { f, argNames, localNames, letNames, types, isConst: constness(f) };
+    const partial = { f, argNames, localNames, letNames, types, isConst: constness(f), litPlain: [], litRuntime: [] };
     const ctx: FnCtx = {
       ...partial,
       x: (h: ExprId): string => this.expr(ctx, h, false),
@@ -265,14 +281,21 @@ class Emitter {
   private memberText(ctx: FnCtx, base: ExprId, index: number): string {
     const r = ctx.types[base] as Resolved;
     const t = r.type;
-    if (t.kind === 'vector') return `.${'xyzw'[index]}`;
+    if (t.kind === 'vector') return LANE_MEMBER[index] ?? `.${'xyzw'[index]}`;
     if (t.kind === 'struct') {
-      const mn = new Namer();
-      const names = t.members.map((mm) => mn.name(mm.name));
-      return `.${names[index]}`;
+      let names = this.memberNames.get(t);
+      if (names === undefined) {
+        const mn = new Namer();
+        names = t.members.map((mm) => `.${mn.name(mm.name)}`);
+        this.memberNames.set(t, names);
+      }
+      return names[index] ?? '.undefined';
     }
     return `[${index}]`;
   }
+
+  /** `.name` of each member of a struct type, as printed after a value of it. */
+  private readonly memberNames = new Map<Type, string[]>();
 
   private lit(scalar: Scalar, bits: number, runtime: boolean): string {
     let text: string;
@@ -306,8 +329,11 @@ class Emitter {
     const rtKids = runtime || (ctx.isConst[h] === true && isOperation(e));
     const x = rtKids ? ctx.xr : ctx.x;
     switch (e.op) {
-      case 'literal':
-        return this.lit(e.scalar, e.bits, runtime);
+      case 'literal': {
+        // Literals are shared in the arena and printed many times: their text is made once.
+        const cache = runtime ? ctx.litRuntime : ctx.litPlain;
+        return (cache[h] ??= this.lit(e.scalar, e.bits, runtime));
+      }
       case 'zero':
         return `${this.type(e.type)}()`;
       case 'constant':
@@ -316,7 +342,7 @@ class Emitter {
         return `${this.type(e.type)}(${e.parts.map(x).join(', ')})`;
       case 'splat': {
         const t = ctx.types[h] as Resolved;
-        return `${this.typeText(t.type)}(${x(e.value)})`;
+        return `${this.typeOf(t.type)}(${x(e.value)})`;
       }
       case 'swizzle':
         return `${x(e.vector)}.${e.pattern.map((c) => 'xyzw'[c]).join('')}`;
@@ -341,7 +367,7 @@ class Emitter {
           // WGSL has no unary minus on u32: 0 - x wraps the same way.
           const t = (ctx.types[e.arg] as Resolved).type;
           if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32')
-            return `(${this.typeText(t)}() - ${x(e.arg)})`;
+            return `(${this.typeOf(t)}() - ${x(e.arg)})`;
           return `(-${x(e.arg)})`;
         }
         return isBoolTyped(ctx, e.arg) ? `(!${x(e.arg)})` : `(~${x(e.arg)})`;
@@ -360,11 +386,11 @@ class Emitter {
       }
       case 'bitcast': {
         const t = ctx.types[h] as Resolved;
-        return `bitcast<${this.typeText(t.type)}>(${x(e.value)})`;
+        return `bitcast<${this.typeOf(t.type)}>(${x(e.value)})`;
       }
       case 'convert': {
         const t = ctx.types[h] as Resolved;
-        return `${this.typeText(t.type)}(${x(e.value)})`;
+        return `${this.typeOf(t.type)}(${x(e.value)})`;
       }
       case 'derivative': {
         const base = e.axis === 'width' ? 'fwidth' : e.axis === 'x' ? 'dpdx' : 'dpdy';
@@ -484,7 +510,12 @@ interface FnCtx {
   readonly letNames: string[];
   readonly types: Resolved[];
   readonly isConst: boolean[];
+  /** Literal texts by expression, plain and through the identity helper. */
+  readonly litPlain: (string | undefined)[];
+  readonly litRuntime: (string | undefined)[];
 }
+
+const LANE_MEMBER: readonly string[] = ['.x', '.y', '.z', '.w'];
 
 const BINARY: Readonly<Record<string, string>> = {
   add: '+',
@@ -555,19 +586,26 @@ function isBoolTyped(ctx: FnCtx, h: ExprId): boolean {
 /** Which expressions WGSL would evaluate as constant expressions. */
 function constness(f: Function): boolean[] {
   const out: boolean[] = [];
-  f.exprs.forEach((e, i) => {
+  const exprs = f.exprs;
+  for (let i = 0; i < exprs.length; i++) {
+    const e = exprs[i] as Expr;
     let c = false;
     if (e.op === 'literal' || e.op === 'zero') c = true;
-    else if (e.op === 'compose') c = e.parts.every((p) => out[p]);
+    else if (e.op === 'compose') c = allTrue(out, e.parts);
     else if (e.op === 'splat' || e.op === 'bitcast' || e.op === 'convert') c = out[e.value] === true;
     else if (e.op === 'swizzle') c = out[e.vector] === true;
     else if (e.op === 'unary') c = out[e.arg] === true;
     else if (e.op === 'binary') c = out[e.left] === true && out[e.right] === true;
     else if (e.op === 'select') c = out[e.cond] === true && out[e.accept] === true && out[e.reject] === true;
-    else if (e.op === 'math') c = e.fn !== 'mul_hi' && e.args.every((a) => out[a]);
-    out[i] = c;
-  });
+    else if (e.op === 'math') c = e.fn !== 'mul_hi' && allTrue(out, e.args);
+    out.push(c);
+  }
   return out;
+}
+
+function allTrue(flags: readonly boolean[], ids: readonly ExprId[]): boolean {
+  for (const h of ids) if (flags[h] !== true) return false;
+  return true;
 }
 
 function bindingAttr(b: Binding | undefined): string {
@@ -604,4 +642,11 @@ function wgslDecimal(s: string): string {
   const [mant = '0', exp] = s.split('e');
   const m = mant.includes('.') ? mant : `${mant}.0`;
   return exp === undefined ? m : `${m}e${exp.replace('+', '')}`;
+}
+
+/** `s` with its trailing newlines, if it has any, replaced by one. */
+function oneTrailingNewline(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 10) end--;
+  return end === s.length ? s : `${s.slice(0, end)}\n`;
 }

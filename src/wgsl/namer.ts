@@ -31,8 +31,9 @@ export class Namer {
 
   /** A fresh identifier for `hint` in this scope. */
   name(hint: string): string {
-    let base = hint.replace(/[^A-Za-z0-9_]/g, '_');
-    if (base === '' || /^[0-9]/.test(base)) base = `v_${base}`;
+    let base = isWord(hint) ? hint : hint.replace(/[^A-Za-z0-9_]/g, '_');
+    const c0 = base.charCodeAt(0);
+    if (base === '' || (c0 >= 48 && c0 <= 57)) base = `v_${base}`;
     if (base.startsWith('__')) base = `u${base}`;
     if (base === '_') base = 'u_';
     if (WGSL_RESERVED.has(base)) base = `${base}_`;
@@ -48,4 +49,13 @@ export class Namer {
   child(): Namer {
     return new Namer(this);
   }
+}
+
+/** Whether `s` holds only ASCII letters, digits and underscores (no rewriting needed). */
+function isWord(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95)) return false;
+  }
+  return true;
 }
