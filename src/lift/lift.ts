@@ -16,6 +16,7 @@ import { Flow, fallsThrough } from './flow.js';
 import { buildInputs, buildOutputs, ioDecl, type IoDecl } from './io.js';
 import { MEMORY } from './memory.js';
 import { LOD } from './lod.js';
+import { EVAL } from './eval.js';
 import { refuse } from './refuse.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
@@ -195,7 +196,7 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
-  const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode);
+  const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode);
   if (h) {
     h(L, i);
     return;

@@ -36,6 +36,10 @@ const NAN = 'nan' as const;
 const MSAD = 0xd5;
 /** lod's opcode (D3D10_1_SB_OPCODE_LOD, 0x6c). */
 const LOD = 0x6c;
+/** eval_snapped, eval_sample_index, eval_centroid (D3D11_SB_OPCODE_EVAL_*). */
+const EVAL_SNAPPED = 0xcb;
+const EVAL_SAMPLE_INDEX = 0xcc;
+const EVAL_CENTROID = 0xcd;
 /** The label operand type (D3D10_SB_OPERAND_TYPE_LABEL). */
 const T_LABEL = 10;
 type Want = number | typeof NAN;
@@ -605,6 +609,66 @@ test('lod: clamped and unclamped levels of 2D, 3D and cube textures from the foo
       const [c, u, z, w] = out(4, px, py);
       assert.ok(Math.abs(u! - want) <= 1e-6 * Math.max(1, Math.abs(want)), `cube x major ${at}: ${u} vs ${want}`);
       assert.deepEqual([c, z, w], [0, 0, 0], `cube x major ${at}`);
+    }
+});
+
+// Pull-model interpolation (D3D11.3 §22 eval_*), lifted as at one sample per pixel (the notes say so):
+// eval_centroid and eval_sample_index give the input at the pixel centre; eval_snapped(v, offset)
+// gives v at the centre moved by the low four bits of offset.x and .y (signed sixteenths of a pixel).
+// The input is a plane, u = 2x + 3y + 1, v = -x + 0.5y (noperspective), so its value at an offset is
+// exact: offset (0x13, -4) is (3/16, -4/16) pixel: u - 0.375 (2 * 3/16 - 3 * 4/16), v - 0.3125.
+function evalProgram(): Uint8Array {
+  const body: number[][] = [
+    ins(OP.dcl_input_ps, [dst(PS_T.input, [0], 'xy')], 4), // linear noperspective
+    ins(OP.dcl_input_ps, [dst(PS_T.input, [1], 'xy')], 1), // constant
+    ...[0, 1, 2].map((o) => ins(OP.dcl_output, [dst(PS_T.output, [o], 'xy')])),
+    ins(EVAL_SNAPPED, [dst(PS_T.output, [0], 'xy'), src(PS_T.input, [0], 'xyxx'), src(PS_T.input, [1], 'xyxx')]),
+    ins(EVAL_CENTROID, [dst(PS_T.output, [1], 'xy'), src(PS_T.input, [0], 'xyxx')]),
+    ins(EVAL_SAMPLE_INDEX, [dst(PS_T.output, [2], 'xy'), src(PS_T.input, [0], 'xyxx'), imm(3)]),
+    ins(OP.ret),
+  ];
+  return container(shex('ps', 5, 0, body), {
+    isgn: [
+      { name: 'TEXCOORD', componentType: 3, register: 0, mask: 0x3 },
+      { name: 'OFFSET', componentType: 2, register: 1, mask: 0x3 },
+    ],
+    osgn: [0, 1, 2].map((o) => ({ name: 'SV_Target', index: o, componentType: 3, register: o, mask: 0x3 })),
+  });
+}
+
+test('eval_snapped, eval_centroid, eval_sample_index on a plane, with notes naming the single-sample assumption', () => {
+  const p = lift(evalProgram());
+  assert.ok(p.notes.some((n) => n.startsWith('eval_centroid and eval_sample_index read the input')));
+  assert.ok(p.notes.some((n) => n.startsWith('eval_snapped steps from the pixel centre')));
+  const W = 4;
+  const H = 2;
+  const plane = (x: number, y: number) => [2 * x + 3 * y + 1, -x + 0.5 * y];
+  const uv = new Float32Array(W * H * 4);
+  const offsets = new Int32Array(W * H * 4);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      uv.set(plane(x, y), (y * W + x) * 4);
+      offsets.set([0x13, -4], (y * W + x) * 4);
+    }
+  const location = (name: string) => p.interface.inputs.find((v) => v.semantic === name)!.location!;
+  const res = runPixel(p, {
+    width: W,
+    height: H,
+    inputs: {
+      [location('TEXCOORD')]: new Uint32Array(uv.buffer),
+      [location('OFFSET')]: new Uint32Array(offsets.buffer),
+    },
+  });
+  const out = (o: number, x: number, y: number) => {
+    const at = (y * W + x) * 4;
+    return [...new Float32Array(res.targets[o]!.slice(at, at + 2).buffer)];
+  };
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const [u, v] = plane(x, y) as [number, number];
+      assert.deepEqual(out(0, x, y), [u - 0.375, v - 0.3125], `eval_snapped at ${x},${y}`);
+      assert.deepEqual(out(1, x, y), [u, v], `eval_centroid at ${x},${y}`);
+      assert.deepEqual(out(2, x, y), [u, v], `eval_sample_index at ${x},${y}`);
     }
 });
 
