@@ -226,3 +226,32 @@ test(
     }
   },
 );
+
+test('pixel: a [call] switch whose subroutine returns early from an if, then a retc in the caller (ps_call_return)', () => {
+  // r = v; switch (i) { case 0: if (v.x > 0) return v; r = sin(v); case 1: r = cos(v); default: r = v * v } return r
+  const p = lift(readBytes(join(FIXTURES, 'lift', 'ps_call_return', 'main-ps_5_0', 'shader.dxbc')));
+  const W = 4;
+  const H = 2;
+  // pixel k: i = [0, 0, 1, 7][k % 4]; v = (x0, 0.5, 0.25, 2) with x0 = 1 for pixel 0 (the early return), else -1.
+  const v = (k: number) => [k % 4 === 0 ? 1 : -1, 0.5, 0.25, 2];
+  const iOf = (k: number) => [0, 0, 1, 7][k % 4]!;
+  const tex = new Float32Array(W * H * 4);
+  const sel = new Uint32Array(W * H * 4);
+  for (let k = 0; k < W * H; k++) {
+    tex.set(v(k), k * 4);
+    sel[k * 4] = iOf(k);
+  }
+  const loc = (name: string) => p.interface.inputs.find((x) => x.semantic === name)!.location!;
+  const res = runPixel(p, {
+    width: W,
+    height: H,
+    inputs: { [loc('TEXCOORD')]: new Uint32Array(tex.buffer), [loc('I')]: sel },
+  });
+  const got = asF(res.targets[0]!);
+  const f = Math.fround;
+  for (let k = 0; k < W * H; k++) {
+    const x = v(k);
+    const want = [x, x.map((a) => f(Math.sin(a))), x.map((a) => f(Math.cos(a))), x.map((a) => f(a * a))][k % 4]!;
+    assert.deepEqual([...got.subarray(k * 4, k * 4 + 4)], want, `pixel ${k} (i = ${iOf(k)})`);
+  }
+});

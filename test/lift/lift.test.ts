@@ -267,3 +267,28 @@ test(
     assert.ok(w.includes(guard('fract')), 'frc guarded');
   },
 );
+
+test('subroutines, lod, msad and eval_* lift from fxc builds: calls inlined, notes for what is computed', () => {
+  // ps_call_return: a [call] switch whose case 0 returns early from inside an if of its subroutine.
+  const calls = lift(fixture('ps_call_return/main-ps_5_0'));
+  const ir = printModule(calls.module);
+  assert.doesNotMatch(ir, /\bcall\b/, 'no call statement is left: each call site is inlined');
+  assert.equal(calls.module.functions.length, 1);
+  // the subroutine with the early ret is wrapped in a loop the ret breaks out of
+  assert.match(emitWgsl(calls), /case 0u: \{\n\s+loop \{/);
+  assert.deepEqual(calls.notes, []);
+  // lod: computed, and said so
+  const lod = lift(fixture('ps_lod/main-ps_4_1'));
+  assert.ok(lod.notes.some((n) => n.startsWith('lod is computed')));
+  assert.match(emitWgsl(lod), /textureNumLevels\(t0\)/);
+  const cube = lift(fixture('tex_cube_ops/main41-ps_4_1'));
+  assert.ok(cube.notes.some((n) => n.startsWith('lod is computed')));
+  // msad: exact, no note
+  const msad = lift(fixture('ps_msad/main-ps_5_0'));
+  assert.deepEqual(msad.notes, []);
+  // eval_*: the single-sample assumption and the derivative step are notes
+  const ev = lift(fixture('ps_eval/main-ps_5_0'));
+  assert.equal(ev.notes.length, 2);
+  assert.match(emitWgsl(ev), /dpdxFine/);
+  for (const p of [calls, lod, cube, msad, ev]) assert.deepEqual(validateModule(p.module), []);
+});
