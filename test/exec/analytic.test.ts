@@ -9,11 +9,12 @@ import assert from 'node:assert/strict';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
-import { runCompute, runPixel } from '../../src/exec/index.js';
+import { FILE_WORDS, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 import {
   OP,
   T,
+  bitsF,
   cb,
   computeProgram,
   container,
@@ -511,6 +512,40 @@ test('ret returns from the subroutine only: in an if, in a loop, in a switch, an
   const got = run('ret', code, [1, 2, 0, 0]);
   assert.ok(got, 'the lifter takes subroutines');
   check('ret', got, [1, 5, 105, 0, 2, 1, 0, 0]);
+});
+
+// A geometry program (a stage function) calls a subroutine that emits: the same inlining, with
+// emit/cut lifted inside the body. l0: o0 = v[0][0]; emit; if (v[0][0].w != 0) ret; o0.x += 100;
+// emit. A point with w = 0 gives two vertices, x and x + 100; one with w = 1 gives one.
+test('call in a geometry program: emit inside the subroutine, an early ret skips the second', () => {
+  const v00 = (sw: string) => src(T.input, [0, 0], sw);
+  const body = [
+    ins(0x5d, [], 1), // dcl_inputprimitive point
+    ins(0x5c, [], 1), // dcl_outputtopology pointlist
+    ins(0x5e, [[2]]), // dcl_maxout 2
+    ins(OP.dcl_input, [dst(T.input, [1, 0])]),
+    ins(OP.dcl_output, [dst(T.output, [0])]),
+    ins(OP.dcl_temps, [[1]]),
+    call(0),
+    ins(OP.ret),
+    label(0),
+    ins(OP.mov, [dst(T.output, [0]), v00('xyzw')]),
+    ins(0x13), // emit
+    ins(OP.ine, [r(0, 'x'), v00('wwww'), imm(0)]),
+    retNZ(rs(0, 'x')),
+    ins(OP.add, [dst(T.output, [0], 'x'), v00('xxxx'), imm(f(100))]),
+    ins(0x13),
+    ins(OP.ret),
+  ];
+  const p = lift(container(shex('gs', 4, 0, body)));
+  assert.equal(p.stage, 'geometry');
+  for (const w of [0, 1]) {
+    const inputs = new Uint32Array(FILE_WORDS);
+    inputs.set([f(5), f(6), f(7), f(w)]);
+    const { vertices } = runGeometry(p, { primitives: 1, inputs });
+    const xs = vertices.map((v) => bitsF(v.registers[0]!));
+    assert.deepEqual(xs, w === 0 ? [5, 105] : [5], `w = ${w}`);
+  }
 });
 
 test('recursion is refused by name (Direct3D forbids it; calls nest at most 32 deep)', () => {
