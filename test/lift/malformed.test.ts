@@ -112,3 +112,26 @@ function corrupt(name: string): void {
   }
   assert.ok(refused > 0);
 }
+
+// Subroutines, from ps_call_return (a [call] switch: call label0..2, then the labels' bodies).
+const callsOriginal = readBytes(join(FIXTURES, 'lift/ps_call_return/main-ps_5_0/shader.dxbc'));
+const callsShex = parseContainer(callsOriginal).parts.find((p) => p.kind === 'SHEX')!;
+const callsProgram = decodeProgram(callsShex.data);
+
+/** ps_call_return with the label index of the `nth` instruction of `opcode` replaced. */
+function withLabelIndex(opcode: number, nth: number, value: number): Uint8Array {
+  const i = callsProgram.instructions.filter((x) => x.opcode === opcode)[nth];
+  assert.ok(i, `the fixture has ${nth + 1} instructions of opcode ${opcode}`);
+  const b = callsOriginal.slice();
+  // opcode token, operand token, then the label's index
+  new DataView(b.buffer).setUint32(callsShex.offset + 8 + (i.word + 2) * 4, value, true);
+  return b;
+}
+
+test('a call of a label the program does not define is E602', () => {
+  throwsCode(withLabelIndex(0x04, 0, 9), 'E602_LIFT_INVALID', /call of label l9, which the program does not define/);
+});
+
+test('a label defined twice is E602', () => {
+  throwsCode(withLabelIndex(0x2c, 1, 0), 'E602_LIFT_INVALID', /label l0 is defined twice/);
+});
