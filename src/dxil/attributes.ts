@@ -105,8 +105,11 @@ const ATTRIBUTE_ORDER: readonly string[] = [
 ];
 
 /** AttributeImpl::operator<: flags by kind, then integer attributes by kind, then strings by key, value. */
+function rank(x: AttributeEntry): number {
+  return x.kind === 'enum' ? 0 : x.kind === 'int' ? 1 : 2;
+}
+
 function compareAttributes(a: AttributeEntry, b: AttributeEntry): number {
-  const rank = (x: AttributeEntry): number => (x.kind === 'enum' ? 0 : x.kind === 'int' ? 1 : 2);
   if (rank(a) !== rank(b)) return rank(a) - rank(b);
   if (a.kind !== 'string') return ATTRIBUTE_ORDER.indexOf(a.key) - ATTRIBUTE_ORDER.indexOf(b.key);
   if (a.key !== b.key) return a.key < b.key ? -1 : 1;

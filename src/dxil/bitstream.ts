@@ -105,15 +105,17 @@ class Blk implements BitBlock {
 export class BitstreamReader {
   /** The stream's bytes (blobs are views of these). */
   private readonly bytes: Uint8Array;
-  /** A copy with eight zero bytes after the end, so that a field read never indexes past it. */
-  private readonly buf: Uint8Array;
   private readonly endBit: number;
+  /** Fields that end at or before this bit have four bytes from their first one in the stream. */
+  private readonly fastEnd: number;
   private bit = 0;
   /** Sticky failure: set once, never cleared; every read after it returns 0. */
   failCode: ErrorCode | undefined;
   failReason = '';
   failBit = 0;
   private readonly blockInfo = new Map<number, Abbrev[]>();
+  /** The scalar operands of an abbreviated record read before its array. */
+  private readonly head: number[] = [];
   /** Byte offset of the stream in the container, for error messages. */
   private readonly base: number;
   private readonly part: string;
@@ -124,9 +126,8 @@ export class BitstreamReader {
   constructor(bytes: Uint8Array, base = 0, part = 'DXIL', skip: ReadonlySet<number> = NO_SKIP) {
     this.skip = skip;
     this.bytes = bytes;
-    this.buf = new Uint8Array(bytes.byteLength + 8);
-    this.buf.set(bytes);
     this.endBit = bytes.byteLength * 8;
+    this.fastEnd = Math.max(0, bytes.byteLength - 4) * 8;
     this.base = base;
     this.part = part;
   }
@@ -156,15 +157,15 @@ export class BitstreamReader {
   read(n: number): number {
     const pos = this.bit;
     const end = pos + n;
-    if (end > this.endBit || n > 24) return this.readSlow(n);
+    if (end > this.fastEnd || n > 24) return this.readSlow(n);
     this.bit = end;
-    const b = this.buf;
+    const b = this.bytes;
     const i = pos >>> 3;
-    // Four bytes hold any 24-bit field at any bit offset (the copy has zeros past the end).
+    // Four bytes hold any 24-bit field at any bit offset.
     return ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> (pos & 7)) & MASK[n]!;
   }
 
-  /** A field past the end of the stream (a failure), or one of 25 to 32 bits. */
+  /** A field in the last four bytes or past the end of the stream (a failure), or one of 25 to 32 bits. */
   private readSlow(n: number): number {
     const pos = this.bit;
     if (pos + n > this.endBit) {
@@ -172,14 +173,19 @@ export class BitstreamReader {
       this.fail('E401_BITCODE_TRUNCATED', `a ${n}-bit field at bit ${pos} runs past the end of the stream`);
       return 0;
     }
-    const b = this.buf;
-    const i = pos >>> 3;
-    const lo = ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) >>> (pos & 7)) & 0xffff;
-    const p2 = pos + 16;
-    const j = p2 >>> 3;
-    const hi = ((b[j]! | (b[j + 1]! << 8) | (b[j + 2]! << 16) | (b[j + 3]! << 24)) >>> (p2 & 7)) & MASK[n - 16]!;
+    const lo = this.word(pos) & 0xffff;
+    const hi = n > 16 ? this.word(pos + 16) & MASK[n - 16]! : 0;
     this.bit = pos + n;
-    return lo + hi * 65536;
+    return (n >= 16 ? lo : lo & MASK[n]!) + hi * 65536;
+  }
+
+  /** The 32 bits from bit `pos` on, bytes past the end read as 0 (low 25 bits at least are exact). */
+  private word(pos: number): number {
+    const b = this.bytes;
+    const i = pos >>> 3;
+    let w = 0;
+    for (let k = 0; k < 4 && i + k < b.length; k++) w |= b[i + k]! << (8 * k);
+    return w >>> (pos & 7);
   }
 
   /** A VBR field of chunk width `n`; returns a number (exact below 2^53) and sets `lastBig` above. */
@@ -205,7 +211,8 @@ export class BitstreamReader {
     while (piece >= hi) {
       if (shift + step > 53) return this.vbrBig(n, value, shift);
       piece = this.read(n);
-      value += (piece & mask) * POW2[shift]!;
+      // Small-integer arithmetic while the value fits in 30 bits, doubles above.
+      value += shift + step <= 30 ? (piece & mask) << shift : (piece & mask) * POW2[shift]!;
       shift += step;
     }
     return value;
@@ -334,22 +341,22 @@ export class BitstreamReader {
           this.fail('E404_BITCODE_RECORD', `record ${code} claims ${n} operands, more than the block holds`);
           return undefined;
         }
-        const ops: number[] = [];
+        const ops = sized(n);
         let big: Map<number, bigint> | undefined;
-        const buf = this.buf;
+        const buf = this.bytes;
         // VBR6 operands: one read of two bytes for those under 32, the general reader for the rest.
         for (let i = 0; i < n; i++) {
           const pos = this.bit;
-          if (pos + 6 <= this.endBit) {
+          if (pos + 6 <= this.fastEnd) {
             const at = pos >>> 3;
             const piece = ((buf[at]! | (buf[at + 1]! << 8)) >>> (pos & 7)) & 63;
             if (piece < 32) {
               this.bit = pos + 6;
-              ops.push(piece);
+              ops[i] = piece;
               continue;
             }
           }
-          ops.push(this.vbr(6));
+          ops[i] = this.vbr(6);
           if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
         }
         if (id === 0) {
@@ -481,39 +488,63 @@ export class BitstreamReader {
       return undefined;
     }
     const code = this.scalar(encs[0]!, values[0]!);
-    const ops: number[] = [];
+    const ns = encs.length - 1;
     let big: Map<number, bigint> | undefined;
-    for (let i = 1; i < encs.length; i++) {
-      ops.push(this.scalar(encs[i]!, values[i]!));
-      if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
+    if (ab.tail !== Enc.Array) {
+      const ops = sized(ns);
+      for (let i = 0; i < ns; i++) {
+        ops[i] = this.scalar(encs[i + 1]!, values[i + 1]!);
+        if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
+      }
+      return this.finish(ab, code, ops, id, big, blockEnd);
     }
-    if (ab.tail === Enc.Array) {
-      const n = this.vbr(6);
-      if (n > blockEnd - this.bit) {
-        this.fail('E404_BITCODE_RECORD', `an array operand claims ${n} elements, more than the block holds`);
-        return undefined;
-      }
-      const w = ab.eltValue;
-      switch (ab.eltEnc) {
-        case Enc.Fixed:
-          for (let k = 0; k < n; k++) ops.push(this.read(w));
-          break;
-        case Enc.Char6:
-          for (let k = 0; k < n; k++) ops.push(CHAR6_CODES[this.read(6)]!);
-          break;
-        case Enc.Literal:
-          for (let k = 0; k < n; k++) ops.push(w);
-          break;
-        case Enc.VBR:
-        case Enc.Array: // not an element encoding (readAbbrevDef refuses it)
-        case Enc.Blob:
-          for (let k = 0; k < n; k++) {
-            ops.push(this.vbr(w));
-            if (this.lastBig !== undefined) (big ??= new Map()).set(ops.length - 1, this.lastBig);
-          }
-      }
-      this.lastBig = undefined;
-    } else if (ab.tail === Enc.Blob) {
+    // The scalars before the array, then the array's length, then one list of the exact size.
+    const head = this.head;
+    for (let i = 0; i < ns; i++) {
+      head[i] = this.scalar(encs[i + 1]!, values[i + 1]!);
+      if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
+    }
+    const n = this.vbr(6);
+    if (n > blockEnd - this.bit) {
+      this.fail('E404_BITCODE_RECORD', `an array operand claims ${n} elements, more than the block holds`);
+      return undefined;
+    }
+    const ops = sized(ns + n);
+    for (let i = 0; i < ns; i++) ops[i] = head[i]!;
+    const w = ab.eltValue;
+    switch (ab.eltEnc) {
+      case Enc.Fixed:
+        for (let k = ns; k < ns + n; k++) ops[k] = this.read(w);
+        break;
+      case Enc.Char6:
+        for (let k = ns; k < ns + n; k++) ops[k] = CHAR6_CODES[this.read(6)]!;
+        break;
+      case Enc.Literal:
+        for (let k = ns; k < ns + n; k++) ops[k] = w;
+        break;
+      case Enc.VBR:
+      case Enc.Array: // not an element encoding (readAbbrevDef refuses it)
+      case Enc.Blob:
+        for (let k = ns; k < ns + n; k++) {
+          ops[k] = this.vbr(w);
+          if (this.lastBig !== undefined) (big ??= new Map()).set(k, this.lastBig);
+        }
+    }
+    this.lastBig = undefined;
+    if (this.failCode !== undefined) return undefined;
+    return new Rec(code, ops, id, big);
+  }
+
+  /** The rest of an abbreviated record without an array: a blob if it has one. */
+  private finish(
+    ab: Abbrev,
+    code: number,
+    ops: number[],
+    id: number,
+    big: Map<number, bigint> | undefined,
+    blockEnd: number,
+  ): BitRecord | undefined {
+    if (ab.tail === Enc.Blob) {
       const n = this.vbr(6);
       this.align32();
       if (n * 8 > blockEnd - this.bit) {
@@ -532,6 +563,11 @@ export class BitstreamReader {
     if (this.failCode !== undefined) return undefined;
     return new Rec(code, ops, id, big);
   }
+}
+
+/** A list for `n` operands: allocated at its size (filled in order), growing past a large size. */
+function sized(n: number): number[] {
+  return n <= 65536 ? new Array<number>(n) : [];
 }
 
 /** Parses a bitcode stream (magic 'BC' 0xC0DE, optionally behind the 0x0B17C0DE wrapper). */
