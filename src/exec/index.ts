@@ -5,4 +5,5 @@ export type { ExecTexture, SampleRequest, SampleCallback } from './values.js';
 export * as d3dFloat from './float.js';
 export { runGeometry, runHull, runDomain, hullPhaseInstances, FILE_WORDS } from './stages.js';
 export type { GeometryRun, EmittedVertex, HullRun, HullResult, DomainRun } from './stages.js';
-export { nearestClampSampler } from './sampler.js';
+export { nearestClampSampler, cubeFace } from './sampler.js';
+export type { SamplerOptions, TextureView, CompareFunction } from './sampler.js';

@@ -188,14 +188,17 @@ class Session implements GpuSession {
       height: spec.height ?? 1,
       depthOrArrayLayers: spec.depthOrLayers ?? 1,
     };
+    const depth = spec.format.startsWith('depth');
     const tex = this.device.createTexture({
       size,
       format: spec.format,
       dimension: spec.dimension ?? '2d',
       mipLevelCount: spec.mipLevels ?? 1,
-      usage,
+      // A depth texture is filled by drawing (WebGPU copies nothing into depth32float).
+      usage: depth && spec.words ? usage | TEX_RENDER : usage,
     });
-    if (spec.words) {
+    if (depth && spec.words) this.fillDepth(tex, spec, spec.words);
+    else if (spec.words) {
       const bpt = texelBytes(spec.format);
       if (bpt === undefined) throw new Error(`WebGPU runner: cannot upload texels of format ${spec.format}`);
       const bytes = new Uint8Array(spec.words.buffer, spec.words.byteOffset, spec.words.byteLength);
@@ -219,6 +222,67 @@ class Session implements GpuSession {
       }
     }
     return tex;
+  }
+
+  /** Fills level 0 of a depth32float texture, layer by layer, with the given depths (one f32 word a
+   * texel, row by row): WebGPU allows no copy into depth32float, so each layer is drawn with a
+   * full-screen triangle whose fragments write their texel's word as frag_depth (depth test 'always').
+   * The values must lie in [0, 1], the viewport's depth range, to be stored unchanged. */
+  private fillDepth(tex: GPUTexture, spec: TextureSpec, words: Uint32Array): void {
+    const d = this.device;
+    const width = spec.width;
+    const height = spec.height ?? 1;
+    const layers = spec.depthOrLayers ?? 1;
+    const module = d.createShaderModule({
+      code: `${FULLSCREEN_VERTEX_WGSL}
+@group(0) @binding(0) var<storage, read> depths: array<f32>;
+@group(0) @binding(1) var<uniform> at: vec4<u32>;
+@fragment fn iridia_fill_depth(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {
+  return depths[at.x + u32(p.y) * at.y + u32(p.x)];
+}
+`,
+    });
+    const pipeline = d.createRenderPipeline({
+      layout: 'auto',
+      vertex: { module, entryPoint: 'iridia_fullscreen' },
+      fragment: { module, entryPoint: 'iridia_fill_depth', targets: [] },
+      primitive: { topology: 'triangle-list' },
+      depthStencil: { format: spec.format, depthWriteEnabled: true, depthCompare: 'always' },
+    });
+    const texels = width * height * layers;
+    const src = d.createBuffer({ size: Math.max(16, texels * 4), usage: BUF_STORAGE | BUF_COPY_DST });
+    d.queue.writeBuffer(src, 0, words.buffer, words.byteOffset, Math.min(words.byteLength, texels * 4));
+    const enc = d.createCommandEncoder();
+    const temps: Array<{ destroy(): void }> = [src];
+    for (let layer = 0; layer < layers; layer++) {
+      const at = d.createBuffer({ size: 16, usage: BUF_UNIFORM | BUF_COPY_DST });
+      d.queue.writeBuffer(at, 0, new Uint32Array([layer * width * height, width, 0, 0]));
+      temps.push(at);
+      const group = d.createBindGroup({
+        layout: pipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: src } },
+          { binding: 1, resource: { buffer: at } },
+        ],
+      });
+      const pass = enc.beginRenderPass({
+        colorAttachments: [],
+        depthStencilAttachment: {
+          view: tex.createView({ dimension: '2d', baseArrayLayer: layer, arrayLayerCount: 1 }),
+          depthLoadOp: 'clear',
+          depthStoreOp: 'store',
+          depthClearValue: 0,
+        },
+      });
+      pass.setViewport(0, 0, width, height, 0, 1);
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, group);
+      pass.draw(3);
+      pass.end();
+    }
+    d.queue.submit([enc.finish()]);
+    // Destroying a buffer after submit is allowed: WebGPU keeps it alive until the work is done.
+    for (const t of temps) t.destroy();
   }
 
   /** Reads a texture's level 0 back as words, tightly packed. */

@@ -7,6 +7,7 @@
 // clamp-to-edge on one mip level on both sides (the executor's callback is written here).
 
 import { emitWgsl } from '../../src/wgsl/index.js';
+import { lift } from '../../src/lift/lift.js';
 import type { Program } from '../../src/ir/program.js';
 import type { Binding, Module, Type } from '../../src/ir/ir.js';
 import {
@@ -14,6 +15,8 @@ import {
   runPixel as execPixel,
   nearestClampSampler,
   type ExecTexture,
+  type CompareFunction,
+  type TextureView,
 } from '../../src/exec/index.js';
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
 import type { GpuBinding, TextureSpec } from '../../src/gpu/types.js';
@@ -26,7 +29,11 @@ export type Verdict =
 /** A small deterministic generator (xorshift32). */
 export class Rng {
   private s: number;
-  constructor(seed: number) {
+  constructor(
+    seed: number,
+    /** Every random word and integer varying below 3 (an index into any resource range in range). */
+    readonly small = false,
+  ) {
     this.s = seed >>> 0 || 1;
   }
   next(): number {
@@ -42,6 +49,7 @@ export class Rng {
   }
   /** A word that is a plausible value read as u32, i32 or f32: small integers, moderate floats. */
   word(): number {
+    if (this.small) return this.int(3);
     const r = this.int(10);
     const f = new Float32Array(1);
     const u = new Uint32Array(f.buffer);
@@ -92,108 +100,155 @@ export interface Bound {
   gpu: GpuBinding[];
   buffers: Record<string, Uint32Array>;
   textures: Record<string, ExecTexture>;
-  /** Outputs to compare: key -> how to read the executor's words in the GPU's layout. */
+  /** How the executor's sampling callback addresses each texture (cube, 3D, 1D; default 2D). */
+  views: Record<string, TextureView>;
+  /** Each comparison sampler's function, by the executor's key. */
+  compare: Record<string, CompareFunction>;
+  /** Outputs to compare: the GPU's readback key and how to read the executor's words in its layout. */
   outputs: Array<{ key: string; exec: () => Uint32Array }>;
 }
 
-/** Binds every resource of the module with random contents; undefined: a resource the harness cannot bind. */
+/** The comparison function of every comparison sampler bound (Direct3D keeps it in the sampler state,
+ * WebGPU in the sampler descriptor; the lifted WGSL does not depend on it). With depths in (0, 1) and
+ * nearest filtering each result is exactly 0 or 1. */
+export const COMPARE: CompareFunction = 'less-equal';
+
+/** A random depth in (0, 1) with 24 random bits: exact in depth32float, and a reference computed by a
+ * program from its inputs is unlikely to equal one exactly. */
+function depthWord(rng: Rng): number {
+  const f = new Float32Array(1);
+  f[0] = ((rng.next() >>> 8) | 1) / 0x1000000;
+  return new Uint32Array(f.buffer)[0]!;
+}
+
+/** Binds every resource of the module with random contents; a string: a resource the harness cannot
+ * bind. A binding array of N elements (SM5.1 resource ranges) is N resources: on the GPU at N
+ * consecutive bindings from the array's own (how the emitter's binding-arrays pass writes them as
+ * separate globals), on the executor under 'group:binding:k'. */
 export function bindAll(m: Module, rng: Rng): Bound | string {
-  const b: Bound = { gpu: [], buffers: {}, textures: {}, outputs: [] };
+  const b: Bound = { gpu: [], buffers: {}, textures: {}, views: {}, compare: {}, outputs: [] };
   for (const g of m.globals) {
     if (!g.binding) continue;
-    const key = `${g.binding.group}:${g.binding.binding}`;
-    const at = { group: g.binding.group, binding: g.binding.binding };
     const t = typeAt(m, g.type);
-    if (t.kind === 'binding_array') return `binding array ${g.name}`;
-    if (g.space === 'uniform') {
-      const rows = t.kind === 'array' && t.length !== null ? t.length : 16;
-      const words = rng.words(Math.max(4, rows * 4));
-      b.buffers[key] = words;
-      b.gpu.push({ ...at, type: 'uniform', words: words.slice() });
-    } else if (g.space === 'storage') {
-      const words = rng.words(256);
-      b.buffers[key] = words;
-      const readOnly = g.access !== 'read_write';
-      b.gpu.push({ ...at, type: 'storage', words: words.slice(), readOnly });
-      if (!readOnly) b.outputs.push({ key, exec: () => words });
-    } else if (g.space === 'handle') {
-      if (t.kind === 'sampler') {
-        if (t.comparison) return `comparison sampler ${g.name}`;
-        b.gpu.push({
-          ...at,
-          type: 'sampler',
-          sampler: {
-            magFilter: 'nearest',
-            minFilter: 'nearest',
-            addressModeU: 'clamp-to-edge',
-            addressModeV: 'clamp-to-edge',
-          },
-        });
-        continue;
+    if (t.kind === 'binding_array') {
+      if (t.size === null) return `unsized binding array ${g.name}`;
+      for (let k = 0; k < t.size; k++) {
+        const at = { group: g.binding.group, binding: g.binding.binding + k };
+        const why = bindOne(g, typeAt(m, t.base), at, `${g.binding.group}:${g.binding.binding}:${k}`, rng, b);
+        if (why) return why;
       }
-      if (t.kind !== 'image') return `handle ${g.name} of kind ${t.kind}`;
-      if (t.class.kind === 'depth') return `depth texture ${g.name}`;
-      if (t.class.kind === 'sampled' && t.class.multisampled) return `multisampled texture ${g.name}`;
-      if (t.dim === 'cube') return `cube texture ${g.name}`;
-      const layers = t.arrayed ? 2 : t.dim === '3d' ? 4 : 1;
-      const height = t.dim === '1d' ? 1 : TEX;
-      const texels = TEX * height * layers;
-      const dimension = t.dim === '3d' ? '3d' : t.dim === '1d' ? '1d' : '2d';
-      const viewDimension = t.arrayed ? '2d-array' : dimension;
-      if (t.class.kind === 'sampled') {
-        const format =
-          t.class.scalar === 'f32' ? 'rgba32float' : t.class.scalar === 'i32' ? 'rgba32sint' : 'rgba32uint';
-        const words =
-          t.class.scalar === 'f32' ? new Uint32Array(texels * 4).map(() => rng.floatWord()) : rng.words(texels * 4);
-        const spec: TextureSpec = {
-          format,
-          dimension,
-          viewDimension,
-          width: TEX,
-          height,
-          depthOrLayers: layers,
-          words,
-        };
-        b.gpu.push({ ...at, type: 'texture', texture: spec });
-        b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [words.slice()] };
-      } else {
-        const format = t.class.format;
-        const r32 = format.startsWith('r32');
-        const per = r32 ? 1 : 4;
-        if (!(r32 || format.startsWith('rgba32'))) return `storage image format ${format}`;
-        const words = rng.words(texels * per);
-        const spec: TextureSpec = {
-          format,
-          dimension,
-          viewDimension,
-          width: TEX,
-          height,
-          depthOrLayers: layers,
-          words,
-        };
-        const access =
-          t.class.access === 'read' ? 'read-only' : t.class.access === 'write' ? 'write-only' : 'read-write';
-        b.gpu.push({ ...at, type: 'storage-texture', texture: spec, access });
-        const four = new Uint32Array(texels * 4);
-        for (let i = 0; i < texels; i++) for (let k = 0; k < per; k++) four[i * 4 + k] = words[i * per + k]!;
-        b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [four] };
-        if (access !== 'read-only')
-          b.outputs.push({
-            key,
-            exec: () => {
-              const out = new Uint32Array(texels * per);
-              for (let i = 0; i < texels; i++) for (let k = 0; k < per; k++) out[i * per + k] = four[i * 4 + k]!;
-              return out;
-            },
-          });
-      }
+      continue;
     }
+    const at = { group: g.binding.group, binding: g.binding.binding };
+    const why = bindOne(g, t, at, `${at.group}:${at.binding}`, rng, b);
+    if (why) return why;
   }
   return b;
 }
 
-/** Nearest, clamp-to-edge, level 0: what the GPU's sampler above does. */
-const nearestSampler = nearestClampSampler;
+/** Binds one resource of type `t` at `at` on the GPU and under `key` on the executor; a string: why not. */
+function bindOne(
+  g: Module['globals'][number],
+  t: Type,
+  at: { group: number; binding: number },
+  key: string,
+  rng: Rng,
+  b: Bound,
+): string | undefined {
+  const gpuKey = `${at.group}:${at.binding}`;
+  if (g.space === 'uniform') {
+    const rows = t.kind === 'array' && t.length !== null ? t.length : 16;
+    const words = rng.words(Math.max(4, rows * 4));
+    b.buffers[key] = words;
+    b.gpu.push({ ...at, type: 'uniform', words: words.slice() });
+  } else if (g.space === 'storage') {
+    const words = rng.words(256);
+    b.buffers[key] = words;
+    const readOnly = g.access !== 'read_write';
+    b.gpu.push({ ...at, type: 'storage', words: words.slice(), readOnly });
+    if (!readOnly) b.outputs.push({ key: gpuKey, exec: () => words });
+  } else if (g.space === 'handle') {
+    if (t.kind === 'sampler') {
+      b.gpu.push({
+        ...at,
+        type: 'sampler',
+        sampler: {
+          magFilter: 'nearest',
+          minFilter: 'nearest',
+          addressModeU: 'clamp-to-edge',
+          addressModeV: 'clamp-to-edge',
+          addressModeW: 'clamp-to-edge',
+          ...(t.comparison ? { compare: COMPARE } : {}),
+        },
+        ...(t.comparison ? { comparison: true } : {}),
+      });
+      if (t.comparison) b.compare[key] = COMPARE;
+      return undefined;
+    }
+    if (t.kind !== 'image') return `handle ${g.name} of kind ${t.kind}`;
+    if (t.class.kind !== 'storage' && t.class.multisampled) return `multisampled texture ${g.name}`;
+    const cube = t.dim === 'cube';
+    const layers = cube ? (t.arrayed ? 12 : 6) : t.arrayed ? 2 : t.dim === '3d' ? 4 : 1;
+    const height = t.dim === '1d' ? 1 : TEX;
+    const texels = TEX * height * layers;
+    const dimension = t.dim === '3d' ? '3d' : t.dim === '1d' ? '1d' : '2d';
+    const viewDimension: GPUTextureViewDimension = cube
+      ? t.arrayed
+        ? 'cube-array'
+        : 'cube'
+      : t.arrayed
+        ? '2d-array'
+        : dimension;
+    if (cube) b.views[key] = 'cube';
+    else if (t.dim === '3d') b.views[key] = '3d';
+    else if (t.dim === '1d') b.views[key] = '1d';
+    const shape = { dimension, viewDimension, width: TEX, height, depthOrLayers: layers } as const;
+    if (t.class.kind === 'depth') {
+      // depth32float: one word a texel on the GPU; the executor's texel keeps it in its first word.
+      const words = new Uint32Array(texels).map(() => depthWord(rng));
+      b.gpu.push({ ...at, type: 'texture', texture: { format: 'depth32float', ...shape, words } });
+      const four = new Uint32Array(texels * 4);
+      for (let i = 0; i < texels; i++) four[i * 4] = words[i]!;
+      b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [four] };
+    } else if (t.class.kind === 'sampled') {
+      const format = t.class.scalar === 'f32' ? 'rgba32float' : t.class.scalar === 'i32' ? 'rgba32sint' : 'rgba32uint';
+      const words =
+        t.class.scalar === 'f32' ? new Uint32Array(texels * 4).map(() => rng.floatWord()) : rng.words(texels * 4);
+      const spec: TextureSpec = { format, ...shape, words };
+      b.gpu.push({ ...at, type: 'texture', texture: spec });
+      b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [words.slice()] };
+    } else {
+      const format = t.class.format;
+      const r32 = format.startsWith('r32');
+      const per = r32 ? 1 : 4;
+      if (!(r32 || format.startsWith('rgba32'))) return `storage image format ${format}`;
+      if (cube) return `cube storage image ${g.name}`;
+      const words = rng.words(texels * per);
+      const spec: TextureSpec = { format, ...shape, words };
+      const access = t.class.access === 'read' ? 'read-only' : t.class.access === 'write' ? 'write-only' : 'read-write';
+      b.gpu.push({ ...at, type: 'storage-texture', texture: spec, access });
+      const four = new Uint32Array(texels * 4);
+      for (let i = 0; i < texels; i++) for (let k = 0; k < per; k++) four[i * 4 + k] = words[i * per + k]!;
+      b.textures[key] = { width: TEX, height, depthOrLayers: layers, levels: [four] };
+      if (access !== 'read-only')
+        b.outputs.push({
+          key: gpuKey,
+          exec: () => {
+            const out = new Uint32Array(texels * per);
+            for (let i = 0; i < texels; i++) for (let k = 0; k < per; k++) out[i * per + k] = four[i * 4 + k]!;
+            return out;
+          },
+        });
+    }
+  }
+  return undefined;
+}
+
+/** Nearest, clamp-to-edge, level 0, each texture addressed as bound and each comparison sampler
+ * with its function: what the GPU's samplers above do. */
+function nearestSampler(b: Bound) {
+  return nearestClampSampler(b.textures, { views: b.views, compare: b.compare });
+}
 
 function isNaNWord(w: number): boolean {
   return (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;
@@ -245,7 +300,7 @@ export function pixelVertex(
         const vals = Array.from({ length: w }, () => {
           if (s === 'f32') return `${(rng.int(257) - 128) / 16}`;
           if (s === 'i32') return `${rng.int(64) - 32}i`;
-          return `${rng.int(64)}u`;
+          return `${rng.int(rng.small ? 3 : 64)}u`;
         });
         return w === 1 ? vals[0]! : `${wgslType(m, t)}(${vals.join(', ')})`;
       };
@@ -271,9 +326,14 @@ export function pixelVertex(
 }
 
 /** Compute: one dispatch of 2 thread groups. */
-export async function diffCompute(p: Program, seed: number): Promise<Verdict> {
+export interface DiffOptions {
+  /** Small words only (Rng.small): every computed resource index in range. */
+  readonly small?: boolean;
+}
+
+export async function diffCompute(p: Program, seed: number, options: DiffOptions = {}): Promise<Verdict> {
   const m = p.module;
-  const bound = bindAll(m, new Rng(seed));
+  const bound = bindAll(m, new Rng(seed, options.small));
   if (typeof bound === 'string') return { kind: 'skip', reason: bound };
   const workgroups: [number, number, number] = [2, 1, 1];
   const gpu = await gpuCompute({ code: emitWgsl(p), workgroups, bindings: bound.gpu });
@@ -282,7 +342,7 @@ export async function diffCompute(p: Program, seed: number): Promise<Verdict> {
     workgroups,
     buffers: bound.buffers,
     textures: bound.textures,
-    sample: nearestSampler(bound.textures),
+    sample: nearestSampler(bound),
     denormals: 'flush',
     budget: 1 << 18,
   });
@@ -295,9 +355,9 @@ const W = 8;
 const H = 8;
 
 /** Pixel: an 8x8 target, varyings from a full-screen triangle, every target word compared. */
-export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
+export async function diffPixel(p: Program, seed: number, options: DiffOptions = {}): Promise<Verdict> {
   const m = p.module;
-  const rng = new Rng(seed);
+  const rng = new Rng(seed, options.small);
   const bound = bindAll(m, rng);
   if (typeof bound === 'string') return { kind: 'skip', reason: bound };
   const ep = m.entryPoints.find((e) => e.stage === 'fragment')!;
@@ -373,7 +433,7 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
     inputs,
     buffers: bound.buffers,
     textures: bound.textures,
-    sample: nearestSampler(bound.textures),
+    sample: nearestSampler(bound),
     denormals: 'flush',
     budget: 1 << 18,
   });
@@ -395,4 +455,27 @@ export async function diffPixel(p: Program, seed: number): Promise<Verdict> {
   }
   for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
   return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
+}
+
+/** Dawn's refusal of a bind group layout over the adapter's per-stage limits (SwiftShader: 12 uniform
+ * buffers, 12 storage buffers, 8 storage textures, 16 samplers, 48 sampled textures per stage). */
+export const OVER_LIMIT = /exceeds the maximum per-stage limit/;
+
+/** Bindings given to an unbounded range when the lifter's default (16) is over the adapter's limits. */
+export const UNBOUNDED_FALLBACK = 4;
+
+/** One lifted program on both sides. WebGPU has no binding arrays: the emitter writes each element as a
+ * binding of its own, so a program whose unbounded ranges put it over the adapter's per-stage limits
+ * is lifted again from `bytes` with UNBOUNDED_FALLBACK bindings a range and run if that fits. */
+export async function diffProgram(
+  p: Program,
+  bytes: Uint8Array,
+  seed: number,
+  options: DiffOptions = {},
+): Promise<Verdict> {
+  const run = (q: Program) => (q.stage === 'compute' ? diffCompute(q, seed, options) : diffPixel(q, seed, options));
+  const v = await run(p);
+  if (v.kind !== 'skip' || !OVER_LIMIT.test(v.reason)) return v;
+  const v4 = await run(lift(bytes, { unboundedCount: UNBOUNDED_FALLBACK }));
+  return v4.kind === 'skip' && OVER_LIMIT.test(v4.reason) ? v : v4;
 }
