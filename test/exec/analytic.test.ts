@@ -4,11 +4,13 @@
 // read from data. Each program runs in one thread group; inputs come from cb0, results are stored
 // with store_raw to u0 (r1 at byte 0, r2 at byte 16).
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
+import { emitWgsl } from '../../src/wgsl/index.js';
+import { closeWebgpu, compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { FILE_WORDS, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 import {
@@ -31,6 +33,8 @@ import {
   storeRaw,
   threadIndex,
 } from './asm.js';
+
+after(() => closeWebgpu());
 
 const NAN = 'nan' as const;
 /** msad's opcode (D3D11_SB_OPCODE_MSAD, 0xd5): asm.ts's table does not carry it. */
@@ -55,6 +59,8 @@ function resourceKey(p: Program, cls: string, reg: number): string {
 }
 
 const refused: string[] = [];
+/** Every program these tests lift, for Tint to compile at the end (when WebGPU is here). */
+const lifted: { name: string; program: Program }[] = [];
 
 /** Lifts and runs; returns u0's words, or undefined when the lifter refuses the program (recorded). */
 function run(
@@ -73,6 +79,7 @@ function run(
     }
     throw e;
   }
+  lifted.push({ name, program: p });
   const cbData = new Uint32Array(32);
   cbData.set(cbWords.map((w) => w >>> 0));
   const out = new Uint32Array(opts.out ?? 8);
@@ -538,6 +545,7 @@ test('call in a geometry program: emit inside the subroutine, an early ret skips
     ins(OP.ret),
   ];
   const p = lift(container(shex('gs', 4, 0, body)));
+  lifted.push({ name: 'geometry call', program: p });
   assert.equal(p.stage, 'geometry');
   for (const w of [0, 1]) {
     const inputs = new Uint32Array(FILE_WORDS);
@@ -603,6 +611,7 @@ function lodProgram(): Uint8Array {
 
 test('lod: clamped and unclamped levels of 2D, 3D and cube textures from the footprint, swizzled', () => {
   const p = lift(lodProgram());
+  lifted.push({ name: 'lod', program: p });
   assert.ok(
     p.notes.some((n) => n.startsWith('lod is computed')),
     'the program says its level of detail is computed',
@@ -673,6 +682,7 @@ function evalProgram(): Uint8Array {
 
 test('eval_snapped, eval_centroid, eval_sample_index on a plane, with notes naming the single-sample assumption', () => {
   const p = lift(evalProgram());
+  lifted.push({ name: 'eval', program: p });
   assert.ok(p.notes.some((n) => n.startsWith('eval_centroid and eval_sample_index read the input')));
   assert.ok(p.notes.some((n) => n.startsWith('eval_snapped steps from the pixel centre')));
   const W = 4;
@@ -705,6 +715,15 @@ test('eval_snapped, eval_centroid, eval_sample_index on a plane, with notes nami
       assert.deepEqual(out(1, x, y), [u, v], `eval_centroid at ${x},${y}`);
       assert.deepEqual(out(2, x, y), [u, v], `eval_sample_index at ${x},${y}`);
     }
+});
+
+test('Tint compiles the WGSL of every program these tests lift', { skip: webgpuSkip() }, async () => {
+  assert.ok(lifted.length > 60, `${lifted.length} programs`);
+  const results = await compileWgsl(lifted.map((l) => emitWgsl(l.program)));
+  const failed = results
+    .map((r, i) => (r.ok ? undefined : `${lifted[i]!.name}: ${r.messages.join(' | ')}`))
+    .filter((x): x is string => x !== undefined);
+  assert.deepEqual(failed, []);
 });
 
 test('instructions the lifter refuses are listed (not silently passed)', () => {
