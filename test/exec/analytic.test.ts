@@ -570,7 +570,8 @@ test('recursion is refused by name (Direct3D forbids it; calls nest at most 32 d
 // TEXCOORD0 input (x, y, z, w per pixel) and one output per lod:
 //   o0 = lod(v0.xy, t0 (8x8, 2 levels)); o1 = lod(v0.xy, t0.yxzw) (the swizzle); o2 = lod(v0.xyz,
 //   t1 (a 4x4x4 3D texture, 3 levels)); o3 = lod(v0.xyz, t2 (a 16x16 cube, 5 levels)); o4 = lod of the
-//   same cube at the direction (2 + 0.5 px, 0, 1).
+//   same cube at the direction (2 + 0.5 px, 0, 1); o5 = lod(v0.x, t3 (a 1D texture of 8 texels, 4
+//   levels)).
 const PS_T = { input: 1, output: 2, sampler: 6, resource: 7 } as const;
 const noSel = (type: number, i: number): number[] => [((type << 12) | (1 << 20)) >>> 0, i];
 
@@ -585,8 +586,9 @@ function lodProgram(): Uint8Array {
     dclResource(3, 0), // texture2d
     dclResource(5, 1), // texture3d
     dclResource(6, 2), // texturecube
+    dclResource(2, 3), // texture1d
     ins(OP.dcl_input_ps, [dst(PS_T.input, [0], 'xyzw')], 2), // linear
-    ...[0, 1, 2, 3, 4].map((o) => ins(OP.dcl_output, [dst(PS_T.output, [o])])),
+    ...[0, 1, 2, 3, 4, 5].map((o) => ins(OP.dcl_output, [dst(PS_T.output, [o])])),
     ins(OP.dcl_temps, [[1]]),
     ins(LOD, [dst(PS_T.output, [0]), src(PS_T.input, [0], 'xyxx'), src(PS_T.resource, [0]), noSel(PS_T.sampler, 0)]),
     ins(LOD, [
@@ -601,15 +603,16 @@ function lodProgram(): Uint8Array {
     ins(OP.mad, [r(0, 'x'), src(PS_T.input, [0], 'xxxx'), imm(f(2)), imm(f(2))]),
     ins(OP.mov, [r(0, 'yz'), imm(0, 0, f(1), 0)]),
     ins(LOD, [dst(PS_T.output, [4]), rs(0, 'xyzx'), src(PS_T.resource, [2]), noSel(PS_T.sampler, 0)]),
+    ins(LOD, [dst(PS_T.output, [5]), src(PS_T.input, [0], 'xxxx'), src(PS_T.resource, [3]), noSel(PS_T.sampler, 0)]),
     ins(OP.ret),
   ];
   return container(shex('ps', 4, 1, body), {
     isgn: [{ name: 'TEXCOORD', componentType: 3, register: 0, mask: 0xf }],
-    osgn: [0, 1, 2, 3, 4].map((o) => ({ name: 'SV_Target', index: o, componentType: 3, register: o, mask: 0xf })),
+    osgn: [0, 1, 2, 3, 4, 5].map((o) => ({ name: 'SV_Target', index: o, componentType: 3, register: o, mask: 0xf })),
   });
 }
 
-test('lod: clamped and unclamped levels of 2D, 3D and cube textures from the footprint, swizzled', () => {
+test('lod: clamped and unclamped levels of 1D, 2D, 3D and cube textures from the footprint, swizzled', () => {
   const p = lift(lodProgram());
   lifted.push({ name: 'lod', program: p });
   assert.ok(
@@ -622,6 +625,7 @@ test('lod: clamped and unclamped levels of 2D, 3D and cube textures from the foo
     [key(0)]: { width: 8, height: 8, depthOrLayers: 1, levels: [level(8, 8, 1), level(4, 4, 1)] },
     [key(1)]: { width: 4, height: 4, depthOrLayers: 4, levels: [level(4, 4, 4), level(2, 2, 2), level(1, 1, 1)] },
     [key(2)]: { width: 16, height: 16, depthOrLayers: 6, levels: [16, 8, 4, 2, 1].map((n) => level(n, n, 6)) },
+    [key(3)]: { width: 8, height: 1, depthOrLayers: 1, levels: [8, 4, 2, 1].map((n) => level(n, 1, 1)) },
   };
   const W = 4;
   const H = 2;
@@ -653,6 +657,8 @@ test('lod: clamped and unclamped levels of 2D, 3D and cube textures from the foo
       const [c, u, z, w] = out(4, px, py);
       assert.ok(Math.abs(u! - want) <= 1e-6 * Math.max(1, Math.abs(want)), `cube x major ${at}: ${u} vs ${want}`);
       assert.deepEqual([c, z, w], [0, 0, 0], `cube x major ${at}`);
+      // t3, a 1D texture of 8 texels: u changes by 0.25 a pixel: 2 texels, level 1 (within 0..3)
+      assert.deepEqual(out(5, px, py), [1, 1, 0, 0], `1D ${at}`);
     }
 });
 
