@@ -2,7 +2,9 @@
 // executor; every expected word is worked out by hand from Direct3D 11's definition of the
 // instruction (D3D11.3 functional specification, chapter 22, and its float rules in 3.1). Nothing is
 // read from data. Each program runs in one thread group; inputs come from cb0, results are stored
-// with store_raw to u0 (r1 at byte 0, r2 at byte 16).
+// with store_raw to u0 (r1 at byte 0, r2 at byte 16). Pixel and geometry programs (lod, eval_*, a
+// subroutine that emits) run on runPixel/runGeometry. When WebGPU is here, Tint compiles every
+// program lifted here, and the subroutine programs also run on Dawn against the executor.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import { isIridiaError } from '../../src/errors.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { closeWebgpu, compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
+import { diffCompute } from './diff-harness.js';
 import { FILE_WORDS, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 import {
@@ -730,6 +733,21 @@ test('Tint compiles the WGSL of every program these tests lift', { skip: webgpuS
     .map((r, i) => (r.ok ? undefined : `${lifted[i]!.name}: ${r.messages.join(' | ')}`))
     .filter((x): x is string => x !== undefined);
   assert.deepEqual(failed, []);
+});
+
+// Beyond the hand-worked values: the subroutine programs on Dawn (through the emitted WGSL, its loop
+// wrappers and flags) against the executor, on seeded random cb0 words, small so that the
+// conditions and the switch take each way.
+test('the subroutine programs agree with Dawn word for word on random constants', { skip: webgpuSkip() }, async () => {
+  for (const name of ['call', 'ret']) {
+    const p = lifted.find((l) => l.name === name)?.program;
+    assert.ok(p, `${name} was lifted`);
+    for (const seed of [1, 2, 3, 4]) {
+      const v = await diffCompute(p, seed, { small: true });
+      assert.equal(v.kind, 'agree', `${name}, seed ${seed}: ${JSON.stringify(v)}`);
+      assert.ok(v.kind === 'agree' && v.words >= 8, `${name}: ${JSON.stringify(v)}`);
+    }
+  }
 });
 
 test('instructions the lifter refuses are listed (not silently passed)', () => {
