@@ -191,6 +191,26 @@ export class BitstreamReader {
   /** A VBR field of chunk width `n`; returns a number (exact below 2^53) and sets `lastBig` above. */
   lastBig: bigint | undefined;
   vbr(n: number): number {
+    const pos = this.bit;
+    if (n <= 12 && pos + 2 * n <= this.fastEnd) {
+      // One or two chunks (most fields) from one read of four bytes.
+      const b = this.bytes;
+      const i = pos >>> 3;
+      const w = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> (pos & 7);
+      const hi = 1 << (n - 1);
+      const p0 = w & MASK[n]!;
+      if (p0 < hi) {
+        this.bit = pos + n;
+        this.lastBig = undefined;
+        return p0;
+      }
+      const p1 = (w >>> n) & MASK[n]!;
+      if (p1 < hi) {
+        this.bit = pos + 2 * n;
+        this.lastBig = undefined;
+        return (p0 & (hi - 1)) | (p1 << (n - 1));
+      }
+    }
     const piece = this.read(n);
     const hi = 1 << (n - 1);
     if (piece < hi) {
