@@ -4,7 +4,10 @@
 // whose corners carry random values with the fragment inputs' interpolation); a first GPU pass
 // captures what the rasterizer interpolated for every pixel and those words are the executor's
 // inputs, so both sides run the same program on the same bits. Sampling is nearest with
-// clamp-to-edge on one mip level on both sides (the executor's callback is written here).
+// clamp-to-edge on one mip level on both sides (the executor's callback is src/exec/sampler.ts, told
+// each texture's view and each comparison sampler's function). Depth textures with comparison
+// samplers, cube textures and cube arrays, and SM5.1 binding arrays (element by element) are bound;
+// multisampled textures are not.
 
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { lift } from '../../src/lift/lift.js';
@@ -448,8 +451,13 @@ export async function diffPixel(p: Program, seed: number, options: DiffOptions =
     const d = new Uint32Array(W * H);
     const e = new Float32Array(W * H);
     // The depth written to a depth target is clamped to the viewport's range, [0, 1] here, by
-    // Direct3D and WebGPU alike: that is the pipeline's, not the program's.
-    for (let px = 0; px < W * H; px++) e[px] = ex.written[px] ? Math.min(1, Math.max(0, ex.depth[px]!)) : 1;
+    // Direct3D and WebGPU alike, and a denormal depth is taken as zero (the clamp is a min/max, whose
+    // denormal result Direct3D's float rules allow to be flushed; SwiftShader stores 0): that is the
+    // pipeline's, not the program's.
+    for (let px = 0; px < W * H; px++) {
+      const z = ex.written[px] ? Math.min(1, Math.max(0, ex.depth[px]!)) : 1;
+      e[px] = z < 2 ** -126 ? 0 : z;
+    }
     d.set(new Uint32Array(e.buffer));
     compare('SV_Depth', d, new Uint32Array(gpu.depth.buffer, gpu.depth.byteOffset, gpu.depth.length), acc);
   }

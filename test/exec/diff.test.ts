@@ -11,7 +11,7 @@ import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared
 import assert from 'node:assert/strict';
 import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
 import { reportAgainstKnown } from '../helpers/known.js';
-import { diffCompute, diffPixel, diffProgram, OVER_LIMIT } from './diff-harness.js';
+import { diffProgram, OVER_LIMIT } from './diff-harness.js';
 
 after(() => closeWebgpu());
 
@@ -142,9 +142,10 @@ test(
     const differ: string[] = [];
     for (let i = 0; i < files.length; i += corpusEvery) {
       const f = files[i]!;
+      const bytes = readBytes(f);
       let p;
       try {
-        p = lift(readBytes(f));
+        p = lift(bytes);
       } catch {
         counts.refused++;
         continue;
@@ -155,7 +156,7 @@ test(
       }
       counts.run++;
       try {
-        const v = p.stage === 'compute' ? await diffCompute(p, 12345) : await diffPixel(p, 12345);
+        const v = await diffProgram(p, bytes, 12345);
         if (v.kind === 'agree') counts.agree++;
         else if (v.kind === 'skip') counts.skipped++;
         else {
