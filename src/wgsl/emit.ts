@@ -68,7 +68,7 @@ class Emitter {
     });
     if (m.globals.length) body.push('');
     m.functions.forEach((f, i) => {
-      body.push(...this.fn(f, i), '');
+      body.push(this.fn(f, i), '');
     });
     const helpers: string[] = [];
     for (const s of [...this.rt].sort()) helpers.push(`fn iridia_rt_${s}(x: ${s}) -> ${s} {`, '  return x;', '}', '');
@@ -145,13 +145,18 @@ class Emitter {
     return `${this.type(c.type)}(${c.words.map((x) => `${x >>> 0}u`).join(', ')})`;
   }
 
-  private fn(f: Function, index: number): string[] {
+  /**
+   * A function's text, its lines joined by newlines (no newline after the closing brace). Lines
+   * and expressions are appended to one string (`this.s`, which V8 keeps as a rope until the module
+   * is joined), rather than each expression returning a string its parent pastes into a longer one.
+   */
+  private fn(f: Function, index: number): string {
     const entry = this.m.entryPoints.find((e) => e.function === index);
-    const out: string[] = [];
+    this.s = '';
     if (entry) {
       if (entry.stage === 'compute')
-        out.push(`@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})`);
-      else out.push(`@${entry.stage}`);
+        this.s += `@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})\n`;
+      else this.s += `@${entry.stage}\n`;
     }
     const scope = this.names.child();
     const argNames = f.args.map((a) => scope.name(a.name));
@@ -159,7 +164,7 @@ class Emitter {
     const letNames = f.lets.map((l) => scope.name(l.name));
     const args = f.args.map((a, k) => `${entry ? bindingAttr(a.binding) : ''}${argNames[k]}: ${this.type(a.type)}`);
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
-    out.push(`fn ${this.fnNames[index]}(${args.join(', ')})${res} {`);
+    this.s += `fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`;
     const types = resolveFunction(this.m, f);
     const partial = { f, argNames, localNames, letNames, types, isConst: constness(f), litPlain: [], litRuntime: [] };
     const ctx: FnCtx = {
@@ -167,99 +172,121 @@ class Emitter {
       x: (h: ExprId): string => this.expr(ctx, h, false),
       xr: (h: ExprId): string => this.expr(ctx, h, true),
     };
-    f.locals.forEach((l, k) => {
-      const init = l.init !== undefined ? ` = ${this.expr(ctx, l.init, false)}` : '';
-      out.push(`  var ${localNames[k]}: ${this.type(l.type)}${init};`);
-    });
-    this.block(ctx, f.body, '  ', out);
-    out.push('}');
-    return out;
+    for (let k = 0; k < f.locals.length; k++) {
+      const l = f.locals[k] as (typeof f.locals)[number];
+      this.s += `  var ${String(localNames[k])}: ${this.type(l.type)}`;
+      if (l.init !== undefined) {
+        this.s += ' = ';
+        this.put(ctx, l.init, false);
+      }
+      this.s += ';\n';
+    }
+    this.block(ctx, f.body, '  ');
+    this.s += '}';
+    return this.s;
   }
 
-  private block(ctx: FnCtx, b: Block, ind: string, out: string[]): void {
+  /** The text of the function being printed so far (see fn). */
+  private s = '';
+
+  private block(ctx: FnCtx, b: Block, ind: string): void {
     const x = ctx.x;
+    const line = (text: string) => (this.s += `${ind}${text}\n`);
     for (const s of b) {
       switch (s.op) {
         case 'let':
-          out.push(`${ind}let ${ctx.letNames[s.let]} = ${x(s.value)};`);
+          this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
+          this.put(ctx, s.value, false);
+          this.s += ';\n';
           break;
         case 'store':
-          out.push(`${ind}${this.ref(ctx, s.pointer)} = ${x(s.value)};`);
+          this.s += ind;
+          this.putRef(ctx, s.pointer);
+          this.s += ' = ';
+          this.put(ctx, s.value, false);
+          this.s += ';\n';
           break;
         case 'if':
-          out.push(`${ind}if ${x(s.cond)} {`);
-          this.block(ctx, s.accept, ind + '  ', out);
+          this.s += `${ind}if `;
+          this.put(ctx, s.cond, false);
+          this.s += ' {\n';
+          this.block(ctx, s.accept, ind + '  ');
           if (s.reject.length) {
-            out.push(`${ind}} else {`);
-            this.block(ctx, s.reject, ind + '  ', out);
+            line('} else {');
+            this.block(ctx, s.reject, ind + '  ');
           }
-          out.push(`${ind}}`);
+          line('}');
           break;
         case 'loop':
-          out.push(`${ind}loop {`);
-          this.block(ctx, s.body, ind + '  ', out);
-          out.push(`${ind}}`);
+          line('loop {');
+          this.block(ctx, s.body, ind + '  ');
+          line('}');
           break;
         case 'switch': {
           const st = ctx.types[s.selector];
           const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
-          out.push(`${ind}switch ${x(s.selector)} {`);
+          this.s += `${ind}switch `;
+          this.put(ctx, s.selector, false);
+          this.s += ' {\n';
           for (const c of s.cases) {
             const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
             if (c.isDefault) labels.push('default');
-            out.push(`${ind}  case ${labels.join(', ')}: {`);
-            this.block(ctx, c.body, ind + '    ', out);
-            out.push(`${ind}  }`);
+            line(`  case ${labels.join(', ')}: {`);
+            this.block(ctx, c.body, ind + '    ');
+            line('  }');
           }
-          out.push(`${ind}}`);
+          line('}');
           break;
         }
         case 'break':
-          out.push(`${ind}break;`);
+          line('break;');
           break;
         case 'continue':
-          out.push(`${ind}continue;`);
+          line('continue;');
           break;
         case 'kill':
-          out.push(`${ind}discard;`);
+          line('discard;');
           break;
         case 'return':
-          out.push(`${ind}return${s.value !== undefined ? ` ${x(s.value)}` : ''};`);
+          if (s.value === undefined) line('return;');
+          else {
+            this.s += `${ind}return `;
+            this.put(ctx, s.value, false);
+            this.s += ';\n';
+          }
           break;
         case 'barrier':
-          if (s.workgroup || (!s.storage && !s.texture)) out.push(`${ind}workgroupBarrier();`);
-          if (s.storage) out.push(`${ind}storageBarrier();`);
-          if (s.texture) out.push(`${ind}textureBarrier();`);
+          if (s.workgroup || (!s.storage && !s.texture)) line('workgroupBarrier();');
+          if (s.storage) line('storageBarrier();');
+          if (s.texture) line('textureBarrier();');
           break;
         case 'atomic': {
-          const p = `&${this.ref(ctx, s.pointer)}`;
+          const ptr = `&${this.ref(ctx, s.pointer)}`;
           const v = s.value !== undefined ? x(s.value) : '';
           let call: string;
-          if (s.fn === 'load') call = `atomicLoad(${p})`;
+          if (s.fn === 'load') call = `atomicLoad(${ptr})`;
           else if (s.fn === 'compare_exchange')
-            call = `atomicCompareExchangeWeak(${p}, ${x(s.compare as ExprId)}, ${v})`;
+            call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
           else if (s.fn === 'exchange')
-            call = s.result === undefined ? `atomicStore(${p}, ${v})` : `atomicExchange(${p}, ${v})`;
+            call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
           else {
             const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
-            call = `atomic${name}(${p}, ${v})`;
+            call = `atomic${name}(${ptr}, ${v})`;
           }
           if (s.result !== undefined)
-            out.push(
-              `${ind}let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`,
-            );
-          else out.push(`${ind}${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+            line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
+          else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
           break;
         }
         case 'image_store': {
           const args = [x(s.image), x(s.coord)];
           if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
           args.push(x(s.value));
-          out.push(`${ind}textureStore(${args.join(', ')});`);
+          line(`textureStore(${args.join(', ')});`);
           break;
         }
         case 'call':
-          out.push(`${ind}${this.fnNames[s.fn]}(${s.args.map(x).join(', ')});`);
+          line(`${this.fnNames[s.fn]}(${s.args.map(x).join(', ')});`);
           break;
         case 'emit':
         case 'cut':
@@ -270,12 +297,28 @@ class Emitter {
 
   /** A pointer expression as a WGSL reference (no `&`). */
   private ref(ctx: FnCtx, h: ExprId): string {
+    const saved = this.s;
+    this.s = '';
+    this.putRef(ctx, h);
+    const text = this.s;
+    this.s = saved;
+    return text;
+  }
+
+  /** Appends a pointer expression as a WGSL reference (no `&`). */
+  private putRef(ctx: FnCtx, h: ExprId): void {
     const e = ctx.f.exprs[h] as Expr;
-    if (e.op === 'local') return ctx.localNames[e.local] ?? '?';
-    if (e.op === 'global') return this.globalNames[e.global] ?? '?';
-    if (e.op === 'access') return `${this.ref(ctx, e.base)}[${this.expr(ctx, e.index, false)}]`;
-    if (e.op === 'member') return `${this.ref(ctx, e.base)}${this.memberText(ctx, e.base, e.index)}`;
-    throw new Error(`expression %${h} (${e.op}) is not a reference`);
+    if (e.op === 'local') this.s += ctx.localNames[e.local] ?? '?';
+    else if (e.op === 'global') this.s += this.globalNames[e.global] ?? '?';
+    else if (e.op === 'access') {
+      this.putRef(ctx, e.base);
+      this.s += '[';
+      this.put(ctx, e.index, false);
+      this.s += ']';
+    } else if (e.op === 'member') {
+      this.putRef(ctx, e.base);
+      this.s += this.memberText(ctx, e.base, e.index);
+    } else throw new Error(`expression %${h} (${e.op}) is not a reference`);
   }
 
   private memberText(ctx: FnCtx, base: ExprId, index: number): string {
@@ -323,80 +366,156 @@ class Emitter {
     return `iridia_rt_${scalar}(${text})`;
   }
 
+  /** An expression's text (see put). */
   expr(ctx: FnCtx, h: ExprId, runtime: boolean): string {
+    const saved = this.s;
+    this.s = '';
+    this.put(ctx, h, runtime);
+    const text = this.s;
+    this.s = saved;
+    return text;
+  }
+
+  /** Appends an expression's text; `runtime`: literals through the identity helper. */
+  private put(ctx: FnCtx, h: ExprId, runtime: boolean): void {
     const e = ctx.f.exprs[h] as Expr;
     // An operation on constants only: print its literals through the identity helper.
-    const rtKids = runtime || (ctx.isConst[h] === true && isOperation(e));
-    const x = rtKids ? ctx.xr : ctx.x;
+    const rt = runtime || (ctx.isConst[h] === true && isOperation(e));
     switch (e.op) {
       case 'literal': {
         // Literals are shared in the arena and printed many times: their text is made once.
         const cache = runtime ? ctx.litRuntime : ctx.litPlain;
-        return (cache[h] ??= this.lit(e.scalar, e.bits, runtime));
+        this.s += cache[h] ??= this.lit(e.scalar, e.bits, runtime);
+        return;
       }
       case 'zero':
-        return `${this.type(e.type)}()`;
+        this.s += `${this.type(e.type)}()`;
+        return;
       case 'constant':
-        return this.constant(e.constant);
+        this.s += this.constant(e.constant);
+        return;
       case 'compose':
-        return `${this.type(e.type)}(${e.parts.map(x).join(', ')})`;
+        this.s += `${this.type(e.type)}(`;
+        this.putList(ctx, e.parts, rt);
+        this.s += ')';
+        return;
       case 'splat': {
         const t = ctx.types[h] as Resolved;
-        return `${this.typeOf(t.type)}(${x(e.value)})`;
+        this.s += `${this.typeOf(t.type)}(`;
+        this.put(ctx, e.value, rt);
+        this.s += ')';
+        return;
       }
       case 'swizzle':
-        return `${x(e.vector)}.${e.pattern.map((c) => 'xyzw'[c]).join('')}`;
+        this.put(ctx, e.vector, rt);
+        this.s += `.${swizzleText(e.pattern)}`;
+        return;
       case 'arg':
-        return ctx.argNames[e.index] ?? '?';
+        this.s += ctx.argNames[e.index] ?? '?';
+        return;
       case 'global':
       case 'local':
       case 'access':
       case 'member': {
         const r = ctx.types[h] as Resolved;
-        if (r.kind === 'pointer' || r.kind === 'handle') return this.ref(ctx, h);
-        if (e.op === 'access') return `${x(e.base)}[${x(e.index)}]`;
-        if (e.op === 'member') return `${x(e.base)}${this.memberText(ctx, e.base, e.index)}`;
-        return this.ref(ctx, h);
+        if (r.kind === 'pointer' || r.kind === 'handle') this.putRef(ctx, h);
+        else if (e.op === 'access') {
+          this.put(ctx, e.base, rt);
+          this.s += '[';
+          this.put(ctx, e.index, rt);
+          this.s += ']';
+        } else if (e.op === 'member') {
+          this.put(ctx, e.base, rt);
+          this.s += this.memberText(ctx, e.base, e.index);
+        } else this.putRef(ctx, h);
+        return;
       }
       case 'let':
-        return ctx.letNames[e.let] ?? '?';
+        this.s += ctx.letNames[e.let] ?? '?';
+        return;
       case 'load':
-        return this.ref(ctx, e.pointer);
+        this.putRef(ctx, e.pointer);
+        return;
       case 'unary':
         if (e.fn === 'neg') {
           // WGSL has no unary minus on u32: 0 - x wraps the same way.
           const t = (ctx.types[e.arg] as Resolved).type;
-          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32')
-            return `(${this.typeOf(t)}() - ${x(e.arg)})`;
-          return `(-${x(e.arg)})`;
-        }
-        return isBoolTyped(ctx, e.arg) ? `(!${x(e.arg)})` : `(~${x(e.arg)})`;
-      case 'binary': {
-        const o = BINARY[e.fn];
-        if (e.fn === 'and' || e.fn === 'or') {
-          if (isBoolTyped(ctx, e.left)) return `(${x(e.left)} ${e.fn === 'and' ? '&' : '|'} ${x(e.right)})`;
-        }
-        return `(${x(e.left)} ${o} ${x(e.right)})`;
-      }
+          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') this.s += `(${this.typeOf(t)}() - `;
+          else this.s += '(-';
+        } else this.s += isBoolTyped(ctx, e.arg) ? '(!' : '(~';
+        this.put(ctx, e.arg, rt);
+        this.s += ')';
+        return;
+      case 'binary':
+        // On bools `and`/`or` are WGSL's non-short-circuit `&`/`|`, the same symbols as on integers.
+        this.s += '(';
+        this.put(ctx, e.left, rt);
+        this.s += BINARY_SPACED[e.fn] ?? ' undefined ';
+        this.put(ctx, e.right, rt);
+        this.s += ')';
+        return;
       case 'select':
-        return `select(${x(e.reject)}, ${x(e.accept)}, ${x(e.cond)})`;
-      case 'math': {
-        if (e.fn === 'mul_hi') return this.mulHi(ctx, h, e.args, x);
-        return `${MATH[e.fn]}(${e.args.map(x).join(', ')})`;
-      }
+        this.s += 'select(';
+        this.put(ctx, e.reject, rt);
+        this.s += ', ';
+        this.put(ctx, e.accept, rt);
+        this.s += ', ';
+        this.put(ctx, e.cond, rt);
+        this.s += ')';
+        return;
+      case 'math':
+        if (e.fn === 'mul_hi') this.s += this.mulHi(ctx, h, e.args, rt ? ctx.xr : ctx.x);
+        else {
+          this.s += `${MATH[e.fn] ?? 'undefined'}(`;
+          this.putList(ctx, e.args, rt);
+          this.s += ')';
+        }
+        return;
       case 'bitcast': {
         const t = ctx.types[h] as Resolved;
-        return `bitcast<${this.typeOf(t.type)}>(${x(e.value)})`;
+        this.s += `bitcast<${this.typeOf(t.type)}>(`;
+        this.put(ctx, e.value, rt);
+        this.s += ')';
+        return;
       }
       case 'convert': {
         const t = ctx.types[h] as Resolved;
-        return `${this.typeOf(t.type)}(${x(e.value)})`;
+        this.s += `${this.typeOf(t.type)}(`;
+        this.put(ctx, e.value, rt);
+        this.s += ')';
+        return;
       }
       case 'derivative': {
         const base = e.axis === 'width' ? 'fwidth' : e.axis === 'x' ? 'dpdx' : 'dpdy';
         const suffix = e.control === 'coarse' ? 'Coarse' : e.control === 'fine' ? 'Fine' : '';
-        return `${base}${suffix}(${x(e.value)})`;
+        this.s += `${base}${suffix}(`;
+        this.put(ctx, e.value, rt);
+        this.s += ')';
+        return;
       }
+      case 'sample':
+      case 'image_load':
+      case 'image_query':
+      case 'array_length':
+        this.s += this.imageExpr(ctx, e, rt ? ctx.xr : ctx.x);
+    }
+  }
+
+  /** Appends expressions separated by commas. */
+  private putList(ctx: FnCtx, hs: readonly ExprId[], runtime: boolean): void {
+    for (let k = 0; k < hs.length; k++) {
+      if (k > 0) this.s += ', ';
+      this.put(ctx, hs[k] as ExprId, runtime);
+    }
+  }
+
+  /** The texture and buffer-length expressions, as strings. */
+  private imageExpr(
+    ctx: FnCtx,
+    e: Extract<Expr, { op: 'sample' | 'image_load' | 'image_query' | 'array_length' }>,
+    x: (h: ExprId) => string,
+  ): string {
+    switch (e.op) {
       case 'sample':
         return this.sample(ctx, e, x);
       case 'image_load': {
@@ -517,6 +636,23 @@ interface FnCtx {
 
 const LANE_MEMBER: readonly string[] = ['.x', '.y', '.z', '.w'];
 
+/** Swizzle letters by pattern, for patterns of one to four lanes (the common case, cached). */
+const SWIZZLES = new Map<number, string>();
+
+function swizzleText(pattern: readonly number[]): string {
+  let key = 0;
+  for (const c of pattern) {
+    if (!(c >= 0 && c <= 3)) return pattern.map((k) => 'xyzw'[k]).join('');
+    key = key * 5 + c + 1;
+  }
+  let text = SWIZZLES.get(key);
+  if (text === undefined) {
+    text = pattern.map((k) => 'xyzw'[k]).join('');
+    SWIZZLES.set(key, text);
+  }
+  return text;
+}
+
 const BINARY: Readonly<Record<string, string>> = {
   add: '+',
   sub: '-',
@@ -535,6 +671,11 @@ const BINARY: Readonly<Record<string, string>> = {
   gt: '>',
   ge: '>=',
 };
+
+/** The binary operators with the spaces around them. */
+const BINARY_SPACED: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(BINARY).map(([k, v]) => [k, ` ${v} `]),
+);
 
 const MATH: Readonly<Record<string, string>> = {
   min: 'min',
