@@ -26,6 +26,7 @@ import type {
 } from './ir.js';
 
 const SCALAR_INDEX: Readonly<Record<Scalar, number>> = { f32: 0, i32: 1, u32: 2, bool: 3 };
+const F32_BITS = new DataView(new ArrayBuffer(4));
 
 export class ModuleBuilder {
   readonly types: Type[] = [];
@@ -37,7 +38,7 @@ export class ModuleBuilder {
 
   type(t: Type): TypeId {
     // Structs are nominal (their name is part of the key); everything else is structural.
-    const key = JSON.stringify(t);
+    const key = typeKey(t);
     const known = this.typeKeys.get(key);
     if (known !== undefined) return known;
     const id = this.types.length;
@@ -95,13 +96,22 @@ export class ModuleBuilder {
   }
 }
 
+/** The interning key of a type: short keys for the lifter's common kinds, JSON for the rest. */
+function typeKey(t: Type): string {
+  if (t.kind === 'scalar') return `s${t.scalar}`;
+  if (t.kind === 'vector') return `v${t.scalar}${t.size}`;
+  if (t.kind === 'array') return `a${t.base},${t.length}`;
+  return JSON.stringify(t);
+}
+
 export class FunctionBuilder {
   readonly exprs: Expr[] = [];
   readonly locals: LocalVariable[] = [];
   readonly lets: { name: string }[] = [];
   readonly args: FunctionArgument[] = [];
   private readonly blocks: Stmt[][] = [[]];
-  private readonly literalCache = new Map<string, ExprId>();
+  /** Literal expressions by scalar (SCALAR_INDEX) and bit pattern. */
+  private readonly literalCache: Map<number, ExprId>[] = [new Map(), new Map(), new Map(), new Map()];
 
   constructor(
     readonly m: ModuleBuilder,
@@ -111,11 +121,11 @@ export class FunctionBuilder {
   expr(e: Expr): ExprId {
     // Literals are shared (they are pure and cheap to print more than once).
     if (e.op === 'literal') {
-      const key = `${e.scalar}:${e.bits}`;
-      const hit = this.literalCache.get(key);
+      const cache = this.literalCache[SCALAR_INDEX[e.scalar]];
+      const hit = cache?.get(e.bits);
       if (hit !== undefined) return hit;
       this.exprs.push(e);
-      this.literalCache.set(key, this.exprs.length - 1);
+      cache?.set(e.bits, this.exprs.length - 1);
       return this.exprs.length - 1;
     }
     this.exprs.push(e);
@@ -129,9 +139,8 @@ export class FunctionBuilder {
     return this.expr({ op: 'literal', scalar: 'i32', bits: v >>> 0 });
   }
   f32(v: number): ExprId {
-    const b = new DataView(new ArrayBuffer(4));
-    b.setFloat32(0, v, true);
-    return this.expr({ op: 'literal', scalar: 'f32', bits: b.getUint32(0, true) });
+    F32_BITS.setFloat32(0, v, true);
+    return this.expr({ op: 'literal', scalar: 'f32', bits: F32_BITS.getUint32(0, true) });
   }
   f32bits(bits: number): ExprId {
     return this.expr({ op: 'literal', scalar: 'f32', bits: bits >>> 0 });

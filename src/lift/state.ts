@@ -230,8 +230,11 @@ export class Lifter {
     let v: ExprId;
     if (op.type === OT.imm32) {
       const vals = op.values ?? [];
-      const bits = lanes.map((l) => (op.numComponents === 1 ? vals[0] : vals[l]) ?? 0);
-      const lit = bits.map((b) => this.e({ op: 'literal', scalar: type, bits: b >>> 0 }));
+      const lit: ExprId[] = [];
+      for (const l of lanes) {
+        const b = (op.numComponents === 1 ? vals[0] : vals[l]) ?? 0;
+        lit.push(this.e({ op: 'literal', scalar: type, bits: b >>> 0 }));
+      }
       v =
         lit.length === 1
           ? (lit[0] as ExprId)
@@ -240,8 +243,13 @@ export class Lifter {
       return this.refuse('double precision', '64-bit immediate');
     } else {
       const reg = this.registerValue(op);
-      const comps = lanes.map((l) => (op.numComponents === 1 ? 0 : (op.swizzle[l] ?? 0)));
-      const identity = comps.length === 4 && comps.every((c, k) => c === k);
+      const comps: number[] = [];
+      let identity = lanes.length === 4;
+      for (let k = 0; k < lanes.length; k++) {
+        const c = op.numComponents === 1 ? 0 : (op.swizzle[lanes[k] as number] ?? 0);
+        comps.push(c);
+        if (c !== k) identity = false;
+      }
       const raw = identity ? reg : this.swz(reg, comps);
       v = type === 'u32' ? raw : this.bitcast(type, raw);
     }
@@ -323,26 +331,27 @@ export class Lifter {
     let v = value;
     if (saturate && type === 'f32') v = this.saturate(v, lanes.length);
     if (type !== 'u32') v = this.bitcast('u32', v);
-    const emit = () => {
-      if (lanes.length === 4 && lanes.every((l, k) => l === k)) {
-        this.f.stmt({ op: 'store', pointer: dest.pointer, value: v });
-        return;
-      }
-      if (lanes.length === 1) {
-        this.f.stmt({ op: 'store', pointer: this.member(dest.pointer, lanes[0] as number), value: v });
-        return;
-      }
-      const t = this.f.bind(`${regName(op)}`, v);
-      lanes.forEach((l, k) =>
-        this.f.stmt({ op: 'store', pointer: this.member(dest.pointer, l), value: this.swz(t, [k]) }),
-      );
-    };
-    if (dest.guard === undefined) emit();
+    if (dest.guard === undefined) this.storeLanes(op, dest.pointer, v, lanes);
     else {
       this.f.open();
-      emit();
+      this.storeLanes(op, dest.pointer, v, lanes);
       this.f.stmt({ op: 'if', cond: dest.guard, accept: this.f.close(), reject: [] });
     }
+  }
+
+  /** Stores `v` (one value per lane in `lanes`) to the lanes of the vec4<u32> at `pointer`. */
+  private storeLanes(op: Operand, pointer: ExprId, v: ExprId, lanes: readonly number[]): void {
+    if (lanes.length === 4 && lanes[0] === 0 && lanes[1] === 1 && lanes[2] === 2 && lanes[3] === 3) {
+      this.f.stmt({ op: 'store', pointer, value: v });
+      return;
+    }
+    if (lanes.length === 1) {
+      this.f.stmt({ op: 'store', pointer: this.member(pointer, lanes[0] as number), value: v });
+      return;
+    }
+    const t = this.f.bind(regName(op), v);
+    for (let k = 0; k < lanes.length; k++)
+      this.f.stmt({ op: 'store', pointer: this.member(pointer, lanes[k] as number), value: this.swz(t, [k]) });
   }
 
   /**
