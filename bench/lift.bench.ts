@@ -1,9 +1,16 @@
 // Lifter throughput: lift (container parse, decode, lift to IR) and WGSL emission (passes and the
 // printer) of the SM4/5/5.1 programs of ../shared/corpus (dxbc and dxbc-sm51), one thread, files read
-// first; containers/s for lift alone, emission alone, and both. The peer is vkd3d-shader's DXBC to
-// SPIR-V (about 9,900 containers/s on one core for 1.17, the issue's figure); where `vkd3d-compiler`
-// is installed it is also measured here on a sample, one process per container with the process
-// start (measured on `--version`) subtracted.
+// first; containers/s wall and per CPU-second (process.cpuUsage, so other work on a shared machine
+// counts less), best of three passes after a warm-up. Each lifted module is dropped once used, as a
+// caller lifting one file at a time would: holding all ~6,300 modules at once (~600 MB of IR) makes
+// the garbage collector's work, and so every figure, about twice as slow (docs/benchmarks.md).
+//
+// The peer is vkd3d-shader's DXBC to SPIR-V. The issue's figure is ~9,900 containers/s on one core
+// for vkd3d-shader 1.17; where `vkd3d-compiler` is installed (Debian ships 1.2) it is measured here,
+// one process per container, on a sample of the corpus programs it compiles: the raw rate per
+// process, the process start alone (`--version`, run beside each compile), and the difference with
+// its noise, in wall time (paired with the start run next to it) and in CPU time (the children's
+// user + system time a shell's `times` reports after a loop of runs).
 
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -13,8 +20,13 @@ import { emitWgsl } from '../src/wgsl/index.js';
 import type { Program } from '../src/ir/program.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 
-function programs(): { path: string; bytes: Uint8Array }[] {
-  const out: { path: string; bytes: Uint8Array }[] = [];
+interface Input {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+function programs(): Input[] {
+  const out: Input[] = [];
   for (const root of ['corpus/dxbc', 'corpus/dxbc-sm51']) {
     const dir = sharedPath(root);
     if (!dir) continue;
@@ -33,33 +45,141 @@ function programs(): { path: string; bytes: Uint8Array }[] {
   return out;
 }
 
-/**
- * vkd3d-compiler's time per container with its process start taken off, in ms, or undefined when
- * it is not installed. Each file is compiled three times and `--version` runs beside it; the
- * fastest of each is kept (a shared machine only ever adds time), and the start is the fastest
- * `--version` of all. `each` is the whole per-process time, for when the difference is lost in noise.
- */
-function vkd3dPerContainer(sample: readonly string[]): { net: number; each: number } | undefined {
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** Best wall and best CPU milliseconds of three passes after a warm-up (each kept apart). */
+function timed(pass: () => { wall: number; cpu: number }): { wall: number; cpu: number } {
+  pass();
+  let wall = Infinity;
+  let cpu = Infinity;
+  for (let r = 0; r < 3; r++) {
+    const t = pass();
+    wall = Math.min(wall, t.wall);
+    cpu = Math.min(cpu, t.cpu);
+  }
+  return { wall, cpu };
+}
+
+function whole(f: () => void): () => { wall: number; cpu: number } {
+  return () => {
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    f();
+    return { wall: performance.now() - t0, cpu: cpuMs() - c0 };
+  };
+}
+
+/** Emission alone: lift a slice (not timed), time the emission of its modules, drop them. */
+function emissionPass(inputs: readonly Input[]): () => { wall: number; cpu: number } {
+  return () => {
+    let wall = 0;
+    let cpu = 0;
+    for (let k = 0; k < inputs.length; k += 128) {
+      const modules: Program[] = inputs.slice(k, k + 128).map((p) => liftContainer(parseContainer(p.bytes)));
+      const c0 = cpuMs();
+      const t0 = performance.now();
+      for (const m of modules) emitWgsl(m);
+      wall += performance.now() - t0;
+      cpu += cpuMs() - c0;
+    }
+    return { wall, cpu };
+  };
+}
+
+// ---- the peer ----------------------------------------------------------------------------------
+
+const COMPILE = ['-x', 'dxbc-tpf', '-b', 'spirv-binary', '-o', '/dev/null'];
+
+interface Stats {
+  readonly n: number;
+  readonly mean: number;
+  readonly median: number;
+  /** Standard error of the mean. */
+  readonly se: number;
+}
+
+function stats(xs: readonly number[]): Stats {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, n - 1));
+  const sorted = [...xs].sort((a, b) => a - b);
+  return { n, mean, median: sorted[n >> 1] ?? NaN, se: sd / Math.sqrt(n) };
+}
+
+/** Children's CPU milliseconds (user + system) of a shell loop running vkd3d-compiler per argument. */
+function childCpu(files: readonly string[], version: boolean): number | undefined {
+  const cmd = version
+    ? 'for f in "$@"; do vkd3d-compiler --version >/dev/null; done; times'
+    : `for f in "$@"; do vkd3d-compiler ${COMPILE.join(' ')} "$f" 2>/dev/null; done; times`;
+  const r = spawnSync('sh', ['-c', cmd, 'sh', ...files], { encoding: 'utf8' });
+  const line = r.stdout.trim().split('\n')[1] ?? '';
+  const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(line.trim());
+  if (!m) return undefined;
+  return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
+}
+
+interface Peer {
+  readonly version: string;
+  readonly files: number;
+  readonly failed: number;
+  /** Wall ms per process: compiles, `--version` starts, and compile minus the start run beside it. */
+  readonly compile: Stats;
+  readonly start: Stats;
+  readonly net: Stats;
+  /** CPU ms per process, one figure per loop over the sample (three loops each). */
+  readonly cpuCompile: readonly number[];
+  readonly cpuStart: readonly number[];
+}
+
+function measurePeer(sample: readonly string[]): Peer | undefined {
   const probe = spawnSync('vkd3d-compiler', ['--version'], { encoding: 'utf8' });
   if (probe.status !== 0) return undefined;
-  const timed = (args: string[]): number => {
+  const version = (/vkd3d-shader ([\d.]+)/.exec(probe.stdout) ?? [])[1] ?? '?';
+  // Only containers it compiles (exit status 0) are timed.
+  const files = sample.filter((f) => spawnSync('vkd3d-compiler', [...COMPILE, f], { stdio: 'ignore' }).status === 0);
+  const run = (args: string[]): number => {
     const t0 = performance.now();
-    spawnSync('vkd3d-compiler', args);
+    spawnSync('vkd3d-compiler', args, { stdio: 'ignore' });
     return performance.now() - t0;
   };
-  let start = Infinity;
-  let total = 0;
-  for (const f of sample) {
-    let best = Infinity;
-    for (let r = 0; r < 3; r++) {
-      start = Math.min(start, timed(['--version']));
-      best = Math.min(best, timed(['-x', 'dxbc-tpf', '-b', 'spirv-binary', '-o', '/dev/null', f]));
+  const compile: number[] = [];
+  const start: number[] = [];
+  const net: number[] = [];
+  for (let r = 0; r < 3; r++)
+    for (const f of files) {
+      const s = run(['--version']);
+      const c = run([...COMPILE, f]);
+      start.push(s);
+      compile.push(c);
+      net.push(c - s);
     }
-    total += best;
+  const cpuCompile: number[] = [];
+  const cpuStart: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const c = childCpu(files, false);
+    const s = childCpu(files, true);
+    if (c !== undefined && s !== undefined) {
+      cpuCompile.push(c / files.length);
+      cpuStart.push(s / files.length);
+    }
   }
-  const each = total / sample.length;
-  return { net: each - start, each };
+  return {
+    version,
+    files: files.length,
+    failed: sample.length - files.length,
+    compile: stats(compile),
+    start: stats(start),
+    net: stats(net),
+    cpuCompile,
+    cpuStart,
+  };
 }
+
+const perSecond = (ms: number): string => (ms > 0 ? (1000 / ms).toFixed(0) : '∞');
+const range = (xs: readonly number[]): string => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
 
 export async function bench(report: (line: string) => void): Promise<void> {
   const all = programs();
@@ -68,52 +188,80 @@ export async function bench(report: (line: string) => void): Promise<void> {
     return;
   }
   // Programs that lift (refusals are counted apart: they stop early and would flatter the figure).
-  const lifted: { path: string; bytes: Uint8Array; program: Program }[] = [];
+  const lifted: Input[] = [];
   let refused = 0;
   for (const p of all) {
     try {
-      lifted.push({ ...p, program: liftContainer(parseContainer(p.bytes)) });
+      liftContainer(parseContainer(p.bytes));
+      lifted.push(p);
     } catch {
       refused++;
     }
   }
-  const time = (f: () => void): number => {
-    f(); // warm-up
-    let best = Infinity;
-    for (let r = 0; r < 2; r++) {
-      const t0 = performance.now();
-      f();
-      best = Math.min(best, performance.now() - t0);
-    }
-    return best;
-  };
-  const liftMs = time(() => {
-    for (const p of lifted) liftContainer(parseContainer(p.bytes));
-  });
-  const emitMs = time(() => {
-    for (const p of lifted) emitWgsl(p.program);
-  });
-  const bothMs = time(() => {
-    for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
-  });
-  const rate = (ms: number) => ((lifted.length / ms) * 1000).toFixed(0);
-  report(`lift: ${lifted.length} corpus programs that lift (${refused} refused, not timed), one thread`);
-  report(
-    `lift: lift ${rate(liftMs)} containers/s, WGSL emission ${rate(emitMs)} containers/s, lift + WGSL ${rate(bothMs)} containers/s`,
+  const n = lifted.length;
+  const lift = timed(
+    whole(() => {
+      for (const p of lifted) liftContainer(parseContainer(p.bytes));
+    }),
   );
-  const step = Math.max(1, Math.floor(lifted.length / 200));
+  const both = timed(
+    whole(() => {
+      for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+    }),
+  );
+  const emit = timed(emissionPass(lifted));
+  const rate = (ms: number) => ((n / ms) * 1000).toFixed(0);
+  const fig = (t: { wall: number; cpu: number }) => `${rate(t.wall)}/s wall (${rate(t.cpu)} per CPU-second)`;
+  report(`lift: ${n} corpus programs that lift (${refused} refused, not timed), one thread, best of 3 passes`);
+  report(`lift: lift ${fig(lift)}, WGSL emission ${fig(emit)}, lift + WGSL ${fig(both)}`);
+
+  const step = Math.max(1, Math.floor(n / 150));
   const sample = lifted.filter((_, i) => i % step === 0).map((p) => p.path);
-  const vk = vkd3dPerContainer(sample);
-  if (vk !== undefined)
+  const peer = measurePeer(sample);
+  const ours = (n / both.cpu) * 1000;
+  if (peer === undefined) {
+    report('lift: peer vkd3d-compiler not installed; vkd3d-shader 1.17 DXBC->SPIR-V ~9,900/s (issue figure)');
+    report(`lift: ratio iridia lift + WGSL / vkd3d-shader 1.17's 9,900/s: ${(ours / 9900).toFixed(2)}`);
+    return;
+  }
+  const { compile, start, net, cpuCompile, cpuStart } = peer;
+  report(
+    `lift: peer vkd3d-compiler ${peer.version} DXBC->SPIR-V, one process per container, ${peer.files} of a ` +
+      `${sample.length}-program sample (${peer.failed ? `${peer.failed} it fails left out` : 'it compiles all'}), 3 runs each`,
+  );
+  report(
+    `lift:   wall per process ${compile.mean.toFixed(2)} ms (median ${compile.median.toFixed(2)}, ±${(2 * compile.se).toFixed(2)}): ` +
+      `${perSecond(compile.mean)} containers/s; process start alone (--version) ${start.mean.toFixed(2)} ms ` +
+      `(median ${start.median.toFixed(2)}, ±${(2 * start.se).toFixed(2)})`,
+  );
+  const netWithin = net.mean <= 2 * net.se;
+  report(
+    `lift:   wall less the start run beside it: ${net.mean.toFixed(2)} ± ${(2 * net.se).toFixed(2)} ms (two standard errors) ` +
+      (netWithin
+        ? '- within noise: the compile is not told apart from the process start'
+        : `= ~${perSecond(net.mean)} containers/s (${perSecond(net.mean + 2 * net.se)}..${net.mean - 2 * net.se > 0 ? perSecond(net.mean - 2 * net.se) : '∞'})`),
+  );
+  if (cpuCompile.length) {
+    const c = Math.min(...cpuCompile);
+    const s = Math.min(...cpuStart);
+    const spread = Math.max(...cpuCompile) - c + (Math.max(...cpuStart) - s);
+    const cpuNet = c - s;
     report(
-      `lift: peer vkd3d-compiler (installed version) DXBC->SPIR-V ` +
-        (vk.net >= 0.02
-          ? `~${(1000 / vk.net).toFixed(0)} containers/s`
-          : `not measurable, its work is lost in the process start`) +
-        ` on ${sample.length} containers (${vk.each.toFixed(2)} ms a process, fastest --version start subtracted); vkd3d-shader 1.17: ~9,900/s (issue's figure)`,
+      `lift:   CPU per process ${c.toFixed(2)} ms (3 loops: ${range(cpuCompile)}): ${perSecond(c)} per CPU-second; ` +
+        `start alone ${s.toFixed(2)} ms (${range(cpuStart)}); difference ${cpuNet.toFixed(2)} ms ` +
+        (cpuNet <= spread
+          ? `- within the loops' spread (${spread.toFixed(2)} ms): not told apart from the start`
+          : `= ~${perSecond(cpuNet)} per CPU-second`),
     );
-  else
     report(
-      'lift: peer vkd3d-shader 1.17 DXBC->SPIR-V ~9,900 containers/s (issue figure; vkd3d-compiler not installed here)',
+      `lift: ratio iridia lift + WGSL (${ours.toFixed(0)} per CPU-second) / vkd3d-compiler per process ` +
+        `(${perSecond(c)} per CPU-second): ${(ours / (1000 / c)).toFixed(2)}` +
+        (cpuNet > spread ? `; / start-subtracted (${perSecond(cpuNet)}): ${(ours / (1000 / cpuNet)).toFixed(2)}` : '') +
+        `; / vkd3d-shader 1.17's 9,900/s (the issue's aim): ${(ours / 9900).toFixed(2)}`,
+    );
+  } else
+    report(
+      `lift: ratio iridia lift + WGSL / vkd3d-compiler per process (wall): ${((n / both.wall) * 1000 * (compile.mean / 1000)).toFixed(2)}; ` +
+        `/ vkd3d-shader 1.17's 9,900/s: ${(ours / 9900).toFixed(2)}`,
     );
 }
