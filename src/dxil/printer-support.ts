@@ -119,8 +119,8 @@ export function mdNodeRefs(md: Metadata): number[] {
   return out;
 }
 
-export function sortAttachments(a: readonly [number, number][]): [number, number][] {
-  return [...a].sort((x, y) => x[0] - y[0]);
+export function sortAttachments(a: readonly [number, number][]): readonly [number, number][] {
+  return a.length < 2 ? a : [...a].sort((x, y) => x[0] - y[0]);
 }
 
 export function isNull(v: Value): boolean {

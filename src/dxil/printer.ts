@@ -3,7 +3,18 @@
 // values, blocks with their predecessors, instructions with dx.op comments, attribute groups, named
 // metadata and the numbered metadata nodes. The order of every list follows LLVM's SlotTracker.
 
-import { Block, Constant, Func, GlobalVar, Instruction, type Metadata, type Module, Type, type Value } from './ir.js';
+import {
+  type AttributeList,
+  Block,
+  Constant,
+  Func,
+  GlobalVar,
+  Instruction,
+  type Metadata,
+  type Module,
+  Type,
+  type Value,
+} from './ir.js';
 import { MetadataValue } from './function.js';
 import { escapeBytes, escapeString, formatFP, llvmName, metadataName } from './format.js';
 import { printDiNode } from './di-printer.js';
@@ -157,9 +168,21 @@ export class ModulePrinter {
           if (inst.dbg) this.mdSlot(this.location(inst), f);
           for (const [, id] of sortAttachments(inst.attachments)) this.mdSlot(this.md(id, f), f);
         }
-      const fa = attrString(f.attrs, FN_INDEX, true);
+      const fa = this.attrs(f.attrs, FN_INDEX, true);
       if (fa) this.attrSlot(fa);
     }
+  }
+
+  /** attrString of one attribute list (lists are shared between calls), by index and form. */
+  private readonly attrTexts = new Map<AttributeList, Map<number, string>>();
+  private attrs(list: AttributeList | undefined, index: number, inGroup: boolean): string {
+    if (!list) return '';
+    let texts = this.attrTexts.get(list);
+    if (!texts) this.attrTexts.set(list, (texts = new Map()));
+    const key = index * 2 + (inGroup ? 1 : 0);
+    let s = texts.get(key);
+    if (s === undefined) texts.set(key, (s = attrString(list, index, inGroup)));
+    return s;
   }
 
   private attrSlot(s: string): number {
@@ -181,7 +204,7 @@ export class ModulePrinter {
       for (const inst of bb.insts) {
         if (inst.type.kind !== 'void' && !inst.name) this.localSlots.set(inst, n++);
         if (inst.op === 'call') {
-          const s = attrString(inst.attrs, FN_INDEX, true);
+          const s = this.attrs(inst.attrs, FN_INDEX, true);
           if (s) this.attrSlot(s);
         }
       }
@@ -260,7 +283,8 @@ export class ModulePrinter {
       for (const bb of f.blocks)
         for (const inst of bb.insts) {
           type(inst.type);
-          for (const op of inst.ops) value(op, f);
+          // Only constants and metadata operands lead to more types (value() skips the rest).
+          for (const op of inst.ops) if (op.kind === 'const' || op.kind === 'md') value(op, f);
           if (inst.cases.length) for (const c of inst.cases) value(c, f);
           for (const [, id] of inst.attachments) {
             const md = this.md(id, f);
@@ -496,14 +520,14 @@ export class ModulePrinter {
     s += LINKAGES[f.linkage] ?? '';
     s += ['', 'hidden ', 'protected '][f.visibility] ?? '';
     if (f.callingConv !== 0) s += `${ccName(f.callingConv)} `;
-    const ret = attrString(f.attrs, 0, false);
+    const ret = this.attrs(f.attrs, 0, false);
     if (ret) s += ret + ' ';
     s += `${this.typeName(f.fnType.elt!)} ${this.operand(f)}(`;
     this.numberFunction(f);
     const params: string[] = [];
     f.fnType.elts.forEach((pt, i) => {
       let p = this.typeName(pt);
-      const pa = attrString(f.attrs, i + 1, false);
+      const pa = this.attrs(f.attrs, i + 1, false);
       if (pa) p += ' ' + pa;
       if (!f.isProto) {
         const a = f.args[i]!;
@@ -514,7 +538,7 @@ export class ModulePrinter {
     if (f.fnType.vararg) params.push('...');
     s += params.join(', ') + ')';
     if (f.unnamedAddr) s += ' unnamed_addr';
-    const fa = attrString(f.attrs, FN_INDEX, true);
+    const fa = this.attrs(f.attrs, FN_INDEX, true);
     if (fa) s += ` #${this.attrSlot(fa)}`;
     if (f.section) s += ` section "${escapeString(this.m.sections[f.section - 1] ?? '')}"`;
     if (f.align) s += ` align ${f.align}`;
@@ -635,18 +659,18 @@ export class ModulePrinter {
         s += 'call';
         const conv = (cc & ~(1 << 14)) >>> 1;
         if (conv & 0x3ff) s += ` ${ccName(conv & 0x3ff)}`;
-        const ra = attrString(i.attrs, 0, false);
+        const ra = this.attrs(i.attrs, 0, false);
         if (ra) s += ' ' + ra;
         const fty = i.explicitType!;
         s += ` ${this.typeName(fty.vararg ? fty : fty.elt!)} ${this.operand(i.callee!)}(`;
         s += ops
           .map((v, k) => {
-            const pa = attrString(i.attrs, k + 1, false);
+            const pa = this.attrs(i.attrs, k + 1, false);
             return `${this.typeName(v.type)}${pa ? ' ' + pa : ''} ${this.operand(v)}`;
           })
           .join(', ');
         s += ')';
-        const fa = attrString(i.attrs, FN_INDEX, true);
+        const fa = this.attrs(i.attrs, FN_INDEX, true);
         if (fa) s += ` #${this.attrSlot(fa)}`;
         break;
       }
