@@ -402,24 +402,24 @@ export class ModulePrinter {
         return `${CASTS[c.sub] ?? `cast${c.sub}`} (${this.typed(c.ops[0]!)} to ${this.typeName(t)})`;
       case 'ce-gep': {
         const src = c.srcType ?? c.ops[0]!.type.elt!;
-        return `getelementptr${c.sub ? ' inbounds' : ''} (${this.typeName(src)}, ${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `getelementptr${c.sub ? ' inbounds' : ''} (${this.typeName(src)}, ${this.typedList(c.ops)})`;
       }
       case 'ce-binop': {
         const fp = c.ops[0]!.type.isFPOrFPVector();
         const name = fp ? (FP_BINOPS[c.sub] ?? `binop${c.sub}`) : (BINOPS[c.sub] ?? `binop${c.sub}`);
-        return `${name}${binopFlags(name, c.flags)} (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `${name}${binopFlags(name, c.flags)} (${this.typedList(c.ops)})`;
       }
       case 'ce-select':
-        return `select (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `select (${this.typedList(c.ops)})`;
       case 'ce-extractelement':
-        return `extractelement (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `extractelement (${this.typedList(c.ops)})`;
       case 'ce-insertelement':
-        return `insertelement (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `insertelement (${this.typedList(c.ops)})`;
       case 'ce-shufflevector':
-        return `shufflevector (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `shufflevector (${this.typedList(c.ops)})`;
       case 'ce-cmp': {
         const fp = c.ops[0]!.type.isFPOrFPVector();
-        return `${fp ? 'fcmp' : 'icmp'} ${PREDICATES[c.sub] ?? c.sub} (${c.ops.map((v) => this.typed(v)).join(', ')})`;
+        return `${fp ? 'fcmp' : 'icmp'} ${PREDICATES[c.sub] ?? c.sub} (${this.typedList(c.ops)})`;
       }
       case 'blockaddress':
       case 'inlineasm':
@@ -431,7 +431,7 @@ export class ModulePrinter {
     if (ops.length && ops.every((v) => isNull(v))) return 'zeroinitializer';
     if (ops.length && ops.every((v) => v instanceof Constant && v.ck === 'undef')) return 'undef';
     if (t.kind === 'struct') {
-      const inner = ops.length ? `{ ${ops.map((v) => this.typed(v)).join(', ')} }` : '{}';
+      const inner = ops.length ? `{ ${this.typedList(ops)} }` : '{}';
       return t.packed ? `<${inner}>` : inner;
     }
     if (
@@ -441,7 +441,7 @@ export class ModulePrinter {
       ops.every((v) => v instanceof Constant && v.ck === 'int')
     )
       return `c"${escapeBytes(ops.map((v) => Number((v as Constant).bits & 0xffn)))}"`;
-    const body = ops.map((v) => this.typed(v)).join(', ');
+    const body = this.typedList(ops);
     return t.kind === 'vector' ? `<${body}>` : `[${body}]`;
   }
 
@@ -588,10 +588,10 @@ export class ModulePrinter {
         break;
       }
       case 'gep':
-        s += `getelementptr ${i.inbounds ? 'inbounds ' : ''}${this.typeName(i.explicitType!)}, ${ops.map((v) => this.typed(v)).join(', ')}`;
+        s += `getelementptr ${i.inbounds ? 'inbounds ' : ''}${this.typeName(i.explicitType!)}, ${this.typedList(ops)}`;
         break;
       case 'select':
-        s += `select ${ops.map((v) => this.typed(v)).join(', ')}`;
+        s += `select ${this.typedList(ops)}`;
         break;
       case 'extractelement':
         s += 'extractelement' + this.sameTypeOperands(ops);
@@ -600,7 +600,7 @@ export class ModulePrinter {
         s += 'insertelement' + this.sameTypeOperands(ops);
         break;
       case 'shufflevector':
-        s += `shufflevector ${ops.map((v) => this.typed(v)).join(', ')}`;
+        s += `shufflevector ${this.typedList(ops)}`;
         break;
       case 'extractvalue':
         s += `extractvalue ${this.typed(ops[0]!)}, ${i.indices.join(', ')}`;
@@ -609,7 +609,7 @@ export class ModulePrinter {
         s += `insertvalue ${this.typed(ops[0]!)}, ${this.typed(ops[1]!)}, ${i.indices.join(', ')}`;
         break;
       case 'ret':
-        s += ops.length ? `ret ${ops.map((v) => this.typed(v)).join(', ')}` : 'ret void';
+        s += ops.length ? `ret ${this.typedList(ops)}` : 'ret void';
         break;
       case 'br': {
         const bbs = f.blocks;
@@ -681,7 +681,7 @@ export class ModulePrinter {
         s += `atomicrmw ${i.volatile ? 'volatile ' : ''}${RMW_OPS[i.sub] ?? i.sub} ${this.typed(ops[0]!)}, ${this.typed(ops[1]!)}${atomicText(i.scope, i.ordering)}`;
         break;
       case 'cmpxchg':
-        s += `cmpxchg ${i.weak ? 'weak ' : ''}${i.volatile ? 'volatile ' : ''}${ops.map((v) => this.typed(v)).join(', ')}${atomicText(i.scope, i.ordering)} ${ORDERINGS[i.failOrdering] ?? ''}`;
+        s += `cmpxchg ${i.weak ? 'weak ' : ''}${i.volatile ? 'volatile ' : ''}${this.typedList(ops)}${atomicText(i.scope, i.ordering)} ${ORDERINGS[i.failOrdering] ?? ''}`;
         break;
       case 'vaarg':
         s += `va_arg ${this.typed(ops[0]!)}, ${this.typeName(i.type)}`;
@@ -701,10 +701,22 @@ export class ModulePrinter {
 
   /** The default operand form: one type when every operand has it, else a type per operand. */
   private sameTypeOperands(ops: readonly Value[]): string {
-    if (!ops.length) return '';
+    const n = ops.length;
+    if (!n) return '';
     const t = ops[0]!.type;
-    if (ops.every((v) => v.type === t)) return ` ${this.typeName(t)} ${ops.map((v) => this.operand(v)).join(', ')}`;
-    return ` ${ops.map((v) => this.typed(v)).join(', ')}`;
+    let same = true;
+    for (let k = 1; k < n; k++) if (ops[k]!.type !== t) same = false;
+    if (!same) return ` ${this.typedList(ops)}`;
+    let s = ` ${this.typeName(t)} ${this.operand(ops[0]!)}`;
+    for (let k = 1; k < n; k++) s += ', ' + this.operand(ops[k]!);
+    return s;
+  }
+
+  /** Operands with their types, separated by commas. */
+  private typedList(ops: readonly Value[]): string {
+    let s = '';
+    for (let k = 0; k < ops.length; k++) s += (k ? ', ' : '') + this.typed(ops[k]!);
+    return s;
   }
 }
 
