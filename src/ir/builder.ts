@@ -132,21 +132,27 @@ export class FunctionBuilder {
     return this.exprs.length - 1;
   }
 
+  /** The shared literal of `scalar` with this bit pattern (no object made when it exists). */
+  literal(scalar: Scalar, bits: number): ExprId {
+    const hit = this.literalCache[SCALAR_INDEX[scalar]]?.get(bits);
+    return hit ?? this.expr({ op: 'literal', scalar, bits });
+  }
+
   u32(v: number): ExprId {
-    return this.expr({ op: 'literal', scalar: 'u32', bits: v >>> 0 });
+    return this.literal('u32', v >>> 0);
   }
   i32(v: number): ExprId {
-    return this.expr({ op: 'literal', scalar: 'i32', bits: v >>> 0 });
+    return this.literal('i32', v >>> 0);
   }
   f32(v: number): ExprId {
     F32_BITS.setFloat32(0, v, true);
-    return this.expr({ op: 'literal', scalar: 'f32', bits: F32_BITS.getUint32(0, true) });
+    return this.literal('f32', F32_BITS.getUint32(0, true));
   }
   f32bits(bits: number): ExprId {
-    return this.expr({ op: 'literal', scalar: 'f32', bits: bits >>> 0 });
+    return this.literal('f32', bits >>> 0);
   }
   bool(v: boolean): ExprId {
-    return this.expr({ op: 'literal', scalar: 'bool', bits: v ? 1 : 0 });
+    return this.literal('bool', v ? 1 : 0);
   }
 
   arg(a: FunctionArgument): number {

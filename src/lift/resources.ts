@@ -94,23 +94,25 @@ export function scanUsage(instructions: readonly Instruction[], is51: boolean): 
     [OT.uav]: 'u',
   };
   const key = (op: Operand) => (op.indices[0]?.imm ?? 0) + (is51 ? 0 : 0);
-  for (const ins of instructions) {
+  // Indexed loops: this runs over every operand of every program before lifting it.
+  for (let i = 0; i < instructions.length; i++) {
+    const ins = instructions[i] as Instruction;
+    const ops = ins.operands;
     if (is51 && !OPCODES[ins.opcode]?.decl)
-      for (const op of ins.operands) {
+      for (let k = 0; k < ops.length; k++) {
+        const op = ops[k] as Operand;
         const cls = CLASSES[op.type];
         const ix = op.indices[1];
         if (cls === undefined || !ix || ix.rep !== 0) continue;
         const key = `${cls}${op.indices[0]?.imm ?? 0}`;
         u.maxIndex.set(key, Math.max(u.maxIndex.get(key) ?? 0, ix.imm));
       }
-    if (COMPARE_OPS.has(ins.opcode))
-      for (const op of ins.operands) if (op.type === OT.resource) u.comparison.add(key(op));
+    if (COMPARE_OPS.has(ins.opcode)) for (const op of ops) if (op.type === OT.resource) u.comparison.add(key(op));
     if (ATOMIC_OPS.has(ins.opcode))
-      for (const op of ins.operands)
-        if (op.type === OT.uav || op.type === OT.tgsm) u.atomic.add(`${op.type}:${key(op)}`);
+      for (const op of ops) if (op.type === OT.uav || op.type === OT.tgsm) u.atomic.add(`${op.type}:${key(op)}`);
     if (ins.opcode === 0xa3 || ins.opcode === 0xe1)
-      for (const op of ins.operands) if (op.type === OT.uav) u.typedLoad.add(key(op));
-    if (ins.opcode === 0xa4) for (const op of ins.operands) if (op.type === OT.uav) u.typedStore.add(key(op));
+      for (const op of ops) if (op.type === OT.uav) u.typedLoad.add(key(op));
+    if (ins.opcode === 0xa4) for (const op of ops) if (op.type === OT.uav) u.typedStore.add(key(op));
   }
   return u;
 }

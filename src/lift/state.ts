@@ -139,7 +139,7 @@ export class Lifter {
 
   /** A literal of `scalar` repeated over `n` lanes. */
   splat(scalar: Scalar, bits: number, n: number): ExprId {
-    const one = this.e({ op: 'literal', scalar, bits: bits >>> 0 });
+    const one = this.f.literal(scalar, bits >>> 0);
     return n === 1 ? one : this.e({ op: 'splat', size: n as 2 | 3 | 4, value: one });
   }
 
@@ -233,7 +233,7 @@ export class Lifter {
       const lit: ExprId[] = [];
       for (const l of lanes) {
         const b = (op.numComponents === 1 ? vals[0] : vals[l]) ?? 0;
-        lit.push(this.e({ op: 'literal', scalar: type, bits: b >>> 0 }));
+        lit.push(this.f.literal(type, b >>> 0));
       }
       v =
         lit.length === 1
