@@ -430,21 +430,62 @@ export function alignOf(v: number): number {
   return v === 0 ? 0 : 2 ** (v - 1);
 }
 
-/** Characters of at most this many operands or bytes are made by one String.fromCharCode call. */
+/** Characters of at most this many bytes are made by one String.fromCharCode call. */
 const CHUNK = 4096;
+const fromCode = String.fromCharCode;
 
-/** The low byte of each operand from `from` on, as Latin-1 characters. */
-export function chars(ops: readonly number[], from = 0): string {
-  const n = ops.length - from;
-  if (n <= 0) return '';
-  if (n <= CHUNK) {
-    let bytes = true;
-    for (let i = from; i < ops.length; i++) if (!(ops[i]! <= 0xff)) bytes = false;
-    if (bytes) return String.fromCharCode.apply(null, from === 0 ? (ops as number[]) : ops.slice(from));
-  }
+/**
+ * The low byte of each operand from `from` on, as Latin-1 characters. Operand lists hold doubles
+ * (one large operand anywhere turns the reader's lists to double elements), which
+ * String.fromCharCode.apply takes slowly: eight characters a call instead.
+ */
+export function chars(o: readonly number[], from = 0): string {
   let s = '';
-  for (let i = from; i < ops.length; i++) s += String.fromCharCode(ops[i]! & 0xff);
-  return s;
+  let i = from;
+  const n = o.length;
+  for (; i + 8 <= n; i += 8)
+    s += fromCode(
+      o[i]! & 0xff,
+      o[i + 1]! & 0xff,
+      o[i + 2]! & 0xff,
+      o[i + 3]! & 0xff,
+      o[i + 4]! & 0xff,
+      o[i + 5]! & 0xff,
+      o[i + 6]! & 0xff,
+      o[i + 7]! & 0xff,
+    );
+  switch (n - i) {
+    case 1:
+      return s + fromCode(o[i]! & 0xff);
+    case 2:
+      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff);
+    case 3:
+      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff);
+    case 4:
+      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff, o[i + 3]! & 0xff);
+    case 5:
+      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff, o[i + 3]! & 0xff, o[i + 4]! & 0xff);
+    case 6:
+      return (
+        s +
+        fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff, o[i + 3]! & 0xff, o[i + 4]! & 0xff, o[i + 5]! & 0xff)
+      );
+    case 7:
+      return (
+        s +
+        fromCode(
+          o[i]! & 0xff,
+          o[i + 1]! & 0xff,
+          o[i + 2]! & 0xff,
+          o[i + 3]! & 0xff,
+          o[i + 4]! & 0xff,
+          o[i + 5]! & 0xff,
+          o[i + 6]! & 0xff,
+        )
+      );
+    default:
+      return s;
+  }
 }
 
 export function latin(b: Uint8Array): string {
