@@ -7,3 +7,5 @@ export { runGeometry, runHull, runDomain, hullPhaseInstances, FILE_WORDS } from 
 export type { GeometryRun, EmittedVertex, HullRun, HullResult, DomainRun } from './stages.js';
 export { nearestClampSampler, cubeFace } from './sampler.js';
 export type { SamplerOptions, TextureView, CompareFunction } from './sampler.js';
+export { RaceDetector, traceAccesses } from './races.js';
+export type { AccessTrace, AccessKind } from './races.js';

@@ -24,6 +24,7 @@ import {
   type SampleRequest,
 } from './values.js';
 import { f32ToBits, bitsToF32, d3dMax, d3dMin, f32, f16BitsToF32, f32ToF16Bits } from './float.js';
+import type { AccessKind, AccessTrace } from './races.js';
 
 function fail(why: string): never {
   throw new IridiaError('E701_EXEC_ERROR', why);
@@ -43,6 +44,9 @@ export interface Context {
   cut?(stream: number, mask: Uint8Array): void;
   /** Statement budget: a run past it is an error (a program that never ends). */
   budget: number;
+  /** Told every access to shared memory (storage buffers and images, groupshared) and every barrier:
+   * races.ts finds data races with it. */
+  readonly trace?: AccessTrace | undefined;
 }
 
 const resolvedCache = new WeakMap<IrFunction, Resolved[]>();
@@ -55,6 +59,9 @@ function resolved(m: Module, f: IrFunction): Resolved[] {
   }
   return r;
 }
+
+/** Atomics whose order changes neither the memory nor (results unused) anything else. */
+const COMMUTATIVE = new Set(['add', 'and', 'or', 'xor', 'min', 'max']);
 
 function any(mask: Uint8Array): boolean {
   for (let l = 0; l < mask.length; l++) if (mask[l]) return true;
@@ -78,6 +85,8 @@ export class Invocation {
   /** Lanes that have returned, and the value each returned. */
   readonly returned: Uint8Array;
   result: V | undefined;
+  /** The execution mask of the statement being run (the lanes whose loads an access trace sees). */
+  private cur: Uint8Array | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -126,6 +135,7 @@ export class Invocation {
 
   private stmt(s: Stmt, mask: Uint8Array): void {
     const n = this.n;
+    this.cur = mask;
     switch (s.op) {
       case 'let':
         this.lets.set(s.let, this.value(s.value));
@@ -220,6 +230,7 @@ export class Invocation {
         return;
       case 'barrier':
         // Lockstep: every lane of the group is at this statement with its earlier writes done.
+        this.ctx.trace?.barrier();
         return;
       case 'atomic':
         this.atomic(s, mask);
@@ -255,6 +266,9 @@ export class Invocation {
     const v = s.value !== undefined ? this.value(s.value) : undefined;
     const c = s.compare !== undefined ? this.value(s.compare) : undefined;
     const out = new V(this.n, 1);
+    const trace = p.shared ? this.ctx.trace : undefined;
+    const kind: AccessKind =
+      s.fn === 'load' ? 'read' : s.result === undefined && COMMUTATIVE.has(s.fn) ? 'atomic' : 'ordered_atomic';
     for (let l = 0; l < this.n; l++) {
       if (!mask[l]) continue;
       const a = p.addr[l]!;
@@ -263,6 +277,7 @@ export class Invocation {
       const old = mem[a]!;
       out.u[l] = old;
       if (this.helper[l] && p.shared) continue;
+      if (trace && a < mem.length) trace.access(mem, a, l, kind);
       const x = v ? v.u[l]! : 0;
       let nw = old;
       switch (s.fn) {
@@ -307,6 +322,8 @@ export class Invocation {
       if (a < 0 || (p.shared && this.helper[l])) continue;
       const mem = (p.mem ?? p.mems[l])!;
       if (a + w > mem.length) continue;
+      if (p.shared && this.ctx.trace)
+        for (let k = 0; k < w; k++) this.ctx.trace.access(mem, a + k, l, 'write', mem[a + k]!, v.u[k * n + l]!);
       for (let k = 0; k < w; k++) mem[a + k] = v.u[k * n + l]!;
     }
   }
@@ -443,11 +460,14 @@ export class Invocation {
         if (p.kind !== 'ptr') fail('load of a non-pointer');
         const w = this.wordsOf(p.type);
         const v = new V(n, w);
+        const trace = p.shared ? this.ctx.trace : undefined;
         for (let l = 0; l < n; l++) {
           const a = p.addr[l]!;
           if (a < 0) continue;
           const mem = (p.mem ?? p.mems[l])!;
           for (let k = 0; k < w; k++) v.u[k * n + l] = mem[a + k] ?? 0;
+          if (trace && this.cur?.[l] && !this.helper[l])
+            for (let k = 0; k < w && a + k < mem.length; k++) trace.access(mem, a + k, l, 'read');
         }
         return v;
       }
@@ -692,11 +712,14 @@ export class Invocation {
     const t = img.type;
     const o = new V(n, t.kind === 'image' && t.class.kind === 'depth' ? 1 : 4);
     const r32 = t.kind === 'image' && t.class.kind === 'storage' && t.class.format.startsWith('r32');
+    const trace = t.kind === 'image' && t.class.kind === 'storage' ? this.ctx.trace : undefined;
     for (let l = 0; l < n; l++) {
       const at = this.texel(img, l, coord, arr, lvl ? lvl.i[l]! : 0);
       if (!at) continue;
       const lv = at.tex.levels[lvl ? lvl.i[l]! : 0]!;
       for (let k = 0; k < o.w; k++) o.u[k * n + l] = lv[at.index + k] ?? 0;
+      if (trace && this.cur?.[l] && !this.helper[l])
+        for (let k = 0; k < (r32 ? 1 : 4); k++) trace.access(lv, at.index + k, l, 'read');
       if (r32) {
         o.u[n + l] = 0;
         o.u[2 * n + l] = 0;
@@ -722,7 +745,11 @@ export class Invocation {
       const at = this.texel(img, l, coord, arr, 0);
       if (!at) continue;
       const lv = at.tex.levels[0]!;
-      for (let k = 0; k < (r32 ? 1 : 4); k++) lv[at.index + k] = quantize(format, v.u[k * n + l]!);
+      for (let k = 0; k < (r32 ? 1 : 4); k++) {
+        const w = quantize(format, v.u[k * n + l]!) >>> 0;
+        this.ctx.trace?.access(lv, at.index + k, l, 'write', lv[at.index + k]!, w);
+        lv[at.index + k] = w;
+      }
     }
   }
 

@@ -1,7 +1,8 @@
 // Arithmetic of the executor: the IR's unary, binary, math, bitcast and convert operations on values
 // of n lanes, component by component, with Direct3D 11's float rules (float.ts): f32 results rounded
-// to binary32 and denormals flushed on arithmetic (never on copies, bitcasts, neg or abs, which act on
-// bits), min/max returning the number when one operand is NaN, saturate(NaN) = 0, conversions
+// to binary32 and denormals flushed on arithmetic (never on copies or bitcasts, which keep the bits;
+// f32 neg and abs, the float source modifiers, flip or clear the sign and flush a denormal: the
+// modifiers make an operation a float one, so mov -|x| of a denormal is a signed zero), min/max returning the number when one operand is NaN, saturate(NaN) = 0, conversions
 // toward zero saturating with NaN -> 0. Integer rules are the IR's (ir.ts, "Arithmetic").
 
 import type { BinaryOp, MathFn, Scalar, UnaryOp } from '../ir/ir.js';
@@ -54,17 +55,25 @@ export function unary(fn: UnaryOp, s: Scalar, a: V): V {
     if (s === 'bool') for (let k = 0; k < len; k++) o.u[k] = a.u[k] ? 0 : 1;
     else for (let k = 0; k < len; k++) o.u[k] = ~a.u[k]!;
   } else {
-    if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = a.u[k]! ^ 0x80000000;
+    if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = flushBits(a.u[k]! ^ 0x80000000);
     else for (let k = 0; k < len; k++) o.i[k] = -a.i[k]! | 0;
   }
   return o;
 }
 
-/** abs: f32 clears the sign bit (NaN stays NaN); i32 wraps (abs(INT_MIN) is INT_MIN). */
+/** A binary32 word with a denormal flushed to the zero of its sign when the run flushes (the float
+ * source modifiers: D3D11.3 §3.1.3.3 flushes the inputs and outputs of float operations, and mov's
+ * modifiers "assume the data is floating point"); NaN and every other word unchanged. */
+function flushBits(w: number): number {
+  return fl === FLUSH && (w & 0x7f800000) === 0 && (w & 0x7fffff) !== 0 ? w & 0x80000000 : w;
+}
+
+/** abs: f32 clears the sign bit (NaN stays NaN; a denormal flushed to +0); i32 wraps (abs(INT_MIN) is
+ * INT_MIN). */
 function abs(s: Scalar, a: V): V {
   const o = new V(a.n, a.w);
   const len = a.u.length;
-  if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = a.u[k]! & 0x7fffffff;
+  if (s === 'f32') for (let k = 0; k < len; k++) o.u[k] = flushBits(a.u[k]! & 0x7fffffff);
   else if (s === 'i32') for (let k = 0; k < len; k++) o.i[k] = Math.abs(a.i[k]!) | 0;
   else o.u.set(a.u);
   return o;

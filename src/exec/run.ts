@@ -12,6 +12,7 @@ import { Invocation, type Context } from './invocation.js';
 import { V, type ExecTexture, type SampleCallback } from './values.js';
 import { f32ToBits } from './float.js';
 import { withDenormals } from './ops.js';
+import { currentTrace, type AccessTrace } from './races.js';
 
 function fail(why: string): never {
   throw new IridiaError('E701_EXEC_ERROR', why);
@@ -28,6 +29,9 @@ export interface ExecBindings {
   readonly budget?: number;
   /** 'flush' (Direct3D's rule, the default) or 'preserve' (as Vulkan drivers such as SwiftShader). */
   readonly denormals?: 'flush' | 'preserve';
+  /** Told every shared-memory access, barrier and batch (races.ts RaceDetector finds data races);
+   * default: the one set by traceAccesses, if any. */
+  readonly trace?: AccessTrace;
 }
 
 function entry(m: Module, stage: EntryPoint['stage']): EntryPoint {
@@ -68,6 +72,7 @@ export function makeContext(
     module: m,
     sample: b.sample,
     budget: b.budget ?? 1 << 24,
+    trace: b.trace ?? currentTrace(),
     bufferAt: (key) => buffers[key],
     textureAt: (key) => textures[key],
     globalMem(id, n) {
@@ -196,10 +201,12 @@ function runComputeImpl(program: Program | Module, run: ComputeRun & ExecBinding
         return fail(`compute builtin ${b}`);
     }
   };
+  let group = 0;
   for (let z = 0; z < gz; z++)
     for (let y = 0; y < gy; y++)
       for (let x = 0; x < gx; x++) {
         newGroup();
+        ctx.trace?.batch(group++);
         ctx.budget = budget;
         const args = f.args.map((a) => {
           if (a.binding?.kind !== 'builtin') fail(`compute argument ${a.name} is not a builtin`);
@@ -301,6 +308,7 @@ function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): 
   });
   const { ctx } = makeContext(m, run);
   const budget = ctx.budget;
+  ctx.trace?.batch(0);
   const inv = new Invocation(ctx, ep.function, args, helper);
   inv.run(new Uint8Array(n).fill(1));
   const targets: Record<number, Uint32Array> = {};

@@ -14,7 +14,7 @@ import { LiftRefusal } from '../../src/lift/refuse.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { closeWebgpu, compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { diffCompute } from './diff-harness.js';
-import { FILE_WORDS, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
+import { FILE_WORDS, RaceDetector, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 import {
   OP,
@@ -754,4 +754,93 @@ test('instructions the lifter refuses are listed (not silently passed)', () => {
   if (refused.length)
     console.log(`analytic: the lifter refused ${refused.length} programs:\n  ${refused.join('\n  ')}`);
   assert.ok(refused.length <= 3, `refused: ${refused.join('; ')}`);
+});
+
+// D3D11.3 §3.1.3.3: float32 denormals are flushed to the zero of their sign on the input and output
+// of float operations, and mov's source modifiers "assume the data is floating point" (the absence of
+// modifiers moves the bits): -x and |x| of a denormal are signed zeros, a plain mov keeps the denormal.
+// (oracle/public vkd3d/abs/03: mov o0, -|cb0[0]| with a denormal word; Dawn gives -0.)
+test('neg and abs source modifiers of a denormal are a float move: flushed to the zero of the sign', () => {
+  const DEN = 0x0000000f;
+  const NDEN = 0x8000000f;
+  const MAXDEN = 0x007fffff;
+  const name = 'mov -x, mov |x| and mov -|x| of denormals';
+  const code = [
+    ins(OP.mov, [r(1), cb(0, 0, 'xyzw', { neg: true })]),
+    ins(OP.mov, [r(2, 'xy'), cb(0, 1, 'xyzw', { abs: true })]),
+    ins(OP.mov, [r(2, 'zw'), cb(0, 1, 'xyzw', { neg: true, abs: true })]),
+    ...STORE,
+  ];
+  const cbw = [DEN, NDEN, MAXDEN, f(1.5), NDEN, f(-2), DEN, f(-3)];
+  check(name, run(name, code, cbw), [0x80000000, 0, 0x80000000, f(-1.5), 0, f(2), 0x80000000, f(-3)]);
+  const plain = 'plain mov keeps a denormal word';
+  check(plain, run(plain, [ins(OP.mov, [r(1), c0]), ins(OP.mov, [r(2), c1]), ...STORE], cbw), [...cbw]);
+});
+
+// The executor's access trace (src/exec/races.ts): D3D11.3 leaves the order of two threads' accesses
+// to one UAV word unordered unless a barrier of their group separates them (sync_*_t), so a write
+// another thread reads or overwrites with a different value is a race; equal writes and commutative
+// atomics whose results go unused are not. Two threads a group, u0 raw, zero at the start.
+test('races: unordered conflicting accesses of two threads are found; barriers, equal writes, commutative atomics are not races', () => {
+  const SYNC_UGLOBAL_T = 1 | 8; // D3D11_SB_SYNC_THREADS_IN_GROUP | D3D11_SB_SYNC_UAV_MEMORY_GLOBAL (>> 11)
+  const load = ins(OP.ld_raw, [r(1, 'x'), imm(0), src(T.uav, [0], 'xxxx')]);
+  const storeOwn = [ins(OP.ishl, [r(2, 'x'), threadIndex(), imm(2)]), storeRaw(rs(2, 'x'), rs(1, 'x'), 'x')];
+  const byThread0 = (body: number[][]) => [insNZ(OP.if, [threadIndex()]), ins(OP.else), ...body, ins(OP.endif)];
+  const cases: Array<{ name: string; code: number[][]; race: boolean }> = [
+    { name: 'both threads store their index at word 0', code: [storeRaw(imm(0), threadIndex(), 'x')], race: true },
+    { name: 'both threads store 7 at word 0', code: [storeRaw(imm(0), imm(7), 'x')], race: false },
+    {
+      name: 'thread 0 stores 5 at word 1, both read it without a barrier',
+      code: [
+        ...byThread0([storeRaw(imm(4), imm(5), 'x')]),
+        ins(OP.ld_raw, [r(1, 'x'), imm(4), src(T.uav, [0], 'xxxx')]),
+      ],
+      race: true,
+    },
+    {
+      name: 'the same with sync_uglobal_t between',
+      code: [
+        ...byThread0([storeRaw(imm(4), imm(5), 'x')]),
+        ins(OP.sync, [], SYNC_UGLOBAL_T),
+        ins(OP.ld_raw, [r(1, 'x'), imm(4), src(T.uav, [0], 'xxxx')]),
+      ],
+      race: false,
+    },
+    {
+      name: 'atomic_iadd from both, results unused',
+      code: [ins(OP.atomic_iadd, [dst(T.uav, [0], 'x'), imm(0), imm(3)])],
+      race: false,
+    },
+    {
+      name: 'imm_atomic_iadd from both: each result depends on the order',
+      code: [ins(OP.imm_atomic_iadd, [r(1, 'x'), dst(T.uav, [0], 'x'), imm(0), imm(3)]), ...storeOwn],
+      race: true,
+    },
+    { name: 'each thread reads word 0 and writes its own word', code: [load, ...storeOwn.map((s) => s)], race: false },
+  ];
+  for (const c of cases) {
+    const p = lift(computeProgram(c.code, { threads: 2 }));
+    const races = new RaceDetector();
+    runCompute(p, {
+      workgroups: [1, 1, 1],
+      buffers: { [resourceKey(p, 'b', 0)]: new Uint32Array(32), [resourceKey(p, 'u', 0)]: new Uint32Array(8) },
+      trace: races,
+    });
+    assert.equal(races.raced, c.race, `${c.name}: ${races.first ?? 'no race'}`);
+  }
+  // Two thread groups are never ordered (no barrier spans them): one thread a group. Equal stores
+  // are benign; an atomic whose result each group stores is a race even with one thread a group.
+  const groups = (code: number[][]): RaceDetector => {
+    const q = lift(computeProgram(code, { threads: 1 }));
+    const d = new RaceDetector();
+    const buffers = { [resourceKey(q, 'b', 0)]: new Uint32Array(32), [resourceKey(q, 'u', 0)]: new Uint32Array(8) };
+    runCompute(q, { workgroups: [2, 1, 1], buffers, trace: d });
+    return d;
+  };
+  assert.equal(groups([storeRaw(imm(0), imm(7), 'x')]).raced, false, 'two groups store 7');
+  const atomic = groups([
+    ins(OP.imm_atomic_iadd, [r(1, 'x'), dst(T.uav, [0], 'x'), imm(0), imm(3)]),
+    storeRaw(imm(4), rs(1, 'x'), 'x'),
+  ]);
+  assert.equal(atomic.raced, true, 'two groups: imm_atomic_iadd, result stored');
 });
