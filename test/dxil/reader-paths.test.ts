@@ -1,10 +1,13 @@
 // The module reader's fast paths against their definitions: integer constants worked out in numbers
 // (constants.ts) against BigInt.asIntN of the sign-rotated operand, on the edges of every width
-// class, and names from operand lists (module.ts chars) against one character a low byte.
+// class; names from operand lists (module.ts chars) against one character a low byte; and the
+// bitstream's field reads (one- and two-chunk VBR, longer ones, the last bytes) on a stream written
+// here bit by bit.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BitBlock, BitRecord } from '../../src/dxil/bitstream.js';
+import { type BitBlock, type BitRecord, opBig, readBitcode } from '../../src/dxil/bitstream.js';
+import { IridiaError } from '../../src/errors.js';
 import { readConstants } from '../../src/dxil/constants.js';
 import { Constant, Type, type Value } from '../../src/dxil/ir.js';
 import { ModuleReader, chars, signRotated } from '../../src/dxil/module.js';
@@ -64,4 +67,107 @@ test('dxil reader: names from operand lists are the low byte of each operand', (
   lists.push([2 ** 31, 104, 105]); // a large id before the characters, as symbol table entries have
   for (const ops of lists)
     for (const from of [0, 1, 2, 9, ops.length, ops.length + 1]) assert.equal(chars(ops, from), reference(ops, from));
+});
+
+/** Writes a bitstream LSB first, as LLVM's BitstreamWriter does. */
+class BitWriter {
+  private readonly bits: number[] = [];
+  fixed(v: number | bigint, n: number): void {
+    const b = BigInt(v);
+    for (let i = 0; i < n; i++) this.bits.push(Number((b >> BigInt(i)) & 1n));
+  }
+  vbr(v: number | bigint, n: number): void {
+    let b = BigInt(v);
+    const hi = 1n << BigInt(n - 1);
+    for (;;) {
+      if (b < hi) return this.fixed(b, n);
+      this.fixed((b & (hi - 1n)) | hi, n);
+      b >>= BigInt(n - 1);
+    }
+  }
+  align32(): void {
+    while (this.bits.length % 32) this.bits.push(0);
+  }
+  get length(): number {
+    return this.bits.length;
+  }
+  patchWord(at: number, v: number): void {
+    for (let i = 0; i < 32; i++) this.bits[at + i] = (v >>> i) & 1;
+  }
+  bytes(): Uint8Array {
+    const out = new Uint8Array(Math.ceil(this.bits.length / 8));
+    this.bits.forEach((b, i) => (out[i >> 3]! |= b << (i & 7)));
+    return out;
+  }
+}
+
+test('dxil reader: VBR and fixed fields of every chunk count, at the start and the end of a stream', () => {
+  const values = [0n, 1n, 31n, 32n, 33n, 1023n, 1024n, 1025n, 2n ** 20n + 3n, 2n ** 30n, 2n ** 31n + 1n];
+  values.push(2n ** 32n - 1000n, 2n ** 40n + 7n, 2n ** 52n + 1n, 2n ** 53n - 1n, 2n ** 53n + 1n, 2n ** 64n - 1n);
+  const w = new BitWriter();
+  w.fixed(0x42, 8);
+  w.fixed(0x43, 8);
+  w.fixed(0xc0, 8);
+  w.fixed(0xde, 8);
+  w.fixed(1, 2); // ENTER_SUBBLOCK
+  w.vbr(12, 8); // a function block
+  w.vbr(4, 4); // abbreviation ids of 4 bits
+  w.align32();
+  const lengthAt = w.length;
+  w.fixed(0, 32);
+  const start = w.length;
+  // DEFINE_ABBREV [literal 9, fixed 7, vbr 5, array of char6] and [literal 10, array of vbr 12].
+  w.fixed(2, 4);
+  w.vbr(5, 5);
+  w.fixed(1, 1);
+  w.vbr(9, 8);
+  w.fixed(0, 1);
+  w.fixed(1, 3);
+  w.vbr(7, 5);
+  w.fixed(0, 1);
+  w.fixed(2, 3);
+  w.vbr(5, 5);
+  w.fixed(0, 1);
+  w.fixed(3, 3);
+  w.fixed(0, 1);
+  w.fixed(4, 3);
+  w.fixed(2, 4);
+  w.vbr(3, 5);
+  w.fixed(1, 1);
+  w.vbr(10, 8);
+  w.fixed(0, 1);
+  w.fixed(3, 3);
+  w.fixed(0, 1);
+  w.fixed(2, 3);
+  w.vbr(12, 5);
+  // An unabbreviated record of every value (VBR6), then the two abbreviated ones.
+  w.fixed(3, 4);
+  w.vbr(5, 6);
+  w.vbr(values.length, 6);
+  for (const v of values) w.vbr(v, 6);
+  w.fixed(4, 4);
+  w.fixed(100, 7);
+  w.vbr(1000, 5);
+  w.vbr(3, 6);
+  for (const c of [26, 62, 63]) w.fixed(c, 6); // 'A', '.', '_'
+  w.fixed(5, 4);
+  w.vbr(values.length, 6);
+  for (const v of values) w.vbr(v, 12);
+  w.fixed(0, 4); // END_BLOCK
+  w.align32();
+  w.patchWord(lengthAt, (w.length - start) / 32);
+  const blocks = readBitcode(w.bytes(), 0, 'DXIL');
+  const recs = blocks[0]!.items as BitRecord[];
+  assert.equal(recs.length, 3);
+  const exact = (r: BitRecord): bigint[] => r.ops.map((_, i) => opBig(r, i));
+  assert.deepEqual([BigInt(recs[0]!.code), ...exact(recs[0]!)], [5n, ...values]);
+  assert.deepEqual([recs[1]!.code, ...recs[1]!.ops], [9, 100, 1000, 0x41, 0x2e, 0x5f]);
+  assert.deepEqual([BigInt(recs[2]!.code), ...exact(recs[2]!)], [10n, ...values]);
+  // Cut anywhere inside the block, the stream is refused as truncated, never misread.
+  const whole = w.bytes();
+  for (let keep = 8; keep < whole.length; keep += 3)
+    assert.throws(
+      () => readBitcode(whole.subarray(0, keep), 0, 'DXIL'),
+      (e: unknown) => e instanceof IridiaError && e.code === 'E401_BITCODE_TRUNCATED',
+    );
 });
