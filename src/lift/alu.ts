@@ -210,13 +210,27 @@ const bfi: Handler = (L, ins) => {
   L.write(d, r, 'u32', lanes);
 };
 
+// A source modifier makes a move a float operation, and Direct3D flushes denormals on the input and
+// output of float operations (only data movement that does not manipulate the data keeps them): -x
+// and |x| of a denormal are the zero of the result's sign. WGSL lets an implementation keep them
+// (SwiftShader keeps |x|), so a modified move source is flushed explicitly; arithmetic needs no such
+// guard here, as its consumers' rounding is the implementation's anyway.
+function modifiedSource(L: Lifter, s: Operand, lanes: number[]): ExprId {
+  const x = L.once(L.src(s, 'f32', lanes), 'mod');
+  const n = lanes.length;
+  const tiny = L.bin('lt', L.math('abs', x), L.splat('f32', F32_MIN_NORMAL, n));
+  const zero = L.bitcast('f32', L.bin('and', L.bitcast('u32', x), L.splat('u32', 0x80000000, n)));
+  return L.sel(tiny, zero, x);
+}
+
 const mov: Handler = (L, ins) => {
   const d = op(ins, 0);
   const s = op(ins, 1);
   const lanes = L.lanes(d);
   // A plain mov copies raw bits; modifiers or _sat make it a float move.
   const float = s.modifier !== 0 || sat(ins);
-  L.write(d, L.src(s, float ? 'f32' : 'u32', lanes), float ? 'f32' : 'u32', lanes, sat(ins));
+  const v = s.modifier !== 0 ? modifiedSource(L, s, lanes) : L.src(s, float ? 'f32' : 'u32', lanes);
+  L.write(d, v, float ? 'f32' : 'u32', lanes, sat(ins));
 };
 
 const movc: Handler = (L, ins) => {
@@ -226,7 +240,8 @@ const movc: Handler = (L, ins) => {
   const float = sat(ins) || op(ins, 2).modifier !== 0 || op(ins, 3).modifier !== 0;
   const t: Scalar = float ? 'f32' : 'u32';
   const c = L.bin('ne', L.src(op(ins, 1), 'u32', lanes), L.splat('u32', 0, n));
-  L.write(d, L.sel(c, L.src(op(ins, 2), t, lanes), L.src(op(ins, 3), t, lanes)), t, lanes, sat(ins));
+  const arm = (s: Operand): ExprId => (s.modifier !== 0 ? modifiedSource(L, s, lanes) : L.src(s, t, lanes));
+  L.write(d, L.sel(c, arm(op(ins, 2)), arm(op(ins, 3))), t, lanes, sat(ins));
 };
 
 const swapc: Handler = (L, ins) => {

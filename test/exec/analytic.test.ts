@@ -12,7 +12,7 @@ import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
-import { closeWebgpu, compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
+import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 import { diffCompute } from './diff-harness.js';
 import { FILE_WORDS, RaceDetector, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
@@ -843,4 +843,49 @@ test('races: unordered conflicting accesses of two threads are found; barriers, 
     storeRaw(imm(4), rs(1, 'x'), 'x'),
   ]);
   assert.equal(atomic.raced, true, 'two groups: imm_atomic_iadd, result stored');
+});
+
+// The lifter side of the same rule: WGSL lets an implementation keep a denormal through abs and
+// negation (SwiftShader keeps |x|), so a move with a source modifier flushes its source explicitly
+// (src/lift/alu.ts, modifiedSource). Run on Dawn with hand-picked words: -x, |x|, -|x| of denormals
+// are signed zeros (D3D11's floating-point rules: denormals flushed on input and output of float
+// operations), normal values and NaN pass, and movc's modified arms are flushed too.
+test('Dawn: mov and movc with source modifiers flush denormals as Direct3D does', { skip: webgpuSkip() }, async () => {
+  const DEN = 0x0000000f;
+  const NDEN = 0x8000000f;
+  const code = [
+    ins(OP.mov, [r(1, 'xy'), cb(0, 0, 'xyzw', { abs: true })]),
+    ins(OP.mov, [r(1, 'zw'), cb(0, 0, 'xyzw', { neg: true, abs: true })]),
+    ins(OP.movc, [r(2), cb(0, 2), cb(0, 1, 'xyzw', { neg: true }), cb(0, 1, 'xyzw', { abs: true })]),
+    ...STORE,
+  ];
+  const p = lift(computeProgram(code));
+  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
+  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
+  const cbw = new Uint32Array(32);
+  // row 0: DEN, f(-1.5), NDEN, QNAN; row 1: NDEN, DEN, f(2), f(-3); row 2 (movc test): 1, 0, 1, 0
+  cbw.set([DEN, f(-1.5), NDEN, QNAN, NDEN, DEN, f(2), f(-3), 1, 0, 1, 0]);
+  const res = await gpuCompute({
+    code: emitWgsl(p),
+    workgroups: [1, 1, 1],
+    bindings: [
+      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
+      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
+    ],
+  });
+  assert.ok(res.ok, JSON.stringify(res));
+  const got = res.outputs[`${uGroup}:${uBinding}`]!;
+  // r1 = |DEN|, |-1.5|, -|NDEN|, -|NaN|; r2 = movc(1, 0, 1, 0; -NDEN, -DEN, -2, 3 ; |NDEN|, |DEN|, 2, 3)
+  check('Dawn mov/movc modifiers', got, [0, f(1.5), 0x80000000, NAN, 0, 0, f(-2), f(3)]);
+  // The executor gives the same words.
+  check('executor mov/movc modifiers', run('mov/movc modifiers', code, [...cbw]), [
+    0,
+    f(1.5),
+    0x80000000,
+    NAN,
+    0,
+    0,
+    f(-2),
+    f(3),
+  ]);
 });
