@@ -194,8 +194,15 @@ function sampleLike(
     if (res.depth && level.kind === 'exact')
       L.note('a depth texture sampled at an explicit level uses the level rounded to an integer');
     const gather = kind.startsWith('gather') ? (smpOp.swizzle[0] ?? 0) : undefined;
-    if (gather !== undefined && res.depth && !comparison && gather !== 0)
-      L.note('a gather of a depth texture returns its only component');
+    // A texture read through a comparison sampler is a single-channel view (comparison filtering takes
+    // R32_FLOAT, R24_UNORM_X8, R16_UNORM): its green and blue read 0 and its alpha 1, as a plain sample
+    // of it composes below, so gathering those channels gives four of that constant.
+    if (gather !== undefined && res.depth && !comparison && gather !== 0) {
+      L.note('a gather of a depth texture for green or blue gives zeros, for alpha ones (a single-channel view)');
+      const one = L.f.f32(gather === 3 ? 1 : 0);
+      writeSwizzled(L, dst, resOp, L.e({ op: 'splat', size: 4, value: one }), 'f32');
+      return;
+    }
     let value = L.e({
       op: 'sample',
       image: handle,

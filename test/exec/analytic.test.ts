@@ -14,7 +14,14 @@ import { LiftRefusal } from '../../src/lift/refuse.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 import { diffCompute } from './diff-harness.js';
-import { FILE_WORDS, RaceDetector, runCompute, runGeometry, runPixel } from '../../src/exec/index.js';
+import {
+  FILE_WORDS,
+  RaceDetector,
+  nearestClampSampler,
+  runCompute,
+  runGeometry,
+  runPixel,
+} from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 import {
   OP,
@@ -888,4 +895,78 @@ test('Dawn: mov and movc with source modifiers flush denormals as Direct3D does'
     f(-2),
     f(3),
   ]);
+});
+
+// gather4 of a texture the program also reads through a comparison sampler (so lifted as a depth
+// texture): comparison filtering takes only single-channel formats (R32_FLOAT, R24_UNORM_X8,
+// R16_UNORM), whose missing green and blue read 0 and alpha 1 (D3D11's defaults for absent
+// components), so gathering green or blue gives four zeros and alpha four ones; red gathers the depths.
+// Every texel is 0.25 here, so the red gather is four 0.25s, and sample_c_lz at 0.5 with less-equal
+// (pass when the reference is <= the texel) fails: 0.
+test('gather4 of a comparison-read texture: green and blue zeros, alpha ones, red the depth', async () => {
+  const SAMPLE_C_LZ = 0x47;
+  const body: number[][] = [
+    [(OP.dcl_sampler | (3 << 24)) >>> 0, ...noSel(PS_T.sampler, 0)],
+    [(OP.dcl_sampler | (1 << 11) | (3 << 24)) >>> 0, ...noSel(PS_T.sampler, 1)], // mode_comparison
+    [(OP.dcl_resource | (3 << 11) | (4 << 24)) >>> 0, ...noSel(PS_T.resource, 0), 0x5555], // texture2d float
+    ins(OP.dcl_input_ps, [dst(PS_T.input, [0], 'xy')], 2), // linear
+    ...[0, 1, 2, 3, 4].map((o) => ins(OP.dcl_output, [dst(PS_T.output, [o])])),
+    ins(SAMPLE_C_LZ, [
+      dst(PS_T.output, [0]),
+      src(PS_T.input, [0], 'xyxx'),
+      src(PS_T.resource, [0], 'xxxx'),
+      noSel(PS_T.sampler, 1),
+      imm(f(0.5)),
+    ]),
+    ...(['xxxx', 'yyyy', 'zzzz', 'wwww'] as const).map((sw, k) =>
+      ins(OP.gather4, [
+        dst(PS_T.output, [k + 1]),
+        src(PS_T.input, [0], 'xyxx'),
+        src(PS_T.resource, [0]),
+        src(PS_T.sampler, [0], sw),
+      ]),
+    ),
+    ins(OP.ret),
+  ];
+  const bytes = container(shex('ps', 5, 0, body), {
+    isgn: [{ name: 'TEXCOORD', componentType: 3, register: 0, mask: 0x3 }],
+    osgn: [0, 1, 2, 3, 4].map((o) => ({ name: 'SV_Target', index: o, componentType: 3, register: o, mask: 0xf })),
+  });
+  const p = lift(bytes);
+  assert.ok(
+    p.notes.some((n) => n.startsWith('a gather of a depth texture for green or blue gives zeros')),
+    'the program says what a non-red gather of a depth texture gives',
+  );
+  const key = resourceKey(p, 't', 0);
+  const texels = new Uint32Array(8 * 8 * 4);
+  for (let i = 0; i < 64; i++) texels[i * 4] = f(0.25);
+  const textures = { [key]: { width: 8, height: 8, depthOrLayers: 1, levels: [texels] } };
+  const samplerKey = resourceKey(p, 's', 1);
+  const inp = new Float32Array(2 * 2 * 4);
+  for (let i = 0; i < 4; i++) inp.set([0.3 + 0.1 * i, 0.6, 0, 0], i * 4);
+  const res = runPixel(p, {
+    width: 2,
+    height: 2,
+    inputs: { 0: new Uint32Array(inp.buffer) },
+    textures,
+    sample: nearestClampSampler(textures, { compare: { [samplerKey]: 'less-equal' } }),
+  });
+  const want = [
+    [0, 0, 0, 0],
+    [0.25, 0.25, 0.25, 0.25],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [1, 1, 1, 1],
+  ];
+  for (let o = 0; o < 5; o++)
+    for (let px = 0; px < 4; px++)
+      assert.deepEqual(
+        [...new Float32Array(res.targets[o]!.slice(px * 4, px * 4 + 4).buffer)],
+        want[o],
+        `o${o}, pixel ${px}`,
+      );
+  if (!webgpuSkip()) {
+    const [verdict] = await compileWgsl([emitWgsl(p)]);
+    assert.ok(verdict?.ok, `Tint: ${verdict?.messages.join('; ')}`);
+  }
 });
