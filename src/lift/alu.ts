@@ -109,7 +109,10 @@ function guardedSqrt(L: Lifter, [a]: ExprId[], n: number): ExprId {
 
 function guardedExp2(L: Lifter, [a]: ExprId[], n: number): ExprId {
   const x = L.once(a as ExprId);
-  return L.sel(L.bin('ge', x, L.splat('f32', F32_128, n)), L.splat('f32', F32_INF, n), L.math('exp2', x));
+  const big = L.sel(L.bin('ge', x, L.splat('f32', F32_128, n)), L.splat('f32', F32_INF, n), L.math('exp2', x));
+  // NaN tested on the bits: a float comparison may be ordered (false for NaN) in a WGSL implementation.
+  const nan = L.bin('gt', L.bin('and', L.bitcast('u32', x), L.splat('u32', 0x7fffffff, n)), L.splat('u32', F32_INF, n));
+  return L.sel(nan, L.splat('f32', F32_NAN, n), big);
 }
 
 // frc(±inf) is NaN in Direct3D; WGSL's fract of an infinity is indeterminate.

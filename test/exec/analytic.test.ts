@@ -970,3 +970,28 @@ test('gather4 of a comparison-read texture: green and blue zeros, alpha ones, re
     assert.ok(verdict?.ok, `Tint: ${verdict?.messages.join('; ')}`);
   }
 });
+
+// exp of NaN is NaN (D3D11's floating-point rules: NaN (any op) any value = NaN), and exp(x >= 128)
+// overflows to +inf. WGSL leaves exp2 of NaN indeterminate and SwiftShader gives +inf for it, and a
+// float comparison x != x may be ordered there (false for NaN), so the lifter tests NaN on the bits.
+// Run on Dawn and on the executor with hand-picked words: +NaN, -NaN, 3, 200.
+test('Dawn: exp of NaN is NaN, of 3 is 8, of 200 is +inf', { skip: webgpuSkip() }, async () => {
+  const code = [ins(OP.exp, [r(1), c0]), ...STORE];
+  const p = lift(computeProgram(code));
+  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
+  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
+  const cbw = new Uint32Array(32);
+  cbw.set([QNAN, 0xffc00000, f(3), f(200)]);
+  const res = await gpuCompute({
+    code: emitWgsl(p),
+    workgroups: [1, 1, 1],
+    bindings: [
+      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
+      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
+    ],
+  });
+  assert.ok(res.ok, JSON.stringify(res));
+  const want: Want[] = [NAN, NAN, f(8), INF];
+  check('Dawn exp', res.outputs[`${uGroup}:${uBinding}`], want);
+  check('executor exp', run('exp NaN', code, [...cbw]), want);
+});
