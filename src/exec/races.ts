@@ -2,8 +2,8 @@
 // buffers, storage images, groupshared memory) reported word by word, and a detector that finds two
 // invocations whose accesses to one word Direct3D does not order. The executor runs lanes in a fixed
 // order, so a program with such a race gives one of the results Direct3D allows; a GPU may give
-// another (D3D11.3 §8.15 and §18.9: UAV and groupshared accesses of different invocations are
-// unordered unless a barrier of their thread group separates them; pixels are never ordered).
+// another (Direct3D orders UAV and groupshared accesses of different invocations only through a
+// barrier of their thread group, sync_*_t; pixels are never ordered with each other).
 //
 // Ordering used here: two accesses are ordered when they come from the same invocation, or from one
 // thread group with a barrier between them (any barrier: the detector does not tell a groupshared-only
