@@ -80,6 +80,7 @@ const F32_INF = 0x7f800000;
 const F32_NEG_INF = 0xff800000;
 const F32_NAN = 0x7fc00000;
 const F32_128 = 0x43000000;
+const F32_256 = 0x43800000;
 
 function guardedLog2(L: Lifter, [a]: ExprId[], n: number): ExprId {
   const x = L.once(a as ExprId);
@@ -113,6 +114,16 @@ function guardedExp2(L: Lifter, [a]: ExprId[], n: number): ExprId {
   // NaN tested on the bits: a float comparison may be ordered (false for NaN) in a WGSL implementation.
   const nan = L.bin('gt', L.bin('and', L.bitcast('u32', x), L.splat('u32', 0x7fffffff, n)), L.splat('u32', F32_INF, n));
   return L.sel(nan, L.splat('f32', F32_NAN, n), big);
+}
+
+// utof rounds to nearest even (Direct3D); WGSL lets an implementation take either neighbour of a u32
+// that f32 cannot hold (SwiftShader truncates from 2^31 up). The high 24 bits and the low 8 bits
+// convert exactly, times 256 is exact, and the one rounding left is the add's, to nearest even.
+function utof(L: Lifter, [a]: ExprId[], n: number): ExprId {
+  const x = L.once(a as ExprId);
+  const hi = L.e({ op: 'convert', to: 'f32', value: L.bin('shr', x, L.splat('u32', 8, n)) });
+  const lo = L.e({ op: 'convert', to: 'f32', value: L.bin('and', x, L.splat('u32', 0xff, n)) });
+  return L.bin('add', L.bin('mul', hi, L.splat('f32', F32_256, n)), lo);
 }
 
 // frc(±inf) is NaN in Direct3D; WGSL's fract of an infinity is indeterminate.
@@ -382,7 +393,7 @@ export const ALU: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0x53, nary('u32', (L, a) => L.math('max', a0(a), a1(a)))],
   [0x54, nary('u32', (L, a) => L.math('min', a0(a), a1(a)))],
   [0x55, shift('u32', 'shr')],
-  [0x56, nary('u32', (L, a) => L.e({ op: 'convert', to: 'f32', value: a0(a) }), 'f32')],
+  [0x56, nary('u32', utof, 'f32')],
   [0x57, nary('u32', (L, a) => L.bin('xor', a0(a), a1(a)))],
   [0x7a, deriv('x', 'coarse')],
   [0x7b, deriv('x', 'fine')],

@@ -995,3 +995,29 @@ test('Dawn: exp of NaN is NaN, of 3 is 8, of 200 is +inf', { skip: webgpuSkip() 
   check('Dawn exp', res.outputs[`${uGroup}:${uBinding}`], want);
   check('executor exp', run('exp NaN', code, [...cbw]), want);
 });
+
+// utof rounds to nearest even (D3D11: integer to float conversions round to nearest even); f32 has 24
+// bits, so from 2^31 up the spacing is 256 and the low byte decides: 0x42 and 0x4d round down, 0x82
+// and 0xbe up; 2^31 + 128 (a tie) goes to the even 2^31, 2^31 + 384 (a tie) to the even 2^31 + 512,
+// 2^32 - 1 up to 2^32. On Dawn (SwiftShader's plain conversion took the other neighbour of the first
+// four, and of 39 in 256 random words from 2^31 up) and on the executor.
+test('Dawn: utof rounds to nearest even from 2^31 up', { skip: webgpuSkip() }, async () => {
+  const code = [ins(OP.utof, [r(1), c0]), ins(OP.utof, [r(2), c1]), ...STORE];
+  const p = lift(computeProgram(code));
+  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
+  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
+  const cbw = new Uint32Array(32);
+  cbw.set([0xcce3ab42, 0xfff70d4d, 0xcd0bc082, 0xcf8ae6be, 0x80000081, 0x80000080, 0x80000180, 0xffffffff]);
+  const res = await gpuCompute({
+    code: emitWgsl(p),
+    workgroups: [1, 1, 1],
+    bindings: [
+      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
+      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
+    ],
+  });
+  assert.ok(res.ok, JSON.stringify(res));
+  const want: Want[] = [0x4f4ce3ab, 0x4f7ff70d, 0x4f4d0bc1, 0x4f4f8ae7, 0x4f000001, 0x4f000000, 0x4f000002, 0x4f800000];
+  check('Dawn utof', res.outputs[`${uGroup}:${uBinding}`], want);
+  check('executor utof', run('utof rounding', code, [...cbw]), want);
+});
