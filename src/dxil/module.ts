@@ -454,38 +454,9 @@ export function chars(o: readonly number[], from = 0): string {
       o[i + 6]! & 0xff,
       o[i + 7]! & 0xff,
     );
-  switch (n - i) {
-    case 1:
-      return s + fromCode(o[i]! & 0xff);
-    case 2:
-      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff);
-    case 3:
-      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff);
-    case 4:
-      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff, o[i + 3]! & 0xff);
-    case 5:
-      return s + fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff, o[i + 3]! & 0xff, o[i + 4]! & 0xff);
-    case 6:
-      return (
-        s +
-        fromCode(o[i]! & 0xff, o[i + 1]! & 0xff, o[i + 2]! & 0xff, o[i + 3]! & 0xff, o[i + 4]! & 0xff, o[i + 5]! & 0xff)
-      );
-    case 7:
-      return (
-        s +
-        fromCode(
-          o[i]! & 0xff,
-          o[i + 1]! & 0xff,
-          o[i + 2]! & 0xff,
-          o[i + 3]! & 0xff,
-          o[i + 4]! & 0xff,
-          o[i + 5]! & 0xff,
-          o[i + 6]! & 0xff,
-        )
-      );
-    default:
-      return s;
-  }
+  // The last one to seven characters, one call each.
+  for (; i < n; i++) s += fromCode(o[i]! & 0xff);
+  return s;
 }
 
 export function latin(b: Uint8Array): string {
