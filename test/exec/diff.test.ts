@@ -7,6 +7,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
+import { RaceDetector, traceAccesses } from '../../src/exec/index.js';
 import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import assert from 'node:assert/strict';
 import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
@@ -36,7 +37,7 @@ test(
   async () => {
     const root = sharedPath('oracle/own')!;
     const failures = new Map<string, string>();
-    const counts = { agree: 0, refused: 0, unbound: 0, words: 0 };
+    const counts = { agree: 0, refused: 0, unbound: 0, words: 0, raced: 0 };
     const skips = new Map<string, number>();
     // Programs the harness cannot bind yet are not covered by the comparison: named in
     // test/known/exec-diff-unbound.txt, so each is counted and reported when it starts to run.
@@ -59,9 +60,18 @@ test(
         failures.set(name, `lift threw ${String(e)}`);
         continue;
       }
+      // A program whose threads or pixels race on memory (the executor's access trace finds it,
+      // deterministically) is listed as a race whether or not its words agree this run: the
+      // result is the order the GPU happens to run them in.
+      const races = new RaceDetector();
+      traceAccesses(races);
       try {
         const v = await diffProgram(p, bytes, 12345);
-        if (v.kind === 'agree') {
+        if (races.first !== undefined && v.kind !== 'skip') {
+          counts.raced++;
+          const verdict = v.kind === 'agree' ? 'agrees this run' : `${v.differing}/${v.words} words differ`;
+          failures.set(name, `data race (${races.first}); ${verdict}`);
+        } else if (v.kind === 'agree') {
           counts.agree++;
           counts.words += v.words;
         } else if (v.kind === 'skip') {
@@ -79,10 +89,12 @@ test(
         } else failures.set(name, `${v.differing}/${v.words} words differ; first ${v.first}`);
       } catch (e) {
         failures.set(name, `threw ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        traceAccesses(undefined);
       }
     }
     console.log(
-      `exec-diff: ${names.length} compute/pixel builds: ${counts.agree} agree (${counts.words} words), ${failures.size} differ or fail, ${counts.refused} refused by the lifter, ${counts.unbound} not bindable`,
+      `exec-diff: ${names.length} compute/pixel builds: ${counts.agree} agree (${counts.words} words), ${failures.size - counts.raced} differ or fail, ${counts.raced} race (listed whether or not they agree), ${counts.refused} refused by the lifter, ${counts.unbound} not bindable`,
     );
     for (const [r, n] of skips) console.log(`  not bound: ${n} × ${r}`);
     // Every report is printed before the first unlisted case fails the test.
