@@ -852,6 +852,24 @@ test('races: unordered conflicting accesses of two threads are found; barriers, 
   assert.equal(atomic.raced, true, 'two groups: imm_atomic_iadd, result stored');
 });
 
+/** Runs a one-thread compute program written as tokens on Dawn, cb0 bound to `cbw` and u0 to eight
+ * zero words, and returns u0's words (the Dawn halves of the tests below; `run` is the executor's). */
+async function onDawn(code: number[][], cbw: Uint32Array): Promise<Uint32Array> {
+  const p = lift(computeProgram(code));
+  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
+  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
+  const res = await gpuCompute({
+    code: emitWgsl(p),
+    workgroups: [1, 1, 1],
+    bindings: [
+      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
+      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
+    ],
+  });
+  assert.ok(res.ok, JSON.stringify(res));
+  return res.outputs[`${uGroup}:${uBinding}`]!;
+}
+
 // The lifter side of the same rule: WGSL lets an implementation keep a denormal through abs and
 // negation (SwiftShader keeps |x|), so a move with a source modifier flushes its source explicitly
 // (src/lift/alu.ts, modifiedSource). Run on Dawn with hand-picked words: -x, |x|, -|x| of denormals
@@ -866,22 +884,10 @@ test('Dawn: mov and movc with source modifiers flush denormals as Direct3D does'
     ins(OP.movc, [r(2), cb(0, 2), cb(0, 1, 'xyzw', { neg: true }), cb(0, 1, 'xyzw', { abs: true })]),
     ...STORE,
   ];
-  const p = lift(computeProgram(code));
-  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
-  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
   const cbw = new Uint32Array(32);
   // row 0: DEN, f(-1.5), NDEN, QNAN; row 1: NDEN, DEN, f(2), f(-3); row 2 (movc test): 1, 0, 1, 0
   cbw.set([DEN, f(-1.5), NDEN, QNAN, NDEN, DEN, f(2), f(-3), 1, 0, 1, 0]);
-  const res = await gpuCompute({
-    code: emitWgsl(p),
-    workgroups: [1, 1, 1],
-    bindings: [
-      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
-      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
-    ],
-  });
-  assert.ok(res.ok, JSON.stringify(res));
-  const got = res.outputs[`${uGroup}:${uBinding}`]!;
+  const got = await onDawn(code, cbw);
   // r1 = |DEN|, |-1.5|, -|NDEN|, -|NaN|; r2 = movc(1, 0, 1, 0; -NDEN, -DEN, -2, 3 ; |NDEN|, |DEN|, 2, 3)
   check('Dawn mov/movc modifiers', got, [0, f(1.5), 0x80000000, NAN, 0, 0, f(-2), f(3)]);
   // The executor gives the same words.
@@ -977,22 +983,11 @@ test('gather4 of a comparison-read texture: green and blue zeros, alpha ones, re
 // Run on Dawn and on the executor with hand-picked words: +NaN, -NaN, 3, 200.
 test('Dawn: exp of NaN is NaN, of 3 is 8, of 200 is +inf', { skip: webgpuSkip() }, async () => {
   const code = [ins(OP.exp, [r(1), c0]), ...STORE];
-  const p = lift(computeProgram(code));
-  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
-  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
   const cbw = new Uint32Array(32);
   cbw.set([QNAN, 0xffc00000, f(3), f(200)]);
-  const res = await gpuCompute({
-    code: emitWgsl(p),
-    workgroups: [1, 1, 1],
-    bindings: [
-      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
-      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
-    ],
-  });
-  assert.ok(res.ok, JSON.stringify(res));
+  const got = await onDawn(code, cbw);
   const want: Want[] = [NAN, NAN, f(8), INF];
-  check('Dawn exp', res.outputs[`${uGroup}:${uBinding}`], want);
+  check('Dawn exp', got, want);
   check('executor exp', run('exp NaN', code, [...cbw]), want);
 });
 
@@ -1003,21 +998,10 @@ test('Dawn: exp of NaN is NaN, of 3 is 8, of 200 is +inf', { skip: webgpuSkip() 
 // four, and of 39 in 256 random words from 2^31 up) and on the executor.
 test('Dawn: utof rounds to nearest even from 2^31 up', { skip: webgpuSkip() }, async () => {
   const code = [ins(OP.utof, [r(1), c0]), ins(OP.utof, [r(2), c1]), ...STORE];
-  const p = lift(computeProgram(code));
-  const [cbGroup, cbBinding] = resourceKey(p, 'b', 0).split(':').map(Number) as [number, number];
-  const [uGroup, uBinding] = resourceKey(p, 'u', 0).split(':').map(Number) as [number, number];
   const cbw = new Uint32Array(32);
   cbw.set([0xcce3ab42, 0xfff70d4d, 0xcd0bc082, 0xcf8ae6be, 0x80000081, 0x80000080, 0x80000180, 0xffffffff]);
-  const res = await gpuCompute({
-    code: emitWgsl(p),
-    workgroups: [1, 1, 1],
-    bindings: [
-      { group: cbGroup, binding: cbBinding, type: 'uniform', words: cbw },
-      { group: uGroup, binding: uBinding, type: 'storage', words: new Uint32Array(8) },
-    ],
-  });
-  assert.ok(res.ok, JSON.stringify(res));
+  const got = await onDawn(code, cbw);
   const want: Want[] = [0x4f4ce3ab, 0x4f7ff70d, 0x4f4d0bc1, 0x4f4f8ae7, 0x4f000001, 0x4f000000, 0x4f000002, 0x4f800000];
-  check('Dawn utof', res.outputs[`${uGroup}:${uBinding}`], want);
+  check('Dawn utof', got, want);
   check('executor utof', run('utof rounding', code, [...cbw]), want);
 });
