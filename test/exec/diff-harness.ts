@@ -17,6 +17,8 @@ import {
   runCompute as execCompute,
   runPixel as execPixel,
   nearestClampSampler,
+  RaceDetector,
+  traceAccesses,
   type ExecTexture,
   type CompareFunction,
   type TextureView,
@@ -486,4 +488,44 @@ export async function diffProgram(
   if (v.kind !== 'skip' || !OVER_LIMIT.test(v.reason)) return v;
   const v4 = await run(lift(bytes, { unboundedCount: UNBOUNDED_FALLBACK }));
   return v4.kind === 'skip' && OVER_LIMIT.test(v4.reason) ? v : v4;
+}
+
+/** One program's run as the differential tests list it: agreeing words, a data race, a failure to
+ * name (differing words, Dawn refusing the WGSL, a program that does not end), or a resource the
+ * harness cannot bind (a harness limit, counted by `group`). */
+export type Outcome =
+  | { kind: 'agree'; words: number }
+  | { kind: 'race' | 'fail'; message: string }
+  | { kind: 'unbound'; reason: string; group: string };
+
+/**
+ * diffProgram under the executor's access trace. A program whose threads or pixels race on memory
+ * (src/exec/races.ts finds it on the executor's run, deterministically) is a race whether or not its
+ * words agree this run: its result is the order the GPU happens to run them in.
+ */
+export async function diffTraced(p: Program, bytes: Uint8Array, seed: number): Promise<Outcome> {
+  const races = new RaceDetector();
+  traceAccesses(races);
+  try {
+    const v = await diffProgram(p, bytes, seed);
+    if (races.first !== undefined && v.kind !== 'skip') {
+      const verdict = v.kind === 'agree' ? 'agrees this run' : `${v.differing}/${v.words} words differ`;
+      return { kind: 'race', message: `data race (${races.first}); ${verdict}` };
+    }
+    if (v.kind === 'agree') return v;
+    if (v.kind === 'differ')
+      return { kind: 'fail', message: `${v.differing}/${v.words} words differ; first ${v.first}` };
+    const reason = v.reason.split('\n')[0]!;
+    const overLimit = OVER_LIMIT.test(v.reason);
+    if (!overLimit && (v.reason.startsWith('Dawn') || v.reason.startsWith('capture')))
+      return { kind: 'fail', message: reason };
+    const group = overLimit
+      ? `adapter limit: ${v.reason.replace(/^.*?The number of ([a-z ]+) \(\d+\).*$/s, '$1')} per stage`
+      : v.reason.replace(/ [a-z_]*\d+\b.*$/, '').slice(0, 60);
+    return { kind: 'unbound', reason, group };
+  } catch (e) {
+    return { kind: 'fail', message: `threw ${e instanceof Error ? e.message : String(e)}` };
+  } finally {
+    traceAccesses(undefined);
+  }
 }

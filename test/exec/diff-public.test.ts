@@ -26,8 +26,7 @@ import type { Program } from '../../src/ir/program.js';
 import { readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
 import { readKnown, reportAgainstKnown } from '../helpers/known.js';
-import { RaceDetector, traceAccesses } from '../../src/exec/index.js';
-import { diffCompute, diffPixel, OVER_LIMIT, UNBOUNDED_FALLBACK, type Verdict } from './diff-harness.js';
+import { diffTraced } from './diff-harness.js';
 
 after(() => closeWebgpu());
 
@@ -44,16 +43,6 @@ function builds(root: string): string[] {
       for (const b of readdirSync(join(root, set, c)).sort())
         if (/-(cs|ps)_[45]_/.test(b) && existsSync(join(root, set, c, b, 'shader.dxbc'))) out.push(`${set}/${c}/${b}`);
   return out;
-}
-
-/** One program on both sides; over the adapter's per-stage limits, lifted again with fewer bindings a
- * range (what diffProgram in diff-harness.ts does, with the compute/pixel runs named here). */
-async function diff(p: Program, bytes: Uint8Array): Promise<Verdict> {
-  const run = (q: Program) => (q.stage === 'compute' ? diffCompute(q, SEED) : diffPixel(q, SEED));
-  const v = await run(p);
-  if (v.kind !== 'skip' || !OVER_LIMIT.test(v.reason)) return v;
-  const v4 = await run(lift(bytes, { unboundedCount: UNBOUNDED_FALLBACK }));
-  return v4.kind === 'skip' && OVER_LIMIT.test(v4.reason) ? v : v4;
 }
 
 const env = process.env['IRIDIA_DIFF_PUBLIC'];
@@ -73,7 +62,6 @@ test(
       console.log(`${SUITE}: a sample, every ${every}th of ${all.length} builds; IRIDIA_DIFF_PUBLIC=1 runs them all`);
     const failures = new Map<string, string>();
     const counts = { agree: 0, words: 0, raced: 0, refused: 0, unbound: 0, other: 0 };
-    const raced = new Set<string>();
     const refusals = new Map<string, number>();
     const skips = new Map<string, number>();
     for (const name of names) {
@@ -94,33 +82,16 @@ test(
         counts.other++;
         continue;
       }
-      const races = new RaceDetector();
-      traceAccesses(races);
-      try {
-        const v = await diff(p, bytes);
-        if (races.first !== undefined && v.kind !== 'skip') {
-          counts.raced++;
-          raced.add(name);
-          const verdict = v.kind === 'agree' ? 'agrees this run' : `${v.differing}/${v.words} words differ`;
-          failures.set(name, `data race (${races.first}); ${verdict}`);
-        } else if (v.kind === 'agree') {
-          counts.agree++;
-          counts.words += v.words;
-        } else if (v.kind === 'skip') {
-          // Dawn refusing the emitted WGSL, or a program that does not end on SwiftShader, is a
-          // disagreement to name; a resource the harness cannot bind is a harness limit, counted.
-          if (!OVER_LIMIT.test(v.reason) && (v.reason.startsWith('Dawn') || v.reason.startsWith('capture'))) {
-            failures.set(name, v.reason.split('\n')[0]!);
-            continue;
-          }
-          counts.unbound++;
-          const r = OVER_LIMIT.test(v.reason) ? 'adapter per-stage limit' : v.reason.replace(/ [a-z_]*\d+\b.*$/, '');
-          skips.set(r, (skips.get(r) ?? 0) + 1);
-        } else failures.set(name, `${v.differing}/${v.words} words differ; first ${v.first}`);
-      } catch (e) {
-        failures.set(name, `threw ${e instanceof Error ? e.message : String(e)}`);
-      } finally {
-        traceAccesses(undefined);
+      const o = await diffTraced(p, bytes, SEED);
+      if (o.kind === 'agree') {
+        counts.agree++;
+        counts.words += o.words;
+      } else if (o.kind === 'unbound') {
+        counts.unbound++;
+        skips.set(o.group, (skips.get(o.group) ?? 0) + 1);
+      } else {
+        if (o.kind === 'race') counts.raced++;
+        failures.set(name, o.message);
       }
     }
     const run = names.length - counts.refused - counts.other;

@@ -7,12 +7,11 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
 import { isIridiaError } from '../../src/errors.js';
-import { RaceDetector, traceAccesses } from '../../src/exec/index.js';
 import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import assert from 'node:assert/strict';
 import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
 import { reportAgainstKnown } from '../helpers/known.js';
-import { diffProgram, OVER_LIMIT } from './diff-harness.js';
+import { diffProgram, diffTraced } from './diff-harness.js';
 
 after(() => closeWebgpu());
 
@@ -60,37 +59,17 @@ test(
         failures.set(name, `lift threw ${String(e)}`);
         continue;
       }
-      // A program whose threads or pixels race on memory (the executor's access trace finds it,
-      // deterministically) is listed as a race whether or not its words agree this run: the
-      // result is the order the GPU happens to run them in.
-      const races = new RaceDetector();
-      traceAccesses(races);
-      try {
-        const v = await diffProgram(p, bytes, 12345);
-        if (races.first !== undefined && v.kind !== 'skip') {
-          counts.raced++;
-          const verdict = v.kind === 'agree' ? 'agrees this run' : `${v.differing}/${v.words} words differ`;
-          failures.set(name, `data race (${races.first}); ${verdict}`);
-        } else if (v.kind === 'agree') {
-          counts.agree++;
-          counts.words += v.words;
-        } else if (v.kind === 'skip') {
-          const overLimit = OVER_LIMIT.test(v.reason);
-          if (!overLimit && (v.reason.startsWith('Dawn') || v.reason.startsWith('capture'))) {
-            failures.set(name, v.reason);
-            continue;
-          }
-          counts.unbound++;
-          const r = overLimit
-            ? `adapter limit: ${v.reason.replace(/^.*?The number of ([a-z ]+) \(\d+\).*$/s, '$1')} per stage`
-            : v.reason.replace(/ [a-z_]*\d+\b.*$/, '').slice(0, 60);
-          skips.set(r, (skips.get(r) ?? 0) + 1);
-          unbound.set(name, v.reason.split('\n')[0]!);
-        } else failures.set(name, `${v.differing}/${v.words} words differ; first ${v.first}`);
-      } catch (e) {
-        failures.set(name, `threw ${e instanceof Error ? e.message : String(e)}`);
-      } finally {
-        traceAccesses(undefined);
+      const o = await diffTraced(p, bytes, 12345);
+      if (o.kind === 'agree') {
+        counts.agree++;
+        counts.words += o.words;
+      } else if (o.kind === 'unbound') {
+        counts.unbound++;
+        skips.set(o.group, (skips.get(o.group) ?? 0) + 1);
+        unbound.set(name, o.reason);
+      } else {
+        if (o.kind === 'race') counts.raced++;
+        failures.set(name, o.message);
       }
     }
     console.log(
