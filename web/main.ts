@@ -16,10 +16,9 @@ import {
   isD3D9Program,
   disassemble,
   disassembleD3D9,
-  reflect,
-  d3dReflectJson,
   type Container,
 } from '../src/index.js';
+import { d3dReflectAnyJson } from '../src/reflect/dxil.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
 type Loaded =
@@ -76,8 +75,8 @@ const TEXT_VIEWS: readonly TextView[] = [
   },
   {
     id: 'reflect',
-    applies: (f) => hasPart(f, 'SHEX', 'SHDR', 'DXIL'),
-    text: (f) => (f.kind === 'container' ? `${JSON.stringify(d3dReflectJson(reflect(f.container)), null, 2)}\n` : ''),
+    applies: (f) => hasPart(f, 'SHEX', 'SHDR', 'DXIL', 'ILDB'),
+    text: (f) => (f.kind === 'container' ? `${JSON.stringify(d3dReflectAnyJson(f.container), null, 2)}\n` : ''),
   },
   {
     id: 'wgsl',

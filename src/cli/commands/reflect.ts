@@ -1,16 +1,16 @@
 // `iridia reflect [--json] FILE`: a container's reflection (iridia's own view; --json for all of
 // it). `iridia reflect --d3d FILE` prints D3DReflect's shape (the oracle's reflect.json schema);
-// `iridia reflect --d3d FILE... --out-dir DIR [--root R]` writes one such JSON per input.
+// `iridia reflect --d3d FILE... --out-dir DIR [--root R]` writes one such JSON per input. A container
+// with a DXIL program (a DXIL part, or ILDB alone, and no SHEX/SHDR) is reflected from its module's
+// metadata (src/reflect/dxil.ts; docs/reflect.md, "DXIL"), every other one as Shader Model 4/5.
 
 import { parseArgs, flag, value, UsageError } from '../args.js';
 import { statSync } from 'node:fs';
 import { fileStartsWith, progressBar, readInput, runBatch, walkPaths } from '../io.js';
 import { parseContainer } from '../../container/container.js';
-import { reflect } from '../../reflect/reflection.js';
-import { d3dReflectJson } from '../../reflect/d3d.js';
-import { reflectionJson, reflectionText } from '../../reflect/view.js';
+import { d3dReflectAnyJson, reflectionAnyJson, reflectionAnyText } from '../../reflect/dxil.js';
 
-const d3dText = (bytes: Uint8Array): string => `${JSON.stringify(d3dReflectJson(reflect(parseContainer(bytes))))}\n`;
+const d3dText = (bytes: Uint8Array): string => `${JSON.stringify(d3dReflectAnyJson(parseContainer(bytes)))}\n`;
 
 export function run(argv: string[]): number {
   const args = parseArgs(argv, { '--json': {}, '--d3d': {}, '--out-dir': { value: true }, '--root': { value: true } });
@@ -37,9 +37,9 @@ export function run(argv: string[]): number {
     process.stdout.write(d3dText(bytes));
     return 0;
   }
-  const refl = reflect(parseContainer(bytes));
+  const c = parseContainer(bytes);
   process.stdout.write(
-    flag(args, '--json') ? `${JSON.stringify(reflectionJson(refl), null, 2)}\n` : reflectionText(refl),
+    flag(args, '--json') ? `${JSON.stringify(reflectionAnyJson(c), null, 2)}\n` : reflectionAnyText(c),
   );
   return 0;
 }
