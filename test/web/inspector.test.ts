@@ -12,12 +12,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import * as iridia from '../../src/index.js';
+import { d3dReflectAnyJson } from '../../src/reflect/dxil.js';
 import { FIXTURES, REPO, firstDifference } from '../helpers/shared.js';
+import { needs } from '../helpers/strict.js';
 
 const CHROMIUM = process.env['IRIDIA_CHROMIUM'] ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is absent (install Debian's chromium, or set IRIDIA_CHROMIUM, to run the web test)`;
+const skip = needs(
+  existsSync(CHROMIUM)
+    ? false
+    : `${CHROMIUM} is absent (install Debian's chromium, or set IRIDIA_CHROMIUM, to run the web test)`,
+);
 
 const OWN = join(FIXTURES, 'oracle/own');
 const bytesOf = (path: string): Buffer => readFileSync(path);
@@ -244,6 +248,50 @@ describe('web inspector in headless Chromium', { skip }, () => {
       const run = disassembleDxil as (c: iridia.Container) => string;
       await assertViewShows(page, 'dxil', () => run(iridia.parseContainer(new Uint8Array(dxil))));
     }
+  });
+
+  test('the Reflection tab on a DXIL container: D3DReflect-shaped JSON with the bindings dxc lists', async () => {
+    const dxil = bytesOf(join(FIXTURES, 'dxil/d3d12__D3D12_Blit__g_BlitFrom2DArray.dxil'));
+    await openThroughInput(page, 'blit2darray.dxil', dxil);
+    assert.equal(await page.locator('#tab-reflect').isVisible(), true, 'a DXIL program has a reflection tab');
+    await page.click('#tab-reflect');
+    assert.equal(await page.locator('#panel-reflect .error').count(), 0);
+    const shown = JSON.parse((await page.locator('#reflect-output').textContent()) ?? '') as {
+      Desc: { Version: number };
+      BoundResources: { Name: string; Type: number; BindPoint: number; Space: number; Dimension: number }[];
+      InputParameters: { SemanticName: string; Register: number; Mask: number }[];
+    };
+    // dxc's listing (test/fixtures/dxil/d3d12__D3D12_Blit__g_BlitFrom2DArray.ll), "Resource Bindings":
+    // SourceRegionBuffer cbuffer cb0,space3; SourceSampler sampler s0,space2; SourceTexture2DArray
+    // texture 2darray t0,space2 (D3D_SIT_CBUFFER 0, SAMPLER 3, TEXTURE 2; TEXTURE2DARRAY 5).
+    assert.deepEqual(
+      shown.BoundResources.map((b) => [b.Name, b.Type, b.BindPoint, b.Space, b.Dimension]),
+      [
+        ['SourceRegionBuffer', 0, 0, 3, 0],
+        ['SourceSampler', 3, 0, 2, 0],
+        ['SourceTexture2DArray', 2, 0, 2, 5],
+      ],
+    );
+    // Input signature: TEXCOORD 0 xy register 0; SV_Position 0 xyzw register 1.
+    assert.deepEqual(
+      shown.InputParameters.map((p) => [p.SemanticName, p.Register, p.Mask]),
+      [
+        ['TEXCOORD', 0, 3],
+        ['SV_POSITION', 1, 15],
+      ],
+    );
+    assert.equal(shown.Desc.Version, 0x60, 'ps_6_0');
+    await assertViewShows(
+      page,
+      'reflect',
+      () => `${JSON.stringify(d3dReflectAnyJson(iridia.parseContainer(new Uint8Array(dxil))), null, 2)}\n`,
+    );
+  });
+
+  test('the Reflection tab on a DXIL library shows the typed refusal (no D3DReflect shader view)', async () => {
+    await openThroughInput(page, 'library.dxil', bytesOf(join(FIXTURES, 'dxil/runtime-tests__test_910b3693.dxil')));
+    await page.click('#tab-reflect');
+    assert.equal(await page.locator('#panel-reflect .error').getAttribute('data-code'), 'E208_PART_UNSUPPORTED');
   });
 
   test('no script error on the page', () => {
