@@ -9,3 +9,16 @@ export { nearestClampSampler, cubeFace } from './sampler.js';
 export type { SamplerOptions, TextureView, CompareFunction } from './sampler.js';
 export { RaceDetector, traceAccesses } from './races.js';
 export type { AccessTrace, AccessKind } from './races.js';
+export {
+  seededWords,
+  seedBindings,
+  seedVaryings,
+  d3dResourceName,
+  resourceStream,
+  varyingStream,
+  SEED_TEXTURE_SIZE,
+  SEED_BUFFER_WORDS,
+  SEED_CONSTANT_ROWS,
+  SEED_COMPARE,
+} from './seed.js';
+export type { SeedDistribution, SeededResource, SeededBindings } from './seed.js';
