@@ -2,6 +2,14 @@
 // with --gpu, its WGSL through WebGPU: npm `webgpu`, Dawn), reading the dispatch size, target size,
 // bindings and varyings from a JSON file and printing every output word as JSON.
 //
+// `iridia run --seed S FILE [--json] [--gpu] [--workgroups X,Y,Z] [--size WxH] [--vertices N]`:
+// binds every resource the program declares, and its varyings, with words from the seeded generator
+// of src/exec/seed.ts (from S and each resource's register class, register and space, so a DXBC and
+// a DXIL build of one HLSL get the same bytes), runs one thread group (compute), an 8x8 target
+// (pixel) or 3 vertices (vertex) unless told otherwise, and prints every output word: each writable
+// resource under its Direct3D name (u0, u1,space2), a pixel program's targets by location. Text by
+// default, JSON with --json. docs/exec.md, "Seeded runs".
+//
 // Input JSON (every field optional but the size of the run):
 //   { "workgroups": [x, y, z]            compute: thread groups dispatched
 //     "width": W, "height": H             pixel: the target, drawn as one full-screen triangle
@@ -19,11 +27,21 @@
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { parseArgs, flag, UsageError } from '../args.js';
+import { parseArgs, flag, value, UsageError } from '../args.js';
 import { readInput } from '../io.js';
 import { lift } from '../../lift/lift.js';
 import type { Program, Resource } from '../../ir/program.js';
-import { runCompute, runPixel, runVertex, nearestClampSampler, type ExecTexture } from '../../exec/index.js';
+import {
+  runCompute,
+  runPixel,
+  runVertex,
+  nearestClampSampler,
+  seedBindings,
+  seedVaryings,
+  type ExecTexture,
+  type SeededBindings,
+  type SeededResource,
+} from '../../exec/index.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
 import type { GpuBinding } from '../../gpu/types.js';
@@ -96,9 +114,30 @@ function writable(r: Resource): boolean {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { '--input': { value: true }, '--gpu': {} });
+  const args = parseArgs(argv, {
+    '--input': { value: true },
+    '--gpu': {},
+    '--seed': { value: true },
+    '--json': {},
+    '--workgroups': { value: true },
+    '--size': { value: true },
+    '--vertices': { value: true },
+  });
   if (args.positional.length !== 1) throw new UsageError('run takes one FILE');
   const inputPath = args.flags.get('--input')?.[0];
+  const seedText = value(args, '--seed');
+  if (seedText !== undefined) {
+    if (inputPath !== undefined) throw new UsageError('--seed and --input are alternatives: give one');
+    const seed = parseSeed(seedText);
+    const size = runSize(args);
+    const program = lift(readInput(args.positional[0]!));
+    const result = flag(args, '--gpu') ? await seededGpu(program, seed, size) : seededCpu(program, seed, size);
+    if (result === undefined) return 1;
+    process.stdout.write(flag(args, '--json') ? `${JSON.stringify(result)}\n` : seededText(result));
+    return 0;
+  }
+  for (const f of ['--workgroups', '--size', '--vertices'])
+    if (args.flags.has(f)) throw new UsageError(`${f} goes with --seed (with --input the JSON gives the size)`);
   let input: RunInput = {};
   if (inputPath !== undefined) {
     try {
@@ -113,6 +152,262 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`${JSON.stringify({ stage: program.stage, ...result })}\n`);
   return 0;
 }
+
+// ---- --seed ----
+
+/** The default size of a seeded run: one thread group, an 8x8 target, one triangle's vertices. */
+export const SEEDED_DEFAULTS = { workgroups: [1, 1, 1] as [number, number, number], width: 8, height: 8, vertices: 3 };
+
+interface RunSize {
+  readonly workgroups: [number, number, number];
+  readonly width: number;
+  readonly height: number;
+  readonly vertices: number;
+}
+
+function parseSeed(text: string): number {
+  const n = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text, 16) : /^\d+$/.test(text) ? parseInt(text, 10) : NaN;
+  if (!Number.isSafeInteger(n) || n > 0xffffffff)
+    throw new UsageError(
+      `--seed takes an integer from 0 to 4294967295 (decimal or 0x hex), not ${JSON.stringify(text)}`,
+    );
+  return n;
+}
+
+function positive(name: string, text: string): number {
+  const n = /^\d+$/.test(text) ? parseInt(text, 10) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 65535)
+    throw new UsageError(`${name}: ${JSON.stringify(text)} is not a count from 1 to 65535`);
+  return n;
+}
+
+function runSize(args: ReturnType<typeof parseArgs>): RunSize {
+  let { workgroups, width, height, vertices } = SEEDED_DEFAULTS;
+  const wg = value(args, '--workgroups');
+  if (wg !== undefined) {
+    const parts = wg.split(',');
+    if (parts.length < 1 || parts.length > 3) throw new UsageError('--workgroups takes X[,Y[,Z]]');
+    const [x, y, z] = [...parts, '1', '1'].map((t) => positive('--workgroups', t));
+    workgroups = [x!, y!, z!];
+  }
+  const sz = value(args, '--size');
+  if (sz !== undefined) {
+    const m = /^(\d+)x(\d+)$/.exec(sz);
+    if (!m) throw new UsageError(`--size takes WxH (e.g. 8x8), not ${JSON.stringify(sz)}`);
+    width = positive('--size', m[1]!);
+    height = positive('--size', m[2]!);
+  }
+  const vs = value(args, '--vertices');
+  if (vs !== undefined) vertices = positive('--vertices', vs);
+  return { workgroups, width, height, vertices };
+}
+
+/** What a seeded run printed: the run's size and every output word. */
+interface SeededResult {
+  seed: number;
+  stage: string;
+  target: string;
+  on: 'executor' | 'webgpu';
+  workgroups?: [number, number, number];
+  width?: number;
+  height?: number;
+  vertices?: number;
+  /** Every writable resource, by Direct3D name: its words (a storage texture's texels, its format's words each). */
+  outputs: Record<string, number[]>;
+  /** Pixel: colour targets by location, the output's components a pixel. */
+  targets?: Record<string, number[]>;
+  /** Pixel (executor): 1 where the pixel was not discarded. */
+  written?: number[];
+  depth?: number[];
+  /** Vertex: outputs by location (4 words a vertex) and position. */
+  vertexOutputs?: Record<string, number[]>;
+  /** Resources left unbound, with why. */
+  unbound?: string[];
+}
+
+function seededHead(p: Program, seed: number, b: SeededBindings, on: SeededResult['on'], size: RunSize): SeededResult {
+  const head: SeededResult = { seed, stage: p.stage, target: p.provenance.target, on, outputs: {} };
+  if (p.stage === 'compute') head.workgroups = size.workgroups;
+  else if (p.stage === 'pixel') {
+    head.width = size.width;
+    head.height = size.height;
+  } else if (p.stage === 'vertex') head.vertices = size.vertices;
+  if (b.unbound.length) head.unbound = [...b.unbound];
+  return head;
+}
+
+/** A writable resource's words after the run: a storage texture's `perTexel` words of each texel. */
+function outputWords(b: SeededBindings, r: SeededResource): number[] {
+  if (r.kind === 'storage') return Array.from(b.buffers[r.key]!);
+  const four = b.textures[r.key]!.levels[0]!;
+  const per = r.texture!.perTexel;
+  const out: number[] = [];
+  for (let i = 0; i < four.length / 4; i++) for (let k = 0; k < per; k++) out.push(four[i * 4 + k]!);
+  return out;
+}
+
+/** Each colour output of a pixel program: location and component count. */
+function colourOutputs(p: Program): Array<{ location: number; width: number; scalar: string }> {
+  const fn = p.module.functions[p.module.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
+  const res = fn.result ? p.module.types[fn.result.type] : undefined;
+  const out: Array<{ location: number; width: number; scalar: string }> = [];
+  const add = (t: Type | undefined, b: Binding | undefined) => {
+    if (!t || !b || b.kind !== 'location') return;
+    out.push({
+      location: b.location,
+      width: t.kind === 'vector' ? t.size : 1,
+      scalar: t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32',
+    });
+  };
+  if (res?.kind === 'struct') for (const m of res.members) add(p.module.types[m.type], m.binding);
+  else add(res, fn.result?.binding);
+  return out.sort((a, b) => a.location - b.location);
+}
+
+function seededCpu(p: Program, seed: number, size: RunSize): SeededResult {
+  const b = seedBindings(p, seed);
+  const out = seededHead(p, seed, b, 'executor', size);
+  const base = {
+    buffers: b.buffers,
+    textures: b.textures,
+    sample: nearestClampSampler(b.textures, { views: b.views, compare: b.compare }),
+  };
+  if (p.stage === 'compute') runCompute(p, { ...base, workgroups: size.workgroups });
+  else if (p.stage === 'pixel') {
+    const n = size.width * size.height;
+    const r = runPixel(p, { ...base, width: size.width, height: size.height, inputs: seedVaryings(p, seed, n, false) });
+    const targets: Record<string, number[]> = {};
+    for (const c of colourOutputs(p)) {
+      const four = r.targets[c.location];
+      if (!four) continue;
+      const words: number[] = [];
+      for (let i = 0; i < n; i++) for (let k = 0; k < c.width; k++) words.push(four[i * 4 + k]!);
+      targets[String(c.location)] = words;
+    }
+    out.targets = targets;
+    out.written = Array.from(r.written);
+    if (r.depth) out.depth = Array.from(new Uint32Array(r.depth.buffer, r.depth.byteOffset, r.depth.length));
+  } else if (p.stage === 'vertex' && !p.stageFunctions) {
+    const r = runVertex(p, { ...base, vertexCount: size.vertices, inputs: seedVaryings(p, seed, size.vertices, true) });
+    out.vertexOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, Array.from(v)]));
+  } else throw new UsageError(`running a ${p.stage} program from the command line is not supported yet`);
+  for (const r of b.resources) if (r.writable) out.outputs[r.name] = outputWords(b, r);
+  return out;
+}
+
+/** The WebGPU bindings of a seeded run: the same words, nearest clamp-to-edge samplers. */
+function seededGpuBindings(b: SeededBindings): GpuBinding[] {
+  const out: GpuBinding[] = [];
+  for (const r of b.resources) {
+    const at = { group: r.group, binding: r.binding };
+    if (r.kind === 'uniform') out.push({ ...at, type: 'uniform', words: r.words!.slice() });
+    else if (r.kind === 'storage') out.push({ ...at, type: 'storage', words: r.words!.slice(), readOnly: !r.writable });
+    else if (r.kind === 'sampler')
+      out.push({
+        ...at,
+        type: 'sampler',
+        sampler: {
+          magFilter: 'nearest',
+          minFilter: 'nearest',
+          addressModeU: 'clamp-to-edge',
+          addressModeV: 'clamp-to-edge',
+          addressModeW: 'clamp-to-edge',
+          ...(r.comparison ? { compare: b.compare[r.key] } : {}),
+        },
+        ...(r.comparison ? { comparison: true } : {}),
+      });
+    else {
+      const t = r.texture!;
+      const img = t.image;
+      const dimension = img.dim === '3d' ? '3d' : img.dim === '1d' ? '1d' : '2d';
+      const viewDimension: GPUTextureViewDimension =
+        img.dim === 'cube' ? (img.arrayed ? 'cube-array' : 'cube') : img.arrayed ? '2d-array' : dimension;
+      const shape = { dimension, viewDimension, width: t.width, height: t.height, depthOrLayers: t.layers } as const;
+      if (img.class.kind === 'storage') {
+        const format = img.class.format;
+        if (!(format.startsWith('r32') || format.startsWith('rgba32')))
+          throw new UsageError(
+            `--gpu: ${r.name} is a ${format} storage texture; WebGPU runs r32 and rgba32 formats only`,
+          );
+        const access =
+          img.class.access === 'read' ? 'read-only' : img.class.access === 'write' ? 'write-only' : 'read-write';
+        out.push({ ...at, type: 'storage-texture', texture: { format, ...shape, words: r.words!.slice() }, access });
+      } else {
+        const format: GPUTextureFormat =
+          img.class.kind === 'depth'
+            ? 'depth32float'
+            : img.class.scalar === 'f32'
+              ? 'rgba32float'
+              : img.class.scalar === 'i32'
+                ? 'rgba32sint'
+                : 'rgba32uint';
+        out.push({ ...at, type: 'texture', texture: { format, ...shape, words: r.words!.slice() } });
+      }
+    }
+  }
+  return out;
+}
+
+async function seededGpu(p: Program, seed: number, size: RunSize): Promise<SeededResult | undefined> {
+  const b = seedBindings(p, seed);
+  const out = seededHead(p, seed, b, 'webgpu', size);
+  const bindings = seededGpuBindings(b);
+  const inputs = p.stage === 'pixel' ? seedVaryings(p, seed, 1, false) : {};
+  const r = await gpuRun(p, bindings, {
+    workgroups: size.workgroups,
+    width: size.width,
+    height: size.height,
+    inputs: Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, Array.from(v)])),
+  });
+  if (r === undefined) return undefined;
+  const byBinding = new Map(b.resources.map((x) => [`${x.group}:${x.binding}`, x]));
+  for (const [k, words] of Object.entries(r.outputs)) {
+    const res = byBinding.get(k);
+    if (res?.writable) out.outputs[res.name] = Array.from(words);
+  }
+  out.outputs = Object.fromEntries(
+    b.resources.filter((x) => x.writable && out.outputs[x.name]).map((x) => [x.name, out.outputs[x.name]!]),
+  );
+  if (r.targets) out.targets = Object.fromEntries(Object.entries(r.targets).map(([k, v]) => [k, Array.from(v)]));
+  return out;
+}
+
+const hex8 = (w: number): string => (w >>> 0).toString(16).padStart(8, '0');
+
+function wordLines(words: readonly number[]): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < words.length; i += 8)
+    lines.push(
+      `  ${String(i).padStart(6)}  ${words
+        .slice(i, i + 8)
+        .map(hex8)
+        .join(' ')}`,
+    );
+  return lines;
+}
+
+/** The text form: the run, then each output's words in hex, eight a line after the index of the first. */
+function seededText(r: SeededResult): string {
+  const size =
+    r.workgroups !== undefined
+      ? `${r.workgroups.join(' x ')} thread groups`
+      : r.width !== undefined
+        ? `${r.width} x ${r.height} pixels`
+        : `${r.vertices} vertices`;
+  const lines = [`${r.target} (${r.stage}) on the ${r.on}, seed ${r.seed}, ${size}`];
+  for (const u of r.unbound ?? []) lines.push(`unbound ${u}`);
+  for (const [name, words] of Object.entries(r.outputs))
+    lines.push(`${name} (${words.length} words)`, ...wordLines(words));
+  for (const [loc, words] of Object.entries(r.targets ?? {}))
+    lines.push(`target ${loc} (${words.length} words)`, ...wordLines(words));
+  if (r.written) lines.push(`written ${r.written.filter((x) => x).length} of ${r.written.length} pixels`);
+  if (r.depth) lines.push(`depth (${r.depth.length} words)`, ...wordLines(r.depth));
+  for (const [name, words] of Object.entries(r.vertexOutputs ?? {}))
+    lines.push(`vertex ${name} (${words.length} words)`, ...wordLines(words));
+  return `${lines.join('\n')}\n`;
+}
+
+// ---- --input ----
 
 function onCpu(p: Program, input: RunInput): Record<string, unknown> {
   const buffers: Record<string, Uint32Array> = {};
@@ -157,6 +452,71 @@ function onCpu(p: Program, input: RunInput): Record<string, unknown> {
 const CHROMIUM = '/usr/lib/chromium';
 
 async function onGpu(p: Program, input: RunInput): Promise<Record<string, unknown> | undefined> {
+  const bindings: GpuBinding[] = [];
+  const names = new Map<string, string>();
+  for (const r of p.interface.resources) {
+    const at = { group: r.group, binding: r.binding };
+    const b = lookup(input.buffers, r);
+    if (r.kind.kind === 'constantBuffer' && b) bindings.push({ ...at, type: 'uniform', words: words(b) });
+    else if (b) bindings.push({ ...at, type: 'storage', words: words(b), readOnly: !writable(r) });
+    const t = lookup(input.textures, r);
+    const g = p.module.globals[r.global];
+    const ty = g ? p.module.types[g.type] : undefined;
+    if (t && ty?.kind === 'image') {
+      const spec = { width: t.width, height: t.height ?? 1, depthOrLayers: t.layers ?? 1, words: words(t.words) };
+      if (ty.class.kind === 'storage')
+        bindings.push({
+          ...at,
+          type: 'storage-texture',
+          texture: { ...spec, format: ty.class.format },
+          access: 'read-write',
+        });
+      else {
+        const s = ty.class.kind === 'sampled' ? ty.class.scalar : 'f32';
+        const format = s === 'f32' ? 'rgba32float' : s === 'i32' ? 'rgba32sint' : 'rgba32uint';
+        bindings.push({
+          ...at,
+          type: 'texture',
+          texture: { ...spec, format, ...(ty.arrayed ? { viewDimension: '2d-array' as const } : {}) },
+        });
+      }
+    }
+    if (r.kind.kind === 'sampler')
+      bindings.push({
+        ...at,
+        type: 'sampler',
+        sampler: { magFilter: 'nearest', minFilter: 'nearest' },
+        comparison: r.kind.comparison,
+      });
+    names.set(`${r.group}:${r.binding}`, r.name);
+  }
+  const r = await gpuRun(p, bindings, {
+    workgroups: input.workgroups ?? [1, 1, 1],
+    width: input.width ?? 1,
+    height: input.height ?? 1,
+    inputs: input.inputs ?? {},
+  });
+  if (r === undefined) return undefined;
+  const outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [names.get(k) ?? k, Array.from(v)]));
+  if (!r.targets) return { outputs };
+  return { outputs, targets: Object.fromEntries(Object.entries(r.targets).map(([k, v]) => [k, Array.from(v)])) };
+}
+
+interface GpuRunSize {
+  readonly workgroups: readonly [number, number, number];
+  readonly width: number;
+  readonly height: number;
+  /** A pixel program's varyings by location: the first 4 words of each are used (constant over the target). */
+  readonly inputs: Record<string, Words>;
+}
+
+/** Runs a compute or pixel program's WGSL through WebGPU: the writable bindings' words by
+ * 'group:binding', and a pixel program's colour targets by location. */
+async function gpuRun(
+  p: Program,
+  bindings: GpuBinding[],
+  size: GpuRunSize,
+): Promise<{ outputs: Record<string, Uint32Array>; targets?: Record<string, Uint32Array> } | undefined> {
   // Without a GPU, Dawn needs SwiftShader's Vulkan driver and a Vulkan loader (Debian's chromium
   // package has both); the loader is found only through LD_LIBRARY_PATH set before start, so the
   // command runs itself again with it set.
@@ -171,6 +531,8 @@ async function onGpu(p: Program, input: RunInput): Promise<Record<string, unknow
     const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: 'inherit' });
     process.exit(r.status ?? 3);
   }
+  if (p.stage !== 'compute' && p.stage !== 'pixel')
+    throw new UsageError(`--gpu runs compute and pixel programs; this is a ${p.stage} program`);
   let webgpu: { create(o: string[]): GPU };
   try {
     webgpu = (await import('webgpu' as string)) as { create(o: string[]): GPU };
@@ -180,93 +542,41 @@ async function onGpu(p: Program, input: RunInput): Promise<Record<string, unknow
   }
   const session = await openGpu(webgpu.create([]));
   try {
-    const bindings: GpuBinding[] = [];
-    const names = new Map<string, string>();
-    for (const r of p.interface.resources) {
-      const at = { group: r.group, binding: r.binding };
-      const b = lookup(input.buffers, r);
-      if (r.kind.kind === 'constantBuffer' && b) bindings.push({ ...at, type: 'uniform', words: words(b) });
-      else if (b) bindings.push({ ...at, type: 'storage', words: words(b), readOnly: !writable(r) });
-      const t = lookup(input.textures, r);
-      const g = p.module.globals[r.global];
-      const ty = g ? p.module.types[g.type] : undefined;
-      if (t && ty?.kind === 'image') {
-        const spec = { width: t.width, height: t.height ?? 1, depthOrLayers: t.layers ?? 1, words: words(t.words) };
-        if (ty.class.kind === 'storage')
-          bindings.push({
-            ...at,
-            type: 'storage-texture',
-            texture: { ...spec, format: ty.class.format },
-            access: 'read-write',
-          });
-        else {
-          const s = ty.class.kind === 'sampled' ? ty.class.scalar : 'f32';
-          const format = s === 'f32' ? 'rgba32float' : s === 'i32' ? 'rgba32sint' : 'rgba32uint';
-          bindings.push({
-            ...at,
-            type: 'texture',
-            texture: { ...spec, format, ...(ty.arrayed ? { viewDimension: '2d-array' as const } : {}) },
-          });
-        }
-      }
-      if (r.kind.kind === 'sampler')
-        bindings.push({
-          ...at,
-          type: 'sampler',
-          sampler: { magFilter: 'nearest', minFilter: 'nearest' },
-          comparison: r.kind.comparison,
-        });
-      names.set(`${r.group}:${r.binding}`, r.name);
-    }
     const code = emitWgsl(p);
-    const outputsOf = (o: Record<string, Uint32Array>) =>
-      Object.fromEntries(Object.entries(o).map(([k, v]) => [names.get(k) ?? k, Array.from(v)]));
     if (p.stage === 'compute') {
-      const r = await session.runCompute({ code, workgroups: input.workgroups ?? [1, 1, 1], bindings });
+      const r = await session.runCompute({ code, workgroups: size.workgroups, bindings });
       if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
-      return { outputs: outputsOf(r.outputs) };
+      return { outputs: r.outputs };
     }
-    if (p.stage === 'pixel') {
-      const width = input.width ?? 1;
-      const height = input.height ?? 1;
-      const vertexCode = constantVaryings(p, input);
-      const fn = p.module.functions[p.module.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
-      const res = fn.result ? p.module.types[fn.result.type] : undefined;
-      const locs: Array<{ location: number; format: GPUTextureFormat }> = [];
-      const addTarget = (t: Type | undefined, b: Binding | undefined) => {
-        if (!t || !b || b.kind !== 'location') return;
-        const s = t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32';
-        const w = t.kind === 'vector' ? t.size : 1;
-        if (w === 3) throw new UsageError('--gpu: a 3-component colour output has no WebGPU target format');
-        const base = s === 'f32' ? 'float' : s === 'i32' ? 'sint' : 'uint';
-        locs.push({
-          location: b.location,
-          format: `${w === 1 ? 'r' : w === 2 ? 'rg' : 'rgba'}32${base}` as GPUTextureFormat,
-        });
-      };
-      if (res?.kind === 'struct') for (const m of res.members) addTarget(p.module.types[m.type], m.binding);
-      else addTarget(res, fn.result?.binding);
-      const max = locs.reduce((x, l) => Math.max(x, l.location), -1);
-      const targets = Array.from({ length: Math.max(1, max + 1) }, (_, i) => {
-        const l = locs.find((x) => x.location === i);
-        return l ? { format: l.format } : { format: 'r32uint' as GPUTextureFormat, writeMask: 0 };
+    const vertexCode = constantVaryings(p, { inputs: size.inputs });
+    const locs: Array<{ location: number; format: GPUTextureFormat }> = [];
+    for (const c of colourOutputs(p)) {
+      if (c.width === 3) throw new UsageError('--gpu: a 3-component colour output has no WebGPU target format');
+      const base = c.scalar === 'f32' ? 'float' : c.scalar === 'i32' ? 'sint' : 'uint';
+      locs.push({
+        location: c.location,
+        format: `${c.width === 1 ? 'r' : c.width === 2 ? 'rg' : 'rgba'}32${base}` as GPUTextureFormat,
       });
-      const r = await session.runPixel({
-        code,
-        vertexCode,
-        width,
-        height,
-        targets,
-        bindings,
-        fragmentOnlyBindings: true,
-      });
-      if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
-      return {
-        outputs: outputsOf(r.outputs),
-        targets: Object.fromEntries(locs.map((l) => [String(l.location), Array.from(r.targets[l.location]!)])),
-      };
     }
-    throw new UsageError(`--gpu runs compute and pixel programs; this is a ${p.stage} program`);
+    const max = locs.reduce((x, l) => Math.max(x, l.location), -1);
+    const targets = Array.from({ length: Math.max(1, max + 1) }, (_, i) => {
+      const l = locs.find((x) => x.location === i);
+      return l ? { format: l.format } : { format: 'r32uint' as GPUTextureFormat, writeMask: 0 };
+    });
+    const r = await session.runPixel({
+      code,
+      vertexCode,
+      width: size.width,
+      height: size.height,
+      targets,
+      bindings,
+      fragmentOnlyBindings: true,
+    });
+    if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
+    return {
+      outputs: r.outputs,
+      targets: Object.fromEntries(locs.map((l) => [String(l.location), r.targets[l.location]!])),
+    };
   } finally {
     session.destroy();
   }
