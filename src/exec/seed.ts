@@ -14,9 +14,11 @@
 //   fnv(N)   = FNV-1a (32-bit) of N's UTF-16 code units (ASCII here)
 //   base     = h(h(S) ^ fnv(N))
 //   raw(n)   = h((base + n) mod 2^32)
-//   word i   = from raw(2i) (the choice) and raw(2i + 1) (the value v), by the stream's distribution:
-//     'word'  : raw(2i) mod 10 < 3: v mod 16; < 8: the f32 (v mod 257 - 128) / 16; else the f32
-//               (v / 2^32 * 2 - 1) * 1000 — a word plausible as u32, i32 and f32 alike
+//   word i   = from raw(2i) (the choice) and raw(2i + 1) (the value v), by the stream's distribution
+//              (the f32 of a value: the value rounded to the nearest float, as its bits):
+//     'word'  : raw(2i) mod 10 < 3: v mod 16; < 8: the f32 (v mod 257 - 128) / 16; else
+//               v / 2^32 * 2000 - 1000 computed in doubles, rounded to f32 — a word plausible as
+//               u32, i32 and f32 alike
 //     'float' : the f32 (v mod 257 - 128) / 32 (sampled float textures, float varyings)
 //     'small' : v mod 16 (integer varyings)
 //     'depth' : the f32 ((v >>> 8) | 1) / 2^24, in (0, 1) (depth textures)
