@@ -6,7 +6,12 @@
 
 import type { Container } from '../container/container.js';
 import { IridiaError, UnsupportedError } from '../errors.js';
-import { reflectDxil, type DxilReflectedResource, type DxilReflection } from '../dxil/reflect.js';
+import {
+  reflectDxil,
+  type DxilReflectedElement,
+  type DxilReflectedResource,
+  type DxilReflection,
+} from '../dxil/reflect.js';
 import { COMPONENT_TYPES } from '../dxil/resource-properties.js';
 import type { SignatureElement } from '../parts/signature.js';
 import { d3dReflectJson, type Json } from './d3d.js';
@@ -107,6 +112,76 @@ function numSamples(r: DxilReflectedResource): number {
   return 0xffffffff;
 }
 
+/** DXIL::SemanticKind to D3D_NAME, as dxc's reflection maps it (tessellation factors by domain below). */
+const SEMANTIC_NAME: Readonly<Record<number, number>> = {
+  1: 6, // VertexID
+  2: 8, // InstanceID
+  3: 1, // Position
+  4: 4, // RenderTargetArrayIndex
+  5: 5, // ViewPortArrayIndex
+  6: 2, // ClipDistance
+  7: 3, // CullDistance
+  10: 7, // PrimitiveID
+  12: 10, // SampleIndex
+  13: 9, // IsFrontFace
+  14: 66, // Coverage
+  15: 70, // InnerCoverage
+  16: 64, // Target
+  17: 65, // Depth
+  18: 68, // DepthLessEqual
+  19: 67, // DepthGreaterEqual
+  20: 69, // StencilRef
+};
+
+function systemValueOf(kind: number, domain: number | undefined): number {
+  if (kind === 25) return domain === 1 ? 15 : domain === 2 ? 13 : domain === 3 ? 11 : 0; // TessFactor
+  if (kind === 26) return domain === 2 ? 14 : domain === 3 ? 12 : 0; // InsideTessFactor
+  return SEMANTIC_NAME[kind] ?? 0;
+}
+
+/**
+ * Signature elements from the module's metadata, for a container without signature parts (ILDB
+ * alone): one entry per semantic index, rows from the element's start row; the read/write mask as
+ * dxc's reflection gives it (an input read: its whole mask; an output written: none never written).
+ */
+function metadataElements(
+  es: readonly DxilReflectedElement[],
+  input: boolean,
+  domain: number | undefined,
+): SignatureElement[] {
+  return es.flatMap((e) => {
+    const mask = (((1 << e.cols) - 1) << e.startCol) & 0xf;
+    const used = e.usageMask !== 0;
+    const t = e.componentType;
+    return e.indices.map((index, row) => ({
+      semanticName: e.name,
+      semanticIndex: index,
+      systemValue: systemValueOf(e.semanticKind, domain),
+      componentType: t === 8 || t === 9 ? 3 : t === 1 || t === 3 || t === 5 ? 1 : t === 2 || t === 4 ? 2 : 0,
+      register: e.startRow + row,
+      mask,
+      readWriteMask: input ? (used ? mask : 0) : used ? ~mask & 0xf : mask,
+      stream: e.stream,
+      minPrecision: t === 8 ? 1 : t === 2 ? 4 : t === 3 ? 5 : 0,
+    }));
+  });
+}
+
+/** The signature parameters: the ISG1/OSG1/PSG1 parts, or the metadata's elements where a part is absent. */
+export function dxilParameters(r: DxilReflection): {
+  inputs: readonly SignatureElement[];
+  outputs: readonly SignatureElement[];
+  patchConstants: readonly SignatureElement[];
+} {
+  const d = r.stageState.tessellatorDomain;
+  return {
+    inputs: r.signatureParts.ISG1?.elements ?? metadataElements(r.inputs, true, d),
+    outputs: r.signatureParts.OSG1?.elements ?? metadataElements(r.outputs, false, d),
+    // A domain program reads its patch constants; a hull program writes them.
+    patchConstants: r.signatureParts.PSG1?.elements ?? metadataElements(r.patchConstant, r.stage === 'ds', d),
+  };
+}
+
 /** A system-value semantic (SV_...) in capitals, as dxc's reflection spells it; others as stored. */
 const semanticName = (e: SignatureElement): string =>
   e.systemValue !== 0 || /^sv_/i.test(e.semanticName) ? e.semanticName.toUpperCase() : e.semanticName;
@@ -134,9 +209,7 @@ export function d3dReflectDxilJson(r: DxilReflection): { [key: string]: Json } {
       'a DXIL library has no D3DReflect shader view (D3D12 reflects libraries function by function); use `iridia reflect --json`',
       { part: 'DXIL' },
     );
-  const inputs = r.signatureParts.ISG1?.elements ?? [];
-  const outputs = r.signatureParts.OSG1?.elements ?? [];
-  const patch = r.signatureParts.PSG1?.elements ?? [];
+  const { inputs, outputs, patchConstants: patch } = dxilParameters(r);
   const s = r.stageState;
   const cbuffers = r.resources.filter((x) => x.class === 'CBuffer');
   // dxc lists the structured buffers as "resource bind info" buffers after the cbuffers: UAVs, then SRVs.
@@ -299,24 +372,38 @@ export function dxilReflectionText(r: DxilReflection): string {
     for (const e of es ?? [])
       lines.push(`${label} ${e.semanticName}${e.semanticIndex} r${e.register} mask 0x${e.mask.toString(16)}`);
   };
-  sig('input    ', r.signatureParts.ISG1?.elements);
-  sig('output   ', r.signatureParts.OSG1?.elements);
-  sig('patch    ', r.signatureParts.PSG1?.elements);
+  const ps = dxilParameters(r);
+  sig('input    ', ps.inputs);
+  sig('output   ', ps.outputs);
+  sig('patch    ', ps.patchConstants);
   for (const f of r.libraryFunctions) lines.push(`function  ${f.name}`);
   return `${lines.join('\n')}\n`;
 }
 
+/** E108 for a root signature alone (RTS0, no program part), which the SM4/5 path would call a missing SHEX. */
+function noRootSignatureOnly(c: Container): void {
+  const kinds = new Set(c.parts.map((p) => p.kind));
+  if (kinds.has('RTS0') && !['SHEX', 'SHDR', 'DXIL', 'ILDB'].some((k) => kinds.has(k)))
+    throw new IridiaError(
+      'E108_PART_MISSING',
+      'the container holds a root signature alone (RTS0): there is no program to reflect',
+    );
+}
+
 /** D3DReflect's JSON for any container with a program: SM4/5 (SHEX/SHDR) or DXIL. */
 export function d3dReflectAnyJson(c: Container): { [key: string]: Json } {
+  noRootSignatureOnly(c);
   return isDxilContainer(c) ? d3dReflectDxilJson(reflectDxilProgram(c)) : d3dReflectJson(reflect(c));
 }
 
 /** iridia's own JSON view for any container with a program. */
 export function reflectionAnyJson(c: Container): { [key: string]: Json } {
+  noRootSignatureOnly(c);
   return isDxilContainer(c) ? dxilReflectionJson(reflectDxilProgram(c)) : reflectionJson(reflect(c));
 }
 
 /** The text summary for any container with a program. */
 export function reflectionAnyText(c: Container): string {
+  noRootSignatureOnly(c);
   return isDxilContainer(c) ? dxilReflectionText(reflectDxilProgram(c)) : reflectionText(reflect(c));
 }

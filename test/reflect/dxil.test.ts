@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { parseContainer } from '../../src/container/container.js';
+import { parseContainer, serializeContainer } from '../../src/container/container.js';
 import { IridiaError, UnsupportedError } from '../../src/errors.js';
 import {
   d3dReflectAnyJson,
@@ -204,9 +204,31 @@ test('a library has no D3DReflect shader view (E208), but the own JSON and text 
   assert.match(dxilReflectionText(r), /^binding {3}RWBuf0: UAV StructuredBuffer /m);
 });
 
-test('a root signature alone has nothing to reflect: E108', () => {
+test('a root signature alone has nothing to reflect: E108, named as such', () => {
   assert.throws(
     () => d3dReflectAnyJson(load('direct3d12__D3D12_RootSig_Texture.dxil')),
-    (e: unknown) => e instanceof IridiaError && e.code === 'E108_PART_MISSING',
+    (e: unknown) =>
+      e instanceof IridiaError && e.code === 'E108_PART_MISSING' && /root signature alone \(RTS0\)/.test(e.message),
+  );
+});
+
+test('without signature parts (ILDB-only builds), the parameters come from the metadata as dxc reflects them', () => {
+  const c = load('direct3d12__D3D12_PixelShader_YUV.dxil');
+  const stripped = parseContainer(serializeContainer(c.parts.filter((p) => p.kind !== 'ISG1' && p.kind !== 'OSG1')));
+  const j = d3dReflectAnyJson(stripped) as unknown as D3d;
+  // The same registers, masks, system values and types as the listing's tables (and the parts);
+  // the read/write masks as dxc's reflection computes them: an input read has its whole mask, an
+  // output written has no never-written component.
+  assert.deepEqual(
+    j.InputParameters.map((p) => pick(p, PARAM)),
+    [
+      ['SV_POSITION', 0, 0, 1, 3, 15, 0],
+      ['TEXCOORD', 0, 1, 0, 3, 3, 3],
+      ['COLOR', 0, 2, 0, 3, 15, 15],
+    ],
+  );
+  assert.deepEqual(
+    j.OutputParameters.map((p) => pick(p, PARAM)),
+    [['SV_TARGET', 0, 0, 64, 3, 15, 0]],
   );
 });
