@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseContainer, signContainer, digestState, findPart } from '../../src/container/container.js';
 import { FIXTURES, readBytes, walk } from '../helpers/shared.js';
+import { needs } from '../helpers/strict.js';
 
 const probe = spawnSync('vkd3d-compiler', ['--version'], { encoding: 'utf8' });
-const skip = probe.error ? 'vkd3d-compiler is not installed (.ci/run installs Debian’s vkd3d-compiler)' : false;
+const skip = needs(probe.error ? 'vkd3d-compiler is not installed (.ci/run installs Debian’s vkd3d-compiler)' : false);
 
 /** Runs vkd3d-compiler dxbc-tpf -> spirv-binary on the bytes; returns its status and stderr. */
 function vkd3d(dir: string, bytes: Uint8Array): { ok: boolean; stderr: string } {

@@ -15,6 +15,7 @@ import { readProgramHeader } from '../../src/dxil/program-header.js';
 import { readModule } from '../../src/dxil/module.js';
 import { ModulePrinter } from '../../src/dxil/printer.js';
 import { FIXTURES, readBytes, sharedPath } from '../helpers/shared.js';
+import { needs } from '../helpers/strict.js';
 import { reportAgainstKnown } from '../helpers/known.js';
 import { compareWithLlvm14 } from './llvm14-compare.js';
 
@@ -73,21 +74,27 @@ async function compareFiles(
   return { failures, compared };
 }
 
-test('dxil: fixture modules agree with llvm-dis-14', { skip: present ? false : `${LLVM_DIS} is absent` }, async () => {
-  const dir = join(FIXTURES, 'dxil');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.dxil'))
-    .map((f): [string, string] => [f, join(dir, f)]);
-  const { failures, compared } = await compareFiles(files);
-  assert.ok(compared >= 5);
-  assert.deepEqual([...failures], []);
-});
+test(
+  'dxil: fixture modules agree with llvm-dis-14',
+  { skip: needs(present ? false : `${LLVM_DIS} is absent`) },
+  async () => {
+    const dir = join(FIXTURES, 'dxil');
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.dxil'))
+      .map((f): [string, string] => [f, join(dir, f)]);
+    const { failures, compared } = await compareFiles(files);
+    assert.ok(compared >= 5);
+    assert.deepEqual([...failures], []);
+  },
+);
 
-const corpusSkip = !present
-  ? `${LLVM_DIS} is absent`
-  : sharedPath('corpus/dxil') === undefined
-    ? '../shared/corpus/dxil is absent'
-    : false;
+const corpusSkip = needs(
+  !present
+    ? `${LLVM_DIS} is absent`
+    : sharedPath('corpus/dxil') === undefined
+      ? '../shared/corpus/dxil is absent'
+      : false,
+);
 
 test('dxil: corpus modules agree with llvm-dis-14', { skip: corpusSkip }, async () => {
   const root = sharedPath('corpus/dxil')!;

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { needs } from './strict.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 // The compiled copy `npm run bench` runs sits in dist-bench/test/helpers, one folder deeper.
@@ -17,11 +18,14 @@ export function sharedPath(sub: string): string | undefined {
   return existsSync(p) ? p : undefined;
 }
 
-/** The reason a test skips when a shared folder is absent (for `test(name, { skip }, ...)`). */
+/** The reason a test skips when a shared folder is absent (for `test(name, { skip }, ...)`); under
+ * IRIDIA_STRICT=1 its absence fails the run (helpers/strict.ts). */
 export function skipUnlessShared(sub: string): string | false {
-  return sharedPath(sub) === undefined
-    ? `../shared/${sub} is absent (a clone without the shared data; set IRIDIA_SHARED to point at it)`
-    : false;
+  return needs(
+    sharedPath(sub) === undefined
+      ? `../shared/${sub} is absent (a clone without the shared data; set IRIDIA_SHARED to point at it)`
+      : false,
+  );
 }
 
 /** Every file under `dir`, recursively, in sorted order. */

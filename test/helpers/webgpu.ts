@@ -36,6 +36,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { REPO } from './shared.js';
+import { needs } from './strict.js';
 import { decodeWire, encodeWire } from '../../src/gpu/wire.js';
 import type {
   CompileOptions,
@@ -76,8 +77,13 @@ function workerArgs(): string[] {
 
 let skipCache: string | false | undefined;
 
-/** Why WebGPU tests skip here, or false when a device opens (probed once, in a child process). */
+/** Why WebGPU tests skip here, or false when a device opens (probed once, in a child process); under
+ * IRIDIA_STRICT=1 a missing device fails the run (helpers/strict.ts). */
 export function webgpuSkip(): string | false {
+  return needs(probeWebgpu());
+}
+
+function probeWebgpu(): string | false {
   if (skipCache !== undefined) return skipCache;
   if (!existsSync(join(REPO, 'node_modules/webgpu/package.json'))) {
     skipCache = 'the npm package `webgpu` is not installed (npm install)';
@@ -265,7 +271,7 @@ export async function compileWgsl(
   sources: readonly string[],
   options: CompileOptions & { shards?: number; shardSize?: number } = {},
 ): Promise<CompileResult[]> {
-  const skip = webgpuSkip();
+  const skip = probeWebgpu();
   if (skip) throw new Error(`compileWgsl: ${skip}`);
   const results: Array<CompileResult | undefined> = new Array<CompileResult | undefined>(sources.length);
   const shardSize = Math.max(1, options.shardSize ?? 64);
@@ -334,7 +340,7 @@ async function sharedWorker(): Promise<Worker> {
 export const JOB_TIMEOUT_MS = 20_000;
 
 async function runJob<T>(op: 'compute' | 'pixel', job: ComputeJob | PixelJob): Promise<T> {
-  const skip = webgpuSkip();
+  const skip = probeWebgpu();
   if (skip) throw new Error(`WebGPU: ${skip}`);
   for (let attempt = 0; ; attempt++) {
     const w = await sharedWorker();
