@@ -44,6 +44,9 @@ const LANES = 1 << 16;
 export class RaceDetector implements AccessTrace {
   /** The first race found: the word, and the two accesses. */
   first: string | undefined;
+  /** The memory (the array the run reads and writes) and the index of the first race's word. */
+  firstMemory: object | undefined;
+  firstWord: number | undefined;
   private batchId = 0;
   private epoch = 0;
   private readonly memories = new WeakMap<object, Map<number, Seen[]>>();
@@ -80,6 +83,8 @@ export class RaceDetector implements AccessTrace {
       if (conflict(p, me)) {
         const who = (s: Seen) => `batch ${s.batch} lane ${s.inv % LANES} ${s.kind}`;
         this.first = `memory ${this.names.get(mem)} word ${word}: ${who(p)}, then ${who(me)}`;
+        this.firstMemory = mem;
+        this.firstWord = word;
         return;
       }
     }

@@ -312,21 +312,39 @@ function element(
   return { pointer: L.access(handle, idx), inRange, length };
 }
 
-/** Reads element `idx` (zero out of range): a vec4<u32> ('vec4' views) or u32 (word views). */
+/** The function's local a buffer read goes through (one a function for words, one for vec4s: each
+ * read binds the value to a let right after its `if`, so one local serves them all). */
+const readSlots = new WeakMap<object, { word?: number; vec?: number }>();
+function readSlot(L: Lifter, vec: boolean): number {
+  let slots = readSlots.get(L.f);
+  if (!slots) readSlots.set(L.f, (slots = {}));
+  const key = vec ? 'vec' : 'word';
+  return (slots[key] ??= L.f.local(vec ? 'loaded4' : 'loaded', vec ? L.tVec4 : L.tU32));
+}
+
+/** Reads element `idx` (zero out of range): a vec4<u32> ('vec4' views) or u32 (word views). The read
+ * is made only when `idx` is in range (an `if` around it, the element clamped inside as well so that a
+ * constant index stays in bounds for WGSL): a read at a clamped address whose value a select then
+ * dropped would still be an access of the last element, which an access trace (src/exec/races.ts)
+ * would see and count against another invocation's write of it. */
 function bufferRead(L: Lifter, res: BoundResource, handle: ExprId, idx: ExprId, want: 'vec4' | 'word'): ExprId {
   const length = res.cls === 'g' ? L.u32(res.rows) : L.e({ op: 'array_length', pointer: handle });
   const clamped = L.math('min', idx, L.bin('sub', L.math('max', length, L.u32(1)), L.u32(1)));
   const inRange = L.bin('lt', idx, length);
+  const isVec = !res.atomic && !res.scalarElements;
+  const slot = readSlot(L, isVec);
+  L.f.open();
   if (res.atomic) {
     const r = L.f.newLet('word');
     L.f.stmt({ op: 'atomic', pointer: L.access(handle, clamped), fn: 'load', result: r });
-    const v = L.sel(inRange, L.e({ op: 'let', let: r }), L.u32(0));
-    return want === 'vec4' ? L.e({ op: 'compose', type: L.tVec4, parts: [v, L.u32(0), L.u32(0), L.u32(1)] }) : v;
-  }
-  const loaded = L.load(L.access(handle, clamped));
-  const isVec = !res.scalarElements;
-  const zero = isVec ? L.zeroVec4() : L.u32(0);
-  const v = L.sel(inRange, loaded, zero);
+    L.f.stmt({ op: 'store', pointer: L.local(slot), value: L.e({ op: 'let', let: r }) });
+  } else L.f.stmt({ op: 'store', pointer: L.local(slot), value: L.load(L.access(handle, clamped)) });
+  const accept = L.f.close();
+  L.f.open();
+  L.f.stmt({ op: 'store', pointer: L.local(slot), value: isVec ? L.zeroVec4() : L.u32(0) });
+  const reject = L.f.close();
+  L.f.stmt({ op: 'if', cond: inRange, accept, reject });
+  const v = L.f.bind('word', L.load(L.local(slot)));
   if (want === 'vec4' && !isVec) return L.e({ op: 'compose', type: L.tVec4, parts: [v, L.u32(0), L.u32(0), L.u32(1)] });
   return v;
 }
