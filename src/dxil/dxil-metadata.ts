@@ -13,6 +13,8 @@ export interface DxilResource {
   readonly id: number;
   /** The resource's global symbol (undef or a global) and its pointer type. */
   readonly symbolType: Type | undefined;
+  /** The symbol itself (a global variable in libraries and older modules; often undef). */
+  readonly symbol: Value | undefined;
   readonly name: string;
   readonly space: number;
   readonly lowerBound: number;
@@ -125,6 +127,7 @@ export function readDxilInfo(m: Module): DxilInfo {
         cls,
         id: int(o[0]),
         symbolType: sym,
+        symbol: o[1]?.k === 'value' ? o[1].v : undefined,
         name: str(o[2]),
         space: int(o[3]),
         lowerBound: int(o[4]),

@@ -258,6 +258,20 @@ export function math(fn: MathFn, s: Scalar, args: readonly V[], outW: number): V
       return f1((x) => r32(Math.sin(x)));
     case 'cos':
       return f1((x) => r32(Math.cos(x)));
+    case 'tan':
+      return f1((x) => r32(Math.tan(x)));
+    case 'asin':
+      return f1((x) => r32(Math.asin(x)));
+    case 'acos':
+      return f1((x) => r32(Math.acos(x)));
+    case 'atan':
+      return f1((x) => r32(Math.atan(x)));
+    case 'sinh':
+      return f1((x) => r32(Math.sinh(x)));
+    case 'cosh':
+      return f1((x) => r32(Math.cosh(x)));
+    case 'tanh':
+      return f1((x) => r32(Math.tanh(x)));
     case 'fma':
       for (let k = 0; k < len; k++) o.f[k] = r32(fl(a.f[k]!) * fl(b!.f[k]!) + fl(c!.f[k]!));
       return o;

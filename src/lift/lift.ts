@@ -22,6 +22,7 @@ import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
 import { liftStage } from './stage.js';
 import { Subroutines } from './subroutines.js';
+import { hasDxilProgram, liftDxilContainer } from './dxil/lift.js';
 import type { Stmt } from '../ir/ir.js';
 
 const STAGES: Readonly<Record<string, Stage>> = {
@@ -33,7 +34,8 @@ const STAGES: Readonly<Record<string, Stage>> = {
   gs: 'geometry',
 };
 
-/** Lifts a DXBC container (bytes) to a Program. Refusals are UnsupportedError E601. */
+/** Lifts a container (bytes) to a Program: SM4/5 (SHEX/SHDR) here, DXIL in dxil/lift.ts. Refusals are
+ * UnsupportedError E601. */
 export function lift(bytes: Uint8Array, options: LiftOptions = {}): Program {
   return liftContainer(parseContainer(bytes), options);
 }
@@ -48,7 +50,8 @@ function signature(c: Container, kinds: readonly SignatureKind[]): Signature | u
 
 export function liftContainer(c: Container, options: LiftOptions = {}): Program {
   const part = c.parts.find((p) => p.kind === 'SHEX') ?? c.parts.find((p) => p.kind === 'SHDR');
-  if (!part) return refuse('no program', 'the container has no SHEX or SHDR part');
+  if (!part && hasDxilProgram(c)) return liftDxilContainer(c, options);
+  if (!part) return refuse('no program', 'the container has no SHEX, SHDR or DXIL part');
   const tokens = decodeProgram(part.data, part.kind);
   const rdefPart = c.parts.find((p) => p.kind === 'RDEF');
   let rdef: Rdef | undefined;

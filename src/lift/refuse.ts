@@ -3,7 +3,7 @@
 // instruction's index, word offset and raw opcode token; a program that is malformed in a way the
 // decoder cannot see (a register used but never declared) is an IridiaError E602.
 
-import { IridiaError, UnsupportedError, hex } from '../errors.js';
+import { IridiaError, UnsupportedError, hex, type ErrorLocation } from '../errors.js';
 import type { Instruction } from '../sm4/types.js';
 import { OPCODES } from '../sm4/opcodes.js';
 
@@ -24,15 +24,30 @@ export type RefusalReason =
   | 'texture atomics'
   | 'computed texel offset'
   | 'system value not handled'
-  | 'no program';
+  | 'no program'
+  // DXIL (dxil/): what its lifter does not carry yet, by kind.
+  | '64-bit integers'
+  | 'dx.op not handled'
+  | 'instruction not handled'
+  | 'irreducible control flow'
+  | 'function calls'
+  | 'wave operations'
+  | 'raytracing'
+  | 'mesh and amplification'
+  | 'shader library'
+  | 'work graphs'
+  | 'vector types'
+  | 'handle not resolvable'
+  | 'stage not handled';
 
 export class LiftRefusal extends UnsupportedError {
   readonly category: RefusalReason;
-  constructor(category: RefusalReason, detail: string, ins?: Instruction, part?: string) {
+  constructor(category: RefusalReason, detail: string, ins?: Instruction, part?: string, where?: ErrorLocation) {
     const what = ins ? describeInstruction(ins) : '';
     super('E601_LIFT_UNSUPPORTED', `${category}: ${detail}${what}`, {
       ...(part !== undefined ? { part } : {}),
       ...(ins ? { instruction: ins.index, word: ins.word } : {}),
+      ...where,
     });
     this.category = category;
   }

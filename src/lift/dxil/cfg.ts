@@ -1,0 +1,263 @@
+// Structured control flow from a DXIL function's control-flow graph, after Ramsey's "Beyond
+// Relooper" (2022): for a reducible graph, the dominator tree says where each block's code goes.
+// A block's code is followed by the code of the dominator-tree children that are merge nodes (two
+// or more forward in-edges), each behind a labelled `block` whose end it is; a loop header's code
+// is wrapped in a labelled `loop`. A branch is then one of three things: a back edge (continue the
+// loop it heads), a forward edge to a merge node (exit the block that ends there), or an edge to a
+// child with one in-edge (its code inline). Every CFG edge is translated exactly once, where its
+// phi copies go.
+//
+// Afterwards `simplify` removes exits that are already in tail position (control falls to the end
+// of their block anyway) and dissolves blocks no exit names any more: on the graphs dxc writes
+// (from structured HLSL) almost every block dissolves into plain if/else and switch. What remains
+// is lowered with the IR's break/continue (lower.ts). An irreducible graph (a retreating edge whose
+// target does not dominate its source) is refused by name, never mis-lifted.
+
+export interface CfgInput {
+  /** Successors of each block (index into the function's blocks), in terminator order. */
+  readonly succs: readonly (readonly number[])[];
+}
+
+export type SNode =
+  /** The block's instructions before its terminator (phis excepted). */
+  | { readonly k: 'code'; readonly block: number }
+  /** A two-way branch at the end of `block`: its condition, then the two edges. */
+  | { readonly k: 'if'; readonly block: number; readonly accept: SNode[]; readonly reject: SNode[] }
+  /** A switch at the end of `block`; each case is one distinct successor (`succ`, an index into succs). */
+  | {
+      readonly k: 'switch';
+      readonly block: number;
+      readonly cases: { readonly target: number; readonly body: SNode[] }[];
+    }
+  /** The edge from→to taken here: its phi copies, then control goes on with what follows. */
+  | { readonly k: 'edge'; readonly from: number; readonly to: number }
+  /** The edge from→to, then a jump: to the end of block `to` (exit) or the start of loop `to`. */
+  | { readonly k: 'jump'; readonly from: number; readonly to: number; readonly kind: 'exit' | 'continue' }
+  | { readonly k: 'block'; readonly label: number; body: SNode[] }
+  | { readonly k: 'loop'; readonly label: number; readonly body: SNode[] }
+  | { readonly k: 'return'; readonly block: number }
+  | { readonly k: 'unreachable'; readonly block: number };
+
+export class IrreducibleError extends Error {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {
+    super(`the edge from block ${from} to block ${to} enters a loop other than through its header`);
+  }
+}
+
+export interface Structured {
+  readonly body: SNode[];
+  /** Reverse postorder number of each reachable block (-1: unreachable). */
+  readonly rpo: readonly number[];
+  readonly idom: readonly number[];
+}
+
+/** Structures the graph (block 0 is the entry). Unreachable blocks are left out. */
+export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch' | 'ret' | 'unreachable'): Structured {
+  const n = g.succs.length;
+  // Reverse postorder by an iterative depth-first search.
+  const order: number[] = [];
+  const state = new Uint8Array(n); // 0 new, 1 on stack, 2 done
+  const stack: [number, number][] = [[0, 0]];
+  state[0] = 1;
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const [b, k] = top;
+    const ss = g.succs[b]!;
+    if (k < ss.length) {
+      top[1] = k + 1;
+      const s = ss[k]!;
+      if (state[s] === 0) {
+        state[s] = 1;
+        stack.push([s, 0]);
+      }
+    } else {
+      state[b] = 2;
+      order.push(b);
+      stack.pop();
+    }
+  }
+  order.reverse();
+  const rpo = new Array<number>(n).fill(-1);
+  order.forEach((b, i) => (rpo[b] = i));
+  // Predecessors among reachable blocks, each distinct edge once.
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  for (const b of order) for (const s of new Set(g.succs[b])) preds[s]!.push(b);
+  // Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm").
+  const idom = new Array<number>(n).fill(-1);
+  idom[0] = 0;
+  const intersect = (a: number, b: number): number => {
+    while (a !== b) {
+      while (rpo[a]! > rpo[b]!) a = idom[a]!;
+      while (rpo[b]! > rpo[a]!) b = idom[b]!;
+    }
+    return a;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const b of order) {
+      if (b === 0) continue;
+      let d = -1;
+      for (const p of preds[b]!) if (idom[p] !== -1) d = d === -1 ? p : intersect(p, d);
+      if (d !== idom[b]) {
+        idom[b] = d;
+        changed = true;
+      }
+    }
+  }
+  const dominates = (a: number, b: number): boolean => {
+    for (let x = b; ; x = idom[x]!) {
+      if (x === a) return true;
+      if (x === 0) return false;
+    }
+  };
+  // Back edges (their targets dominate their sources, or the graph is irreducible), forward in-edges.
+  const forwardIn = new Uint32Array(n);
+  for (const b of order)
+    for (const s of new Set(g.succs[b])) {
+      if (rpo[s]! <= rpo[b]!) {
+        if (!dominates(s, b)) throw new IrreducibleError(b, s);
+      } else forwardIn[s]!++;
+    }
+  // Loop bodies: the header and every block that reaches one of its back edges without it.
+  const bodies = new Map<number, Set<number>>();
+  for (const b of order)
+    for (const s of new Set(g.succs[b]))
+      if (rpo[s]! <= rpo[b]!) {
+        const body = bodies.get(s) ?? new Set([s]);
+        bodies.set(s, body);
+        const work = [b];
+        while (work.length) {
+          const x = work.pop()!;
+          if (body.has(x)) continue;
+          body.add(x);
+          for (const p of preds[x]!) work.push(p);
+        }
+      }
+  // The innermost loop holding a block (its header), and the loop around a header.
+  const innermost = (b: number, except = -1): number => {
+    let best = -1;
+    for (const [h, body] of bodies)
+      if (h !== except && body.has(b) && (best === -1 || body.size < bodies.get(best)!.size)) best = h;
+    return best;
+  };
+  // Where a block's code goes: after its immediate dominator's code, except that a block outside a
+  // loop its dominator is in goes after that loop (after its header's code, outside the loop).
+  const place = new Array<number>(n).fill(-1);
+  const exitsLoop = new Uint8Array(n);
+  for (const b of order) {
+    if (b === 0) continue;
+    let d = idom[b]!;
+    let h = innermost(d);
+    while (h !== -1 && !bodies.get(h)!.has(b)) {
+      d = h;
+      exitsLoop[b] = 1;
+      h = innermost(h, h);
+    }
+    place[b] = d;
+  }
+  const children: number[][] = Array.from({ length: n }, () => []);
+  for (const b of order) if (b !== 0) children[place[b]!]!.push(b);
+
+  // Reached by jumps (its code is not nested in its one predecessor's): two or more forward
+  // in-edges, or the target of an edge that leaves a loop.
+  const isMerge = (b: number): boolean => forwardIn[b]! >= 2 || exitsLoop[b] === 1;
+
+  const branch = (from: number, to: number): SNode[] => {
+    if (rpo[to]! <= rpo[from]!) return [{ k: 'jump', from, to, kind: 'continue' }];
+    if (isMerge(to)) return [{ k: 'jump', from, to, kind: 'exit' }];
+    return [{ k: 'edge', from, to }, ...tree(to)];
+  };
+
+  const ending = (x: number): SNode[] => {
+    const t = terminator(x);
+    const ss = g.succs[x]!;
+    if (t === 'ret') return [{ k: 'return', block: x }];
+    if (t === 'unreachable') return [{ k: 'unreachable', block: x }];
+    if (t === 'br') {
+      if (ss.length === 1 || ss[0] === ss[1]) return branch(x, ss[0]!);
+      return [{ k: 'if', block: x, accept: branch(x, ss[0]!), reject: branch(x, ss[1]!) }];
+    }
+    const seen = new Set<number>();
+    const cases: { target: number; body: SNode[] }[] = [];
+    for (const s of ss) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      cases.push({ target: s, body: branch(x, s) });
+    }
+    return [{ k: 'switch', block: x, cases }];
+  };
+
+  /** x's code, then the merge nodes `merges` (highest reverse postorder first: the outermost). */
+  const within = (x: number, merges: readonly number[], inner: () => SNode[]): SNode[] => {
+    if (!merges.length) return inner();
+    const [y, ...rest] = merges as [number, ...number[]];
+    return [{ k: 'block', label: y, body: within(x, rest, inner) }, ...tree(y)];
+  };
+
+  // Recursion depth follows the dominator tree's depth; dxc's graphs are shallow, and a pathological
+  // one is bounded by the caller (lift.ts limits the blocks of a function).
+  const tree = (x: number): SNode[] => {
+    const merges = children[x]!.filter(isMerge).sort((a, b) => rpo[b]! - rpo[a]!);
+    const plain = (ms: readonly number[]) => within(x, ms, () => [{ k: 'code', block: x }, ...ending(x)]);
+    const body = bodies.get(x);
+    if (!body) return plain(merges);
+    // A loop header: the merge nodes inside the loop go in it, the loop's exits after it.
+    const inside = merges.filter((m) => body.has(m));
+    const outside = merges.filter((m) => !body.has(m));
+    return within(x, outside, () => [{ k: 'loop', label: x, body: plain(inside) }]);
+  };
+
+  const body = tree(0);
+  simplify(body);
+  return { body, rpo, idom };
+}
+
+/** Removes exits in tail position and dissolves the blocks no exit names any more (in place). */
+function simplify(list: SNode[]): void {
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    if (s.k === 'if') {
+      simplify(s.accept);
+      simplify(s.reject);
+    } else if (s.k === 'switch') {
+      for (const c of s.cases) simplify(c.body);
+    } else if (s.k === 'loop') {
+      simplify(s.body);
+    } else if (s.k === 'block') {
+      simplify(s.body);
+      dropTailExits(s.body, s.label);
+      if (!names(s.body, s.label)) {
+        list.splice(i, 1, ...s.body);
+        i--;
+      }
+    }
+  }
+}
+
+/** Turns exits to `label` that control reaches the end of the list from into plain edges. */
+function dropTailExits(list: SNode[], label: number): void {
+  const last = list[list.length - 1];
+  if (!last) return;
+  if (last.k === 'jump' && last.kind === 'exit' && last.to === label) {
+    list[list.length - 1] = { k: 'edge', from: last.from, to: last.to };
+  } else if (last.k === 'if') {
+    dropTailExits(last.accept, label);
+    dropTailExits(last.reject, label);
+  } else if (last.k === 'switch') {
+    for (const c of last.cases) dropTailExits(c.body, label);
+  }
+}
+
+/** Whether any exit in the list (nested constructs included) goes to the end of block `label`. */
+function names(list: readonly SNode[], label: number): boolean {
+  for (const s of list) {
+    if (s.k === 'jump' && s.kind === 'exit' && s.to === label) return true;
+    if (s.k === 'if' && (names(s.accept, label) || names(s.reject, label))) return true;
+    if (s.k === 'switch' && s.cases.some((c) => names(c.body, label))) return true;
+    if ((s.k === 'loop' || s.k === 'block') && names(s.body, label)) return true;
+  }
+  return false;
+}

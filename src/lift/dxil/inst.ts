@@ -1,0 +1,520 @@
+// LLVM 3.7 instructions of a DXIL function as IR (the conventions of lifter.ts): integer and float
+// arithmetic with DXIL's rules written out (division by zero gives all ones, as Direct3D's udiv;
+// shift counts are masked to the width; narrow integers wrap), casts with Direct3D's float to
+// integer rule (NaN to 0, clamped to the range), comparisons (unordered ones tested for NaN on the
+// bits), select, extractvalue, and memory: alloca'd arrays, static globals and groupshared memory
+// are arrays of 32-bit words (each scalar one word), addressed by getelementptr in words.
+
+import type { ExprId, GlobalId, LocalId } from '../../ir/ir.js';
+import { Constant, GlobalVar, Instruction, type Type, type Value } from '../../dxil/ir.js';
+import { ftoi, ftou, utof } from '../semantics.js';
+import { type DxilLifter, type Memory, type PtrVal, type Val, halfToFloatBits, isExpr } from './lifter.js';
+
+// LLVM's opcodes as the bitcode numbers them.
+const BIN = {
+  add: 0,
+  sub: 1,
+  mul: 2,
+  udiv: 3,
+  sdiv: 4,
+  urem: 5,
+  srem: 6,
+  shl: 7,
+  lshr: 8,
+  ashr: 9,
+  and: 10,
+  or: 11,
+  xor: 12,
+};
+const CAST = {
+  trunc: 0,
+  zext: 1,
+  sext: 2,
+  fptoui: 3,
+  fptosi: 4,
+  uitofp: 5,
+  sitofp: 6,
+  fptrunc: 7,
+  fpext: 8,
+  ptrtoint: 9,
+  inttoptr: 10,
+  bitcast: 11,
+  addrspacecast: 12,
+};
+
+/** Words a value of an LLVM type occupies in the lifter's memory (every scalar one word). */
+export function wordsOf(L: DxilLifter, t: Type): number {
+  switch (t.kind) {
+    case 'int':
+      if (t.width > 32) return L.refuse('64-bit integers', `memory of i${t.width}`);
+      return 1;
+    case 'half':
+    case 'float':
+      return 1;
+    case 'double':
+      return L.refuse('double precision', 'memory of doubles');
+    case 'array':
+    case 'vector':
+      return t.count * wordsOf(L, t.elt!);
+    case 'struct':
+      return t.elts.reduce((n, e) => n + wordsOf(L, e), 0);
+    default:
+      return L.invalid(`memory of a ${t.kind}`);
+  }
+}
+
+/** A constant's words in the lifter's memory layout. */
+export function constantWords(L: DxilLifter, c: Value, t: Type, out: number[]): void {
+  if (!(c instanceof Constant)) return L.invalid('an initializer that is not a constant');
+  const scalar = (bits: bigint, et: Type): number => {
+    if (et.kind === 'half') return halfToFloatBits(Number(bits & 0xffffn));
+    if (et.kind === 'float') return Number(BigInt.asUintN(32, bits));
+    if (et.kind === 'int')
+      return et.width === 1 ? (bits !== 0n ? 1 : 0) : Number(BigInt.asUintN(Math.min(32, et.width), bits));
+    return L.refuse('double precision', 'a double initializer');
+  };
+  switch (c.ck) {
+    case 'null':
+    case 'undef': {
+      const n = wordsOf(L, t);
+      for (let k = 0; k < n; k++) out.push(0);
+      return;
+    }
+    case 'int':
+    case 'float':
+      out.push(scalar(c.bits, t));
+      return;
+    case 'data':
+      for (const d of c.data) out.push(scalar(d, t.elt!));
+      return;
+    case 'aggregate':
+      c.ops.forEach((o, k) => constantWords(L, o, t.kind === 'struct' ? t.elts[k]! : t.elt!, out));
+      return;
+    default:
+      return L.refuse('instruction not handled', `a ${c.ck} initializer`);
+  }
+}
+
+/** The IR pointer to the word a lifted pointer names. */
+export function wordPointer(L: DxilLifter, p: PtrVal): ExprId {
+  const base = p.mem.local !== undefined ? L.local(p.mem.local) : L.global(p.mem.global!);
+  const e = L.f.exprs[p.offset];
+  if (e && e.op === 'literal') {
+    if (e.bits >= p.mem.words) return L.access(base, p.offset); // out of range: reads zero, stores nothing
+    return L.member(base, e.bits);
+  }
+  return L.access(base, p.offset);
+}
+
+function memoryArray(L: DxilLifter, words: number, atomic: boolean): number {
+  const base = atomic ? L.m.type({ kind: 'atomic', scalar: 'u32' }) : L.tU32;
+  return L.m.array(base, words);
+}
+
+/** A function-local array for an alloca. */
+export function allocaMemory(L: DxilLifter, i: Instruction, index: number): Memory {
+  const t = i.explicitType ?? L.invalid('an alloca without its type');
+  const n = L.imm(i.ops[0], 'an alloca count');
+  const words = wordsOf(L, t) * Math.max(1, n);
+  if (words === 0 || words > 65536) L.invalid(`an alloca of ${words} words`);
+  const local: LocalId = L.f.local(`x${index}`, memoryArray(L, words, false));
+  return { name: `x${index}`, local, words, atomic: false, space: 'function' };
+}
+
+/** Module memory for a global variable: groupshared (address space 3) or a private static. */
+export function globalMemory(L: DxilLifter, g: GlobalVar, index: number, atomic: boolean): Memory {
+  const words = wordsOf(L, g.valueType);
+  const shared = g.type.addrSpace === 3;
+  if (shared && words * 4 > 32768) L.invalid(`groupshared memory of ${words * 4} bytes (Direct3D allows 32 KiB)`);
+  if (!shared && words > 65536) L.invalid(`a static array of ${words} words`);
+  const type = memoryArray(L, words, atomic);
+  const name = shared ? `g${index}` : `static${index}`;
+  let init: number | undefined;
+  if (!shared && g.init && !(g.init instanceof Constant && (g.init.ck === 'undef' || g.init.ck === 'null'))) {
+    const out: number[] = [];
+    constantWords(L, g.init, g.valueType, out);
+    init = L.m.addConstant({ name: `${name}_data`, type, words: out });
+  }
+  const global: GlobalId = L.m.addGlobal({
+    name,
+    space: shared ? 'workgroup' : 'private',
+    type,
+    ...(init !== undefined ? { init } : {}),
+  });
+  return { name, global, words, atomic, space: shared ? 'workgroup' : 'private' };
+}
+
+/** getelementptr: the word offset of the indexed element. */
+export function gep(L: DxilLifter, base: Val, srcType: Type, indices: readonly Value[]): PtrVal {
+  if (isExpr(base) || base.kind !== 'ptr')
+    return L.refuse('instruction not handled', 'getelementptr of a value that is not memory');
+  let offset = base.offset;
+  let t = srcType;
+  const add = (x: ExprId) => {
+    const a = L.f.exprs[offset];
+    const b = L.f.exprs[x];
+    if (a?.op === 'literal' && b?.op === 'literal') offset = L.u32((a.bits + b.bits) >>> 0);
+    else if (a?.op === 'literal' && a.bits === 0) offset = x;
+    else if (!(b?.op === 'literal' && b.bits === 0)) offset = L.bin('add', offset, x);
+  };
+  const scaled = (ix: Value, words: number): ExprId => {
+    if (ix instanceof Constant && ix.ck === 'int') return L.u32(Number(BigInt.asUintN(32, ix.bits * BigInt(words))));
+    const v = L.u(ix);
+    return words === 1 ? v : L.bin('mul', v, L.u32(words));
+  };
+  indices.forEach((ix, k) => {
+    if (k === 0) {
+      add(scaled(ix, wordsOf(L, t)));
+      return;
+    }
+    if (t.kind === 'array' || t.kind === 'vector') {
+      t = t.elt!;
+      add(scaled(ix, wordsOf(L, t)));
+    } else if (t.kind === 'struct') {
+      const field = L.imm(ix, 'a structure field index');
+      if (field >= t.elts.length) L.invalid(`field ${field} of a structure of ${t.elts.length}`);
+      let w = 0;
+      for (let f = 0; f < field; f++) w += wordsOf(L, t.elts[f]!);
+      add(L.u32(w));
+      t = t.elts[field]!;
+    } else L.invalid(`getelementptr into a ${t.kind}`);
+  });
+  return { kind: 'ptr', mem: base.mem, offset, type: t };
+}
+
+/** A loaded word as a value of `t`. */
+function fromWord(L: DxilLifter, w: ExprId, t: Type): ExprId {
+  const s = L.scalarOf(t);
+  if (s === 'f32') return L.bitcast('f32', w);
+  if (s === 'bool') return L.bin('ne', w, L.u32(0));
+  return w;
+}
+
+/** A value of `t` as the word memory holds. */
+function toWord(L: DxilLifter, v: ExprId, t: Type): ExprId {
+  const s = L.scalarOf(t);
+  if (s === 'f32') return L.bitcast('u32', v);
+  if (s === 'bool') return L.sel(v, L.u32(1), L.u32(0));
+  return v;
+}
+
+function ptrOf(L: DxilLifter, v: Value): PtrVal {
+  const p = L.val(v);
+  if (isExpr(p) || p.kind !== 'ptr')
+    return L.refuse('instruction not handled', 'a load or store through a pointer that is not memory');
+  return p;
+}
+
+export function loadFrom(L: DxilLifter, p: PtrVal, t: Type): ExprId {
+  if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
+    return L.refuse('vector types', `a load of a whole ${t.kind}`);
+  const ptr = wordPointer(L, p);
+  if (p.mem.atomic) {
+    const r = L.f.newLet('word');
+    L.f.stmt({ op: 'atomic', pointer: ptr, fn: 'load', result: r });
+    return fromWord(L, L.e({ op: 'let', let: r }), t);
+  }
+  return fromWord(L, L.load(ptr), t);
+}
+
+export function storeTo(L: DxilLifter, p: PtrVal, t: Type, v: ExprId): void {
+  if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
+    return L.refuse('vector types', `a store of a whole ${t.kind}`);
+  const ptr = wordPointer(L, p);
+  const value = toWord(L, v, t);
+  if (p.mem.atomic) L.f.stmt({ op: 'atomic', pointer: ptr, fn: 'exchange', value });
+  else L.f.stmt({ op: 'store', pointer: ptr, value });
+}
+
+// atomicrmw operations (AtomicRMWInst::BinOp).
+const RMW = ['exchange', 'add', 'sub', 'and', 'nand', 'or', 'xor', 'max', 'min', 'umax', 'umin'] as const;
+
+/** Lifts one non-terminator, non-phi instruction; returns its value (undefined: none). */
+export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
+  const ops = i.ops;
+  switch (i.op) {
+    case 'binop':
+      return binop(L, i);
+    case 'cast':
+      return cast(L, i);
+    case 'cmp':
+      return cmp(L, i);
+    case 'select': {
+      const c = L.val(ops[0]!);
+      const a = L.val(ops[1]!);
+      const b = L.val(ops[2]!);
+      if (!isExpr(c)) return L.invalid('a select condition that is not a number');
+      if (isExpr(a) && isExpr(b)) return L.sel(c, a, b);
+      return L.refuse('handle not resolvable', `a select of ${isExpr(a) ? 'a number' : a.kind}s`);
+    }
+    case 'extractvalue': {
+      const agg = L.val(ops[0]!);
+      const k = i.indices[0] ?? 0;
+      if (isExpr(agg) || agg.kind !== 'tuple' || i.indices.length !== 1)
+        return L.refuse('instruction not handled', 'extractvalue of an aggregate not made by a dx.op or cmpxchg');
+      const part = agg.parts[k];
+      if (part === undefined) return L.invalid(`extractvalue of element ${k} of ${agg.parts.length}`);
+      return part;
+    }
+    case 'alloca':
+      return L.refuse('instruction not handled', 'an alloca outside the entry block');
+    case 'gep': {
+      const src = i.explicitType ?? L.invalid('a getelementptr without its type');
+      return gep(L, L.val(ops[0]!), src, ops.slice(1));
+    }
+    case 'load': {
+      const p = ptrOf(L, ops[0]!);
+      return loadFrom(L, p, i.type);
+    }
+    case 'store': {
+      const p = ptrOf(L, ops[1]!);
+      storeTo(L, p, ops[0]!.type, L.num(ops[0]!));
+      return undefined;
+    }
+    case 'atomicrmw': {
+      const p = ptrOf(L, ops[0]!);
+      const fn = RMW[i.sub];
+      if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
+      if (fn === undefined || fn === 'nand') return L.refuse('instruction not handled', `atomicrmw operation ${i.sub}`);
+      let value = L.u(ops[1]!);
+      let op: 'exchange' | 'add' | 'and' | 'or' | 'xor' | 'max' | 'min' =
+        fn === 'sub' ? 'add' : fn === 'umax' ? 'max' : fn === 'umin' ? 'min' : fn;
+      if (fn === 'sub') value = L.e({ op: 'unary', fn: 'neg', arg: value });
+      if (fn === 'max' || fn === 'min') {
+        L.note('a signed atomic min/max on groupshared memory compares as Direct3D does only for values of one sign');
+        op = fn;
+      }
+      const r = L.f.newLet('old');
+      L.f.stmt({ op: 'atomic', pointer: wordPointer(L, p), fn: op, value, result: r });
+      return L.e({ op: 'let', let: r });
+    }
+    case 'cmpxchg': {
+      const p = ptrOf(L, ops[0]!);
+      if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
+      const compare = L.once(L.u(ops[1]!), 'compare');
+      const value = L.u(ops[2]!);
+      L.note("compare-exchange is WGSL's weak form (it may fail spuriously)");
+      const r = L.f.newLet('old');
+      L.f.stmt({ op: 'atomic', pointer: wordPointer(L, p), fn: 'compare_exchange', value, compare, result: r });
+      const old = L.e({ op: 'let', let: r });
+      return { kind: 'tuple', parts: [old, L.bin('eq', old, compare)] };
+    }
+    case 'fence':
+      return undefined;
+    case 'extractelement':
+    case 'insertelement':
+    case 'shufflevector':
+    case 'insertvalue':
+      return L.refuse('vector types', `${i.op}`);
+    default:
+      return L.refuse('instruction not handled', i.op);
+  }
+}
+
+function binop(L: DxilLifter, i: Instruction): ExprId {
+  const [x, y] = i.ops as [Value, Value];
+  const t = i.type;
+  const a = L.num(x);
+  const b = L.num(y);
+  if (t.kind === 'half' || t.kind === 'float') {
+    const fn = (['add', 'sub', 'mul', 'div', 'div', 'rem', 'rem'] as const)[i.sub];
+    if (fn === undefined || i.sub === 3 || i.sub === 5) return L.invalid(`float binop ${i.sub}`);
+    return L.roundHalf(L.bin(fn, a, b), t);
+  }
+  if (t.kind !== 'int') return L.scalarOf(t) as never;
+  if (t.width === 1) {
+    if (i.sub === BIN.and) return L.bin('and', a, b);
+    if (i.sub === BIN.or) return L.bin('or', a, b);
+    if (i.sub === BIN.xor) return L.bin('ne', a, b);
+    if (i.sub === BIN.add || i.sub === BIN.sub) return L.bin('ne', a, b);
+    if (i.sub === BIN.mul) return L.bin('and', a, b);
+    return L.refuse('instruction not handled', `binop ${i.sub} on i1`);
+  }
+  L.scalarOf(t);
+  const w = t.width;
+  const count = (v: ExprId) => L.bin('and', v, L.u32(w === 32 ? 31 : w - 1 < 16 ? 15 : 31));
+  switch (i.sub) {
+    case BIN.add:
+      return L.wrap(L.bin('add', a, b), t);
+    case BIN.sub:
+      return L.wrap(L.bin('sub', a, b), t);
+    case BIN.mul:
+      return L.wrap(L.bin('mul', a, b), t);
+    case BIN.and:
+      return L.bin('and', a, b);
+    case BIN.or:
+      return L.bin('or', a, b);
+    case BIN.xor:
+      return L.bin('xor', a, b);
+    case BIN.shl:
+      return L.wrap(L.bin('shl', a, w === 32 ? b : count(b)), t);
+    case BIN.lshr:
+      return L.bin('shr', a, w === 32 ? b : count(b));
+    case BIN.ashr:
+      return L.wrap(L.bitcast('u32', L.bin('shr', L.signed(a, t), w === 32 ? b : count(b))), t);
+    case BIN.udiv:
+    case BIN.urem: {
+      const d = L.once(b, 'divisor');
+      const zero = L.bin('eq', d, L.u32(0));
+      const r = L.bin(i.sub === BIN.udiv ? 'div' : 'rem', a, L.sel(zero, L.u32(1), d));
+      return L.sel(zero, L.u32(2 ** w - 1), r);
+    }
+    case BIN.sdiv:
+    case BIN.srem: {
+      const d = L.once(b, 'divisor');
+      const zero = L.bin('eq', d, L.u32(0));
+      const r = L.bin(i.sub === BIN.sdiv ? 'div' : 'rem', L.signed(a, t), L.sel(zero, L.i32(1), L.signed(d, t)));
+      return L.sel(zero, L.u32(2 ** w - 1), L.wrap(L.bitcast('u32', r), t));
+    }
+    default:
+      return L.invalid(`integer binop ${i.sub}`);
+  }
+}
+
+function cast(L: DxilLifter, i: Instruction): Val {
+  const src = i.ops[0]!;
+  const from = src.type;
+  const to = i.type;
+  switch (i.sub) {
+    case CAST.trunc: {
+      const x = L.num(src);
+      if (to.kind === 'int' && to.width === 1) return L.bin('ne', L.bin('and', x, L.u32(1)), L.u32(0));
+      return L.wrap(x, to);
+    }
+    case CAST.zext: {
+      const x = L.num(src);
+      if (from.kind === 'int' && from.width === 1) return L.sel(x, L.u32(1), L.u32(0));
+      L.scalarOf(to);
+      return x;
+    }
+    case CAST.sext: {
+      const x = L.num(src);
+      if (from.kind === 'int' && from.width === 1) return L.sel(x, L.u32(2 ** to.width - 1), L.u32(0));
+      L.scalarOf(to);
+      return L.wrap(L.bitcast('u32', L.signed(x, from)), to);
+    }
+    case CAST.fptoui:
+    case CAST.fptosi: {
+      const x = L.num(src);
+      if (to.kind === 'int' && to.width === 1) return L.bin('ne', x, L.f32bits(0));
+      L.scalarOf(to);
+      const v = i.sub === CAST.fptoui ? ftou(L, x, 1) : L.bitcast('u32', ftoi(L, x, 1));
+      return L.wrap(v, to);
+    }
+    case CAST.uitofp: {
+      const x = L.u(src);
+      const narrow = from.kind === 'int' && from.width < 24;
+      return L.roundHalf(narrow ? L.convert('f32', x) : utof(L, [x], 1), to);
+    }
+    case CAST.sitofp: {
+      const x = L.num(src);
+      const s = from.kind === 'int' && from.width === 1 ? L.sel(x, L.i32(-1), L.i32(0)) : L.signed(x, from);
+      return L.roundHalf(L.convert('f32', s), to);
+    }
+    case CAST.fptrunc:
+      return L.roundHalf(L.num(src), to);
+    case CAST.fpext:
+      return L.num(src);
+    case CAST.bitcast: {
+      const v = L.val(src);
+      if (!isExpr(v)) {
+        // pointer casts keep the address and change the type pointed to
+        if (v.kind === 'ptr' && to.kind === 'ptr') return { ...v, type: to.elt! };
+        return L.refuse('handle not resolvable', `a bitcast of a ${v.kind}`);
+      }
+      const fs = L.scalarOf(from);
+      const ts = L.scalarOf(to);
+      if (from.kind === 'half' || to.kind === 'half') return halfBitcast(L, v, from, to);
+      if (fs === ts) return v;
+      return L.bitcast(ts, v);
+    }
+    case CAST.addrspacecast: {
+      const v = L.val(src);
+      return v;
+    }
+    default:
+      return L.refuse('instruction not handled', `cast ${i.sub}`);
+  }
+}
+
+/** i16 <-> half bit casts: a half is held as the f32 of its value. */
+function halfBitcast(L: DxilLifter, v: ExprId, from: Type, to: Type): ExprId {
+  if (from.kind === 'half' && to.kind === 'int') {
+    const packed = L.math('pack2x16float', L.e({ op: 'compose', type: L.m.vec('f32', 2), parts: [v, L.f32bits(0)] }));
+    return L.bin('and', packed, L.u32(0xffff));
+  }
+  if (from.kind === 'int' && to.kind === 'half')
+    return L.swz(L.math('unpack2x16float', L.bin('and', v, L.u32(0xffff))), [0]);
+  return v;
+}
+
+function cmp(L: DxilLifter, i: Instruction): ExprId {
+  const [x, y] = i.ops as [Value, Value];
+  const t = x.type;
+  const p = i.sub;
+  if (t.kind === 'half' || t.kind === 'float') {
+    const a = L.once(L.num(x), 'lhs');
+    const b = L.once(L.num(y), 'rhs');
+    const nan = () => L.bin('or', L.isNaN(a), L.isNaN(b));
+    const ordered = (fn: 'eq' | 'lt' | 'le' | 'gt' | 'ge') => L.bin('and', L.not(nan()), L.bin(fn, a, b));
+    const unordered = (fn: 'eq' | 'lt' | 'le' | 'gt' | 'ge') => L.bin('or', nan(), L.bin(fn, a, b));
+    // FCmpInst predicates 0..15: false oeq ogt oge olt ole one ord uno ueq ugt uge ult ule une true
+    switch (p) {
+      case 0:
+        return L.bool(false);
+      case 1:
+        return ordered('eq');
+      case 2:
+        return ordered('gt');
+      case 3:
+        return ordered('ge');
+      case 4:
+        return ordered('lt');
+      case 5:
+        return ordered('le');
+      case 6:
+        return L.bin('and', L.not(nan()), L.bin('ne', a, b));
+      case 7:
+        return L.not(nan());
+      case 8:
+        return nan();
+      case 9:
+        return unordered('eq');
+      case 10:
+        return unordered('gt');
+      case 11:
+        return unordered('ge');
+      case 12:
+        return unordered('lt');
+      case 13:
+        return unordered('le');
+      case 14:
+        return L.bin('or', nan(), L.bin('ne', a, b));
+      case 15:
+        return L.bool(true);
+      default:
+        return L.invalid(`float predicate ${p}`);
+    }
+  }
+  const a = L.num(x);
+  const b = L.num(y);
+  if (t.kind === 'int' && t.width === 1) {
+    if (p === 32) return L.bin('eq', a, b);
+    if (p === 33) return L.bin('ne', a, b);
+    const au = L.sel(a, L.u32(1), L.u32(0));
+    const bu = L.sel(b, L.u32(1), L.u32(0));
+    return intCmp(L, p, au, bu, au, bu);
+  }
+  L.scalarOf(t);
+  return intCmp(L, p, a, b, L.signed(a, t), L.signed(b, t));
+}
+
+function intCmp(L: DxilLifter, p: number, a: ExprId, b: ExprId, sa: ExprId, sb: ExprId): ExprId {
+  // ICmpInst predicates 32..41: eq ne ugt uge ult ule sgt sge slt sle
+  const fns = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'gt', 'ge', 'lt', 'le'] as const;
+  const fn = fns[p - 32];
+  if (fn === undefined) return L.invalid(`integer predicate ${p}`);
+  return p >= 38 ? L.bin(fn, sa, sb) : L.bin(fn, a, b);
+}
+
+export { GlobalVar, Instruction };

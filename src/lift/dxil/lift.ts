@@ -1,0 +1,418 @@
+// lift() for DXIL (Shader Model 6): the DXIL part's LLVM module, its dx.* metadata (entry point,
+// signatures, resources) and the entry function's body, as an IR module with the same Program shape
+// and conventions as the SM4/5 lifter (lifter-dxbc.md): varyings unpacked per signature element
+// row (io.ts), resources as the same globals (resources.ts), Direct3D's results written out
+// (inst.ts, ops.ts). SSA values become lets, or function locals when used outside the IR block of
+// their definition; phis become locals assigned on their incoming edges; the control-flow graph is
+// structured into if/loop/switch (cfg.ts, lower.ts), an irreducible one refused by name.
+//
+// Vertex, pixel and compute programs are entry points; a vertex program without a position output
+// (or with UAVs) is a stage function, as in the SM4/5 lifter. Other stages, libraries, wave and
+// raytracing operations are refused by name (UnsupportedError E601 with the reason first).
+
+import type { Container } from '../../container/container.js';
+import { IridiaError } from '../../errors.js';
+import type { LiftOptions, Program, Stage } from '../../ir/program.js';
+import type { ExprId, Stmt } from '../../ir/ir.js';
+import { fallsThrough } from '../../ir/builder.js';
+import { readDxilInfo, type DxilEntryPoint } from '../../dxil/dxil-metadata.js';
+import { readProgramHeader } from '../../dxil/program-header.js';
+import { readModule } from '../../dxil/module.js';
+import { Constant, Func, GlobalVar, Instruction, type Block, type Module, type Value } from '../../dxil/ir.js';
+import { DxilLifter, isExpr } from './lifter.js';
+import { DxResources } from './resources.js';
+import { IrreducibleError, structure, type SNode } from './cfg.js';
+import { Lowering } from './lower.js';
+import { allocaMemory, globalMemory, liftInst } from './inst.js';
+import { buildInputs, buildOutputs, type IoElement, type OutputPlan } from './io.js';
+import { liftDxOp, type OpContext } from './ops.js';
+
+const STAGES: Readonly<Record<string, Stage>> = {
+  vs: 'vertex',
+  ps: 'pixel',
+  cs: 'compute',
+  hs: 'hull',
+  ds: 'domain',
+  gs: 'geometry',
+};
+
+/** Functions of more blocks or instructions than this are refused (a bound on the lifter's work). */
+const MAX_BLOCKS = 65536;
+const MAX_INSTRUCTIONS = 1 << 20;
+
+/** Whether a container holds a DXIL program the DXIL lifter reads. */
+export function hasDxilProgram(c: Container): boolean {
+  return c.parts.some((p) => p.kind === 'DXIL' || p.kind === 'ILDB');
+}
+
+export function liftDxilContainer(c: Container, options: LiftOptions = {}): Program {
+  const part = c.parts.find((p) => p.kind === 'DXIL') ?? c.parts.find((p) => p.kind === 'ILDB');
+  if (!part) throw new IridiaError('E108_PART_MISSING', 'the container has no DXIL part', {});
+  const header = readProgramHeader(part.data, part.kind, part.offset + 8);
+  const offset = part.offset + 8 + header.bitcodeStart;
+  const m = readModule(header.bitcode, { part: part.kind, offset });
+  return liftModule(m, part.kind, offset, options);
+}
+
+export function liftModule(m: Module, partKind: string, offset: number, options: LiftOptions = {}): Program {
+  const info = readDxilInfo(m);
+  const kind = info.shaderKind ?? '';
+  const target = `${kind}_${info.shaderMajor}_${info.shaderMinor}`;
+  const fail = new DxilLifter('compute', partKind, offset);
+  if (kind === 'lib')
+    return fail.refuse('shader library', `${target}: a library of entry points (raytracing or node shaders)`);
+  if (kind === 'ms' || kind === 'as')
+    return fail.refuse('mesh and amplification', `${target}: WGSL has no mesh pipeline`);
+  const stage = STAGES[kind];
+  if (!stage) return fail.refuse('no program', `shader kind '${kind}'`);
+  const ep = info.entryPoints[0];
+  const fn = ep?.function;
+  if (!ep || !(fn instanceof Func) || fn.isProto) return fail.invalid('dx.entryPoints names no function with a body');
+  if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
+    return fail.refuse('stage not handled', `${target}: ${stage} programs are not lifted from DXIL yet`);
+  const L = new DxilLifter(stage, partKind, offset);
+  L.fnName = fn.name ?? 'main';
+  // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
+  L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
+  if (ep.shaderFlags & (1n << 2n)) L.refuse('double precision', 'the program enables double-precision operations');
+  const resources = new DxResources(L, info, options.unboundedCount ?? 16);
+  resources.declareAll([fn]);
+  declareGlobals(L, m, fn);
+
+  const entry = true;
+  const inputs = buildInputs(L, ep.inputs, entry);
+  const outPlan = buildOutputs(L, ep.outputs, entry);
+  const writableInVertex = stage === 'vertex' && resources.list.some((r) => r.registerClass === 'u');
+  const asFunctions = stage === 'vertex' && (!outPlan.hasPosition || writableInVertex);
+  if (stage === 'vertex' && !outPlan.hasPosition)
+    L.note('a vertex program without a position output feeds a later stage: it is lifted as a stage function');
+  else if (writableInVertex)
+    L.note(
+      'a vertex program with UAVs is lifted as a stage function (WebGPU has no writable storage in vertex programs)',
+    );
+
+  const ctx: OpContext = { resources, inputs: inputs.inputs, outputs: outPlan.outputs, builtins: new Map() };
+  const count = liftBody(L, fn, ctx, outPlan);
+  const fnId = L.m.addFunction(L.f.finish(outPlan.type !== undefined ? { type: outPlan.type } : undefined));
+  if (!asFunctions) {
+    L.m.entryPoints.push({
+      name: 'main',
+      stage: stage === 'pixel' ? 'fragment' : stage,
+      function: fnId,
+      ...(stage === 'compute' ? { workgroupSize: threadGroup(L, ep) } : {}),
+      ...(stage === 'pixel' && ep.shaderFlags & (1n << 3n) ? { earlyFragmentTests: true } : {}),
+    });
+  }
+  return {
+    stage,
+    interface: { inputs: inputs.varyings, outputs: outPlan.varyings, patchConstants: [], resources: resources.list },
+    provenance: { target, bytecode: 'DXIL', part: partKind, instructions: count },
+    notes: L.notes,
+    module: L.m.finish(),
+    ...(asFunctions ? { stageFunctions: { main: fnId, patchConstant: [] } } : {}),
+  };
+}
+
+function threadGroup(L: DxilLifter, ep: DxilEntryPoint): [number, number, number] {
+  const [x, y, z] = ep.numThreads ?? L.invalid('a compute program without numthreads');
+  if (x * y * z === 0 || x * y * z > 1024 || z > 64) L.invalid(`thread group ${x}x${y}x${z}`);
+  return [x, y, z];
+}
+
+/** Groupshared and static globals as IR memory (atomic when an atomic instruction uses them). */
+function declareGlobals(L: DxilLifter, m: Module, fn: Func): void {
+  const atomic = new Set<Value>();
+  const root = (v: Value | undefined): Value | undefined => {
+    for (let k = 0; k < 8 && v; k++) {
+      if (v instanceof GlobalVar) return v;
+      if (v instanceof Instruction && (v.op === 'gep' || v.op === 'cast')) v = v.ops[0];
+      else if (v instanceof Constant && (v.ck === 'ce-gep' || v.ck === 'ce-cast')) v = v.ops[0];
+      else return undefined;
+    }
+    return undefined;
+  };
+  for (const b of fn.blocks)
+    for (const i of b.insts)
+      if (i.op === 'atomicrmw' || i.op === 'cmpxchg') {
+        const g = root(i.ops[0]);
+        if (g) atomic.add(g);
+      }
+  // Only the globals the function uses (resource symbols and unused statics are left out).
+  const used = new Set<Value>();
+  const visit = (v: Value | undefined, depth: number) => {
+    if (!v || depth > 8) return;
+    if (v instanceof GlobalVar) used.add(v);
+    else if (v instanceof Constant && v.ck.startsWith('ce-')) for (const o of v.ops) visit(o, depth + 1);
+  };
+  for (const b of fn.blocks) for (const i of b.insts) for (const o of i.ops) visit(o, 0);
+  let k = 0;
+  for (const g of m.globals) {
+    if (!used.has(g)) continue;
+    const space = g.type.addrSpace;
+    if (space !== 0 && space !== 3) continue;
+    const vt = g.valueType;
+    if (vt.kind === 'struct' && vt.name?.startsWith('dx.types.')) continue;
+    if (
+      vt.kind === 'struct' &&
+      /^(class|struct)\.(RW|Texture|Sampler|Buffer|ByteAddress|Structured|ConstantBuffer|RasterizerOrdered|Append|Consume)/.test(
+        vt.name ?? '',
+      )
+    )
+      continue;
+    if (space === 0 && isResourceArray(vt)) continue;
+    L.memories.set(g, globalMemory(L, g, k++, atomic.has(g)));
+  }
+  // Constant expressions on memory: getelementptr and pointer casts of a global, with constant indices.
+  L.constantPointer = (c) => {
+    if (c.ck === 'ce-cast') {
+      const v = L.val(c.ops[0]!);
+      if (!isExpr(v) && v.kind === 'ptr' && c.type.kind === 'ptr') return { ...v, type: c.type.elt! };
+      return v;
+    }
+    if (c.ck === 'ce-gep') {
+      const base = c.ops[0]!;
+      const src = c.srcType ?? (base.type.kind === 'ptr' ? base.type.elt : undefined);
+      if (!src) return L.invalid('a constant getelementptr without its type');
+      return gepOf(L, L.val(base), src, c.ops.slice(1));
+    }
+    return L.refuse('instruction not handled', `a constant ${c.ck} expression`);
+  };
+}
+
+import { gep as gepOf } from './inst.js';
+
+function isResourceArray(t: import('../../dxil/ir.js').Type): boolean {
+  let x: import('../../dxil/ir.js').Type | undefined = t;
+  while (x && x.kind === 'array') x = x.elt;
+  return (
+    x?.kind === 'struct' && /^(class|struct)\./.test(x.name ?? '') && !!x.name?.match(/(Texture|Buffer|Sampler|RW)/)
+  );
+}
+
+/** Lifts the entry function's body into L.f; returns the number of LLVM instructions. */
+function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: OutputPlan): number {
+  const blocks = fn.blocks;
+  if (blocks.length === 0) return L.invalid('an entry function without blocks');
+  if (blocks.length > MAX_BLOCKS) return L.refuse('instruction not handled', `a function of ${blocks.length} blocks`);
+  const index = new Map<Block, number>();
+  blocks.forEach((b, k) => index.set(b, k));
+  let total = 0;
+  const succs = blocks.map((b, k) => {
+    total += b.insts.length;
+    const t = b.insts[b.insts.length - 1];
+    if (!t) return L.invalid(`block ${k} has no terminator`);
+    for (const s of t.blocks)
+      if (s < 0 || s >= blocks.length) L.invalid(`block ${k} branches to block ${s}, not in the function`);
+    if (t.op === 'br' || t.op === 'switch') return [...t.blocks];
+    if (t.op === 'ret' || t.op === 'unreachable') return [];
+    return L.invalid(`block ${k} ends in ${t.op}, not a terminator`);
+  });
+  if (total > MAX_INSTRUCTIONS) return L.refuse('instruction not handled', `a function of ${total} instructions`);
+  const term = (b: number) =>
+    blocks[b]!.insts[blocks[b]!.insts.length - 1]!.op as 'br' | 'switch' | 'ret' | 'unreachable';
+  let tree: SNode[];
+  try {
+    tree = structure({ succs }, term).body;
+  } catch (e) {
+    if (e instanceof IrreducibleError) return L.refuse('irreducible control flow', e.message);
+    throw e;
+  }
+  // Instruction numbering (errors name it) and the block each instruction is in.
+  const position = new Map<Instruction, number>();
+  const blockOf = new Map<Instruction, number>();
+  let n = 0;
+  blocks.forEach((b, k) =>
+    b.insts.forEach((i) => {
+      position.set(i, n++);
+      blockOf.set(i, k);
+    }),
+  );
+  // Phi checks: each incoming block is a predecessor, each predecessor has an entry.
+  blocks.forEach((b, k) => {
+    for (const i of b.insts) {
+      if (i.op !== 'phi') continue;
+      L.ins = i;
+      L.insIndex = position.get(i)!;
+      for (const p of i.blocks)
+        if (p < 0 || p >= blocks.length) L.invalid(`a phi's incoming block ${p} is not in the function`);
+      for (let p = 0; p < blocks.length; p++)
+        if (succs[p]!.includes(k) && !i.blocks.includes(p))
+          L.invalid(`a phi has no value for its predecessor block ${p}`);
+    }
+  });
+  L.ins = undefined;
+  L.crossScope = crossScope(tree, blocks, blockOf);
+
+  // Allocas (of the entry block, or anywhere) are function-local arrays made up front.
+  let allocas = 0;
+  for (const b of blocks)
+    for (const i of b.insts)
+      if (i.op === 'alloca') {
+        L.ins = i;
+        L.insIndex = position.get(i)!;
+        L.values.set(i, { kind: 'ptr', mem: allocaMemory(L, i, allocas++), offset: L.u32(0), type: i.explicitType! });
+      }
+  // Phis: one local each.
+  const phiLocal = new Map<Instruction, number>();
+  for (const b of blocks)
+    for (const i of b.insts)
+      if (i.op === 'phi') {
+        L.ins = i;
+        L.insIndex = position.get(i)!;
+        phiLocal.set(i, L.f.local(`phi${phiLocal.size}`, L.irType(i.type)));
+      }
+  L.ins = undefined;
+
+  const ret = (): Stmt => {
+    const value = outPlan.build();
+    return value === undefined ? { op: 'return' } : { op: 'return', value };
+  };
+  const used = usedValues(blocks);
+  const lowering = new Lowering(L, {
+    code: (k) => {
+      const b = blocks[k]!;
+      for (const i of b.insts) {
+        L.ins = i;
+        L.insIndex = position.get(i)!;
+        if (i.op === 'phi') {
+          const local = phiLocal.get(i)!;
+          L.define(i, L.load(L.local(local)), `p${L.insIndex}`);
+          continue;
+        }
+        if (i === b.insts[b.insts.length - 1]) break;
+        if (i.op === 'alloca') continue;
+        if (L.f.unreachable()) break;
+        const v = i.op === 'call' ? liftCall(L, i, ctx) : liftInst(L, i);
+        if (v !== undefined && used.has(i)) L.define(i, v, `v${L.insIndex}`);
+      }
+      L.ins = undefined;
+    },
+    edge: (from, to) => {
+      const target = blocks[to]!;
+      const phis = target.insts.filter((i) => i.op === 'phi');
+      if (!phis.length) return;
+      const values: ExprId[] = [];
+      for (const p of phis) {
+        L.ins = p;
+        L.insIndex = position.get(p)!;
+        const k = p.blocks.indexOf(from);
+        if (k < 0) return L.invalid(`a phi has no value for its predecessor block ${from}`);
+        const v = L.num(p.ops[k]!);
+        values.push(phis.length > 1 ? L.once(v, 'incoming') : v);
+      }
+      phis.forEach((p, k) => L.f.stmt({ op: 'store', pointer: L.local(phiLocal.get(p)!), value: values[k]! }));
+      L.ins = undefined;
+    },
+    condition: (k) => {
+      const t = blocks[k]!.insts[blocks[k]!.insts.length - 1]!;
+      L.ins = t;
+      L.insIndex = position.get(t)!;
+      const c = L.num(t.ops[0]!);
+      L.ins = undefined;
+      return c;
+    },
+    switchOf: (k) => {
+      const t = blocks[k]!.insts[blocks[k]!.insts.length - 1]!;
+      L.ins = t;
+      L.insIndex = position.get(t)!;
+      const sel = t.ops[0]!;
+      if (sel.type.kind !== 'int' || sel.type.width > 32) L.refuse('64-bit integers', 'a switch on a 64-bit value');
+      const selector = L.u(sel);
+      const cases = new Map<number, { values: number[]; isDefault: boolean }>();
+      const at = (b: number) => {
+        let c = cases.get(b);
+        if (!c) cases.set(b, (c = { values: [], isDefault: false }));
+        return c;
+      };
+      at(t.blocks[0]!).isDefault = true;
+      t.cases.forEach((c, j) => at(t.blocks[j + 1]!).values.push(L.imm(c, 'a switch case value')));
+      // a value listed twice goes to its first case (LLVM refuses duplicates; a validator would too)
+      const seen = new Set<number>();
+      for (const c of cases.values()) c.values = c.values.filter((v) => (seen.has(v) ? false : (seen.add(v), true)));
+      L.ins = undefined;
+      return { selector, cases };
+    },
+    ret,
+  });
+  lowering.run(tree);
+  if (fallsThrough(L.f.openBlock())) L.f.stmt(ret());
+  return total;
+}
+
+/** Instructions whose value some instruction uses. */
+function usedValues(blocks: readonly Block[]): Set<Value> {
+  const used = new Set<Value>();
+  for (const b of blocks) for (const i of b.insts) for (const o of i.ops) used.add(o);
+  return used;
+}
+
+/**
+ * Values used outside the IR block that holds their definition: each node of the tree gets the
+ * chain of IR blocks it is in, and a use must be in the definition's chain (a phi's use is where
+ * its incoming edge is translated).
+ */
+function crossScope(
+  tree: readonly SNode[],
+  blocks: readonly Block[],
+  blockOf: Map<Instruction, number>,
+): Set<Instruction> {
+  const codeChain = new Map<number, number[]>();
+  const edgeChain = new Map<string, number[]>();
+  let next = 1;
+  const walk = (list: readonly SNode[], chain: number[]) => {
+    for (const s of list) {
+      switch (s.k) {
+        case 'code':
+          codeChain.set(s.block, chain);
+          break;
+        case 'edge':
+        case 'jump':
+          edgeChain.set(`${s.from}>${s.to}`, chain);
+          break;
+        case 'if':
+          walk(s.accept, [...chain, next++]);
+          walk(s.reject, [...chain, next++]);
+          break;
+        case 'switch':
+          for (const c of s.cases) walk(c.body, [...chain, next++]);
+          break;
+        case 'loop':
+        case 'block':
+          walk(s.body, [...chain, next++]);
+          break;
+        case 'return':
+        case 'unreachable':
+          break;
+      }
+    }
+  };
+  walk(tree, [0]);
+  const within = (inner: number[] | undefined, outer: number[] | undefined): boolean => {
+    if (!inner || !outer) return true; // unreachable code: never lifted
+    if (outer.length > inner.length) return false;
+    for (let k = 0; k < outer.length; k++) if (inner[k] !== outer[k]) return false;
+    return true;
+  };
+  const cross = new Set<Instruction>();
+  blocks.forEach((b, k) => {
+    for (const u of b.insts)
+      u.ops.forEach((o, j) => {
+        if (!(o instanceof Instruction)) return;
+        const d = blockOf.get(o);
+        if (d === undefined) return;
+        const defChain = codeChain.get(d);
+        const useChain = u.op === 'phi' ? edgeChain.get(`${u.blocks[j]}>${k}`) : codeChain.get(k);
+        if (!within(useChain, defChain)) cross.add(o);
+      });
+  });
+  return cross;
+}
+
+function liftCall(L: DxilLifter, i: Instruction, ctx: OpContext) {
+  const name = i.callee?.name ?? '';
+  if (name.startsWith('dx.op.')) return liftDxOp(L, i, ctx);
+  if (name.startsWith('llvm.dbg.') || name.startsWith('llvm.lifetime.')) return undefined;
+  return L.refuse('function calls', `a call of @${name}`);
+}
+
+export type { IoElement };

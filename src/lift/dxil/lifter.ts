@@ -1,0 +1,312 @@
+// The DXIL lifter's state: the IR module and function being built, the LLVM values already lifted,
+// and how an LLVM value becomes an IR expression (conventions in lift.ts). LLVM types map to IR
+// scalars: i1 -> bool; i8, i16, i32 -> u32 (a narrow integer held zero-extended, its wrap written
+// out after each operation); half and float -> f32 (a half is rounded to binary16 after each
+// operation when the module uses native 16-bit types, and is a 32-bit min-precision value
+// otherwise); i64 and double are refused by name.
+
+import { FunctionBuilder, ModuleBuilder } from '../../ir/builder.js';
+import type { BinaryOp, Expr, ExprId, GlobalId, LocalId, MathFn, Scalar, TypeId } from '../../ir/ir.js';
+import type { Stage } from '../../ir/program.js';
+import { IridiaError } from '../../errors.js';
+import { Constant, GlobalVar, Instruction, type Block, type Func, type Type, type Value } from '../../dxil/ir.js';
+import { LiftRefusal, type RefusalReason } from '../refuse.js';
+import type { ExprOps } from '../semantics.js';
+import type { DxResource } from './resources.js';
+
+/** A lifted pointer: word `offset` of a memory array (function local, private or workgroup global). */
+export interface Memory {
+  readonly name: string;
+  readonly local?: LocalId;
+  readonly global?: GlobalId;
+  readonly words: number;
+  readonly atomic: boolean;
+  readonly space: 'function' | 'private' | 'workgroup';
+}
+export interface PtrVal {
+  readonly kind: 'ptr';
+  readonly mem: Memory;
+  readonly offset: ExprId;
+  /** The LLVM type pointed to. */
+  readonly type: Type;
+}
+export interface HandleVal {
+  readonly kind: 'handle';
+  readonly res: DxResource;
+  /** The element of a binding array (u32, relative to the range's start); undefined: not an array. */
+  readonly index: ExprId | undefined;
+  readonly nonUniform: boolean;
+}
+export interface TupleVal {
+  readonly kind: 'tuple';
+  readonly parts: readonly ExprId[];
+}
+export type Val = ExprId | PtrVal | HandleVal | TupleVal;
+
+export const isExpr = (v: Val): v is ExprId => typeof v === 'number';
+
+const F32 = new DataView(new ArrayBuffer(4));
+
+/** binary16 bits to the binary32 bits of the same value. */
+export function halfToFloatBits(h: number): number {
+  const s = (h & 0x8000) << 16;
+  const e = (h >>> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0x1f) return (s | 0x7f800000 | (m << 13)) >>> 0;
+  if (e !== 0) return (s | ((e - 15 + 127) << 23) | (m << 13)) >>> 0;
+  if (m === 0) return s >>> 0;
+  F32.setFloat32(0, m * 2 ** -24, true);
+  return (s | F32.getUint32(0, true)) >>> 0;
+}
+
+export class DxilLifter implements ExprOps {
+  readonly m = new ModuleBuilder();
+  f: FunctionBuilder;
+  readonly notes: string[] = [];
+  /** The instruction being lifted (for errors and provenance). */
+  ins: Instruction | undefined;
+  /** Function-wide instruction index of `ins`. */
+  insIndex = -1;
+  readonly values = new Map<Value, Val>();
+  /** Instructions whose value is used outside the IR block that holds its definition. */
+  crossScope = new Set<Instruction>();
+  readonly tU32: TypeId;
+  readonly tF32: TypeId;
+  readonly tBool: TypeId;
+  readonly tVec4: TypeId;
+  /** Half values are rounded to binary16 (native 16-bit types); else min precision (32-bit). */
+  native16 = false;
+  readonly memories = new Map<Value, Memory>();
+  fnName = 'main';
+
+  constructor(
+    readonly stage: Stage,
+    /** The part read, and its byte offset in the container (errors name both). */
+    readonly part: string,
+    readonly partOffset: number,
+  ) {
+    this.tU32 = this.m.scalar('u32');
+    this.tF32 = this.m.scalar('f32');
+    this.tBool = this.m.scalar('bool');
+    this.tVec4 = this.m.vec('u32', 4);
+    this.f = new FunctionBuilder(this.m, 'main');
+  }
+
+  note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
+  }
+
+  /** Where the lifter is: the function, the instruction index and what it is. */
+  where(): string {
+    const i = this.ins;
+    if (!i) return '';
+    const what = i.op === 'call' ? `call @${i.callee?.name ?? '?'}` : i.op;
+    return ` (function @${this.fnName}, instruction ${this.insIndex}: ${what})`;
+  }
+
+  refuse(category: RefusalReason, detail: string): never {
+    throw new LiftRefusal(category, `${detail}${this.where()}`, undefined, this.part, {
+      offset: this.partOffset,
+      ...(this.ins ? { instruction: this.insIndex } : {}),
+    });
+  }
+
+  invalid(detail: string): never {
+    throw new IridiaError('E602_LIFT_INVALID', `${detail}${this.where()}`, {
+      part: this.part,
+      offset: this.partOffset,
+      ...(this.ins ? { instruction: this.insIndex } : {}),
+    });
+  }
+
+  // ---- expression helpers (ExprOps) ---------------------------------------------------------
+
+  e = (x: Expr): ExprId => this.f.expr(x);
+  u32 = (v: number): ExprId => this.f.u32(v);
+  i32 = (v: number): ExprId => this.f.i32(v);
+  f32bits = (b: number): ExprId => this.f.f32bits(b);
+  bool = (b: boolean): ExprId => this.f.bool(b);
+  bin = (fn: BinaryOp, left: ExprId, right: ExprId): ExprId => this.f.expr({ op: 'binary', fn, left, right });
+  sel = (cond: ExprId, accept: ExprId, reject: ExprId): ExprId => this.e({ op: 'select', cond, accept, reject });
+  bitcast = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'bitcast', to, value });
+  convert = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'convert', to, value });
+  math = (fn: MathFn, ...args: ExprId[]): ExprId => this.e({ op: 'math', fn, args });
+  load = (pointer: ExprId): ExprId => this.e({ op: 'load', pointer });
+  member = (base: ExprId, index: number): ExprId => this.e({ op: 'member', base, index });
+  access = (base: ExprId, index: ExprId): ExprId => this.e({ op: 'access', base, index });
+  local = (local: LocalId): ExprId => this.e({ op: 'local', local });
+  global = (global: GlobalId): ExprId => this.e({ op: 'global', global });
+  not = (b: ExprId): ExprId => this.e({ op: 'unary', fn: 'not', arg: b });
+  swz = (vector: ExprId, pattern: number[]): ExprId => this.e({ op: 'swizzle', vector, pattern });
+
+  splat(scalar: Scalar, bits: number, n: number): ExprId {
+    const one = this.f.literal(scalar, bits >>> 0);
+    return n === 1 ? one : this.e({ op: 'splat', size: n as 2 | 3 | 4, value: one });
+  }
+
+  /** The value bound to a let unless it is already cheap to repeat (a literal, let, argument). */
+  once(v: ExprId, name = 'value'): ExprId {
+    const e = this.f.exprs[v];
+    if (!e || e.op === 'literal' || e.op === 'let' || e.op === 'arg' || e.op === 'zero') return v;
+    return this.f.bind(name, v);
+  }
+
+  /** Whether the bits of an f32 are a NaN (tested on the bits: WGSL comparisons may be ordered). */
+  isNaN(x: ExprId): ExprId {
+    return this.bin('gt', this.bin('and', this.bitcast('u32', x), this.u32(0x7fffffff)), this.u32(0x7f800000));
+  }
+
+  // ---- types --------------------------------------------------------------------------------
+
+  /** The IR scalar an LLVM first-class scalar type is held in. */
+  scalarOf(t: Type): Scalar {
+    switch (t.kind) {
+      case 'int':
+        if (t.width === 1) return 'bool';
+        if (t.width <= 32) return 'u32';
+        return this.refuse('64-bit integers', `an i${t.width} value`);
+      case 'half':
+      case 'float':
+        return 'f32';
+      case 'double':
+        return this.refuse('double precision', 'a double value');
+      case 'vector':
+        return this.refuse('vector types', 'an LLVM vector value');
+      default:
+        return this.invalid(`a ${t.kind} value where a number is needed`);
+    }
+  }
+
+  irType(t: Type): TypeId {
+    return this.m.scalar(this.scalarOf(t));
+  }
+
+  /** Bits of an integer type below 32 (its wrap mask), 0 for i32 and i1. */
+  narrow(t: Type): number {
+    return t.kind === 'int' && t.width > 1 && t.width < 32 ? t.width : 0;
+  }
+
+  /** Keeps the low `width` bits of a narrow integer (its canonical, zero-extended form). */
+  wrap(x: ExprId, t: Type): ExprId {
+    const w = this.narrow(t);
+    return w ? this.bin('and', x, this.u32(2 ** w - 1)) : x;
+  }
+
+  /** A narrow or 32-bit integer as i32 (sign-extended from its width). */
+  signed(x: ExprId, t: Type): ExprId {
+    const w = this.narrow(t);
+    const s = this.bitcast('i32', x);
+    if (!w) return s;
+    const k = this.u32(32 - w);
+    return this.bin('shr', this.bin('shl', s, k), k);
+  }
+
+  /** A half result rounded to binary16 when the module computes in native 16-bit types. */
+  roundHalf(x: ExprId, t: Type): ExprId {
+    if (t.kind !== 'half' || !this.native16) return x;
+    const packed = this.math(
+      'pack2x16float',
+      this.e({ op: 'compose', type: this.m.vec('f32', 2), parts: [x, this.f32bits(0)] }),
+    );
+    return this.swz(this.math('unpack2x16float', packed), [0]);
+  }
+
+  // ---- values -------------------------------------------------------------------------------
+
+  /** An LLVM value as a lifted value. */
+  val(v: Value): Val {
+    const known = this.values.get(v);
+    if (known !== undefined) return known;
+    if (v instanceof Constant) return this.constant(v);
+    if (v instanceof GlobalVar) {
+      const mem = this.memories.get(v);
+      if (mem) return { kind: 'ptr', mem, offset: this.u32(0), type: v.valueType };
+      return this.refuse('instruction not handled', `the global @${v.name ?? '?'} is used as a value`);
+    }
+    if (v instanceof Instruction) return this.invalid(`%${v.name ?? '?'} is used before its definition`);
+    return this.refuse('instruction not handled', `a ${v.kind} operand`);
+  }
+
+  /** A value that must be a number (scalar). */
+  num(v: Value): ExprId {
+    const x = this.val(v);
+    if (!isExpr(x)) return this.invalid(`a ${x.kind} where a number is needed`);
+    return x;
+  }
+
+  /** An operand as u32 (i1 as 0/1). */
+  u(v: Value): ExprId {
+    const x = this.num(v);
+    return v.type.kind === 'int' && v.type.width === 1 ? this.sel(x, this.u32(1), this.u32(0)) : x;
+  }
+
+  /** A constant integer operand's value. */
+  imm(v: Value | undefined, what: string): number {
+    if (v instanceof Constant && v.ck === 'int') return Number(BigInt.asUintN(32, v.bits));
+    if (v instanceof Constant && (v.ck === 'undef' || v.ck === 'null')) return 0;
+    return this.invalid(`${what} is not a constant`);
+  }
+
+  isUndef(v: Value | undefined): boolean {
+    return v instanceof Constant && v.ck === 'undef';
+  }
+
+  constant(c: Constant): Val {
+    const t = c.type;
+    switch (c.ck) {
+      case 'int': {
+        if (t.width === 1) return this.bool(c.bits !== 0n);
+        if (t.width > 32) return this.refuse('64-bit integers', `an i${t.width} constant`);
+        return this.u32(Number(BigInt.asUintN(t.width, c.bits)));
+      }
+      case 'float':
+        if (t.kind === 'half') return this.f32bits(halfToFloatBits(Number(c.bits)));
+        if (t.kind === 'float') return this.f32bits(Number(c.bits));
+        return this.refuse('double precision', 'a double constant');
+      case 'undef':
+      case 'null':
+        if (t.kind === 'ptr') return this.invalid('a null pointer');
+        return this.zeroOf(t);
+      case 'ce-gep':
+      case 'ce-cast':
+        return this.constantPointer(c);
+      default:
+        return this.refuse('instruction not handled', `a ${c.ck} constant used as a value`);
+    }
+  }
+
+  zeroOf(t: Type): Val {
+    if (t.kind === 'struct') return { kind: 'tuple', parts: t.elts.map((e) => this.zeroOf(e) as ExprId) };
+    const s = this.scalarOf(t);
+    return this.f.literal(s, 0);
+  }
+
+  /** Hook: constant GEPs and casts of globals (memory.ts installs it). */
+  constantPointer: (c: Constant) => Val = (c) =>
+    this.refuse('instruction not handled', `a constant ${c.ck} expression`);
+
+  /** Binds an instruction's result: a let, or a local when it is used outside the defining block. */
+  define(i: Instruction, v: Val, name: string): void {
+    const cross = this.crossScope.has(i);
+    const keep = (x: ExprId, hint: string, t: TypeId): ExprId => {
+      if (!cross) return this.once(x, hint);
+      const e = this.f.exprs[x];
+      if (e && e.op === 'literal') return x;
+      const l = this.f.local(hint, t);
+      this.f.stmt({ op: 'store', pointer: this.local(l), value: x });
+      return this.load(this.local(l));
+    };
+    if (isExpr(v)) this.values.set(i, keep(v, name, this.irType(i.type)));
+    else if (v.kind === 'tuple') {
+      const elts = i.type.kind === 'struct' ? i.type.elts : [];
+      const types = v.parts.map((_, k) => {
+        const t = elts[k];
+        return t ? this.irType(t) : this.tU32;
+      });
+      this.values.set(i, { kind: 'tuple', parts: v.parts.map((p, k) => keep(p, `${name}_${k}`, types[k]!)) });
+    } else if (v.kind === 'ptr') this.values.set(i, { ...v, offset: keep(v.offset, `${name}_addr`, this.tU32) });
+    else this.values.set(i, v.index === undefined ? v : { ...v, index: keep(v.index, `${name}_index`, this.tU32) });
+  }
+}
+
+export type { Block, Func };

@@ -1,0 +1,1016 @@
+// dx.op calls (DXIL.rst, hctdb.py: the operation table, opcode first) as IR, with Direct3D's
+// results written out as the SM4/5 lifter writes them (alu.ts, memory.ts, semantics.ts): NaN rules
+// of min/max and saturate, guarded exp/log/sqrt/rsqrt/frc, firstbit counts, bit-field edges, zero
+// for reads out of range and nothing for writes out of range. Each handler reads its operands by
+// DXIL's numbering (operand 0 is the opcode). An operation not listed is refused by name.
+
+import type { ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
+import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
+import { dxOpName } from '../../dxil/dxop.js';
+import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
+import { type DxilLifter, type HandleVal, type Val, isExpr } from './lifter.js';
+import type { DxResources, DxResource } from './resources.js';
+import { readElement, writeElement, type IoElement } from './io.js';
+
+export interface OpContext {
+  readonly resources: DxResources;
+  readonly inputs: ReadonlyMap<number, IoElement>;
+  readonly outputs: ReadonlyMap<number, IoElement>;
+  /** Entry arguments made on first use (thread ids, coverage...), by builtin name. */
+  readonly builtins: Map<string, ExprId>;
+}
+
+type Handler = (L: DxilLifter, c: Instruction, x: OpContext) => Val | undefined;
+
+/** Operand k (DXIL's numbering: 0 is the opcode). */
+const arg = (L: DxilLifter, c: Instruction, k: number): Value => c.ops[k] ?? L.invalid(`operand ${k} is missing`);
+const num = (L: DxilLifter, c: Instruction, k: number): ExprId => L.num(arg(L, c, k));
+const u32 = (L: DxilLifter, c: Instruction, k: number): ExprId => L.u(arg(L, c, k));
+const undef = (L: DxilLifter, c: Instruction, k: number): boolean => {
+  const v = c.ops[k];
+  return v === undefined || L.isUndef(v);
+};
+function unaryF(fn: (L: DxilLifter, x: ExprId, t: Type) => ExprId): Handler {
+  return (L, c) => L.roundHalf(fn(L, num(L, c, 1), c.type), c.type);
+}
+
+/** Direct3D's min/max: a NaN operand yields the other operand. */
+function nanMinMax(fn: 'min' | 'max'): Handler {
+  return (L, c) => {
+    const x = L.once(num(L, c, 1));
+    const y = L.once(num(L, c, 2));
+    return L.roundHalf(L.sel(L.isNaN(x), y, L.sel(L.isNaN(y), x, L.math(fn, x, y))), c.type);
+  };
+}
+
+function intMinMax(fn: 'min' | 'max', signed: boolean): Handler {
+  return (L, c) => {
+    const t = c.type;
+    const a = num(L, c, 1);
+    const b = num(L, c, 2);
+    if (!signed) return L.math(fn, a, b);
+    return L.wrap(L.bitcast('u32', L.math(fn, L.signed(a, t), L.signed(b, t))), t);
+  };
+}
+
+function saturate(L: DxilLifter, x: ExprId): ExprId {
+  const v = L.once(x, 'sat');
+  return L.sel(L.isNaN(v), L.f32bits(0), L.math('clamp', v, L.f32bits(0), L.f32bits(0x3f800000)));
+}
+
+function bitTest(kind: 'nan' | 'inf' | 'finite' | 'normal'): Handler {
+  return (L, c) => {
+    const bits = L.once(L.bin('and', L.bitcast('u32', num(L, c, 1)), L.u32(0x7fffffff)), 'magnitude');
+    const exp = L.bin('and', bits, L.u32(0x7f800000));
+    switch (kind) {
+      case 'nan':
+        return L.bin('gt', bits, L.u32(0x7f800000));
+      case 'inf':
+        return L.bin('eq', bits, L.u32(0x7f800000));
+      case 'finite':
+        return L.bin('lt', bits, L.u32(0x7f800000));
+      case 'normal':
+        return L.bin('and', L.bin('ne', exp, L.u32(0)), L.bin('ne', exp, L.u32(0x7f800000)));
+    }
+  };
+}
+
+/** An IR math function of every float operand, NaN and range rules left to the function. */
+const mathF =
+  (fn: Parameters<DxilLifter['math']>[0]): Handler =>
+  (L, c) =>
+    L.roundHalf(L.math(fn, ...c.ops.slice(1).map((o) => L.num(o))), c.type);
+
+const guarded = (g: (L: DxilLifter, a: ExprId[], n: number) => ExprId): Handler => unaryF((L, x) => g(L, [x], 1));
+
+function dot(n: number): Handler {
+  return (L, c) => {
+    const a = c.ops.slice(1, 1 + n).map((o) => L.num(o));
+    const b = c.ops.slice(1 + n, 1 + 2 * n).map((o) => L.num(o));
+    const vt = L.m.vec('f32', n);
+    return L.roundHalf(
+      L.math('dot', L.e({ op: 'compose', type: vt, parts: a }), L.e({ op: 'compose', type: vt, parts: b })),
+      c.type,
+    );
+  };
+}
+
+/** firstbit_hi (from the top bit down, as Direct3D counts) and firstbit_shi. */
+function firstbitHi(signed: boolean): Handler {
+  return (L, c) => {
+    const x = u32(L, c, 1);
+    if (!signed) {
+      const v = L.once(x);
+      return L.sel(
+        L.bin('eq', v, L.u32(0)),
+        L.u32(0xffffffff),
+        L.bin('sub', L.u32(31), L.math('first_leading_bit', v)),
+      );
+    }
+    const r = L.once(L.bitcast('u32', L.math('first_leading_bit', L.bitcast('i32', x))));
+    return L.sel(L.bin('eq', r, L.u32(0xffffffff)), L.u32(0xffffffff), L.bin('sub', L.u32(31), r));
+  };
+}
+
+/** ibfe/ubfe (width, offset, value) with Direct3D's edges: width and offset their low 5 bits. */
+function bfe(signed: boolean): Handler {
+  return (L, c) => {
+    const width = L.once(L.bin('and', u32(L, c, 1), L.u32(31)), 'width');
+    const offset = L.once(L.bin('and', u32(L, c, 2), L.u32(31)), 'offset');
+    const value = u32(L, c, 3);
+    const count = L.math('min', width, L.bin('sub', L.u32(32), offset));
+    const v = signed ? L.bitcast('i32', value) : value;
+    const ex = L.math('extract_bits', v, offset, count);
+    const r = signed ? L.bitcast('u32', ex) : ex;
+    // width 0 gives 0; width + offset past 32 takes the bits up to the top (Direct3D's rule), which
+    // for ibfe sign-extends from bit 31
+    const widthZero = L.bin('eq', width, L.u32(0));
+    if (!signed) return L.sel(widthZero, L.u32(0), r);
+    const past = L.bin('ge', L.bin('add', width, offset), L.u32(32));
+    const top = L.bitcast('u32', L.bin('shr', L.bitcast('i32', value), offset));
+    return L.sel(widthZero, L.u32(0), L.sel(past, top, r));
+  };
+}
+
+const bfi: Handler = (L, c) => {
+  const width = L.once(L.bin('and', u32(L, c, 1), L.u32(31)), 'width');
+  const offset = L.once(L.bin('and', u32(L, c, 2), L.u32(31)), 'offset');
+  const value = u32(L, c, 3);
+  const replaced = u32(L, c, 4);
+  const count = L.math('min', width, L.bin('sub', L.u32(32), offset));
+  return L.math('insert_bits', replaced, value, offset, count);
+};
+
+/** uaddc / usubb: {result, carry or borrow}. */
+function carry(sub: boolean): Handler {
+  return (L, c) => {
+    const a = L.once(u32(L, c, 1));
+    const b = L.once(u32(L, c, 2));
+    const r = L.once(L.bin(sub ? 'sub' : 'add', a, b));
+    const flag = sub ? L.bin('lt', a, b) : L.bin('lt', r, a);
+    return { kind: 'tuple', parts: [r, L.sel(flag, L.u32(1), L.u32(0))] };
+  };
+}
+
+function deriv(axis: 'x' | 'y', control: 'coarse' | 'fine'): Handler {
+  return (L, c) => {
+    if (L.stage !== 'pixel') {
+      L.note('a derivative outside a pixel program is 0');
+      return L.f32bits(0);
+    }
+    return L.roundHalf(L.e({ op: 'derivative', axis, control, value: num(L, c, 1) }), c.type);
+  };
+}
+
+// ---- inputs, outputs and system values ---------------------------------------------------
+
+function element(L: DxilLifter, map: ReadonlyMap<number, IoElement>, id: number, what: string): IoElement {
+  return map.get(id) ?? L.invalid(`${what} element ${id} is not in the signature`);
+}
+
+/** A raw 32-bit lane as a value of the overload type. */
+function fromLane(L: DxilLifter, raw: ExprId, t: Type): ExprId {
+  const s = L.scalarOf(t);
+  if (s === 'f32') return L.roundHalf(L.bitcast('f32', raw), t);
+  if (s === 'bool') return L.bin('ne', raw, L.u32(0));
+  return L.wrap(raw, t);
+}
+
+function toLane(L: DxilLifter, v: ExprId, t: Type): ExprId {
+  const s = L.scalarOf(t);
+  if (s === 'f32') return L.bitcast('u32', v);
+  if (s === 'bool') return L.sel(v, L.u32(1), L.u32(0));
+  if (t.kind === 'int' && t.width < 32 && t.width > 1) return L.bitcast('u32', L.signed(v, t));
+  return v;
+}
+
+const loadInput: Handler = (L, c, x) => {
+  const io = element(L, x.inputs, L.imm(arg(L, c, 1), 'an input id'), 'input');
+  if (!undef(L, c, 4) && L.stage !== 'geometry') L.invalid('loadInput with a vertex index outside a geometry program');
+  const col = L.imm(arg(L, c, 3), 'an input column');
+  return fromLane(L, readElement(L, io, u32(L, c, 2), col), c.type);
+};
+
+const storeOutput: Handler = (L, c, x) => {
+  const io = element(L, x.outputs, L.imm(arg(L, c, 1), 'an output id'), 'output');
+  const col = L.imm(arg(L, c, 3), 'an output column');
+  const v = arg(L, c, 4);
+  writeElement(L, io, u32(L, c, 2), col, toLane(L, L.num(v), v.type));
+  return undefined;
+};
+
+/** An entry argument bound to a builtin, made on first use. */
+function builtinArg(
+  L: DxilLifter,
+  x: OpContext,
+  builtin:
+    | 'global_invocation_id'
+    | 'workgroup_id'
+    | 'local_invocation_id'
+    | 'local_invocation_index'
+    | 'sample_mask'
+    | 'sample_index'
+    | 'vertex_index'
+    | 'instance_index'
+    | 'front_facing',
+): ExprId {
+  const known = x.builtins.get(builtin);
+  if (known !== undefined) return known;
+  // the signature may have made it already (SV_SampleIndex, SV_VertexID...)
+  const had = L.f.args.findIndex((a) => a.binding?.kind === 'builtin' && a.binding.builtin === builtin);
+  if (had >= 0) {
+    const e = L.e({ op: 'arg', index: had });
+    x.builtins.set(builtin, e);
+    return e;
+  }
+  const type =
+    builtin === 'global_invocation_id' || builtin === 'workgroup_id' || builtin === 'local_invocation_id'
+      ? L.m.vec('u32', 3)
+      : builtin === 'front_facing'
+        ? L.tBool
+        : L.tU32;
+  const index = L.f.arg({ name: builtin, type, binding: { kind: 'builtin', builtin } });
+  const e = L.e({ op: 'arg', index });
+  x.builtins.set(builtin, e);
+  return e;
+}
+
+function threadVector(builtin: 'global_invocation_id' | 'workgroup_id' | 'local_invocation_id'): Handler {
+  return (L, c, x) => {
+    if (L.stage !== 'compute') return L.refuse('system value not handled', `${builtin} outside a compute program`);
+    const comp = L.imm(arg(L, c, 1), 'a component');
+    if (comp > 2) return L.invalid(`component ${comp} of a thread id`);
+    return L.swz(builtinArg(L, x, builtin), [comp]);
+  };
+}
+
+// ---- resources ----------------------------------------------------------------------------
+
+function handleOf(L: DxilLifter, v: Value): HandleVal {
+  const h = L.val(v);
+  if (isExpr(h) || h.kind !== 'handle') return L.invalid('a resource operand that is not a handle');
+  return h;
+}
+
+function resourceOf(
+  L: DxilLifter,
+  c: Instruction,
+  k: number,
+  x: OpContext,
+): { h: HandleVal; res: DxResource; e: ExprId } {
+  const h = handleOf(L, arg(L, c, k));
+  return { h, res: h.res, e: x.resources.expr(h) };
+}
+
+const createHandle: Handler = (L, c, x) => x.resources.handle(c, L.imm(c.ops[0], 'an opcode'));
+const annotateHandle: Handler = (L, c) => handleOf(L, arg(L, c, 1));
+
+/** A ResRet of four lanes of the overload scalar, status last. */
+function resRet(L: DxilLifter, c: Instruction, lanes: ExprId[], status: ExprId = L.u32(0)): Val {
+  const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
+  const parts = lanes.map((v) => (t ? fromLane(L, v, t) : v));
+  return { kind: 'tuple', parts: [...parts, status] };
+}
+
+/** Lanes of a vec4<u32> (or a single word and zeros). */
+function lanesOf(L: DxilLifter, v: ExprId, vec: boolean): ExprId[] {
+  if (!vec) return [v, L.u32(0), L.u32(0), L.u32(0)];
+  const b = L.once(v, 'texel');
+  return [0, 1, 2, 3].map((k) => L.swz(b, [k]));
+}
+
+/** Reads element `idx` of a buffer (zero out of range): through an `if`, so that a read at a clamped
+ * address is never made (an access trace would count it). */
+function bufferRead(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId): ExprId {
+  const vec = !res.atomic && !res.scalarElements;
+  const type = vec ? L.tVec4 : L.tU32;
+  const slot = L.f.local('loaded', type);
+  const ix = L.once(idx, 'index');
+  const length = L.e({ op: 'array_length', pointer: handle });
+  L.f.open();
+  if (res.atomic) {
+    const r = L.f.newLet('word');
+    L.f.stmt({ op: 'atomic', pointer: L.access(handle, ix), fn: 'load', result: r });
+    L.f.stmt({ op: 'store', pointer: L.local(slot), value: L.e({ op: 'let', let: r }) });
+  } else L.f.stmt({ op: 'store', pointer: L.local(slot), value: L.load(L.access(handle, ix)) });
+  const accept = L.f.close();
+  L.f.stmt({ op: 'if', cond: L.bin('lt', ix, length), accept, reject: [] });
+  return L.f.bind('loaded', L.load(L.local(slot)));
+}
+
+/** Writes a word or vec4 element (nothing out of range). */
+function bufferWrite(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId, value: ExprId): void {
+  const ix = L.once(idx, 'index');
+  const length = L.e({ op: 'array_length', pointer: handle });
+  const pointer = L.access(handle, ix);
+  const s: Stmt = res.atomic ? { op: 'atomic', pointer, fn: 'exchange', value } : { op: 'store', pointer, value };
+  L.f.stmt({ op: 'if', cond: L.bin('lt', ix, length), accept: [s], reject: [] });
+}
+
+/** The word index of a raw or structured access (byte address / 4; structured: index * stride + offset). */
+function wordIndex(L: DxilLifter, res: DxResource, index: ExprId, offset: ExprId | undefined): ExprId {
+  if (res.shape === 'structured') {
+    const byte =
+      offset === undefined
+        ? L.bin('mul', index, L.u32(res.stride))
+        : L.bin('add', L.bin('mul', index, L.u32(res.stride)), offset);
+    return L.bin('shr', byte, L.u32(2));
+  }
+  return L.bin('shr', index, L.u32(2));
+}
+
+/** bufferLoad and rawBufferLoad: typed elements, or words of raw and structured buffers. */
+function loadBuffer(raw: boolean): Handler {
+  return (L, c, x) => {
+    const { res, e } = resourceOf(L, c, 1, x);
+    if (res.shape !== 'buffer' && res.shape !== 'raw' && res.shape !== 'structured')
+      return L.invalid('a buffer load from a texture');
+    const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
+    if (t && ((t.kind === 'int' && t.width === 16) || (t.kind === 'half' && L.native16)) && res.shape !== 'buffer')
+      return L.refuse('resource kind not handled', 'a 16-bit load from a raw or structured buffer');
+    if (t && ((t.kind === 'int' && t.width === 64) || t.kind === 'double'))
+      return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit buffer load');
+    if (res.shape === 'buffer')
+      return resRet(L, c, lanesOf(L, bufferRead(L, res, e, u32(L, c, 2)), !res.scalarElements));
+    const mask = raw ? L.imm(arg(L, c, 4), 'a load mask') : 0xf;
+    const base = L.once(wordIndex(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'word');
+    const lanes = [0, 1, 2, 3].map((k) =>
+      mask & (1 << k) ? bufferRead(L, res, e, k === 0 ? base : L.bin('add', base, L.u32(k))) : L.u32(0),
+    );
+    return resRet(L, c, lanes);
+  };
+}
+
+function storeBuffer(raw: boolean): Handler {
+  return (L, c, x) => {
+    const { res, e } = resourceOf(L, c, 1, x);
+    if (res.cls !== 'u') return L.invalid('a buffer store to a view that is not a UAV');
+    const vt = arg(L, c, 4).type;
+    if ((vt.kind === 'int' && vt.width === 16) || (vt.kind === 'half' && L.native16))
+      if (res.shape !== 'buffer')
+        return L.refuse('resource kind not handled', 'a 16-bit store to a raw or structured buffer');
+    const mask = L.imm(arg(L, c, 8), 'a write mask');
+    const values = [4, 5, 6, 7].map((k) => (mask & (1 << (k - 4)) ? toLane(L, num(L, c, k), vt) : L.u32(0)));
+    if (res.shape === 'buffer') {
+      if (res.scalarElements) bufferWrite(L, res, e, u32(L, c, 2), values[0]!);
+      else {
+        if (mask !== 0xf)
+          L.note('a typed buffer store of fewer than four lanes writes zeros to the others (the view holds raw lanes)');
+        bufferWrite(L, res, e, u32(L, c, 2), L.e({ op: 'compose', type: L.tVec4, parts: values }));
+      }
+      return undefined;
+    }
+    if (res.shape !== 'raw' && res.shape !== 'structured') return L.invalid('a buffer store to a texture');
+    const base = L.once(wordIndex(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'word');
+    for (let k = 0; k < 4; k++)
+      if (mask & (1 << k)) bufferWrite(L, res, e, k === 0 ? base : L.bin('add', base, L.u32(k)), values[k]!);
+    void raw;
+    return undefined;
+  };
+}
+
+const cbufferLoadLegacy: Handler = (L, c, x) => {
+  const { res, e } = resourceOf(L, c, 1, x);
+  if (res.cls !== 'b') return L.invalid('cbufferLoadLegacy on a view that is not a constant buffer');
+  const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
+  if (!t) return L.invalid('cbufferLoadLegacy without its result type');
+  if (t.kind === 'double' || (t.kind === 'int' && t.width === 64))
+    return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit constant buffer load');
+  const row = readRow(L, e, res.rows, u32(L, c, 2));
+  const r = L.once(row, 'row');
+  if (c.type.kind === 'struct' && c.type.elts.length === 8) {
+    // 16-bit lanes: each 32-bit lane holds two
+    const parts: ExprId[] = [];
+    for (let k = 0; k < 8; k++) {
+      const w = L.swz(r, [k >> 1]);
+      const h = k & 1 ? L.bin('shr', w, L.u32(16)) : L.bin('and', w, L.u32(0xffff));
+      parts.push(t.kind === 'half' ? L.swz(L.math('unpack2x16float', h), [0]) : h);
+    }
+    return { kind: 'tuple', parts };
+  }
+  return { kind: 'tuple', parts: [0, 1, 2, 3].map((k) => fromLane(L, L.swz(r, [k]), t)) };
+};
+
+/** Row `row` of a constant buffer, zero past its rows. */
+function readRow(L: DxilLifter, base: ExprId, rows: number, row: ExprId): ExprId {
+  const e = L.f.exprs[row];
+  if (e && e.op === 'literal') {
+    if (e.bits >= rows) {
+      L.note(`a constant buffer is read past its ${rows} rows: it reads zero`);
+      return L.e({ op: 'zero', type: L.tVec4 });
+    }
+    return L.load(L.member(base, e.bits));
+  }
+  const clamped = L.math('min', row, L.u32(rows - 1));
+  return L.sel(L.bin('lt', row, L.u32(rows)), L.load(L.access(base, clamped)), L.e({ op: 'zero', type: L.tVec4 }));
+}
+
+const cbufferLoad: Handler = (L, c, x) => {
+  const { res, e } = resourceOf(L, c, 1, x);
+  if (res.cls !== 'b') return L.invalid('cbufferLoad on a view that is not a constant buffer');
+  if (c.type.kind === 'double' || (c.type.kind === 'int' && c.type.width === 64))
+    return L.refuse('64-bit integers', 'a 64-bit constant buffer load');
+  const byte = L.once(u32(L, c, 2), 'offset');
+  const word = L.bin('shr', byte, L.u32(2));
+  const row = L.once(readRow(L, e, res.rows, L.bin('shr', word, L.u32(2))), 'row');
+  let w = L.access(row, L.bin('and', word, L.u32(3)));
+  if ((c.type.kind === 'int' && c.type.width === 16) || c.type.kind === 'half') {
+    w = L.bin('and', L.bin('shr', w, L.bin('mul', L.bin('and', byte, L.u32(2)), L.u32(8))), L.u32(0xffff));
+    if (c.type.kind === 'half') return L.swz(L.math('unpack2x16float', w), [0]);
+  }
+  return fromLane(L, w, c.type);
+};
+
+// Texture coordinates: how many a shape takes and where the array layer is.
+function coordLayout(shape: string): { coords: number; layer: number | undefined } {
+  switch (shape) {
+    case '1d':
+      return { coords: 1, layer: undefined };
+    case '1darray':
+      return { coords: 1, layer: 1 };
+    case '2d':
+    case '2dms':
+      return { coords: 2, layer: undefined };
+    case '2darray':
+    case '2dmsarray':
+      return { coords: 2, layer: 2 };
+    case '3d':
+    case 'cube':
+      return { coords: 3, layer: undefined };
+    case 'cubearray':
+      return { coords: 3, layer: 3 };
+    default:
+      return { coords: 1, layer: undefined };
+  }
+}
+
+function vec(L: DxilLifter, s: Scalar, parts: ExprId[]): ExprId {
+  return parts.length === 1 ? parts[0]! : L.e({ op: 'compose', type: L.m.vec(s, parts.length), parts });
+}
+
+/** Float coordinates (operands k..k+3) and the array layer (rounded, clamped, as an i32). */
+function floatCoords(L: DxilLifter, c: Instruction, k: number, res: DxResource): { coord: ExprId; layer?: ExprId } {
+  const { coords, layer } = coordLayout(res.shape);
+  const parts = [0, 1, 2].slice(0, coords).map((j) => num(L, c, k + j));
+  if (res.shape === '1d' || res.shape === '1darray') parts.push(L.f32bits(0x3f000000));
+  const coord = vec(L, 'f32', parts);
+  if (layer === undefined) return { coord };
+  const z = num(L, c, k + layer);
+  const rounded = L.math('clamp', L.math('round', z), L.f32bits(0), L.f32bits(0x44ffe000));
+  return { coord, layer: L.convert('i32', rounded) };
+}
+
+/** Constant texel offsets (operands k..k+n-1; undef is 0); undefined when all are zero. */
+function offsets(L: DxilLifter, c: Instruction, k: number, n: number, res: DxResource): ExprId | undefined {
+  const vals: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const v = c.ops[k + j];
+    if (v === undefined || L.isUndef(v) || (v instanceof Constant && v.ck === 'null')) vals.push(0);
+    else if (v instanceof Constant && v.ck === 'int') vals.push(Number(BigInt.asIntN(32, v.bits)));
+    else return L.refuse('computed texel offset', 'a texel offset that is not a constant');
+  }
+  if (vals.every((v) => v === 0)) return undefined;
+  if (res.shape === 'cube' || res.shape === 'cubearray') {
+    L.note('a texel offset on a cube texture is ignored (Direct3D ignores it too)');
+    return undefined;
+  }
+  const dims = res.shape === '3d' ? 3 : 2;
+  const parts = [0, 1, 2]
+    .slice(0, dims)
+    .map((j) => L.i32(res.shape.startsWith('1d') && j === 1 ? 0 : ((vals[j] ?? 0) << 28) >> 28));
+  return vec(L, 'i32', parts);
+}
+
+type SampleKind = 'sample' | 'bias' | 'level' | 'grad' | 'cmp' | 'cmpLevelZero' | 'cmpLevel' | 'cmpGrad' | 'cmpBias';
+
+function sample(kind: SampleKind): Handler {
+  return (L, c, x) => {
+    const { res, e: image } = resourceOf(L, c, 1, x);
+    const { e: sampler } = resourceOf(L, c, 2, x);
+    if (res.cls !== 't' || res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
+      return L.invalid('sampling a view that is not a texture');
+    if (res.shape === '2dms' || res.shape === '2dmsarray')
+      return L.refuse('sample of a multisampled texture', res.dx.name);
+    const { coord, layer } = floatCoords(L, c, 3, res);
+    const offset = offsets(L, c, 7, 3, res);
+    const fragment = L.stage === 'pixel';
+    let level: SampleLevel = { kind: 'auto' };
+    let depthRef: ExprId | undefined;
+    let clamp: Value | undefined;
+    const gradients = (k: number): SampleLevel => {
+      const n =
+        res.shape === '3d' || res.shape === 'cube' || res.shape === 'cubearray'
+          ? 3
+          : res.shape.startsWith('1d')
+            ? 1
+            : 2;
+      const g = (b: number) => {
+        const parts = [0, 1, 2].slice(0, n).map((j) => num(L, c, b + j));
+        if (n === 1) parts.push(L.f32bits(0));
+        return vec(L, 'f32', parts);
+      };
+      return { kind: 'gradient', x: g(k), y: g(k + 3) };
+    };
+    switch (kind) {
+      case 'sample':
+        clamp = c.ops[10];
+        break;
+      case 'bias':
+        level = fragment ? { kind: 'bias', bias: num(L, c, 10) } : { kind: 'zero' };
+        clamp = c.ops[11];
+        break;
+      case 'level':
+        level = { kind: 'exact', level: num(L, c, 10) };
+        break;
+      case 'grad':
+        level = gradients(10);
+        clamp = c.ops[16];
+        break;
+      case 'cmp':
+        depthRef = num(L, c, 10);
+        clamp = c.ops[11];
+        break;
+      case 'cmpLevelZero':
+        depthRef = num(L, c, 10);
+        level = { kind: 'zero' };
+        break;
+      case 'cmpLevel':
+        depthRef = num(L, c, 10);
+        level = { kind: 'exact', level: num(L, c, 11) };
+        break;
+      case 'cmpGrad':
+        depthRef = num(L, c, 10);
+        level = gradients(11);
+        clamp = c.ops[17];
+        break;
+      case 'cmpBias':
+        depthRef = num(L, c, 10);
+        level = fragment ? { kind: 'bias', bias: num(L, c, 11) } : { kind: 'zero' };
+        clamp = c.ops[12];
+        break;
+    }
+    if (level.kind === 'auto' && !fragment) {
+      level = { kind: 'zero' };
+      L.note('an implicit-level sample outside a pixel program samples level 0');
+    }
+    if (clamp && !L.isUndef(clamp)) L.note('a level-of-detail clamp is ignored (WGSL has none)');
+    if (depthRef !== undefined && !res.depth)
+      return L.invalid('a comparison sample of a texture not found by the usage scan');
+    let value = L.e({
+      op: 'sample',
+      image,
+      sampler,
+      coord,
+      level,
+      ...(layer !== undefined ? { arrayIndex: layer } : {}),
+      ...(offset !== undefined ? { offset } : {}),
+      ...(depthRef !== undefined ? { depthRef } : {}),
+    });
+    if (depthRef !== undefined)
+      return {
+        kind: 'tuple',
+        parts: [value, value, value, value, L.u32(0)].map((v, k) => (k < 4 ? L.roundHalf(v, retType(c)) : v)),
+      };
+    if (res.depth) {
+      value = L.once(value, 'depth');
+      return { kind: 'tuple', parts: [value, L.f32bits(0), L.f32bits(0), L.f32bits(0x3f800000), L.u32(0)] };
+    }
+    const v = L.once(value, 'texel');
+    return texelTuple(L, c, v, res.scalar);
+  };
+}
+
+function retType(c: Instruction): Type {
+  return c.type.kind === 'struct' ? c.type.elts[0]! : c.type;
+}
+
+/** A vec4 of the texture's scalar as a ResRet of the overload type. */
+function texelTuple(L: DxilLifter, c: Instruction, v: ExprId, scalar: Scalar): Val {
+  const t = retType(c);
+  const parts = [0, 1, 2, 3].map((k) => {
+    const lane = L.swz(v, [k]);
+    const want = L.scalarOf(t);
+    if (want === scalar) return want === 'f32' ? L.roundHalf(lane, t) : L.wrap(lane, t);
+    if (want === 'f32') return L.bitcast('f32', lane);
+    return L.wrap(L.bitcast('u32', lane), t);
+  });
+  return { kind: 'tuple', parts: [...parts, L.u32(0)] };
+}
+
+const gather =
+  (cmp: boolean): Handler =>
+  (L, c, x) => {
+    const { res, e: image } = resourceOf(L, c, 1, x);
+    const { e: sampler } = resourceOf(L, c, 2, x);
+    if (res.cls !== 't' || res.shape.startsWith('1d') || res.shape === 'buffer')
+      return L.invalid('a gather of a view that is not a 2D, cube or 3D texture');
+    const { coord, layer } = floatCoords(L, c, 3, res);
+    const offset = offsets(L, c, 7, 2, res);
+    const channel = L.imm(arg(L, c, 9), 'a gather channel');
+    if (channel > 3) return L.invalid(`gather channel ${channel}`);
+    const depthRef = cmp ? num(L, c, 10) : undefined;
+    if (res.depth && !cmp && channel !== 0) {
+      L.note('a gather of a depth texture for green or blue gives zeros, for alpha ones (a single-channel view)');
+      const one = L.f32bits(channel === 3 ? 0x3f800000 : 0);
+      return { kind: 'tuple', parts: [one, one, one, one, L.u32(0)] };
+    }
+    const value = L.once(
+      L.e({
+        op: 'sample',
+        image,
+        sampler,
+        coord,
+        level: { kind: 'zero' },
+        gather: channel,
+        ...(layer !== undefined ? { arrayIndex: layer } : {}),
+        ...(offset !== undefined ? { offset } : {}),
+        ...(depthRef !== undefined ? { depthRef } : {}),
+      }),
+      'gathered',
+    );
+    return texelTuple(L, c, value, res.depth ? 'f32' : res.scalar);
+  };
+
+/** Whether a texel address is inside the texture (each coordinate, the level, layer and sample). */
+function texelInRange(
+  L: DxilLifter,
+  image: ExprId,
+  coord: ExprId,
+  coords: number,
+  extra: { level?: ExprId; layer?: ExprId; sample?: ExprId },
+): ExprId {
+  const u = (v: ExprId): ExprId => L.bitcast('u32', v);
+  const conds: ExprId[] = [];
+  let levelArg: ExprId | undefined;
+  if (extra.level !== undefined) {
+    const ok = L.bin('lt', u(extra.level), L.e({ op: 'image_query', image, query: 'levels' }));
+    conds.push(ok);
+    levelArg = L.sel(ok, extra.level, L.i32(0));
+  }
+  const size = L.e({ op: 'image_query', image, query: 'size', ...(levelArg !== undefined ? { level: levelArg } : {}) });
+  const inside = L.bin('lt', u(coord), size);
+  conds.push(coords > 1 ? L.math('all', inside) : inside);
+  if (extra.layer !== undefined)
+    conds.push(L.bin('lt', u(extra.layer), L.e({ op: 'image_query', image, query: 'layers' })));
+  if (extra.sample !== undefined)
+    conds.push(L.bin('lt', u(extra.sample), L.e({ op: 'image_query', image, query: 'samples' })));
+  return conds.reduce((a, b) => L.bin('and', a, b));
+}
+
+/** Integer texel coordinates (operands k..k+2, plus constant offsets) and layer. */
+function intCoords(
+  L: DxilLifter,
+  c: Instruction,
+  k: number,
+  res: DxResource,
+  off?: ExprId,
+): { coord: ExprId; layer?: ExprId; n: number } {
+  const { coords, layer } = coordLayout(res.shape);
+  const parts = [0, 1, 2].slice(0, coords).map((j) => L.bitcast('i32', u32(L, c, k + j)));
+  let coord = vec(L, 'i32', parts);
+  if (off !== undefined) coord = L.bin('add', coord, res.shape.startsWith('1d') ? L.swz(off, [0]) : off);
+  if (res.shape === '1d' || res.shape === '1darray')
+    coord = L.e({ op: 'compose', type: L.m.vec('i32', 2), parts: [coord, L.i32(0)] });
+  const n = res.shape.startsWith('1d') ? 2 : coords;
+  if (layer === undefined) return { coord, n };
+  return { coord, layer: L.bitcast('i32', u32(L, c, k + layer)), n };
+}
+
+const textureLoad: Handler = (L, c, x) => {
+  const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
+    return resRet(L, c, lanesOf(L, bufferRead(L, res, image, u32(L, c, 3)), !res.scalarElements));
+  const off = res.shape === '3d' ? offsets(L, c, 6, 3, res) : offsets(L, c, 6, 2, res);
+  const { coord, layer, n } = intCoords(L, c, 3, res, off);
+  const ms = res.shape === '2dms' || res.shape === '2dmsarray';
+  const storage = res.cls === 'u';
+  const extra: { level?: ExprId; sample?: ExprId } = {};
+  if (ms) extra.sample = L.bitcast('i32', u32(L, c, 2));
+  else if (!storage) extra.level = undef(L, c, 2) ? L.i32(0) : L.bitcast('i32', u32(L, c, 2));
+  let value = L.e({ op: 'image_load', image, coord, ...(layer !== undefined ? { arrayIndex: layer } : {}), ...extra });
+  const scalar = res.depth ? 'f32' : res.scalar;
+  if (res.depth)
+    value = L.e({
+      op: 'compose',
+      type: L.m.vec('f32', 4),
+      parts: [value, L.f32bits(0), L.f32bits(0), L.f32bits(0x3f800000)],
+    });
+  if (storage && res.format && res.format.startsWith('r32')) {
+    // a one-lane view: the loaded texel's x, as Direct3D's typed UAV loads (zeros after it)
+    const zero = L.f.literal(scalar, 0);
+    value = L.e({ op: 'compose', type: L.m.vec(scalar, 4), parts: [L.swz(value, [0]), zero, zero, zero] });
+  }
+  const inRange = texelInRange(L, image, coord, n, { ...extra, ...(layer !== undefined ? { layer } : {}) });
+  value = L.once(L.sel(inRange, value, L.e({ op: 'zero', type: L.m.vec(scalar, 4) })), 'texel');
+  return texelTuple(L, c, value, scalar);
+};
+
+const textureStore: Handler = (L, c, x) => {
+  const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.cls !== 'u' || !res.format) return L.invalid('a texture store to a view that is not a typed texture UAV');
+  const { coord, layer, n } = intCoords(L, c, 2, res);
+  const vt = arg(L, c, 5).type;
+  const mask = L.imm(arg(L, c, 9), 'a write mask');
+  if (mask !== 0xf && !res.format.startsWith('r32'))
+    return L.refuse('partial-mask store through a view', `a store of mask ${mask} to an ${res.format} view`);
+  const s = res.scalar;
+  const parts = [5, 6, 7, 8].map((k) => {
+    const raw = toLane(L, num(L, c, k), vt);
+    return s === 'u32' ? raw : L.bitcast(s, raw);
+  });
+  const value = L.e({ op: 'compose', type: L.m.vec(s, 4), parts });
+  const inRange = texelInRange(L, image, coord, n, layer !== undefined ? { layer } : {});
+  L.f.stmt({
+    op: 'if',
+    cond: inRange,
+    accept: [{ op: 'image_store', image, coord, ...(layer !== undefined ? { arrayIndex: layer } : {}), value }],
+    reject: [],
+  });
+  return undefined;
+};
+
+const getDimensions: Handler = (L, c, x) => {
+  const { res, e: image } = resourceOf(L, c, 1, x);
+  const z = L.u32(0);
+  if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured') {
+    const words = L.e({ op: 'array_length', pointer: image });
+    const n =
+      res.shape === 'raw'
+        ? L.bin('mul', words, L.u32(4))
+        : res.shape === 'structured'
+          ? L.bin('div', L.bin('mul', words, L.u32(4)), L.u32(res.stride))
+          : words;
+    return { kind: 'tuple', parts: [n, z, z, z] };
+  }
+  if (res.cls !== 't' && res.cls !== 'u') return L.invalid('getDimensions of a sampler or constant buffer');
+  const storage = res.cls === 'u';
+  const ms = res.shape === '2dms' || res.shape === '2dmsarray';
+  const levels = storage || ms ? L.u32(1) : L.once(L.e({ op: 'image_query', image, query: 'levels' }), 'levels');
+  const mip = undef(L, c, 2) ? L.u32(0) : L.once(u32(L, c, 2), 'mip');
+  const inRange = L.once(L.bin('lt', mip, levels), 'in_range');
+  const lvl = L.math('min', mip, L.bin('sub', levels, L.u32(1)));
+  const size = L.once(
+    L.e({ op: 'image_query', image, query: 'size', ...(storage || ms ? {} : { level: lvl }) }),
+    'size',
+  );
+  const sz = (k: number) => L.sel(inRange, L.swz(size, [k]), z);
+  const layers = () => L.sel(inRange, L.e({ op: 'image_query', image, query: 'layers' }), z);
+  const last = ms ? L.e({ op: 'image_query', image, query: 'samples' }) : levels;
+  switch (res.shape) {
+    case '1d':
+      return { kind: 'tuple', parts: [sz(0), z, z, last] };
+    case '1darray':
+      return { kind: 'tuple', parts: [sz(0), layers(), z, last] };
+    case '2d':
+    case '2dms':
+    case 'cube':
+      return { kind: 'tuple', parts: [sz(0), sz(1), z, last] };
+    case '3d':
+      return { kind: 'tuple', parts: [sz(0), sz(1), sz(2), last] };
+    default:
+      return { kind: 'tuple', parts: [sz(0), sz(1), layers(), last] };
+  }
+};
+
+// AtomicBinOp's operations: Add And Or Xor IMin IMax UMin UMax Exchange.
+const ATOMIC_OPS = ['add', 'and', 'or', 'xor', 'min', 'max', 'min', 'max', 'exchange'] as const;
+
+function atomicOnBuffer(cmpxchg: boolean): Handler {
+  return (L, c, x) => {
+    const { res, e } = resourceOf(L, c, 1, x);
+    if (!res.atomic) return L.invalid('an atomic on a view the usage scan did not find atomic');
+    const base = cmpxchg ? 2 : 3;
+    if (c.type.kind === 'int' && c.type.width === 64) return L.refuse('64-bit integers', 'a 64-bit atomic');
+    const idx =
+      res.shape === 'structured' || res.shape === 'raw'
+        ? wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1))
+        : u32(L, c, base);
+    let fn: (typeof ATOMIC_OPS)[number] | 'compare_exchange' = 'compare_exchange';
+    if (!cmpxchg) {
+      const op = L.imm(arg(L, c, 2), 'an atomic operation');
+      fn = ATOMIC_OPS[op] ?? L.invalid(`atomic operation ${op}`);
+      if (op === 4 || op === 5)
+        L.note('a signed atomic min/max on an unsigned view compares as Direct3D does only for values of one sign');
+    } else L.note("compare-exchange is WGSL's weak form (it may fail spuriously)");
+    const value = cmpxchg ? u32(L, c, 6) : u32(L, c, 6);
+    const compare = cmpxchg ? u32(L, c, 5) : undefined;
+    const ix = L.once(idx, 'index');
+    const slot = L.f.local('old', L.tU32);
+    const r = L.f.newLet('old');
+    const accept: Stmt[] = [
+      { op: 'atomic', pointer: L.access(e, ix), fn, value, ...(compare !== undefined ? { compare } : {}), result: r },
+      { op: 'store', pointer: L.local(slot), value: L.e({ op: 'let', let: r }) },
+    ];
+    L.f.stmt({ op: 'if', cond: L.bin('lt', ix, L.e({ op: 'array_length', pointer: e })), accept, reject: [] });
+    return L.load(L.local(slot));
+  };
+}
+
+const barrier: Handler = (L, c) => {
+  const mode = L.imm(arg(L, c, 1), 'a barrier mode');
+  if (L.stage !== 'compute') {
+    L.note('a memory barrier outside a compute program is dropped (WGSL has barriers in compute only)');
+    return undefined;
+  }
+  const execution = (mode & 1) !== 0;
+  const storage = (mode & 6) !== 0;
+  const workgroup = (mode & 8) !== 0;
+  if (!execution) L.note('a memory fence without a group sync is written as a barrier (WGSL has no bare fence)');
+  L.f.stmt({ op: 'barrier', workgroup: workgroup || !storage, storage, texture: storage, execution: true });
+  return undefined;
+};
+
+const discard: Handler = (L, c) => {
+  const cond = num(L, c, 1);
+  L.f.stmt({ op: 'if', cond, accept: [{ op: 'kill' }], reject: [] });
+  return undefined;
+};
+
+const calculateLod: Handler = (L, c, x) => {
+  void x;
+  return L.refuse('dx.op not handled', 'CalculateLOD (WGSL has no level-of-detail query)');
+};
+
+const TABLE = new Map<number, Handler>([
+  [4, loadInput],
+  [5, storeOutput],
+  [6, unaryF((L, v) => L.math('abs', v))],
+  [7, unaryF((L, v) => saturate(L, v))],
+  [8, bitTest('nan')],
+  [9, bitTest('inf')],
+  [10, bitTest('finite')],
+  [11, bitTest('normal')],
+  [12, mathF('cos')],
+  [13, mathF('sin')],
+  [14, mathF('tan')],
+  [15, mathF('acos')],
+  [16, mathF('asin')],
+  [17, mathF('atan')],
+  [18, mathF('cosh')],
+  [19, mathF('sinh')],
+  [20, mathF('tanh')],
+  [21, guarded(guardedExp2)],
+  [22, guarded(guardedFrc)],
+  [23, guarded(guardedLog2)],
+  [24, guarded(guardedSqrt)],
+  [25, guarded(guardedRsq)],
+  [26, mathF('round')],
+  [27, mathF('floor')],
+  [28, mathF('ceil')],
+  [29, mathF('trunc')],
+  [30, (L, c) => L.math('reverse_bits', u32(L, c, 1))],
+  [31, (L, c) => L.math('count_one_bits', u32(L, c, 1))],
+  [32, (L, c) => L.math('first_trailing_bit', u32(L, c, 1))],
+  [33, firstbitHi(false)],
+  [34, firstbitHi(true)],
+  [35, nanMinMax('max')],
+  [36, nanMinMax('min')],
+  [37, intMinMax('max', true)],
+  [38, intMinMax('min', true)],
+  [39, intMinMax('max', false)],
+  [40, intMinMax('min', false)],
+  [
+    41,
+    (L, c) => {
+      const a = L.once(L.bitcast('i32', u32(L, c, 1)));
+      const b = L.once(L.bitcast('i32', u32(L, c, 2)));
+      return { kind: 'tuple', parts: [L.bitcast('u32', L.math('mul_hi', a, b)), L.bitcast('u32', L.bin('mul', a, b))] };
+    },
+  ],
+  [
+    42,
+    (L, c) => {
+      const a = L.once(u32(L, c, 1));
+      const b = L.once(u32(L, c, 2));
+      return { kind: 'tuple', parts: [L.math('mul_hi', a, b), L.bin('mul', a, b)] };
+    },
+  ],
+  [
+    43,
+    (L, c) => {
+      const a = L.once(u32(L, c, 1));
+      const b = L.once(u32(L, c, 2));
+      return { kind: 'tuple', parts: [udivBy(L, a, b, 1, 'div'), udivBy(L, a, b, 1, 'rem')] };
+    },
+  ],
+  [44, carry(false)],
+  [45, carry(true)],
+  [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
+  [47, (L) => L.refuse('double precision', 'Fma (double)')],
+  [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
+  [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
+  [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
+  [51, bfe(true)],
+  [52, bfe(false)],
+  [53, bfi],
+  [54, dot(2)],
+  [55, dot(3)],
+  [56, dot(4)],
+  [57, createHandle],
+  [58, cbufferLoad],
+  [59, cbufferLoadLegacy],
+  [60, sample('sample')],
+  [61, sample('bias')],
+  [62, sample('level')],
+  [63, sample('grad')],
+  [64, sample('cmp')],
+  [65, sample('cmpLevelZero')],
+  [66, textureLoad],
+  [67, textureStore],
+  [68, loadBuffer(false)],
+  [69, storeBuffer(false)],
+  [
+    71,
+    (L, c) => {
+      L.note('residency feedback reports every access as fully mapped');
+      return L.bin('eq', u32(L, c, 1), L.u32(0));
+    },
+  ],
+  [72, getDimensions],
+  [73, gather(false)],
+  [74, gather(true)],
+  [78, atomicOnBuffer(false)],
+  [79, atomicOnBuffer(true)],
+  [80, barrier],
+  [81, calculateLod],
+  [82, discard],
+  [83, deriv('x', 'coarse')],
+  [84, deriv('y', 'coarse')],
+  [85, deriv('x', 'fine')],
+  [86, deriv('y', 'fine')],
+  [
+    90,
+    (L, c, x) => {
+      void c;
+      if (L.stage !== 'pixel') return L.refuse('system value not handled', 'SampleIndex outside a pixel program');
+      return builtinArg(L, x, 'sample_index');
+    },
+  ],
+  [
+    91,
+    (L, c, x) => {
+      void c;
+      if (L.stage !== 'pixel') return L.refuse('system value not handled', 'Coverage outside a pixel program');
+      return builtinArg(L, x, 'sample_mask');
+    },
+  ],
+  [92, (L) => L.refuse('system value not handled', 'InnerCoverage has no WGSL counterpart')],
+  [93, threadVector('global_invocation_id')],
+  [94, threadVector('workgroup_id')],
+  [95, threadVector('local_invocation_id')],
+  [
+    96,
+    (L, c, x) => {
+      void c;
+      if (L.stage !== 'compute')
+        return L.refuse('system value not handled', 'FlattenedThreadIdInGroup outside a compute program');
+      return builtinArg(L, x, 'local_invocation_index');
+    },
+  ],
+  [
+    130,
+    (L, c) =>
+      L.bin(
+        'and',
+        L.math('pack2x16float', L.e({ op: 'compose', type: L.m.vec('f32', 2), parts: [num(L, c, 1), L.f32bits(0)] })),
+        L.u32(0xffff),
+      ),
+  ],
+  [131, (L, c) => L.swz(L.math('unpack2x16float', L.bin('and', u32(L, c, 1), L.u32(0xffff))), [0])],
+  [139, loadBuffer(true)],
+  [140, storeBuffer(true)],
+  [160, createHandle],
+  [216, annotateHandle],
+  [217, createHandle],
+  [
+    221,
+    (L) => {
+      L.note('IsHelperLane is false: the lifted program is not run for helper lanes');
+      return L.bool(false);
+    },
+  ],
+  [224, sample('cmpLevel')],
+  [254, sample('cmpGrad')],
+  [255, sample('cmpBias')],
+]);
+
+/** dx.op opcodes of each refusal reason the DXIL lifter gives (the rest: 'dx.op not handled'). */
+function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
+  if ((op >= 110 && op <= 122) || (op >= 165 && op <= 167) || op === 123 || op === 222) return 'wave operations';
+  if ((op >= 143 && op <= 164) || (op >= 178 && op <= 215) || (op >= 258 && op <= 289) || op === 253)
+    return 'raytracing';
+  if (op >= 168 && op <= 173) return 'mesh and amplification';
+  if (op >= 226 && op <= 252) return 'work graphs';
+  if (op === 101 || op === 102) return 'double precision';
+  return 'dx.op not handled';
+}
+
+export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | undefined {
+  const opcode = L.imm(c.ops[0], 'a dx.op opcode');
+  const h = TABLE.get(opcode);
+  if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
+  return h(L, c, x);
+}
+
+/** The dx.op opcodes the lifter carries (tests and the census read it). */
+export const LIFTED_DX_OPS: readonly number[] = [...TABLE.keys()].sort((a, b) => a - b);
