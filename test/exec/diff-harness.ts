@@ -26,9 +26,29 @@ import {
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
 import type { GpuBinding, TextureSpec } from '../../src/gpu/types.js';
 
+/** What a comparison counted: every output the program writes, each with the words compared. */
+export interface Compared {
+  /** Words compared, all outputs together. */
+  words: number;
+  /** Each output (a storage buffer or image by 'group:binding', SV_TargetN, SV_Depth) and its words. */
+  outputs: Array<{ name: string; words: number }>;
+  differing: number;
+  /** The first differing word, named. */
+  first: string;
+  /** The largest difference of a differing word pair in units in the last place, read as f32 (the
+   * distance of the two words on the ordered line of floats; Infinity when one is a NaN). */
+  maxUlp: number;
+  /** Every differing pair is +0 and -0. */
+  zeroSign: boolean;
+}
+
+/** agree: every output compared, at least one word each, none differs. differ: some word differs.
+ * fail: an output the program writes came back missing or short from one side, or could not be
+ * compared (never an agreement). skip: the program could not be run on one side (reason). */
 export type Verdict =
-  | { kind: 'agree'; words: number }
-  | { kind: 'differ'; words: number; differing: number; first: string }
+  | ({ kind: 'agree' } & Compared)
+  | ({ kind: 'differ' } & Compared)
+  | { kind: 'fail'; reason: string }
   | { kind: 'skip'; reason: string };
 
 /** A small deterministic generator (xorshift32). */
@@ -259,21 +279,65 @@ function isNaNWord(w: number): boolean {
   return (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;
 }
 
+/** The position of an f32 word on the ordered line of floats (-0 and +0 both at 0). */
+function ordered(w: number): number {
+  return w >= 0x80000000 ? -(w & 0x7fffffff) : w;
+}
+
+/** Units in the last place between two words read as f32; Infinity when one (not both) is a NaN. */
+export function ulpDistance(a: number, b: number): number {
+  if (isNaNWord(a) || isNaNWord(b)) return isNaNWord(a) && isNaNWord(b) ? 0 : Infinity;
+  return Math.abs(ordered(a >>> 0) - ordered(b >>> 0));
+}
+
+function newCompared(): Compared & { problems: string[] } {
+  return { words: 0, outputs: [], differing: 0, first: '', maxUlp: 0, zeroSign: true, problems: [] };
+}
+
+/** Compares one output word by word. Both sides must hold it at the same length, at least one word:
+ * anything else is a problem (a missing or short output compares nothing, and is never agreement). */
 function compare(
   name: string,
-  exec: Uint32Array,
-  gpu: Uint32Array,
-  acc: { words: number; differing: number; first: string },
+  exec: Uint32Array | undefined,
+  gpu: Uint32Array | undefined,
+  acc: Compared & { problems: string[] },
 ): void {
-  const n = Math.min(exec.length, gpu.length);
-  for (let i = 0; i < n; i++) {
+  if (exec === undefined || gpu === undefined) {
+    acc.problems.push(`${name}: no output from ${exec === undefined ? 'the executor' : 'Dawn'}`);
+    return;
+  }
+  if (exec.length !== gpu.length || exec.length === 0) {
+    acc.problems.push(`${name}: ${exec.length} words from the executor, ${gpu.length} from Dawn`);
+    return;
+  }
+  acc.outputs.push({ name, words: exec.length });
+  for (let i = 0; i < exec.length; i++) {
     acc.words++;
     const a = exec[i]!;
     const g = gpu[i]!;
     if (a === g || (isNaNWord(a) && isNaNWord(g))) continue;
     acc.differing++;
+    acc.maxUlp = Math.max(acc.maxUlp, ulpDistance(a, g));
+    if ((a | g) >>> 0 !== 0x80000000 || (a & g) !== 0) acc.zeroSign = false;
     if (!acc.first) acc.first = `${name}[${i}]: executor 0x${a.toString(16)}, Dawn 0x${g.toString(16)}`;
   }
+}
+
+/** The verdict of a comparison: fail on a problem or when nothing was compared. */
+function verdictOf(acc: Compared & { problems: string[] }): Verdict {
+  if (acc.problems.length) return { kind: 'fail', reason: `outputs not compared: ${acc.problems.join('; ')}` };
+  if (acc.outputs.length === 0) return { kind: 'skip', reason: 'no output to compare (the program writes none)' };
+  const { problems: _, ...c } = acc;
+  return c.differing ? { kind: 'differ', ...c } : { kind: 'agree', ...c };
+}
+
+/** The verdict on a list of outputs, each as the executor and Dawn gave it (undefined: missing). */
+export function compareOutputs(
+  outputs: ReadonlyArray<{ name: string; exec: Uint32Array | undefined; gpu: Uint32Array | undefined }>,
+): Verdict {
+  const acc = newCompared();
+  for (const o of outputs) compare(o.name, o.exec, o.gpu, acc);
+  return verdictOf(acc);
 }
 
 /** A vertex shader feeding a fragment function's location inputs (random values at the corners of a
@@ -340,6 +404,7 @@ export async function diffCompute(p: Program, seed: number, options: DiffOptions
   const m = p.module;
   const bound = bindAll(m, new Rng(seed, options.small));
   if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  lastBound = bound;
   const workgroups: [number, number, number] = [2, 1, 1];
   const gpu = await gpuCompute({ code: emitWgsl(p), workgroups, bindings: bound.gpu });
   if (!gpu.ok) return { kind: 'skip', reason: `Dawn: ${gpu.stage}: ${gpu.messages[0] ?? ''}` };
@@ -351,13 +416,80 @@ export async function diffCompute(p: Program, seed: number, options: DiffOptions
     denormals: 'flush',
     budget: 1 << 18,
   });
-  const acc = { words: 0, differing: 0, first: '' };
-  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
-  return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
+  const acc = newCompared();
+  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key], acc);
+  return verdictOf(acc);
 }
 
 const W = 8;
 const H = 8;
+
+/**
+ * The program as Dawn draws it: WebGPU has no 3-component 32-bit colour format and Dawn refuses a
+ * 3-lane output into a 4-lane target, so each 3-lane colour output of the fragment function's result
+ * struct is widened to 4 lanes (the struct's member a vec4, and every value built for it the vec3
+ * and a zero). The harness compares its three lanes; the executor runs the program as lifted.
+ * Returns the program unchanged when it has no 3-lane output.
+ */
+export function widenThreeLaneTargets(p: Program): Program {
+  const m = p.module;
+  const ep = m.entryPoints.find((e) => e.stage === 'fragment');
+  if (!ep) return p;
+  const f = m.functions[ep.function]!;
+  if (!f.result) return p;
+  const st = m.types[f.result.type]!;
+  if (st.kind !== 'struct') return p;
+  const wide = st.members.map((mem) => {
+    const t = m.types[mem.type]!;
+    return mem.binding?.kind === 'location' && t.kind === 'vector' && t.size === 3 ? t.scalar : undefined;
+  });
+  if (wide.every((w) => w === undefined)) return p;
+  const types = [...m.types];
+  const typeId = (t: Type): number => {
+    const i = types.findIndex((x) => JSON.stringify(x) === JSON.stringify(t));
+    if (i >= 0) return i;
+    types.push(t);
+    return types.length - 1;
+  };
+  const members = st.members.map((mem, i) =>
+    wide[i] ? { ...mem, type: typeId({ kind: 'vector', scalar: wide[i], size: 4 }) } : mem,
+  );
+  const structId = types.length;
+  types.push({ ...st, members });
+  // Expressions name only earlier ones: each widened value is appended, and the returns that named
+  // the old struct value name the new one.
+  const exprs = [...f.exprs];
+  const moved = new Map<number, number>();
+  for (let e = 0; e < f.exprs.length; e++) {
+    const x = f.exprs[e]!;
+    if (x.op === 'zero' && x.type === f.result.type) exprs[e] = { op: 'zero', type: structId };
+    if (x.op !== 'compose' || x.type !== f.result.type) continue;
+    const parts = x.parts.map((part, i) => {
+      const s = wide[i];
+      if (!s) return part;
+      exprs.push({ op: 'literal', scalar: s, bits: 0 });
+      exprs.push({ op: 'compose', type: members[i]!.type, parts: [part, exprs.length - 1] });
+      return exprs.length - 1;
+    });
+    exprs.push({ op: 'compose', type: structId, parts });
+    moved.set(e, exprs.length - 1);
+  }
+  const remap = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(remap);
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(o)) out[k] = remap(x);
+    if (o['op'] === 'return' && typeof o['value'] === 'number' && moved.has(o['value']))
+      out['value'] = moved.get(o['value']);
+    return out;
+  };
+  const body = remap(f.body) as typeof f.body;
+  const functions = m.functions.map((g, i) =>
+    i === ep.function ? { ...g, exprs, body, result: { ...f.result!, type: structId } } : g,
+  );
+  return { ...p, module: { ...m, types, functions } };
+}
 
 /** Pixel: an 8x8 target, varyings from a full-screen triangle, every target word compared. */
 export async function diffPixel(p: Program, seed: number, options: DiffOptions = {}): Promise<Verdict> {
@@ -365,6 +497,7 @@ export async function diffPixel(p: Program, seed: number, options: DiffOptions =
   const rng = new Rng(seed, options.small);
   const bound = bindAll(m, rng);
   if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  lastBound = bound;
   const ep = m.entryPoints.find((e) => e.stage === 'fragment')!;
   const f = m.functions[ep.function]!;
   const { vertexCode, captures, slots, stride } = pixelVertex(m, f, rng);
@@ -398,7 +531,9 @@ export async function diffPixel(p: Program, seed: number, options: DiffOptions =
   }
   // Targets: one per output location, of the output's type.
   const res = f.result ? typeAt(m, f.result.type) : undefined;
-  const outs: Array<{ location: number; format: GPUTextureFormat; w: number }> = [];
+  // w: the output's lanes; a 3-lane output is drawn into a 4-lane target (WebGPU has no 3-component
+  // 32-bit format: widenThreeLaneTargets) and its three lanes compared.
+  const outs: Array<{ location: number; format: GPUTextureFormat; w: number; lanes: number }> = [];
   let depth = false;
   const addOut = (t: Type, b: Binding | undefined) => {
     if (!b) return;
@@ -410,19 +545,20 @@ export async function diffPixel(p: Program, seed: number, options: DiffOptions =
     const s = scalarOf(t);
     const base = s === 'f32' ? 'float' : s === 'i32' ? 'sint' : 'uint';
     const format = (w === 1 ? `r32${base}` : w === 2 ? `rg32${base}` : `rgba32${base}`) as GPUTextureFormat;
-    outs.push({ location: b.location, format, w: w === 3 ? 4 : w });
+    outs.push({ location: b.location, format, w, lanes: w === 3 ? 4 : w });
   };
   if (res?.kind === 'struct') for (const mem of res.members) addOut(typeAt(m, mem.type), mem.binding);
   else if (res && f.result) addOut(res, f.result.binding);
   // WebGPU needs targets at consecutive slots: fill gaps with unused r32uint targets.
   const maxLoc = outs.reduce((x, o) => Math.max(x, o.location), -1);
   // A program with no colour output still needs an attachment to draw into.
-  const targets = Array.from({ length: Math.max(maxLoc + 1, depth ? 0 : 1) }, (_, i) => ({
-    format: outs.find((o) => o.location === i)?.format ?? ('r32uint' as GPUTextureFormat),
-    ...(outs.some((o) => o.location === i) ? {} : { writeMask: 0 }),
-  }));
+  const targets = Array.from({ length: Math.max(maxLoc + 1, depth ? 0 : 1) }, (_, i) => {
+    const o = outs.find((x) => x.location === i);
+    if (!o) return { format: 'r32uint' as GPUTextureFormat, writeMask: 0 };
+    return { format: o.format };
+  });
   const gpu = await gpuPixel({
-    code: emitWgsl(p),
+    code: emitWgsl(widenThreeLaneTargets(p)),
     vertexCode,
     width: W,
     height: H,
@@ -442,29 +578,37 @@ export async function diffPixel(p: Program, seed: number, options: DiffOptions =
     denormals: 'flush',
     budget: 1 << 18,
   });
-  const acc = { words: 0, differing: 0, first: '' };
+  const acc = newCompared();
+  /** The first `w` lanes of each texel of a target `lanes` words a texel. */
+  const lanesOf = (t: Uint32Array | undefined, lanes: number, w: number): Uint32Array | undefined => {
+    if (t === undefined || t.length !== W * H * lanes) return t;
+    const out = new Uint32Array(W * H * w);
+    for (let px = 0; px < W * H; px++) for (let k = 0; k < w; k++) out[px * w + k] = t[px * lanes + k]!;
+    return out;
+  };
   for (const o of outs) {
-    const t = ex.targets[o.location] ?? new Uint32Array(W * H * 4);
-    const packed = new Uint32Array(W * H * o.w);
-    for (let px = 0; px < W * H; px++) for (let k = 0; k < o.w; k++) packed[px * o.w + k] = t[px * 4 + k]!;
-    compare(`SV_Target${o.location}`, packed, gpu.targets[o.location]!, acc);
+    const name = `SV_Target${o.location}`;
+    compare(name, lanesOf(ex.targets[o.location], 4, o.w), lanesOf(gpu.targets[o.location], o.lanes, o.w), acc);
   }
-  if (depth && gpu.depth && ex.depth) {
-    const d = new Uint32Array(W * H);
-    const e = new Float32Array(W * H);
-    // The depth written to a depth target is clamped to the viewport's range, [0, 1] here, by
-    // Direct3D and WebGPU alike, and a denormal depth is taken as zero (the clamp is a min/max, whose
-    // denormal result Direct3D's float rules allow to be flushed; SwiftShader stores 0): that is the
-    // pipeline's, not the program's.
-    for (let px = 0; px < W * H; px++) {
-      const z = ex.written[px] ? Math.min(1, Math.max(0, ex.depth[px]!)) : 1;
-      e[px] = z < 2 ** -126 ? 0 : z;
+  if (depth) {
+    let d: Uint32Array | undefined;
+    if (ex.depth) {
+      const e = new Float32Array(W * H);
+      // The depth written to a depth target is clamped to the viewport's range, [0, 1] here, by
+      // Direct3D and WebGPU alike, and a denormal depth is taken as zero (the clamp is a min/max, whose
+      // denormal result Direct3D's float rules allow to be flushed; SwiftShader stores 0): that is the
+      // pipeline's, not the program's.
+      for (let px = 0; px < W * H; px++) {
+        const z = ex.written[px] ? Math.min(1, Math.max(0, ex.depth[px]!)) : 1;
+        e[px] = z < 2 ** -126 ? 0 : z;
+      }
+      d = new Uint32Array(e.buffer);
     }
-    d.set(new Uint32Array(e.buffer));
-    compare('SV_Depth', d, new Uint32Array(gpu.depth.buffer, gpu.depth.byteOffset, gpu.depth.length), acc);
+    const g = gpu.depth ? new Uint32Array(gpu.depth.buffer, gpu.depth.byteOffset, gpu.depth.length) : undefined;
+    compare('SV_Depth', d, g, acc);
   }
-  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key] ?? new Uint32Array(0), acc);
-  return acc.differing ? { kind: 'differ', ...acc } : { kind: 'agree', words: acc.words };
+  for (const o of bound.outputs) compare(o.key, o.exec(), gpu.outputs[o.key], acc);
+  return verdictOf(acc);
 }
 
 /** Dawn's refusal of a bind group layout over the adapter's per-stage limits (SwiftShader: 12 uniform
@@ -490,39 +634,90 @@ export async function diffProgram(
   return v4.kind === 'skip' && OVER_LIMIT.test(v4.reason) ? v : v4;
 }
 
-/** One program's run as the differential tests list it: agreeing words, a data race, a failure to
- * name (differing words, Dawn refusing the WGSL, a program that does not end), or a resource the
- * harness cannot bind (a harness limit, counted by `group`). */
+/** One program's run as the differential tests list it: agreeing words (every output compared, at
+ * least one word each), a data race, a failure (differing words, with their figures; an output not
+ * compared; Dawn refusing the WGSL or a job that does not end; a throw), or a resource the harness
+ * cannot bind (a harness limit, counted by `group`). */
 export type Outcome =
-  | { kind: 'agree'; words: number }
-  | { kind: 'race' | 'fail'; message: string }
-  | { kind: 'unbound'; reason: string; group: string };
+  | { kind: 'agree'; words: number; outputs: Array<{ name: string; words: number }> }
+  | { kind: 'race'; message: string; where: string }
+  | {
+      kind: 'fail';
+      message: string;
+      /** Differing words: their figures (undefined for a failure that compared nothing). */
+      compared?: Compared;
+      /** A figure a harness limit names (Dawn's workgroup size, a per-stage count). */
+      limit?: number;
+    }
+  | { kind: 'unbound'; reason: string; group: string; limit?: number };
+
+/** The memory a race's word lies in, named as the harness bound it ('buffer 0:1', 'image 3:2') or as
+ * the program's own ('workgroup memory'). */
+function memoryName(bound: Bound | undefined, mem: object | undefined): string {
+  if (bound && mem) {
+    for (const [k, v] of Object.entries(bound.buffers)) if (v === mem) return `buffer ${k}`;
+    for (const [k, v] of Object.entries(bound.textures)) if (v.levels.includes(mem as Uint32Array)) return `image ${k}`;
+  }
+  return 'workgroup memory';
+}
+
+let lastBound: Bound | undefined;
+
+/** The first number in a Dawn message after `text` (e.g. the workgroup size it refused). */
+function numberAfter(message: string, text: RegExp): number | undefined {
+  const m = text.exec(message);
+  return m ? Number(m[1]) : undefined;
+}
 
 /**
  * diffProgram under the executor's access trace. A program whose threads or pixels race on memory
  * (src/exec/races.ts finds it on the executor's run, deterministically) is a race whether or not its
- * words agree this run: its result is the order the GPU happens to run them in.
+ * words agree this run: its result is the order the GPU happens to run them in. `where` names the
+ * racing word: the memory (as bound) and the word's index.
  */
-export async function diffTraced(p: Program, bytes: Uint8Array, seed: number): Promise<Outcome> {
+export async function diffTraced(
+  p: Program,
+  bytes: Uint8Array,
+  seed: number,
+  options: DiffOptions = {},
+): Promise<Outcome> {
   const races = new RaceDetector();
   traceAccesses(races);
+  lastBound = undefined;
   try {
-    const v = await diffProgram(p, bytes, seed);
+    const v = await diffProgram(p, bytes, seed, options);
     if (races.first !== undefined && v.kind !== 'skip') {
-      const verdict = v.kind === 'agree' ? 'agrees this run' : `${v.differing}/${v.words} words differ`;
-      return { kind: 'race', message: `data race (${races.first}); ${verdict}` };
+      const verdict =
+        v.kind === 'agree'
+          ? `agrees this run (${v.words} words)`
+          : v.kind === 'differ'
+            ? `${v.differing}/${v.words} words differ`
+            : v.reason;
+      const where = `${memoryName(lastBound, races.firstMemory)} word ${races.firstWord}`;
+      return { kind: 'race', where, message: `data race on ${where} (${races.first}); ${verdict}` };
     }
-    if (v.kind === 'agree') return v;
+    if (v.kind === 'agree') return { kind: 'agree', words: v.words, outputs: v.outputs };
     if (v.kind === 'differ')
-      return { kind: 'fail', message: `${v.differing}/${v.words} words differ; first ${v.first}` };
+      return {
+        kind: 'fail',
+        message: `${v.differing}/${v.words} words differ (largest ${v.maxUlp} ULP${v.zeroSign ? ', all +0/-0' : ''}); first ${v.first}`,
+        compared: v,
+      };
+    if (v.kind === 'fail') return { kind: 'fail', message: v.reason };
     const reason = v.reason.split('\n')[0]!;
     const overLimit = OVER_LIMIT.test(v.reason);
-    if (!overLimit && (v.reason.startsWith('Dawn') || v.reason.startsWith('capture')))
-      return { kind: 'fail', message: reason };
+    if (!overLimit && (v.reason.startsWith('Dawn') || v.reason.startsWith('capture'))) {
+      const size = /workgroup_size\((\d+), (\d+), (\d+)\) that exceeds/.exec(v.reason);
+      const limit = size
+        ? Number(size[1]) * Number(size[2]) * Number(size[3])
+        : numberAfter(v.reason, /total number of workgroup invocations \((\d+)\)/);
+      return { kind: 'fail', message: reason, ...(limit !== undefined ? { limit } : {}) };
+    }
     const group = overLimit
       ? `adapter limit: ${v.reason.replace(/^.*?The number of ([a-z ]+) \(\d+\).*$/s, '$1')} per stage`
       : v.reason.replace(/ [a-z_]*\d+\b.*$/, '').slice(0, 60);
-    return { kind: 'unbound', reason, group };
+    const limit = overLimit ? numberAfter(v.reason, /The number of [a-z ]+ \((\d+)\)/) : undefined;
+    return { kind: 'unbound', reason, group, ...(limit !== undefined ? { limit } : {}) };
   } catch (e) {
     return { kind: 'fail', message: `threw ${e instanceof Error ? e.message : String(e)}` };
   } finally {

@@ -10,8 +10,8 @@ import { isIridiaError } from '../../src/errors.js';
 import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import assert from 'node:assert/strict';
 import { closeWebgpu, webgpuSkip } from '../helpers/webgpu.js';
-import { reportAgainstKnown } from '../helpers/known.js';
-import { diffProgram, diffTraced } from './diff-harness.js';
+import { diffProgram } from './diff-harness.js';
+import { checkDifferential } from './diff-lists.js';
 
 after(() => closeWebgpu());
 
@@ -35,60 +35,15 @@ test(
   { skip: skipUnlessShared('oracle/own') || webgpuSkip() },
   async () => {
     const root = sharedPath('oracle/own')!;
-    const failures = new Map<string, string>();
-    const counts = { agree: 0, refused: 0, unbound: 0, words: 0, raced: 0 };
-    const skips = new Map<string, number>();
-    // Programs the harness cannot bind yet are not covered by the comparison: named in
-    // test/known/exec-diff-unbound.txt, so each is counted and reported when it starts to run.
-    const unbound = new Map<string, string>();
-    // Programs the lifter refuses (by design, or not lifted yet): named in
-    // test/known/exec-diff-refused.txt, so one that starts to lift is reported and then compared.
-    const refused = new Map<string, string>();
-    const names = builds(root).filter((n) => !filter || n.includes(filter));
-    for (const name of names) {
-      const bytes = readBytes(join(root, name, 'shader.dxbc'));
-      let p;
-      try {
-        p = lift(bytes);
-      } catch (e) {
-        if (isIridiaError(e)) {
-          counts.refused++;
-          refused.set(name, `${e.code}: ${e.message}`);
-          continue;
-        }
-        failures.set(name, `lift threw ${String(e)}`);
-        continue;
-      }
-      const o = await diffTraced(p, bytes, 12345);
-      if (o.kind === 'agree') {
-        counts.agree++;
-        counts.words += o.words;
-      } else if (o.kind === 'unbound') {
-        counts.unbound++;
-        skips.set(o.group, (skips.get(o.group) ?? 0) + 1);
-        unbound.set(name, o.reason);
-      } else {
-        if (o.kind === 'race') counts.raced++;
-        failures.set(name, o.message);
-      }
+    const all = builds(root);
+    const names = all.filter((n) => !filter || n.includes(filter));
+    const t = await checkDifferential('exec-diff', root, names, filter ? new Set(names) : undefined, 12345);
+    // Every compute/pixel build of oracle/own, and most of them compared: a run that compared few
+    // (a harness that binds nothing, a Dawn that refuses everything) cannot pass.
+    if (!filter) {
+      assert.ok(t.builds >= 440, `${t.builds} builds`);
+      assert.ok(t.agree >= 360, `${t.agree} agree`);
     }
-    console.log(
-      `exec-diff: ${names.length} compute/pixel builds: ${counts.agree} agree (${counts.words} words), ${failures.size - counts.raced} differ or fail, ${counts.raced} race (listed whether or not they agree), ${counts.refused} refused by the lifter, ${counts.unbound} not bindable`,
-    );
-    for (const [r, n] of skips) console.log(`  not bound: ${n} × ${r}`);
-    // Every report is printed before the first unlisted case fails the test.
-    const errors: unknown[] = [];
-    const report = (suite: string, total: number, f: Map<string, string>): void => {
-      try {
-        reportAgainstKnown(suite, { total, failures: f });
-      } catch (e) {
-        errors.push(e);
-      }
-    };
-    report('exec-diff', names.length - counts.refused, failures);
-    report('exec-diff-unbound', names.length - counts.refused, unbound);
-    report('exec-diff-refused', names.length, refused);
-    if (errors.length) throw errors[0];
   },
 );
 
@@ -137,8 +92,12 @@ test(
       let p;
       try {
         p = lift(bytes);
-      } catch {
-        counts.refused++;
+      } catch (e) {
+        // A refusal is a typed error; any other throw is a crash of the lifter, and a difference.
+        if (!isIridiaError(e)) {
+          counts.differ++;
+          differ.push(`${f.slice(root.length + 1)}: lift threw ${String(e)}`);
+        } else counts.refused++;
         continue;
       }
       if (p.stage !== 'compute' && p.stage !== 'pixel') {
@@ -152,7 +111,8 @@ test(
         else if (v.kind === 'skip') counts.skipped++;
         else {
           counts.differ++;
-          differ.push(`${f.slice(root.length + 1)}: ${v.differing}/${v.words} words; first ${v.first}`);
+          const what = v.kind === 'differ' ? `${v.differing}/${v.words} words; first ${v.first}` : v.reason;
+          differ.push(`${f.slice(root.length + 1)}: ${what}`);
         }
       } catch (e) {
         counts.differ++;
