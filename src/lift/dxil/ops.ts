@@ -8,28 +8,29 @@ import type { ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOpName } from '../../dxil/dxop.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
-import { type DxilLifter, type HandleVal, type Val, isExpr } from './lifter.js';
-import type { DxResources, DxResource } from './resources.js';
-import { readElement, writeElement, type IoElement } from './io.js';
+import type { DxilLifter, Val } from './lifter.js';
+import type { DxResource } from './resources.js';
+import { EXTRA_OPS } from './ops-extra.js';
+import { readElement, writeElement } from './io.js';
+import {
+  arg,
+  builtinArg,
+  element,
+  fromLane,
+  handleOf,
+  num,
+  resourceOf,
+  retType,
+  toLane,
+  u32,
+  undef,
+  vec,
+  type Handler,
+  type OpContext,
+} from './ops-common.js';
 
-export interface OpContext {
-  readonly resources: DxResources;
-  readonly inputs: ReadonlyMap<number, IoElement>;
-  readonly outputs: ReadonlyMap<number, IoElement>;
-  /** Entry arguments made on first use (thread ids, coverage...), by builtin name. */
-  readonly builtins: Map<string, ExprId>;
-}
+export type { Handler, OpContext } from './ops-common.js';
 
-type Handler = (L: DxilLifter, c: Instruction, x: OpContext) => Val | undefined;
-
-/** Operand k (DXIL's numbering: 0 is the opcode). */
-const arg = (L: DxilLifter, c: Instruction, k: number): Value => c.ops[k] ?? L.invalid(`operand ${k} is missing`);
-const num = (L: DxilLifter, c: Instruction, k: number): ExprId => L.num(arg(L, c, k));
-const u32 = (L: DxilLifter, c: Instruction, k: number): ExprId => L.u(arg(L, c, k));
-const undef = (L: DxilLifter, c: Instruction, k: number): boolean => {
-  const v = c.ops[k];
-  return v === undefined || L.isUndef(v);
-};
 function unaryF(fn: (L: DxilLifter, x: ExprId, t: Type) => ExprId): Handler {
   return (L, c) => L.roundHalf(fn(L, num(L, c, 1), c.type), c.type);
 }
@@ -164,26 +165,6 @@ function deriv(axis: 'x' | 'y', control: 'coarse' | 'fine'): Handler {
 
 // ---- inputs, outputs and system values ---------------------------------------------------
 
-function element(L: DxilLifter, map: ReadonlyMap<number, IoElement>, id: number, what: string): IoElement {
-  return map.get(id) ?? L.invalid(`${what} element ${id} is not in the signature`);
-}
-
-/** A raw 32-bit lane as a value of the overload type. */
-function fromLane(L: DxilLifter, raw: ExprId, t: Type): ExprId {
-  const s = L.scalarOf(t);
-  if (s === 'f32') return L.roundHalf(L.bitcast('f32', raw), t);
-  if (s === 'bool') return L.bin('ne', raw, L.u32(0));
-  return L.wrap(raw, t);
-}
-
-function toLane(L: DxilLifter, v: ExprId, t: Type): ExprId {
-  const s = L.scalarOf(t);
-  if (s === 'f32') return L.bitcast('u32', v);
-  if (s === 'bool') return L.sel(v, L.u32(1), L.u32(0));
-  if (t.kind === 'int' && t.width < 32 && t.width > 1) return L.bitcast('u32', L.signed(v, t));
-  return v;
-}
-
 const loadInput: Handler = (L, c, x) => {
   const io = element(L, x.inputs, L.imm(arg(L, c, 1), 'an input id'), 'input');
   if (!undef(L, c, 4) && L.stage !== 'geometry') L.invalid('loadInput with a vertex index outside a geometry program');
@@ -199,42 +180,6 @@ const storeOutput: Handler = (L, c, x) => {
   return undefined;
 };
 
-/** An entry argument bound to a builtin, made on first use. */
-function builtinArg(
-  L: DxilLifter,
-  x: OpContext,
-  builtin:
-    | 'global_invocation_id'
-    | 'workgroup_id'
-    | 'local_invocation_id'
-    | 'local_invocation_index'
-    | 'sample_mask'
-    | 'sample_index'
-    | 'vertex_index'
-    | 'instance_index'
-    | 'front_facing',
-): ExprId {
-  const known = x.builtins.get(builtin);
-  if (known !== undefined) return known;
-  // the signature may have made it already (SV_SampleIndex, SV_VertexID...)
-  const had = L.f.args.findIndex((a) => a.binding?.kind === 'builtin' && a.binding.builtin === builtin);
-  if (had >= 0) {
-    const e = L.e({ op: 'arg', index: had });
-    x.builtins.set(builtin, e);
-    return e;
-  }
-  const type =
-    builtin === 'global_invocation_id' || builtin === 'workgroup_id' || builtin === 'local_invocation_id'
-      ? L.m.vec('u32', 3)
-      : builtin === 'front_facing'
-        ? L.tBool
-        : L.tU32;
-  const index = L.f.arg({ name: builtin, type, binding: { kind: 'builtin', builtin } });
-  const e = L.e({ op: 'arg', index });
-  x.builtins.set(builtin, e);
-  return e;
-}
-
 function threadVector(builtin: 'global_invocation_id' | 'workgroup_id' | 'local_invocation_id'): Handler {
   return (L, c, x) => {
     if (L.stage !== 'compute') return L.refuse('system value not handled', `${builtin} outside a compute program`);
@@ -245,22 +190,6 @@ function threadVector(builtin: 'global_invocation_id' | 'workgroup_id' | 'local_
 }
 
 // ---- resources ----------------------------------------------------------------------------
-
-function handleOf(L: DxilLifter, v: Value): HandleVal {
-  const h = L.val(v);
-  if (isExpr(h) || h.kind !== 'handle') return L.invalid('a resource operand that is not a handle');
-  return h;
-}
-
-function resourceOf(
-  L: DxilLifter,
-  c: Instruction,
-  k: number,
-  x: OpContext,
-): { h: HandleVal; res: DxResource; e: ExprId } {
-  const h = handleOf(L, arg(L, c, k));
-  return { h, res: h.res, e: x.resources.expr(h) };
-}
 
 const createHandle: Handler = (L, c, x) => x.resources.handle(c, L.imm(c.ops[0], 'an opcode'));
 const annotateHandle: Handler = (L, c) => handleOf(L, arg(L, c, 1));
@@ -444,10 +373,6 @@ function coordLayout(shape: string): { coords: number; layer: number | undefined
   }
 }
 
-function vec(L: DxilLifter, s: Scalar, parts: ExprId[]): ExprId {
-  return parts.length === 1 ? parts[0]! : L.e({ op: 'compose', type: L.m.vec(s, parts.length), parts });
-}
-
 /** Float coordinates (operands k..k+3) and the array layer (rounded, clamped, as an i32). */
 function floatCoords(L: DxilLifter, c: Instruction, k: number, res: DxResource): { coord: ExprId; layer?: ExprId } {
   const { coords, layer } = coordLayout(res.shape);
@@ -578,10 +503,6 @@ function sample(kind: SampleKind): Handler {
     const v = L.once(value, 'texel');
     return texelTuple(L, c, v, res.scalar);
   };
-}
-
-function retType(c: Instruction): Type {
-  return c.type.kind === 'struct' ? c.type.elts[0]! : c.type;
 }
 
 /** A vec4 of the texture's scalar as a ResRet of the overload type. */
@@ -993,6 +914,9 @@ const TABLE = new Map<number, Handler>([
   [254, sample('cmpGrad')],
   [255, sample('cmpBias')],
 ]);
+
+// The tables beside this one (wave and quad operations, descriptor heaps, the other stages...).
+for (const table of EXTRA_OPS) for (const [k, h] of table) TABLE.set(k, h);
 
 /** dx.op opcodes of each refusal reason the DXIL lifter gives (the rest: 'dx.op not handled'). */
 function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
