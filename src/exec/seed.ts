@@ -34,6 +34,14 @@ export const SEED_TEXTURE_SIZE = 8;
 export const SEED_BUFFER_WORDS = 256;
 /** Rows given to a constant buffer whose declared size is unknown. */
 export const SEED_CONSTANT_ROWS = 16;
+/** The domain points a domain program is run at: (u, v, w) — a tri's barycentrics, a quad's or an
+ * isoline's (u, v) with w unused: the centre-ish point and the three corners. */
+export const SEED_DOMAIN_POINTS: readonly (readonly [number, number, number])[] = [
+  [0.25, 0.5, 0.25],
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 /** The comparison function of every comparison sampler (D3D keeps it in the sampler state). */
 export const SEED_COMPARE: CompareFunction = 'less-equal';
 
@@ -263,6 +271,58 @@ export function seedVaryings(p: Program, seed: number, items: number, perItem: b
     const all = new Uint32Array(items * 4);
     for (let n = 0; n < items; n++) all.set(perItem ? words.subarray(n * 4, n * 4 + 4) : words, n * 4);
     out[v.location] = all;
+  }
+  return out;
+}
+
+/** Words in one register file (32 registers of 4 words), as stages.ts's FILE_WORDS. */
+const FILE = 128;
+
+/** An element's components (mask bits), lowest first. */
+const componentsOf = (mask: number): number[] => [0, 1, 2, 3].filter((c) => mask & (1 << c));
+
+/**
+ * Seeded register files for the stages lifted as functions (geometry, hull and domain): `items`
+ * files of 32 registers x 4 words (vertices of a primitive, control points of a patch), each element
+ * of `varyings` written into its register's masked components from the stream of its semantic
+ * (`prefix`:SEMANTICn — "in" for inputs, "pc" for patch constants): item n's k-th component is word
+ * 4n + k of the stream, so the words follow the element, not the register it was packed into.
+ */
+export function seedRegisterFiles(
+  varyings: readonly Varying[],
+  seed: number,
+  items: number,
+  prefix = 'in',
+): Uint32Array {
+  const out = new Uint32Array(items * FILE);
+  for (const v of varyings) {
+    if (v.register < 0 || v.register >= 32) continue;
+    const dist: SeedDistribution = v.componentType === 3 ? 'float' : 'small';
+    const words = seededWords(seed, `${prefix}:${v.semantic.toUpperCase()}${v.semanticIndex}`, items * 4, dist);
+    const comps = componentsOf(v.mask);
+    for (let n = 0; n < items; n++) comps.forEach((c, k) => (out[n * FILE + v.register * 4 + c] = words[n * 4 + k]!));
+  }
+  return out;
+}
+
+/**
+ * Register files read back by element: SEMANTICn (capitals) to the element's components of each
+ * item in turn (its mask's components, lowest first), so that two builds that pack an element into
+ * different registers or lanes print the same words. The first element of a name wins.
+ */
+export function elementWords(
+  varyings: readonly Varying[],
+  files: Uint32Array,
+  items: number,
+): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const v of varyings) {
+    const name = `${v.semantic.toUpperCase()}${v.semanticIndex}`;
+    if (name in out || v.register < 0 || v.register >= 32) continue;
+    const comps = componentsOf(v.mask);
+    const words: number[] = [];
+    for (let n = 0; n < items; n++) for (const c of comps) words.push(files[n * FILE + v.register * 4 + c]!);
+    out[name] = words;
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
 import { seedBindings, seededWords } from '../../src/exec/index.js';
-import { FIXTURES, REPO, readBytes } from '../helpers/shared.js';
+import { FIXTURES, REPO, readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { webgpuSkip } from '../helpers/webgpu.js';
 
 function iridia(...args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -29,6 +29,7 @@ const PS_SAMPLE = join(OWN, 'ps_sample_basic/main-ps_5_0/shader.dxbc');
 interface Seeded {
   seed: number;
   stage: string;
+  target: string;
   on: string;
   workgroups?: number[];
   width?: number;
@@ -165,6 +166,81 @@ test('run --seed on a pixel program: 8x8 by default, constant varyings, sample x
   const small = runJson('--seed', String(seed), '--size', '4x2', PS_SAMPLE);
   assert.equal(small.targets!['0']!.length, 4 * 2 * 4);
 });
+
+test('run --seed on hull, geometry and domain programs: register files by semantic', () => {
+  const LIFT = join(FIXTURES, 'lift');
+  // Hull (ds_isoline_point main): CP main(p, i) { return p[i]; }, pc: e[0] = lines, e[1] = detail
+  // (cbuffer C { float lines; float detail; }): control points pass through, tess factors are cb0's.
+  const hull = runJson('--seed', '1', join(LIFT, 'ds_isoline_point/main-hs_5_0/shader.dxbc')) as Seeded & {
+    stageOutputs: Record<string, number[]>;
+    patchConstants: Record<string, number[]>;
+  };
+  assert.deepEqual(hull.stageOutputs, {
+    POSITION0: Array.from(seededWords(1, 'in:POSITION0', 16, 'float')),
+    TANGENT0: Array.from(seededWords(1, 'in:TANGENT0', 16, 'float')),
+  });
+  const cb = seededWords(1, 'b0,space0', 2);
+  assert.deepEqual(hull.patchConstants, { SV_TESSFACTOR0: [cb[0]], SV_TESSFACTOR1: [cb[1]] });
+  // Geometry (gs_point_out): each of the triangle's vertices whose WEIGHT is above 0.5 is appended.
+  const gs = join(LIFT, 'gs_point_out/main-gs_5_0/shader.dxbc');
+  let mixed = 0;
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const r = runJson('--seed', String(seed), gs) as Seeded & {
+      stageOutputs: Record<string, number[]>;
+      emitted: number[][];
+    };
+    const pos = seededWords(seed, 'in:SV_POSITION0', 12, 'float');
+    const w = seededWords(seed, 'in:WEIGHT0', 12, 'float');
+    const kept = [0, 1, 2].filter((i) => asFloat(w[i * 4]!) > 0.5);
+    if (kept.length > 0 && kept.length < 3) mixed++;
+    assert.deepEqual(
+      r.emitted,
+      kept.map(() => [0, 0, 0]),
+    );
+    assert.deepEqual(
+      r.stageOutputs['SV_POSITION0'],
+      kept.flatMap((i) => Array.from(pos.subarray(i * 4, i * 4 + 4))),
+    );
+    assert.deepEqual(
+      r.stageOutputs['WEIGHT0'],
+      kept.map((i) => w[i * 4]),
+    );
+  }
+  assert.ok(mixed > 0, 'some seed keeps some vertices and drops others');
+  // Domain: 4 domain points of 1 patch, SV_Position's 4 components each; the text names them.
+  const ds = iridia('run', '--seed', '1', join(LIFT, 'ds_isoline_point/dsmain-ds_5_0/shader.dxbc'));
+  assert.equal(ds.status, 0, ds.stderr);
+  assert.match(
+    ds.stdout,
+    /^ds_5_0 \(domain\) on the executor, seed 1, 1 patch, 4 domain points each\noutput SV_POSITION0 \(16 words\)$/m,
+  );
+});
+
+test(
+  'twins: the fxc (DXBC) and the dxc (DXIL) build of one HLSL print the same words under one seed',
+  { skip: skipUnlessShared('corpus/pairs/vkd3d-proton') },
+  () => {
+    const dir = sharedPath('corpus/pairs/vkd3d-proton')!;
+    // A compute, a pixel (immediate constant buffer) and a vertex program (mixed varyings) of
+    // vkd3d-proton's tests, compiled by both compilers (../shared/corpus/pairs/vkd3d-proton/MANIFEST.tsv).
+    for (const name of [
+      'bindless__bindless_cbv',
+      'shaders__ps_immediate_constant_buffer',
+      'shaders__vs_varying_mixed',
+    ]) {
+      const dxbc = runJson('--seed', '1', join(dir, `${name}.dxbc`)) as Seeded & { vertexOutputs?: unknown };
+      const dxil = runJson('--seed', '1', join(dir, `${name}.dxil`)) as Seeded & { vertexOutputs?: unknown };
+      assert.notEqual(dxbc.target, dxil.target);
+      const words = JSON.stringify([dxbc.outputs, dxbc.targets, dxbc.vertexOutputs]).split(',').length;
+      assert.ok(words > 10, `${name}: the run has output words to compare`);
+      assert.deepEqual(
+        [dxil.outputs, dxil.targets, dxil.vertexOutputs],
+        [dxbc.outputs, dxbc.targets, dxbc.vertexOutputs],
+        name,
+      );
+    }
+  },
+);
 
 test('run --seed refuses bad sizes and seeds as usage errors (exit 2)', () => {
   for (const args of [

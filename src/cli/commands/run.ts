@@ -38,12 +38,19 @@ import {
   nearestClampSampler,
   seedBindings,
   seedVaryings,
+  seedRegisterFiles,
+  elementWords,
+  runGeometry,
+  runHull,
+  runDomain,
+  SEED_DOMAIN_POINTS,
   type ExecTexture,
   type SeededBindings,
   type SeededResource,
 } from '../../exec/index.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
+import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
 import type { Binding, Type } from '../../ir/ir.js';
 
@@ -122,6 +129,8 @@ export async function run(argv: string[]): Promise<number> {
     '--workgroups': { value: true },
     '--size': { value: true },
     '--vertices': { value: true },
+    '--primitives': { value: true },
+    '--patches': { value: true },
   });
   if (args.positional.length !== 1) throw new UsageError('run takes one FILE');
   const inputPath = args.flags.get('--input')?.[0];
@@ -136,7 +145,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(flag(args, '--json') ? `${JSON.stringify(result)}\n` : seededText(result));
     return 0;
   }
-  for (const f of ['--workgroups', '--size', '--vertices'])
+  for (const f of ['--workgroups', '--size', '--vertices', '--primitives', '--patches'])
     if (args.flags.has(f)) throw new UsageError(`${f} goes with --seed (with --input the JSON gives the size)`);
   let input: RunInput = {};
   if (inputPath !== undefined) {
@@ -155,14 +164,24 @@ export async function run(argv: string[]): Promise<number> {
 
 // ---- --seed ----
 
-/** The default size of a seeded run: one thread group, an 8x8 target, one triangle's vertices. */
-export const SEEDED_DEFAULTS = { workgroups: [1, 1, 1] as [number, number, number], width: 8, height: 8, vertices: 3 };
+/** The default size of a seeded run: one thread group, an 8x8 target, one triangle's vertices, one
+ * primitive (geometry), one patch (hull, domain). */
+export const SEEDED_DEFAULTS = {
+  workgroups: [1, 1, 1] as [number, number, number],
+  width: 8,
+  height: 8,
+  vertices: 3,
+  primitives: 1,
+  patches: 1,
+};
 
 interface RunSize {
   readonly workgroups: [number, number, number];
   readonly width: number;
   readonly height: number;
   readonly vertices: number;
+  readonly primitives: number;
+  readonly patches: number;
 }
 
 function parseSeed(text: string): number {
@@ -182,7 +201,7 @@ function positive(name: string, text: string): number {
 }
 
 function runSize(args: ReturnType<typeof parseArgs>): RunSize {
-  let { workgroups, width, height, vertices } = SEEDED_DEFAULTS;
+  let { workgroups, width, height, vertices, primitives, patches } = SEEDED_DEFAULTS;
   const wg = value(args, '--workgroups');
   if (wg !== undefined) {
     const parts = wg.split(',');
@@ -199,7 +218,11 @@ function runSize(args: ReturnType<typeof parseArgs>): RunSize {
   }
   const vs = value(args, '--vertices');
   if (vs !== undefined) vertices = positive('--vertices', vs);
-  return { workgroups, width, height, vertices };
+  const pr = value(args, '--primitives');
+  if (pr !== undefined) primitives = positive('--primitives', pr);
+  const pa = value(args, '--patches');
+  if (pa !== undefined) patches = positive('--patches', pa);
+  return { workgroups, width, height, vertices, primitives, patches };
 }
 
 /** What a seeded run printed: the run's size and every output word. */
@@ -221,6 +244,17 @@ interface SeededResult {
   depth?: number[];
   /** Vertex: outputs by location (4 words a vertex) and position. */
   vertexOutputs?: Record<string, number[]>;
+  /** Geometry, hull and domain: the run's size. */
+  primitives?: number;
+  patches?: number;
+  domainPoints?: number[][];
+  /** Geometry (emitted vertices), hull (output control points), domain (points): each output
+   * element by semantic, its components of each item in turn. */
+  stageOutputs?: Record<string, number[]>;
+  /** Hull: the patch constants by semantic, each patch in turn. */
+  patchConstants?: Record<string, number[]>;
+  /** Geometry: each emitted vertex's primitive, instance and strip. */
+  emitted?: number[][];
   /** Resources left unbound, with why. */
   unbound?: string[];
 }
@@ -232,6 +266,12 @@ function seededHead(p: Program, seed: number, b: SeededBindings, on: SeededResul
     head.width = size.width;
     head.height = size.height;
   } else if (p.stage === 'vertex') head.vertices = size.vertices;
+  else if (p.stage === 'geometry') head.primitives = size.primitives;
+  else if (p.stage === 'hull') head.patches = size.patches;
+  else if (p.stage === 'domain') {
+    head.patches = size.patches;
+    head.domainPoints = SEED_DOMAIN_POINTS.map((x) => [...x]);
+  }
   if (b.unbound.length) head.unbound = [...b.unbound];
   return head;
 }
@@ -290,6 +330,39 @@ function seededCpu(p: Program, seed: number, size: RunSize): SeededResult {
   } else if (p.stage === 'vertex' && !p.stageFunctions) {
     const r = runVertex(p, { ...base, vertexCount: size.vertices, inputs: seedVaryings(p, seed, size.vertices, true) });
     out.vertexOutputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, Array.from(v)]));
+  } else if (p.stageFunctions && p.stage === 'geometry') {
+    const main = p.module.functions[p.stageFunctions.main]!;
+    const vIn = main.args.find((a) => a.name === 'v_in');
+    const vt = vIn ? p.module.types[vIn.type] : undefined;
+    const perPrimitive = vt?.kind === 'array' && vt.length !== null ? vt.length : 1;
+    const inputs = seedRegisterFiles(p.interface.inputs, seed, size.primitives * perPrimitive);
+    const r = runGeometry(p, { ...base, primitives: size.primitives, inputs });
+    const files = new Uint32Array(r.vertices.length * FILE_WORDS);
+    r.vertices.forEach((v, i) => files.set(v.registers, i * FILE_WORDS));
+    out.stageOutputs = elementWords(p.interface.outputs, files, r.vertices.length);
+    out.emitted = r.vertices.map((v) => [v.primitive, v.instance, v.strip]);
+  } else if (p.stageFunctions && p.stage === 'hull') {
+    const sf = p.stageFunctions;
+    const cpIn = sf.inputControlPoints ?? 1;
+    const cpOut = sf.main >= 0 ? (sf.outputControlPoints ?? cpIn) : cpIn;
+    const r = runHull(p, {
+      ...base,
+      patches: size.patches,
+      inputs: seedRegisterFiles(p.interface.inputs, seed, size.patches * cpIn),
+      ...(sf.phaseInstances ? { phaseInstances: sf.phaseInstances } : {}),
+    });
+    out.stageOutputs = elementWords(p.interface.outputs, r.controlPoints, size.patches * cpOut);
+    out.patchConstants = elementWords(p.interface.patchConstants, r.patchConstants, size.patches);
+  } else if (p.stageFunctions && p.stage === 'domain') {
+    const cp = p.stageFunctions.inputControlPoints ?? 1;
+    const r = runDomain(p, {
+      ...base,
+      patches: size.patches,
+      controlPoints: seedRegisterFiles(p.interface.inputs, seed, size.patches * cp),
+      patchConstants: seedRegisterFiles(p.interface.patchConstants, seed, size.patches, 'pc'),
+      domainPoints: SEED_DOMAIN_POINTS,
+    });
+    out.stageOutputs = elementWords(p.interface.outputs, r, size.patches * SEED_DOMAIN_POINTS.length);
   } else throw new UsageError(`running a ${p.stage} program from the command line is not supported yet`);
   for (const r of b.resources) if (r.writable) out.outputs[r.name] = outputWords(b, r);
   return out;
@@ -393,7 +466,11 @@ function seededText(r: SeededResult): string {
       ? `${r.workgroups.join(' x ')} thread groups`
       : r.width !== undefined
         ? `${r.width} x ${r.height} pixels`
-        : `${r.vertices} vertices`;
+        : r.vertices !== undefined
+          ? `${r.vertices} vertices`
+          : r.primitives !== undefined
+            ? `${r.primitives} primitive${r.primitives === 1 ? '' : 's'}`
+            : `${r.patches} patch${r.patches === 1 ? '' : 'es'}${r.domainPoints ? `, ${r.domainPoints.length} domain points each` : ''}`;
   const lines = [`${r.target} (${r.stage}) on the ${r.on}, seed ${r.seed}, ${size}`];
   for (const u of r.unbound ?? []) lines.push(`unbound ${u}`);
   for (const [name, words] of Object.entries(r.outputs))
@@ -404,6 +481,14 @@ function seededText(r: SeededResult): string {
   if (r.depth) lines.push(`depth (${r.depth.length} words)`, ...wordLines(r.depth));
   for (const [name, words] of Object.entries(r.vertexOutputs ?? {}))
     lines.push(`vertex ${name} (${words.length} words)`, ...wordLines(words));
+  if (r.emitted)
+    lines.push(
+      `emitted ${r.emitted.length} vertices (primitive, instance, strip): ${r.emitted.map((e) => e.join(',')).join(' ')}`,
+    );
+  for (const [name, words] of Object.entries(r.stageOutputs ?? {}))
+    lines.push(`output ${name} (${words.length} words)`, ...wordLines(words));
+  for (const [name, words] of Object.entries(r.patchConstants ?? {}))
+    lines.push(`patch constant ${name} (${words.length} words)`, ...wordLines(words));
   return `${lines.join('\n')}\n`;
 }
 
