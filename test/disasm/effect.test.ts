@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { parseContainer } from '../../src/container/container.js';
 import { disassemble } from '../../src/disasm/disassemble.js';
 import { IridiaError } from '../../src/errors.js';
-import { readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { FIXTURES, firstDifference, readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
+import { reportAgainstKnown, type Failure } from '../helpers/known.js';
+import { oracleCases } from './listings.js';
 
 test(
   'corrupted effect containers: listings or typed errors only',
@@ -44,3 +48,31 @@ test(
     assert.ok(printed > 0 && refused > 0);
   },
 );
+
+test('committed effect fixtures (fx_4_0, fx_4_1, fx_5_0) against their listings, without ../shared', () => {
+  const cases = oracleCases(join(FIXTURES, 'effect'));
+  // fxfile_states fx_4_0, fxfile_gs_so fx_4_1, fxfile_groups_classes fx_5_0, fxfile_tess fx_5_0
+  assert.equal(cases.length, 4);
+  const targets = cases.map(
+    (k) => (JSON.parse(readFileSync(join(dirname(k.container), 'case.json'), 'utf8')) as { target: string }).target,
+  );
+  assert.deepEqual(targets.sort(), ['fx_4_0', 'fx_4_1', 'fx_5_0', 'fx_5_0']);
+  const failures = new Map<string, Failure>();
+  for (const k of cases) {
+    const name = relative(FIXTURES, k.listing);
+    let got: string;
+    try {
+      got = disassemble(readBytes(k.container), k.flags);
+    } catch (e) {
+      if (!(e instanceof IridiaError)) throw e;
+      failures.set(name, { message: `${e.code}: ${e.message}`, measure: e.code });
+      continue;
+    }
+    const diff = firstDifference(got, readFileSync(k.listing, 'latin1'));
+    if (diff !== undefined)
+      failures.set(name, { message: diff.replace(/\n/g, ' | '), measure: `line ${/\(line (\d+)/.exec(diff)![1]}` });
+  }
+  // Each listed miss is bounded by where it starts: a fix that moves the first difference (or a
+  // regression that brings it forward) changes the entry.
+  reportAgainstKnown('disasm-effect-fixtures', { total: cases.length, failures });
+});
