@@ -85,6 +85,8 @@ interface Usage {
   readonly comparison: Set<string>;
   readonly atomic: Set<string>;
   readonly typedLoad: Set<string>;
+  /** The highest constant register a handle names, by class and range id (unbounded ranges reach it). */
+  readonly maxIndex: Map<string, number>;
 }
 
 // dx.op opcodes that say how a handle is used.
@@ -149,7 +151,7 @@ export class DxResources {
   }
 
   private scan(fns: readonly Func[]): Usage {
-    const u: Usage = { comparison: new Set(), atomic: new Set(), typedLoad: new Set() };
+    const u: Usage = { comparison: new Set(), atomic: new Set(), typedLoad: new Set(), maxIndex: new Map() };
     const key = (r: DxilResource) => `${r.cls}:${r.id}`;
     for (const f of fns)
       for (const b of f.blocks)
@@ -157,6 +159,14 @@ export class DxResources {
           if (i.op !== 'call' || !i.callee?.name?.startsWith('dx.op.')) continue;
           const c = i.ops[0];
           const opcode = c instanceof Constant && c.ck === 'int' ? Number(c.bits) : -1;
+          if (opcode === 57 || opcode === 217) {
+            const r = this.resourceOf(i);
+            const ix = i.ops[opcode === 57 ? 3 : 2];
+            if (r && ix instanceof Constant && ix.ck === 'int') {
+              const k = Number(BigInt.asUintN(32, ix.bits));
+              u.maxIndex.set(key(r), Math.max(u.maxIndex.get(key(r)) ?? 0, k));
+            }
+          }
           const set = COMPARE.has(opcode)
             ? u.comparison
             : ATOMIC.has(opcode)
@@ -184,7 +194,9 @@ export class DxResources {
       const cls = CLASS_OF[r.cls];
       const group = GROUP[cls];
       const unbounded = r.rangeSize === 0xffffffff || r.rangeSize === 0;
-      const count = unbounded ? this.unboundedCount : r.rangeSize;
+      // An unbounded range gets `unboundedCount` bindings, or more when a constant index reaches further.
+      const reach = (usage.maxIndex.get(`${r.cls}:${r.id}`) ?? 0) - r.lowerBound + 1;
+      const count = unbounded ? Math.max(this.unboundedCount, reach) : r.rangeSize;
       if (count > 4096)
         this.L.refuse('resource kind not handled', `a range of ${count} registers (iridia binds at most 4096)`);
       const binding = simple.has(cls) ? r.lowerBound : next[group]!;
