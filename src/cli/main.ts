@@ -65,7 +65,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
-    usage: 'iridia run FILE --input JSON [--gpu]',
+    usage:
+      'iridia run FILE --input JSON [--gpu] | iridia run --seed S FILE [--workgroups X,Y,Z] [--size WxH] [--vertices N] [--json] [--gpu]',
   },
 };
 

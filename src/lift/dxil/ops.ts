@@ -236,6 +236,25 @@ function bufferWrite(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId
   L.f.stmt({ op: 'if', cond: L.bin('lt', ix, length), accept: [s], reject: [] });
 }
 
+/** Whether a buffer element type is 16 bits wide (i16, or half with native 16-bit types). */
+export function is16(L: DxilLifter, t: Type): boolean {
+  return (t.kind === 'int' && t.width === 16) || (t.kind === 'half' && L.native16);
+}
+
+/** A 16-bit value's bits (a half held as f32 rounded to binary16). */
+function halfBits(L: DxilLifter, v: ExprId, t: Type): ExprId {
+  if (t.kind !== 'half') return L.bin('and', v, L.u32(0xffff));
+  const packed = L.math('pack2x16float', L.e({ op: 'compose', type: L.m.vec('f32', 2), parts: [v, L.f32bits(0)] }));
+  return L.bin('and', packed, L.u32(0xffff));
+}
+
+/** The byte address of a raw or structured access (structured: index * stride + offset). */
+function byteAddress(L: DxilLifter, res: DxResource, index: ExprId, offset: ExprId | undefined): ExprId {
+  if (res.shape !== 'structured') return index;
+  const start = L.bin('mul', index, L.u32(res.stride));
+  return offset === undefined ? start : L.bin('add', start, offset);
+}
+
 /** The word index of a raw or structured access (byte address / 4; structured: index * stride + offset). */
 function wordIndex(L: DxilLifter, res: DxResource, index: ExprId, offset: ExprId | undefined): ExprId {
   if (res.shape === 'structured') {
@@ -255,13 +274,23 @@ function loadBuffer(raw: boolean): Handler {
     if (res.shape !== 'buffer' && res.shape !== 'raw' && res.shape !== 'structured')
       return L.invalid('a buffer load from a texture');
     const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
-    if (t && ((t.kind === 'int' && t.width === 16) || (t.kind === 'half' && L.native16)) && res.shape !== 'buffer')
-      return L.refuse('resource kind not handled', 'a 16-bit load from a raw or structured buffer');
     if (t && ((t.kind === 'int' && t.width === 64) || t.kind === 'double'))
       return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit buffer load');
     if (res.shape === 'buffer')
       return resRet(L, c, lanesOf(L, bufferRead(L, res, e, u32(L, c, 2)), !res.scalarElements));
     const mask = raw ? L.imm(arg(L, c, 4), 'a load mask') : 0xf;
+    if (t && is16(L, t)) {
+      // 16-bit elements: component k at byte address + 2k, in the low or high half of its word
+      const byte = L.once(byteAddress(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'byte');
+      const parts = [0, 1, 2, 3].map((k) => {
+        if (!(mask & (1 << k))) return L.u32(0);
+        const b = L.once(k === 0 ? byte : L.bin('add', byte, L.u32(2 * k)), 'byte');
+        const word = bufferRead(L, res, e, L.bin('shr', b, L.u32(2)));
+        const half = L.bin('and', L.bin('shr', word, L.bin('mul', L.bin('and', b, L.u32(2)), L.u32(8))), L.u32(0xffff));
+        return t.kind === 'half' ? L.swz(L.math('unpack2x16float', half), [0]) : half;
+      });
+      return { kind: 'tuple', parts: [...parts, L.u32(0)] };
+    }
     const base = L.once(wordIndex(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'word');
     const lanes = [0, 1, 2, 3].map((k) =>
       mask & (1 << k) ? bufferRead(L, res, e, k === 0 ? base : L.bin('add', base, L.u32(k))) : L.u32(0),
@@ -275,10 +304,32 @@ function storeBuffer(raw: boolean): Handler {
     const { res, e } = resourceOf(L, c, 1, x);
     if (res.cls !== 'u') return L.invalid('a buffer store to a view that is not a UAV');
     const vt = arg(L, c, 4).type;
-    if ((vt.kind === 'int' && vt.width === 16) || (vt.kind === 'half' && L.native16))
-      if (res.shape !== 'buffer')
-        return L.refuse('resource kind not handled', 'a 16-bit store to a raw or structured buffer');
     const mask = L.imm(arg(L, c, 8), 'a write mask');
+    if (is16(L, vt) && res.shape !== 'buffer') {
+      // 16-bit elements: each half of a word written with two atomics (clear it, then set it), so
+      // another invocation's write of the word's other half is kept (the usage scan made it atomic)
+      if (!res.atomic) return L.invalid('a 16-bit store to a buffer the usage scan did not find');
+      const byte = L.once(byteAddress(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'byte');
+      for (let k = 0; k < 4; k++) {
+        if (!(mask & (1 << k))) continue;
+        const b = L.once(k === 0 ? byte : L.bin('add', byte, L.u32(2 * k)), 'byte');
+        const shift = L.once(L.bin('mul', L.bin('and', b, L.u32(2)), L.u32(8)), 'shift');
+        const bits = halfBits(L, num(L, c, 4 + k), vt);
+        const ix = L.once(L.bin('shr', b, L.u32(2)), 'index');
+        const pointer = L.access(e, ix);
+        const keep = L.e({ op: 'unary', fn: 'not', arg: L.bin('shl', L.u32(0xffff), shift) });
+        L.f.stmt({
+          op: 'if',
+          cond: L.bin('lt', ix, L.e({ op: 'array_length', pointer: e })),
+          accept: [
+            { op: 'atomic', pointer, fn: 'and', value: keep },
+            { op: 'atomic', pointer, fn: 'or', value: L.bin('shl', bits, shift) },
+          ],
+          reject: [],
+        });
+      }
+      return undefined;
+    }
     const values = [4, 5, 6, 7].map((k) => (mask & (1 << (k - 4)) ? toLane(L, num(L, c, k), vt) : L.u32(0)));
     if (res.shape === 'buffer') {
       if (res.scalarElements) bufferWrite(L, res, e, u32(L, c, 2), values[0]!);

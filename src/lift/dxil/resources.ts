@@ -94,6 +94,10 @@ const COMPARE = new Set([64, 65, 74, 224, 254, 255]);
 const ATOMIC = new Set([78, 79]);
 const TYPED_LOAD = new Set([66, 68]);
 
+function is16Type(t: import('../../dxil/ir.js').Type | undefined, native16: boolean): boolean {
+  return !!t && ((t.kind === 'int' && t.width === 16) || (t.kind === 'half' && native16));
+}
+
 export class DxResources {
   readonly list: Resource[] = [];
   readonly byKey = new Map<string, DxResource>();
@@ -103,6 +107,7 @@ export class DxResources {
     private readonly L: DxilLifter,
     private readonly info: DxilInfo,
     private readonly unboundedCount: number,
+    private readonly native16 = false,
   ) {
     this.all = [...info.cbuffers, ...info.srvs, ...info.samplers, ...info.uavs];
   }
@@ -166,6 +171,11 @@ export class DxResources {
               const k = Number(BigInt.asUintN(32, ix.bits));
               u.maxIndex.set(key(r), Math.max(u.maxIndex.get(key(r)) ?? 0, k));
             }
+          }
+          if ((opcode === 140 || opcode === 69) && is16Type(i.ops[4]?.type, this.native16)) {
+            const r = this.resourceOf(i.ops[1]);
+            if (r) u.atomic.add(key(r));
+            continue;
           }
           const set = COMPARE.has(opcode)
             ? u.comparison
@@ -266,7 +276,7 @@ export class DxResources {
       kind = uav
         ? { kind: 'uav', view, dimension: 'buffer', ...(shape === 'structured' ? { stride: r.stride } : {}) }
         : { kind: 'buffer', view, ...(shape === 'structured' ? { stride: r.stride } : {}) };
-      if (shape === 'structured' && (r.stride % 4 !== 0 || r.stride === 0 || r.stride > 2048))
+      if (shape === 'structured' && (r.stride % 2 !== 0 || r.stride === 0 || r.stride > 2048))
         L.refuse('resource kind not handled', `${name} (${r.name}): a structure stride of ${r.stride} bytes`);
     } else if (cls === 't') {
       scalar = compScalar(L, r.compType);
