@@ -29,6 +29,21 @@ test('census --decode counts instructions per opcode as a direct decode does', (
   };
   assert.equal(json.instructions, instructions);
   assert.ok(instructions > 1000);
+  // The same count against Microsoft's listing of one fixture, by hand: ps_sample_basic main-ps_4_0's
+  // listing.asm has nine instruction lines after ps_4_0, one of each opcode.
+  const one = new Census([...BUILTIN_SECTIONS, sm4OpcodeSection], { decode: true });
+  const basic = join(FIXTURES, 'oracle/own/ps_sample_basic/main-ps_4_0/shader.dxbc');
+  one.add(readBytes(basic), basic);
+  const byHand = ['dcl_constantbuffer', 'dcl_sampler', 'dcl_resource', 'dcl_input_ps', 'dcl_output', 'dcl_temps'];
+  const oneJson = one.toJSON()['sm4Opcodes'] as {
+    instructions: number;
+    opcodes: Record<string, { instructions: number; programs: number }>;
+  };
+  assert.equal(oneJson.instructions, 9);
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(oneJson.opcodes).map(([k, v]) => [k, [v.instructions, v.programs]])),
+    Object.fromEntries([...byHand, 'sample', 'mul', 'ret'].map((k) => [k, [1, 1]])),
+  );
   for (const [name, n] of want) assert.equal(json.opcodes[name]?.instructions, n, name);
   assert.match(census.toText(), /Shader Model 4\/5 instructions by opcode/);
   assert.equal(new Census([...BUILTIN_SECTIONS, sm4OpcodeSection], {}).toJSON()['sm4Opcodes'], undefined);
