@@ -130,7 +130,20 @@ test('SFI0, IFCE and Aon9 tables', () => {
   const aon9 = readAon9(partData(l9, 'Aon9'));
   assert.equal(aon9.version >>> 0, 0xfffe0200);
   assert.equal(aon9.programVersion >>> 0, 0xfffe0201, 'a vs_2_x program: feature level 9_3');
-  assert.ok(aon9.intRows.length > 0 && aon9.constantRanges.length > 0 && aon9.runtime.length > 0);
+  // The tables' values, from Microsoft's listing of the build (listing.asm, "Constant buffer to DX9
+  // shader constant mappings"): i0 <- cb1 register 0 component 0; c1 <- cb0 from 0, 2 registers
+  // (FLT x4); c3 <- cb1 from 1, 1 register (BOOL, FLT, FLT, FLT); c4 <- cb2 from 1, 1 register; and
+  // the runtime constant c0, the vertex shader position offset.
+  assert.deepEqual(aon9.intRows, [{ buffer: 1, register: 0, component: 0, target: 0 }]);
+  const FLT = 0;
+  const BOOL = 1;
+  assert.deepEqual(aon9.constantRanges, [
+    { buffer: 0, firstRegister: 0, registerCount: 2, target: 1, conversion: [FLT, FLT, FLT, FLT] },
+    { buffer: 1, firstRegister: 1, registerCount: 1, target: 3, conversion: [BOOL, FLT, FLT, FLT] },
+    { buffer: 2, firstRegister: 1, registerCount: 1, target: 4, conversion: [FLT, FLT, FLT, FLT] },
+  ]);
+  assert.deepEqual(aon9.runtime, [{ kind: 0, target: 0 }]);
+  assert.deepEqual(aon9.boolRows, []);
   assert.equal(reflect(l9).minFeatureLevel, 0x9300);
 });
 
@@ -139,5 +152,18 @@ test('a container whose RDEF was stripped reflects from its signatures alone', (
   const r = reflect(c);
   assert.equal(r.rdef, undefined);
   assert.equal(r.desc.Creator, null);
-  assert.ok(r.inputs.length > 0 && r.outputs.length > 0);
+  // D3DReflect's answers for the file (DebugEffect_PSHemiAmbient.ms.json beside it)
+  assert.deepEqual(
+    r.inputs.map((p) => [p.semanticName, p.semanticIndex]),
+    [
+      ['TEXCOORD', 0],
+      ['TEXCOORD', 1],
+      ['TEXCOORD', 2],
+      ['COLOR', 0],
+    ],
+  );
+  assert.deepEqual(
+    r.outputs.map((p) => [p.semanticName, p.semanticIndex]),
+    [['SV_Target', 0]],
+  );
 });
