@@ -237,6 +237,20 @@ describe('web inspector in headless Chromium', { skip }, () => {
       const lift = api['lift'] as (b: Uint8Array) => unknown;
       const emit = api['emitWgsl'] as (p: unknown) => string;
       await assertViewShows(page, 'wgsl', () => emit(lift(new Uint8Array(bytes))));
+      // And against Microsoft's listing of the build, not only the core's output: the header names
+      // the listing's instruction count, and the entry point takes the input signature's elements
+      // at their registers with their masks' widths (POSITION xyz, COLOR xyzw, TEXCOORD xy).
+      const view = (await page.locator('#wgsl-output').textContent()) ?? '';
+      const listing = textOf(join(dir, 'listing.asm'));
+      const instructions = listing.split('\n').filter((l) => /^[a-z]/.test(l) && !/^vs_5_0/.test(l)).length;
+      assert.equal(view.split('\n')[0], `// lifted by iridia from DXBC vs_5_0 (SHEX, ${instructions} instructions)`);
+      const widths = ['', 'f32', 'vec2<f32>', 'vec3<f32>', 'vec4<f32>'];
+      const signature = listing.slice(listing.indexOf('// Input signature:'), listing.indexOf('// Output signature:'));
+      const inputs = [...signature.matchAll(/^\/\/ ([A-Z]+) +(\d+) +([xyzw]+) +(\d+) +NONE +float/gm)].map(
+        (m) => `@location(${m[4]}) ${m[1]}${m[2]}: ${widths[m[3]!.length]}`,
+      );
+      assert.equal(inputs.length, 3);
+      assert.ok(view.includes(`@vertex\nfn main(${inputs.join(', ')})`), view.slice(0, 600));
     }
     const dxil = bytesOf(join(FIXTURES, 'container/testgpu__cube.frag.dxil'));
     await openThroughInput(page, 'cube.frag.dxil', dxil);
