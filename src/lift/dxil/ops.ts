@@ -668,9 +668,11 @@ const textureLoad: Handler = (L, c, x) => {
       parts: [value, L.f32bits(0), L.f32bits(0), L.f32bits(0x3f800000)],
     });
   if (storage && res.format && res.format.startsWith('r32')) {
-    // a one-lane view: the loaded texel's x, as Direct3D's typed UAV loads (zeros after it)
+    // a one-lane view: the loaded texel's x, and Direct3D's defaults for the components the format
+    // lacks (0, 0, and 1 for alpha), as the SM4/5 lifter's load of the same view gives
     const zero = L.f.literal(scalar, 0);
-    value = L.e({ op: 'compose', type: L.m.vec(scalar, 4), parts: [L.swz(value, [0]), zero, zero, zero] });
+    const one = L.f.literal(scalar, scalar === 'f32' ? 0x3f800000 : 1);
+    value = L.e({ op: 'compose', type: L.m.vec(scalar, 4), parts: [L.swz(value, [0]), zero, zero, one] });
   }
   const inRange = texelInRange(L, image, coord, n, { ...extra, ...(layer !== undefined ? { layer } : {}) });
   value = L.once(L.sel(inRange, value, L.e({ op: 'zero', type: L.m.vec(scalar, 4) })), 'texel');
