@@ -51,7 +51,7 @@ const cpuMs = (): number => {
 };
 
 /** Best wall and best CPU milliseconds of three passes after a warm-up (each kept apart). */
-function timed(pass: () => { wall: number; cpu: number }): { wall: number; cpu: number } {
+export function timed(pass: () => { wall: number; cpu: number }): { wall: number; cpu: number } {
   pass();
   let wall = Infinity;
   let cpu = Infinity;
@@ -63,7 +63,7 @@ function timed(pass: () => { wall: number; cpu: number }): { wall: number; cpu: 
   return { wall, cpu };
 }
 
-function whole(f: () => void): () => { wall: number; cpu: number } {
+export function whole(f: () => void): () => { wall: number; cpu: number } {
   return () => {
     const c0 = cpuMs();
     const t0 = performance.now();
@@ -93,7 +93,7 @@ function emissionPass(inputs: readonly Input[]): () => { wall: number; cpu: numb
 
 const COMPILE = ['-x', 'dxbc-tpf', '-b', 'spirv-binary', '-o', '/dev/null'];
 
-interface Stats {
+export interface Stats {
   readonly n: number;
   readonly mean: number;
   readonly median: number;
@@ -126,7 +126,7 @@ function childCpu(files: readonly string[], version: boolean): number | undefine
   return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
 }
 
-interface Peer {
+export interface Peer {
   readonly version: string;
   readonly files: number;
   readonly failed: number;
@@ -139,7 +139,7 @@ interface Peer {
   readonly cpuStart: readonly number[];
 }
 
-function measurePeer(sample: readonly string[]): Peer | undefined {
+export function measurePeer(sample: readonly string[]): Peer | undefined {
   const probe = spawnSync('vkd3d-compiler', ['--version'], { encoding: 'utf8' });
   if (probe.status !== 0) return undefined;
   const version = (/vkd3d-shader ([\d.]+)/.exec(probe.stdout) ?? [])[1] ?? '?';
@@ -185,7 +185,7 @@ function measurePeer(sample: readonly string[]): Peer | undefined {
   };
 }
 
-const perSecond = (ms: number): string => (ms > 0 ? (1000 / ms).toFixed(0) : '∞');
+export const perSecond = (ms: number): string => (ms > 0 ? (1000 / ms).toFixed(0) : '∞');
 const range = (xs: readonly number[]): string => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
 
 export async function bench(report: (line: string) => void): Promise<void> {

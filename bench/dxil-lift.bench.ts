@@ -1,0 +1,123 @@
+// DXIL lifter throughput (issue 20): lift (container parse, bitcode read, lift to IR) and lift + WGSL
+// of the DXIL programs of ../shared/corpus/dxil that lift, one thread, best of three passes after a
+// warm-up, wall and per CPU-second, as lift.bench.ts measures the SM4/5 lifter.
+//
+// The peer the issue names is vkd3d-shader 1.17's DXIL to SPIR-V. Where the installed vkd3d-compiler
+// lists a `dxil` source type it is measured here on the same files (one process per container, the
+// process start measured beside it, as lift.bench.ts does). Debian's vkd3d-compiler is 1.2, which
+// reads only DXBC (`--print-source-types`), so on this machine the nearest peer measured in the same
+// run is its DXBC to SPIR-V of the DXBC twins of ../shared/corpus/pairs (the same HLSL, fxc's build),
+// against iridia's lift + WGSL of the DXIL twins that lift: the ratio says which is faster on the
+// same programs, each from its own compiler's build.
+
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { parseContainer } from '../src/container/container.js';
+import { liftContainer } from '../src/lift/lift.js';
+import { emitWgsl } from '../src/wgsl/index.js';
+import { sharedPath, walk } from '../test/helpers/shared.js';
+import { measurePeer, perSecond, timed, whole } from './lift.bench.js';
+
+interface Input {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+function dxil(root: string, ext: string): Input[] {
+  const dir = sharedPath(root);
+  if (!dir) return [];
+  const out: Input[] = [];
+  for (const f of walk(dir)) {
+    if (!f.endsWith(ext)) continue;
+    const b = readFileSync(f);
+    out.push({ path: f, bytes: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) });
+  }
+  return out;
+}
+
+function lifting(inputs: readonly Input[]): Input[] {
+  return inputs.filter((p) => {
+    try {
+      const c = parseContainer(p.bytes);
+      if (!c.parts.some((x) => x.kind === 'DXIL')) return false;
+      emitWgsl(liftContainer(c));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export async function bench(report: (line: string) => void): Promise<void> {
+  const all = dxil('corpus/dxil', '.dxil');
+  if (!all.length) {
+    report('dxil-lift: ../shared/corpus/dxil is absent; nothing measured');
+    return;
+  }
+  const lifted = lifting(all);
+  const n = lifted.length;
+  const lift = timed(
+    whole(() => {
+      for (const p of lifted) liftContainer(parseContainer(p.bytes));
+    }),
+  );
+  const both = timed(
+    whole(() => {
+      for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+    }),
+  );
+  const rate = (k: number, ms: number) => ((k / ms) * 1000).toFixed(0);
+  const fig = (k: number, t: { wall: number; cpu: number }) =>
+    `${rate(k, t.wall)}/s wall (${rate(k, t.cpu)} per CPU-second)`;
+  report(
+    `dxil-lift: ${n} of ${all.length} corpus DXIL containers lift and emit (the rest not timed), one thread, best of 3`,
+  );
+  report(`dxil-lift: lift ${fig(n, lift)}, lift + WGSL ${fig(n, both)}`);
+
+  const types = spawnSync('vkd3d-compiler', ['--print-source-types'], { encoding: 'utf8' });
+  if (types.status !== 0) {
+    report('dxil-lift: peer vkd3d-compiler not installed; nothing to compare with');
+    return;
+  }
+  if (/\bdxil\b/.test(types.stdout)) {
+    report('dxil-lift: vkd3d-compiler reads DXIL here: measure it with the DXIL source type (not written yet)');
+    return;
+  }
+  const version =
+    (/vkd3d-shader ([\d.]+)/.exec(spawnSync('vkd3d-compiler', ['--version'], { encoding: 'utf8' }).stdout) ?? [])[1] ??
+    '?';
+  report(
+    `dxil-lift: vkd3d-compiler ${version} has no DXIL source type (it lists: ${
+      types.stdout
+        .match(/^ {2}(\S+)/gm)
+        ?.map((x) => x.trim())
+        .join(', ') ?? '?'
+    }); the peer measured instead is its DXBC->SPIR-V of the twins' fxc builds`,
+  );
+  // Twins: iridia lifts the DXIL build, vkd3d compiles the DXBC build of the same HLSL.
+  const twins = lifting(dxil('corpus/pairs', '.dxil'));
+  if (!twins.length) return;
+  const ours = timed(
+    whole(() => {
+      for (let r = 0; r < 20; r++) for (const p of twins) emitWgsl(liftContainer(parseContainer(p.bytes)));
+    }),
+  );
+  const oursRate = (twins.length * 20 * 1000) / ours.cpu;
+  const peer = measurePeer(twins.map((p) => p.path.replace(/\.dxil$/, '.dxbc')));
+  if (!peer || !peer.cpuCompile.length) {
+    report('dxil-lift: the peer did not run');
+    return;
+  }
+  const c = Math.min(...peer.cpuCompile);
+  const s = Math.min(...peer.cpuStart);
+  const net = c - s;
+  report(
+    `dxil-lift: twins: iridia DXIL lift + WGSL ${oursRate.toFixed(0)} per CPU-second over ${twins.length} DXIL twins; ` +
+      `vkd3d-compiler DXBC->SPIR-V ${perSecond(c)} per CPU-second per process over ${peer.files} DXBC twins ` +
+      `(process start alone ${s.toFixed(2)} ms, compile less start ${net.toFixed(2)} ms = ~${perSecond(net)} per CPU-second)`,
+  );
+  report(
+    `dxil-lift: ratio iridia / vkd3d per process ${(oursRate / (1000 / c)).toFixed(2)}` +
+      (net > 0 ? `, / vkd3d start-subtracted ${(oursRate / (1000 / net)).toFixed(2)}` : ''),
+  );
+}
