@@ -5,8 +5,9 @@
 //   resources   every writable resource by d3dResourceName ('u0', 'u1,space2'): bound by register
 //               class, register and space (seedBindings), never by WGSL binding numbers
 //   pixel       'target<L>' the colour target at location L (4 words a pixel on the executor, the
-//               output's lanes on Dawn); 'depth'; varyings by location, from their semantic's stream,
-//               the same on every pixel (as `iridia run --seed` gives them, so Dawn sees them too)
+//               output's lanes on Dawn); 'depth'; 'written' (executor); varyings by location, from
+//               their semantic's stream: pixel n gets words 4n..4n+3 on the executor (so derivatives
+//               see differences), every pixel the first four on Dawn (as `iridia run --seed --gpu`)
 //   vertex      'out<L>' each output location (4 words a vertex), 'position'
 //   hull        'cp:NAMEn' output control points and 'pc:NAMEn' patch constants, by semantic
 //   domain      'out:NAMEn' by semantic, at SEED_DOMAIN_POINTS
@@ -82,9 +83,11 @@ export function colourOutputs(p: Program): Array<{ location: number; width: numb
   return out.sort((a, b) => a.location - b.location);
 }
 
-/** The program's outputs on the executor, by name (see the header). */
-export function runOnExecutor(p: Program, seed: number): Outputs {
+/** The program's outputs on the executor, by name (see the header), and how many words of its writable
+ * resources the run changed (0 with no colour target: nothing was written that differs from the seed). */
+export function runOnExecutor(p: Program, seed: number): { outputs: Outputs; changed: number } {
   const b = seedBindings(p, seed);
+  const before = new Map(b.resources.filter((r) => r.writable).map((r) => [r.name, writableWords(b, r)]));
   const base = {
     buffers: b.buffers,
     textures: b.textures,
@@ -99,7 +102,8 @@ export function runOnExecutor(p: Program, seed: number): Outputs {
       ...base,
       width: WIDTH,
       height: HEIGHT,
-      inputs: seedVaryings(p, seed, WIDTH * HEIGHT, false),
+      // per pixel on the executor (so derivatives see differences), constant over the target on Dawn
+      inputs: seedVaryings(p, seed, WIDTH * HEIGHT, true),
     });
     for (const [loc, words] of Object.entries(r.targets)) out[`target${loc}`] = words;
     out['written'] = Uint32Array.from(r.written);
@@ -147,8 +151,15 @@ export function runOnExecutor(p: Program, seed: number): Outputs {
     for (const [k, w] of Object.entries(elementWords(p.interface.outputs, r, SEED_DOMAIN_POINTS.length)))
       out[`out:${k}`] = Uint32Array.from(w);
   } else throw new HarnessLimit(`harness limit: a ${p.stage} program lifted as stage functions is not run`);
-  for (const r of b.resources) if (r.writable) out[r.name] = writableWords(b, r);
-  return out;
+  let changed = 0;
+  for (const r of b.resources) {
+    if (!r.writable) continue;
+    const words = writableWords(b, r);
+    const was = before.get(r.name)!;
+    for (let i = 0; i < words.length; i++) if (words[i] !== was[i]) changed++;
+    out[r.name] = words;
+  }
+  return { outputs: out, changed };
 }
 
 /** The seeded bindings as WebGPU bindings: the same words, nearest clamp-to-edge samplers. */
