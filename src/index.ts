@@ -175,6 +175,8 @@ export {
   runGeometry,
   runHull,
   runDomain,
+  runMesh,
+  runAmplification,
   hullPhaseInstances,
   nearestClampSampler,
   d3dFloat,

@@ -5,6 +5,8 @@ export type { ExecTexture, SampleRequest, SampleCallback } from './values.js';
 export * as d3dFloat from './float.js';
 export { runGeometry, runHull, runDomain, hullPhaseInstances, FILE_WORDS } from './stages.js';
 export type { GeometryRun, EmittedVertex, HullRun, HullResult, DomainRun } from './stages.js';
+export { runMesh, runAmplification } from './mesh.js';
+export type { GroupRun, MeshRun, MeshResult, AmplificationResult } from './mesh.js';
 export { nearestClampSampler, cubeFace } from './sampler.js';
 export type { SamplerOptions, TextureView, CompareFunction } from './sampler.js';
 export { RaceDetector, traceAccesses } from './races.js';

@@ -4,7 +4,7 @@
 
 import type { FunctionId, GlobalId, Module } from './ir.js';
 
-export type Stage = 'vertex' | 'pixel' | 'compute' | 'hull' | 'domain' | 'geometry';
+export type Stage = 'vertex' | 'pixel' | 'compute' | 'hull' | 'domain' | 'geometry' | 'mesh' | 'amplification';
 
 /** One signature element as an entry argument or result member. */
 export interface Varying {
@@ -99,6 +99,14 @@ export interface StageFunctions {
   readonly instanceCount?: number;
   readonly primitive?: string;
   readonly domain?: string;
+  /** Mesh and amplification: the thread group (numthreads), one lane per thread. */
+  readonly threadGroup?: readonly [number, number, number];
+  /** Mesh: the most primitives (maxVertexCount above is the most vertices). */
+  readonly maxPrimitiveCount?: number;
+  /** Mesh: the primitives' topology (outputtopology). */
+  readonly outputTopology?: 'triangle' | 'line';
+  /** Mesh: the payload read (GetMeshPayload); amplification: the payload DispatchMesh passes. */
+  readonly payloadBytes?: number;
 }
 
 export interface Program {

@@ -4,6 +4,7 @@
 import type { Program } from '../ir/program.js';
 import { emitModuleWgsl } from './emit.js';
 import { lowerForWgsl } from './passes.js';
+import { LiftRefusal } from '../lift/refuse.js';
 
 export { emitModuleWgsl, f32Text } from './emit.js';
 export { Namer, WGSL_RESERVED } from './namer.js';
@@ -11,6 +12,13 @@ export { lowerForWgsl } from './passes.js';
 
 /** The program as one WGSL module (entry point `main`, or plain functions for stage functions). */
 export function emitWgsl(program: Program): string {
+  // A stage function with no WGSL counterpart at all (hull, domain and geometry ones are written as
+  // plain functions, as before).
+  if (program.stage === 'mesh' || program.stage === 'amplification')
+    throw new LiftRefusal(
+      'mesh and amplification',
+      `${program.provenance.target}: WGSL has no mesh pipeline (the executor runs the ${program.stage} program: runMesh, runAmplification)`,
+    );
   const header = [
     `lifted by iridia from ${program.provenance.bytecode} ${program.provenance.target} (${program.provenance.part}, ${program.provenance.instructions} instructions)`,
     ...program.notes.map((n) => `note: ${n}`),

@@ -112,7 +112,8 @@ function runCensus(dir: string): Census {
       }
       c.lifted++;
       if (!library) c.liftedNonLibrary++;
-      c.wgsl.push({ name, code: emitWgsl(p) });
+      // mesh and amplification programs have no WGSL (emitWgsl refuses them; the executor runs them)
+      if (p.stage !== 'mesh' && p.stage !== 'amplification') c.wgsl.push({ name, code: emitWgsl(p) });
     } catch (e) {
       if (e instanceof IridiaError && (e.code === 'E601_LIFT_UNSUPPORTED' || e.code === 'E602_LIFT_INVALID'))
         c.refused.set(name, { key: refusalKey(e), message: e.reason });

@@ -26,8 +26,9 @@ import { Lowering } from './lower.js';
 import { allocaMemory, globalMemory, liftInst } from './inst.js';
 import { buildInputs, buildOutputs, type IoElement, type OutputPlan } from './io.js';
 import { liftDxOp, type OpContext } from './ops.js';
+import { liftMeshModule } from './mesh.js';
 
-const STAGES: Readonly<Record<string, Stage>> = {
+const STAGES: Readonly<Record<string, Exclude<Stage, 'mesh' | 'amplification'>>> = {
   vs: 'vertex',
   ps: 'pixel',
   cs: 'compute',
@@ -62,7 +63,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   if (kind === 'lib')
     return fail.refuse('shader library', `${target}: a library of entry points (raytracing or node shaders)`);
   if (kind === 'ms' || kind === 'as')
-    return fail.refuse('mesh and amplification', `${target}: WGSL has no mesh pipeline`);
+    return liftMeshModule(m, info, kind, target, partKind, offset, options, { liftBody, declareGlobals });
   const stage = STAGES[kind];
   if (!stage) return fail.refuse('no program', `shader kind '${kind}'`);
   const ep = info.entryPoints[0];
