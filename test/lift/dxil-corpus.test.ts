@@ -40,7 +40,7 @@ const ROOT = 'corpus/dxil';
 const SUITE = 'dxil-lift';
 /** Floors: the figures measured when they were last raised (lifted programs; share of non-library
  * programs lifted). */
-const MIN_LIFTED = 564;
+const MIN_LIFTED = 622;
 const MIN_SHARE = 0.619;
 
 interface Refusal {

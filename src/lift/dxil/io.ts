@@ -53,7 +53,7 @@ export const SK = {
 } as const;
 
 /** DXIL semantic kind to D3D_NAME (the SM4/5 interface's systemValue). */
-const D3D_NAME: Readonly<Record<number, number>> = {
+export const D3D_NAME: Readonly<Record<number, number>> = {
   [SK.position]: 1,
   [SK.clipDistance]: 2,
   [SK.cullDistance]: 3,

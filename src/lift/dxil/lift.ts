@@ -27,6 +27,7 @@ import { allocaMemory, globalMemory, liftInst } from './inst.js';
 import { buildInputs, buildOutputs, type IoElement, type OutputPlan } from './io.js';
 import { liftDxOp, type OpContext } from './ops.js';
 import { liftMeshModule } from './mesh.js';
+import { liftStageProgram } from './stage.js';
 
 const STAGES: Readonly<Record<string, Exclude<Stage, 'mesh' | 'amplification'>>> = {
   vs: 'vertex',
@@ -70,7 +71,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   const fn = ep?.function;
   if (!ep || !(fn instanceof Func) || fn.isProto) return fail.invalid('dx.entryPoints names no function with a body');
   if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
-    return fail.refuse('stage not handled', `${target}: ${stage} programs are not lifted from DXIL yet`);
+    return liftStageProgram(m, info, ep, fn, stage, target, partKind, offset, options, { liftBody, declareGlobals });
   const L = new DxilLifter(stage, partKind, offset);
   L.fnName = fn.name ?? 'main';
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
@@ -121,7 +122,8 @@ function threadGroup(L: DxilLifter, ep: DxilEntryPoint): [number, number, number
 }
 
 /** Groupshared and static globals as IR memory (atomic when an atomic instruction uses them). */
-function declareGlobals(L: DxilLifter, m: Module, fn: Func): void {
+function declareGlobals(L: DxilLifter, m: Module, fn: Func | readonly Func[]): void {
+  const fns = fn instanceof Func ? [fn] : fn; // a hull program: the entry and its patch-constant function
   const atomic = new Set<Value>();
   const root = (v: Value | undefined): Value | undefined => {
     for (let k = 0; k < 8 && v; k++) {
@@ -132,7 +134,7 @@ function declareGlobals(L: DxilLifter, m: Module, fn: Func): void {
     }
     return undefined;
   };
-  for (const b of fn.blocks)
+  for (const b of fns.flatMap((f) => f.blocks))
     for (const i of b.insts)
       if (i.op === 'atomicrmw' || i.op === 'cmpxchg') {
         const g = root(i.ops[0]);
@@ -145,7 +147,7 @@ function declareGlobals(L: DxilLifter, m: Module, fn: Func): void {
     if (v instanceof GlobalVar) used.add(v);
     else if (v instanceof Constant && v.ck.startsWith('ce-')) for (const o of v.ops) visit(o, depth + 1);
   };
-  for (const b of fn.blocks) for (const i of b.insts) for (const o of i.ops) visit(o, 0);
+  for (const b of fns.flatMap((f) => f.blocks)) for (const i of b.insts) for (const o of i.ops) visit(o, 0);
   let k = 0;
   for (const g of m.globals) {
     if (!used.has(g)) continue;
@@ -191,7 +193,7 @@ function isResourceArray(t: import('../../dxil/ir.js').Type): boolean {
 }
 
 /** Lifts the entry function's body into L.f; returns the number of LLVM instructions. */
-function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: OutputPlan): number {
+function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputPlan, 'build'>): number {
   const blocks = fn.blocks;
   if (blocks.length === 0) return L.invalid('an entry function without blocks');
   if (blocks.length > MAX_BLOCKS) return L.refuse('instruction not handled', `a function of ${blocks.length} blocks`);
