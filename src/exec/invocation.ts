@@ -8,7 +8,7 @@
 // discarded lane goes on as a helper whose writes are dropped. Atomics apply lane by lane in lane
 // order, so a run is deterministic.
 
-import type { Block, Expr, Function as IrFunction, Module, Scalar, Stmt, Type } from '../ir/ir.js';
+import type { Block, Expr, Function as IrFunction, Module, Scalar, Stmt, SubgroupReduce, Type } from '../ir/ir.js';
 import { resolveFunction, scalarOf, type Resolved } from '../ir/typeof.js';
 import { IridiaError } from '../errors.js';
 import { layoutOf, memberOffset, memberType } from './layout.js';
@@ -238,6 +238,9 @@ export class Invocation {
       case 'image_store':
         this.imageStore(s, mask);
         return;
+      case 'subgroup':
+        this.lets.set(s.result, this.subgroup(s, mask));
+        return;
       case 'call': {
         const args = s.args.map((a) => this.value(a));
         const inv = new Invocation(this.ctx, s.fn, args, this.helper);
@@ -311,6 +314,103 @@ export class Invocation {
       mem[a] = nw >>> 0;
     }
     if (s.result !== undefined) this.lets.set(s.result, out);
+  }
+
+  /** A wave or quad operation over the lanes of `mask` (ir.ts "Subgroups"): waves are WAVE_SIZE
+   * lanes in batch order, quads 4 lanes (4q..4q+3); helper lanes take no part in wave operations. */
+  private subgroup(s: Extract<Stmt, { op: 'subgroup' }>, mask: Uint8Array): V {
+    const n = this.n;
+    const a = s.argument !== undefined ? this.value(s.argument) : undefined;
+    const index = s.index !== undefined ? this.value(s.index) : undefined;
+    const quad = { quad_broadcast: -1, quad_swap_x: 1, quad_swap_y: 2, quad_swap_diagonal: 3 }[s.fn as string];
+    if (quad !== undefined) {
+      // Quad lanes are read whether active or helper: the operand as evaluated in that lane.
+      const out = new V(n, a!.w);
+      for (let l = 0; l < n; l++) {
+        const from = (l & ~3) | (quad < 0 ? index!.u[l]! & 3 : (l & 3) ^ quad);
+        if (from < n) for (let k = 0; k < out.w; k++) out.u[k * n + l] = a!.u[k * n + from]!;
+      }
+      return out;
+    }
+    const active = new Uint8Array(n);
+    for (let l = 0; l < n; l++) active[l] = mask[l] && !this.helper[l] ? 1 : 0;
+    const w = s.fn === 'ballot' ? 4 : s.fn === 'elect' || s.fn === 'all' || s.fn === 'any' ? 1 : a!.w;
+    const out = new V(n, w);
+    const fold = s.reduce !== undefined ? folder(s.reduce, this.scalarAt(s.argument!)) : undefined;
+    for (let base = 0; base < n; base += WAVE_SIZE) {
+      const end = Math.min(n, base + WAVE_SIZE);
+      let first = -1;
+      for (let l = base; l < end; l++)
+        if (active[l]) {
+          first = l;
+          break;
+        }
+      if (first < 0) continue;
+      switch (s.fn) {
+        case 'elect':
+          out.u[first] = 1;
+          break;
+        case 'all':
+        case 'any': {
+          let all = 1;
+          let some = 0;
+          for (let l = base; l < end; l++)
+            if (active[l]) {
+              if (a!.u[l]) some = 1;
+              else all = 0;
+            }
+          for (let l = base; l < end; l++) if (active[l]) out.u[l] = s.fn === 'all' ? all : some;
+          break;
+        }
+        case 'ballot': {
+          const bits = [0, 0, 0, 0];
+          for (let l = base; l < end; l++)
+            if (active[l] && a!.u[l]) bits[(l - base) >> 5] = (bits[(l - base) >> 5]! | (1 << ((l - base) & 31))) >>> 0;
+          for (let l = base; l < end; l++) if (active[l]) for (let k = 0; k < 4; k++) out.u[k * n + l] = bits[k]!;
+          break;
+        }
+        case 'broadcast_first':
+          for (let l = base; l < end; l++)
+            if (active[l]) for (let k = 0; k < w; k++) out.u[k * n + l] = a!.u[k * n + first]!;
+          break;
+        case 'shuffle':
+          for (let l = base; l < end; l++) {
+            if (!active[l]) continue;
+            const id = index!.u[l]!;
+            const from = base + id;
+            if (id >= WAVE_SIZE || from >= end || !active[from]) continue; // unspecified: zero
+            for (let k = 0; k < w; k++) out.u[k * n + l] = a!.u[k * n + from]!;
+          }
+          break;
+        case 'reduce':
+        case 'exclusive_scan':
+        case 'inclusive_scan':
+          for (let k = 0; k < w; k++) {
+            const at = k * n;
+            if (s.fn === 'reduce') {
+              let acc: number | undefined;
+              for (let l = base; l < end; l++)
+                if (active[l]) acc = acc === undefined ? a!.u[at + l]! : fold!(acc, a!.u[at + l]!);
+              for (let l = base; l < end; l++) if (active[l]) out.u[at + l] = acc!;
+            } else {
+              let acc = identityOf(s.reduce!, this.scalarAt(s.argument!));
+              for (let l = base; l < end; l++) {
+                if (!active[l]) continue;
+                const next = fold!(acc, a!.u[at + l]!);
+                out.u[at + l] = s.fn === 'inclusive_scan' ? next : acc;
+                acc = next;
+              }
+            }
+          }
+          break;
+        case 'quad_broadcast':
+        case 'quad_swap_x':
+        case 'quad_swap_y':
+        case 'quad_swap_diagonal':
+          break; // handled above
+      }
+    }
+    return out;
   }
 
   private storeTo(p: Ptr, v: V, mask: Uint8Array): void {
@@ -787,6 +887,52 @@ export class Invocation {
     }
     return o;
   }
+}
+
+/** Lanes in a wave (the executor's subgroup_size; ir.ts "Subgroups"). */
+export const WAVE_SIZE = 32;
+
+/** The fold of a subgroup reduce or scan over 32-bit patterns of `scalar`. */
+function folder(fn: SubgroupReduce, scalar: Scalar): (x: number, y: number) => number {
+  if (scalar === 'f32') {
+    const F = (x: number, y: number, g: (a: number, b: number) => number): number =>
+      f32ToBits(f32(g(bitsToF32(x), bitsToF32(y))));
+    switch (fn) {
+      case 'add':
+        return (x, y) => F(x, y, (a, b) => a + b);
+      case 'mul':
+        return (x, y) => F(x, y, (a, b) => a * b);
+      case 'min':
+        return (x, y) => F(x, y, d3dMin);
+      case 'max':
+        return (x, y) => F(x, y, d3dMax);
+      default:
+        return fail(`subgroup ${fn} of f32`);
+    }
+  }
+  const signed = scalar === 'i32';
+  switch (fn) {
+    case 'add':
+      return (x, y) => (x + y) >>> 0;
+    case 'mul':
+      return (x, y) => Math.imul(x, y) >>> 0;
+    case 'min':
+      return signed ? (x, y) => ((x | 0) < (y | 0) ? x : y) : (x, y) => (x < y ? x : y);
+    case 'max':
+      return signed ? (x, y) => ((x | 0) > (y | 0) ? x : y) : (x, y) => (x > y ? x : y);
+    case 'and':
+      return (x, y) => (x & y) >>> 0;
+    case 'or':
+      return (x, y) => (x | y) >>> 0;
+    case 'xor':
+      return (x, y) => (x ^ y) >>> 0;
+  }
+}
+
+/** An empty scan's value: 0 for add, 1 for mul. */
+function identityOf(fn: SubgroupReduce, scalar: Scalar): number {
+  if (fn === 'mul') return scalar === 'f32' ? 0x3f800000 : 1;
+  return 0;
 }
 
 /** A stored channel as the view's format keeps it (texels stay 4 raw words, so a later load reads the

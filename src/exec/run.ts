@@ -8,7 +8,7 @@ import type { Binding, Builtin, EntryPoint, Module, Type } from '../ir/ir.js';
 import type { Program } from '../ir/program.js';
 import { IridiaError } from '../errors.js';
 import { layoutOf } from './layout.js';
-import { Invocation, type Context } from './invocation.js';
+import { Invocation, WAVE_SIZE, type Context } from './invocation.js';
 import { V, type ExecTexture, type SampleCallback } from './values.js';
 import { f32ToBits } from './float.js';
 import { withDenormals } from './ops.js';
@@ -191,6 +191,9 @@ function runComputeImpl(program: Program | Module, run: ComputeRun & ExecBinding
         return vec3((_l, k) => wg[k]!);
       case 'num_workgroups':
         return vec3((_l, k) => run.workgroups[k]!);
+      case 'subgroup_invocation_id':
+      case 'subgroup_size':
+        return subgroupBuiltin(b, n);
       case 'position':
       case 'vertex_index':
       case 'instance_index':
@@ -291,6 +294,7 @@ function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): 
         }
       return v;
     }
+    if (b.builtin === 'subgroup_invocation_id' || b.builtin === 'subgroup_size') return subgroupBuiltin(b.builtin, n);
     for (let l = 0; l < n; l++) {
       const vals: number[] =
         b.builtin === 'position'
@@ -409,4 +413,11 @@ export function runPixel(program: Program | Module, run: PixelRun & ExecBindings
 /** Runs a vertex program's entry point over `vertexCount` vertices. */
 export function runVertex(program: Program | Module, run: VertexRun & ExecBindings): VertexResult {
   return withDenormals(run.denormals ?? 'flush', () => runVertexImpl(program, run));
+}
+
+/** A lane's id in its wave and the wave's size (ir.ts "Subgroups": waves of WAVE_SIZE lanes in batch order). */
+function subgroupBuiltin(b: 'subgroup_invocation_id' | 'subgroup_size', n: number): V {
+  const v = new V(n, 1);
+  for (let l = 0; l < n; l++) v.u[l] = b === 'subgroup_size' ? WAVE_SIZE : l % WAVE_SIZE;
+  return v;
 }

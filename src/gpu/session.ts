@@ -91,7 +91,9 @@ export async function openGpu(gpu: GPU, adapterOptions: GPURequestAdapterOptions
     const v = (adapter.limits as unknown as Record<string, number | undefined>)[k];
     if (typeof v === 'number') requiredLimits[k] = v;
   }
-  const device = await adapter.requestDevice({ requiredLimits });
+  // Lifted wave operations need WGSL's subgroups extension: asked for where the adapter has it.
+  const requiredFeatures: GPUFeatureName[] = adapter.features.has('subgroups') ? ['subgroups' as GPUFeatureName] : [];
+  const device = await adapter.requestDevice({ requiredLimits, requiredFeatures });
   const info = adapter.info;
   const adapterInfo = [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ');
   return new Session(device, adapterInfo, [gpu, adapter]);

@@ -90,6 +90,42 @@
 //   sampler's (and the executor's callback's).
 // - Derivatives are taken across the 2x2 quad of pixel invocations; only pixel programs use them.
 //
+// Subgroups (waves) and quads: the `subgroup` statement. A wave is a fixed set of invocations of
+// one stage (WGSL's subgroup, Direct3D's wave) of `subgroup_size` lanes (the builtin; 4 to 128, a
+// power of two; the executor's wave is 32 lanes, src/exec/invocation.ts WAVE_SIZE: a compute
+// group's lanes 32w..32w+31 by local_invocation_index, a pixel batch's 8 quads 8w..8w+7; a group
+// smaller than the wave, or its last wave, has lanes that do not exist and are never active). Lane
+// ids (`subgroup_invocation_id`) are 0..size-1 in that order. The lanes that take part are the
+// wave's active lanes: those running the statement (the execution mask where it stands), less
+// helper lanes of pixel programs (a pixel outside the primitive, or one that has run `kill`), as
+// Direct3D defines them; an inactive lane contributes nothing and its result is unspecified. The
+// statement evaluates its operands once and binds the result to `result` (a let), as `atomic` does.
+// - elect: true in the active lane with the lowest id only (WaveIsFirstLane).
+// - all, any (bool): whether the operand is true in every / some active lane.
+// - ballot (bool): vec4<u32> with bit (id % 32) of component (id / 32) set for each active lane
+//   where the operand is true; every other bit 0.
+// - broadcast_first: the operand in the active lane with the lowest id.
+// - shuffle(value, index: u32): the operand in lane `index` of the wave; when that lane is not
+//   active or index >= size, unspecified (the executor gives zero).
+// - reduce(fn): the operand folded over the active lanes with `fn` (add, mul, min, max on f32, i32,
+//   u32; and, or, xor on i32, u32), every active lane getting the same result; integer add/mul wrap;
+//   f32 sums and products are in an unspecified order (the executor folds in lane order, rounding
+//   each step to binary32); f32 min/max with a NaN operand: unspecified among the operands.
+// - exclusive_scan(fn), inclusive_scan(fn) (add, mul): the fold over the active lanes whose id is
+//   lower than (exclusive) or at most (inclusive) the lane's own; an empty fold is 0 for add, 1 for mul.
+// - Quads are 4 lanes: in a pixel program a 2x2 of pixels (quad lane 0 top-left, 1 top-right,
+//   2 bottom-left, 3 bottom-right), in a compute program 4 consecutive local_invocation_index values
+//   (4q..4q+3, Direct3D's compute quads); a quad is always inside one wave. Quad operations read a
+//   neighbour whether or not it is a helper (helpers run so that quads stay whole); reading a lane
+//   that is not running the statement (divergent control flow) gives an unspecified value (the
+//   executor: the operand as evaluated in that lane). quad_broadcast(value, index: a u32 literal
+//   0..3) reads quad lane `index`; quad_swap_x reads the horizontal neighbour (lane ^ 1),
+//   quad_swap_y the vertical one (lane ^ 2), quad_swap_diagonal the opposite one (lane ^ 3).
+// Operands of broadcast_first, shuffle, reduce, the scans and the quad operations are f32, i32 or
+// u32 scalars or vectors (never bool: WGSL's rule), applied component by component; the result has
+// the operand's type. Only fragment and compute entry points use subgroups (WGSL's rule); a module
+// that does needs WGSL's `subgroups` extension (the WebGPU device feature 'subgroups').
+//
 // Stages. An entry point (vertex, fragment, compute) is a function whose arguments and result
 // members carry bindings (builtins or numbered locations). Hull, domain and geometry programs, and
 // a vertex program that feeds a tessellator, are `stageFunctions`: plain functions the executor
@@ -153,7 +189,11 @@ export type Builtin =
   | 'local_invocation_index'
   | 'global_invocation_id'
   | 'workgroup_id'
-  | 'num_workgroups';
+  | 'num_workgroups'
+  /** The lane's id in its wave, 0..subgroup_size-1 (see "Subgroups"). */
+  | 'subgroup_invocation_id'
+  /** Lanes in a wave (the executor: 32). */
+  | 'subgroup_size';
 
 export type Interpolation = 'perspective' | 'linear' | 'flat';
 export type Sampling = 'center' | 'centroid' | 'sample';
@@ -333,6 +373,24 @@ export type Expr =
 
 export type AtomicFn = 'add' | 'and' | 'or' | 'xor' | 'min' | 'max' | 'exchange' | 'compare_exchange' | 'load';
 
+/** What a `subgroup` statement computes (see "Subgroups" above). */
+export type SubgroupFn =
+  | 'elect'
+  | 'all'
+  | 'any'
+  | 'ballot'
+  | 'broadcast_first'
+  | 'shuffle'
+  | 'reduce'
+  | 'exclusive_scan'
+  | 'inclusive_scan'
+  | 'quad_broadcast'
+  | 'quad_swap_x'
+  | 'quad_swap_y'
+  | 'quad_swap_diagonal';
+/** The fold of a reduce or scan. */
+export type SubgroupReduce = 'add' | 'mul' | 'min' | 'max' | 'and' | 'or' | 'xor';
+
 export type Block = readonly Stmt[];
 
 export interface SwitchCase {
@@ -376,6 +434,18 @@ export type Stmt =
       readonly coord: ExprId;
       readonly arrayIndex?: ExprId;
       readonly value: ExprId;
+    }
+  | {
+      readonly op: 'subgroup';
+      readonly fn: SubgroupFn;
+      /** Every function but elect. */
+      readonly argument?: ExprId;
+      /** shuffle: the lane (u32); quad_broadcast: the quad lane (a u32 literal 0..3). */
+      readonly index?: ExprId;
+      /** reduce and the scans. */
+      readonly reduce?: SubgroupReduce;
+      /** Names the result (bool for elect/all/any, vec4<u32> for ballot, else the operand's type). */
+      readonly result: LetId;
     }
   | { readonly op: 'call'; readonly fn: FunctionId; readonly args: readonly ExprId[]; readonly result?: LetId }
   /** Geometry: the output registers (the private global `o`) as they are now form a vertex of `stream`. */

@@ -155,6 +155,12 @@ function printBlock(p: ExprPrinter, b: Block, ind: string, out: string[]): void 
         out.push(`${ind}${r}atomic_${s.fn}(${[p.expr(s.pointer), ...ops].join(', ')})`);
         break;
       }
+      case 'subgroup': {
+        const ops = [s.argument, s.index].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
+        const fold = s.reduce !== undefined ? `_${s.reduce}` : '';
+        out.push(`${ind}let ${p.letName(s.result)} = subgroup_${s.fn}${fold}(${ops.join(', ')})`);
+        break;
+      }
       case 'image_store': {
         const ai = s.arrayIndex !== undefined ? `, layer ${p.expr(s.arrayIndex)}` : '';
         out.push(`${ind}image_store(${p.expr(s.image)}, ${p.expr(s.coord)}${ai}, ${p.expr(s.value)})`);

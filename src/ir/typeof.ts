@@ -2,7 +2,7 @@
 // in arena order (an expression only refers to smaller handles). Used by the validator, the
 // printer, the WGSL emitter and the executor. A mistyped expression is an IrTypeError naming it.
 
-import type { Block, Expr, Function, Module, Scalar, Type, TypeId, AddressSpace } from './ir.js';
+import type { Block, Expr, Function, Module, Scalar, Stmt, Type, TypeId, AddressSpace } from './ir.js';
 
 export type Resolved =
   | { readonly kind: 'value'; readonly type: Type }
@@ -113,10 +113,12 @@ function vt(scalar: Scalar, size: number): Type {
 export function resolveFunction(m: Module, f: Function): Resolved[] {
   const out: Resolved[] = [];
   const letValues = new Map<number, number>();
+  const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
   const walk = (b: Block): void => {
     for (const s of b) {
       if (s.op === 'let') letValues.set(s.let, s.value);
       else if (s.op === 'atomic' && s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
+      else if (s.op === 'subgroup') subgroupLets.set(s.result, s);
       else if (s.op === 'if') {
         walk(s.accept);
         walk(s.reject);
@@ -146,6 +148,15 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   };
   for (i = 0; i < f.exprs.length; i++) {
     const e = f.exprs[i] as Expr;
+    if (e.op === 'let' && subgroupLets.has(e.let)) {
+      // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
+      const s = subgroupLets.get(e.let)!;
+      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out.push(val(vt('bool', 1)));
+      else if (s.fn === 'ballot') out.push(val(vt('u32', 4)));
+      else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
+      else out.push(val(value(s.argument)));
+      continue;
+    }
     if (e.op === 'let') {
       const v = letValues.get(e.let);
       if (v === undefined) fail(`let ${e.let} is never bound`);

@@ -4,7 +4,7 @@
 // switch, resource bindings unique, entry points' interfaces bound. Returns every problem found
 // as a line naming the function and the expression or statement; an empty list means valid.
 
-import type { Block, Expr, ExprId, Function, Module, Type } from './ir.js';
+import type { Block, Expr, ExprId, Function, Module, Stmt, Type } from './ir.js';
 import { IrTypeError, describe, resolveFunction, sameType, scalarOf, type Resolved } from './typeof.js';
 
 export function validateModule(m: Module): string[] {
@@ -61,9 +61,49 @@ export function validateModule(m: Module): string[] {
         (t?.kind === 'struct' &&
           t.members.some((mm) => mm.binding?.kind === 'builtin' && mm.binding.builtin === 'position'));
       if (!hasPos) problems.push(`entry point ${ep.name}: vertex entry point without a position output`);
+      // WGSL: subgroups only in compute and fragment programs (ir.ts "Subgroups")
+      if (f.args.some((a) => a.binding?.kind === 'builtin' && a.binding.builtin.startsWith('subgroup_')))
+        problems.push(`entry point ${ep.name}: a subgroup builtin in a vertex entry point`);
+      if (usesSubgroups(f.body)) problems.push(`entry point ${ep.name}: a subgroup operation in a vertex entry point`);
     }
   }
   return problems;
+}
+
+function usesSubgroups(b: Block): boolean {
+  return b.some(
+    (s) =>
+      s.op === 'subgroup' ||
+      (s.op === 'if' && (usesSubgroups(s.accept) || usesSubgroups(s.reject))) ||
+      (s.op === 'loop' && usesSubgroups(s.body)) ||
+      (s.op === 'switch' && s.cases.some((c) => usesSubgroups(c.body))),
+  );
+}
+
+/** The operand rules of a subgroup statement (ir.ts "Subgroups"); undefined when it is well typed. */
+function subgroupProblem(ctx: Ctx, s: Extract<Stmt, { op: 'subgroup' }>): string | undefined {
+  const a = s.argument === undefined ? undefined : valueType(ctx, s.argument);
+  if (s.fn === 'elect') return s.argument === undefined ? undefined : 'elect takes no operand';
+  if (!a || (a.kind !== 'scalar' && a.kind !== 'vector')) return `${s.fn} of a non-value`;
+  if (s.fn === 'all' || s.fn === 'any' || s.fn === 'ballot')
+    return a.kind === 'scalar' && a.scalar === 'bool' ? undefined : `${s.fn} of a non-bool`;
+  if (a.scalar === 'bool') return `${s.fn} of a bool (WGSL takes numbers)`;
+  if ((s.fn === 'shuffle' || s.fn === 'quad_broadcast') !== (s.index !== undefined)) return `${s.fn} index`;
+  if (s.index !== undefined) {
+    const t = valueType(ctx, s.index);
+    if (!t || t.kind !== 'scalar' || t.scalar !== 'u32') return `${s.fn} index is not u32`;
+    const lit = ctx.f.exprs[s.index];
+    if (s.fn === 'quad_broadcast' && (lit?.op !== 'literal' || lit.bits > 3))
+      return 'quad_broadcast index is not a literal 0..3';
+  }
+  const folds = s.fn === 'reduce' || s.fn === 'exclusive_scan' || s.fn === 'inclusive_scan';
+  if (folds !== (s.reduce !== undefined)) return `${s.fn} fold`;
+  if (s.reduce !== undefined) {
+    if (s.fn !== 'reduce' && s.reduce !== 'add' && s.reduce !== 'mul') return `a ${s.reduce} scan (add and mul only)`;
+    if ((s.reduce === 'and' || s.reduce === 'or' || s.reduce === 'xor') && a.scalar === 'f32')
+      return `${s.reduce} of f32`;
+  }
+  return undefined;
 }
 
 function isHandleType(m: Module, t: Type): boolean {
@@ -318,6 +358,16 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
           ctx.bound.add(s.result);
           visible.add(s.result);
         }
+        break;
+      }
+      case 'subgroup': {
+        if (s.argument !== undefined) use(s.argument);
+        if (s.index !== undefined) use(s.index);
+        const why = subgroupProblem(ctx, s);
+        if (why) say(ctx, where, why);
+        if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
+        ctx.bound.add(s.result);
+        visible.add(s.result);
         break;
       }
       case 'image_store': {

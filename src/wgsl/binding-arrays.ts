@@ -292,6 +292,12 @@ class FunctionRewrite {
         };
       case 'call':
         return { ...s, args: s.args.map(x) };
+      case 'subgroup':
+        return {
+          ...s,
+          ...(s.argument !== undefined ? { argument: x(s.argument) } : {}),
+          ...(s.index !== undefined ? { index: x(s.index) } : {}),
+        };
       case 'break':
       case 'continue':
       case 'kill':
@@ -322,6 +328,8 @@ export function stmtExprs(s: Stmt): ExprId[] {
       return [s.image, s.coord, s.value, ...(s.arrayIndex !== undefined ? [s.arrayIndex] : [])];
     case 'call':
       return [...s.args];
+    case 'subgroup':
+      return [...(s.argument !== undefined ? [s.argument] : []), ...(s.index !== undefined ? [s.index] : [])];
     case 'loop':
     case 'break':
     case 'continue':

@@ -13,8 +13,16 @@
 //   bitcast.
 // - `diagnostic(off, derivative_uniformity)`: Direct3D lets a pixel program take derivatives in
 //   control flow that depends on per-pixel values (the result is defined by the quad's lanes).
+// - Subgroups (ir.ts "Subgroups"): a module with a `subgroup` statement or a subgroup builtin opens
+//   with `enable subgroups;` (the device needs WebGPU's 'subgroups' feature) and
+//   `diagnostic(off, subgroup_uniformity)`: Direct3D defines wave operations in divergent control
+//   flow by the active lanes, as WGSL does once the uniformity rule is off. elect, all, any,
+//   ballot, broadcast_first, shuffle, reduce and the add/mul scans are subgroupElect, subgroupAll,
+//   subgroupAny, subgroupBallot, subgroupBroadcastFirst, subgroupShuffle, subgroupAdd...Xor,
+//   subgroupExclusiveAdd/Mul and subgroupInclusiveAdd/Mul; quad_broadcast and the swaps are
+//   quadBroadcast (its index a constant) and quadSwapX/Y/Diagonal.
 
-import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Type } from '../ir/ir.js';
+import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type } from '../ir/ir.js';
 import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
 
@@ -43,6 +51,7 @@ class Emitter {
   module(options: WgslOptions): string {
     const m = this.m;
     const head: string[] = [...(options.header ?? []).map((l) => `// ${l}`)];
+    if (usesSubgroups(m)) head.push('enable subgroups;', 'diagnostic(off, subgroup_uniformity);');
     head.push('diagnostic(off, derivative_uniformity);', '');
     // Names: entry functions first so they keep their IR names where possible.
     m.functions.forEach((f, i) => (this.fnNames[i] = this.names.name(f.name)));
@@ -278,6 +287,9 @@ class Emitter {
           else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
           break;
         }
+        case 'subgroup':
+          line(`let ${ctx.letNames[s.result]} = ${subgroupCall(s, x)};`);
+          break;
         case 'image_store': {
           const args = [x(s.image), x(s.coord)];
           if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
@@ -797,4 +809,61 @@ function oneTrailingNewline(s: string): string {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) === 10) end--;
   return end === s.length ? s : `${s.slice(0, end)}\n`;
+}
+
+const FOLD_NAMES = { add: 'Add', mul: 'Mul', min: 'Min', max: 'Max', and: 'And', or: 'Or', xor: 'Xor' } as const;
+
+/** A subgroup statement's WGSL call (ir.ts "Subgroups"). */
+function subgroupCall(s: Extract<Stmt, { op: 'subgroup' }>, x: (h: ExprId) => string): string {
+  const a = s.argument !== undefined ? x(s.argument) : '';
+  const fold = s.reduce !== undefined ? FOLD_NAMES[s.reduce] : '';
+  switch (s.fn) {
+    case 'elect':
+      return 'subgroupElect()';
+    case 'all':
+      return `subgroupAll(${a})`;
+    case 'any':
+      return `subgroupAny(${a})`;
+    case 'ballot':
+      return `subgroupBallot(${a})`;
+    case 'broadcast_first':
+      return `subgroupBroadcastFirst(${a})`;
+    case 'shuffle':
+      return `subgroupShuffle(${a}, ${x(s.index as ExprId)})`;
+    case 'reduce':
+      return `subgroup${fold}(${a})`;
+    case 'exclusive_scan':
+      return `subgroupExclusive${fold}(${a})`;
+    case 'inclusive_scan':
+      return `subgroupInclusive${fold}(${a})`;
+    case 'quad_broadcast':
+      return `quadBroadcast(${a}, ${x(s.index as ExprId)})`;
+    case 'quad_swap_x':
+      return `quadSwapX(${a})`;
+    case 'quad_swap_y':
+      return `quadSwapY(${a})`;
+    case 'quad_swap_diagonal':
+      return `quadSwapDiagonal(${a})`;
+  }
+}
+
+/** Whether a module needs WGSL's subgroups extension: a subgroup statement or builtin anywhere. */
+export function usesSubgroups(m: Module): boolean {
+  const inBlock = (b: Block): boolean =>
+    b.some(
+      (s) =>
+        s.op === 'subgroup' ||
+        (s.op === 'if' && (inBlock(s.accept) || inBlock(s.reject))) ||
+        (s.op === 'loop' && inBlock(s.body)) ||
+        (s.op === 'switch' && s.cases.some((c) => inBlock(c.body))),
+    );
+  const sub = (b: Binding | undefined): boolean => b?.kind === 'builtin' && b.builtin.startsWith('subgroup_');
+  return m.functions.some(
+    (f) =>
+      inBlock(f.body) ||
+      f.args.some((a) => {
+        const t = m.types[a.type];
+        return sub(a.binding) || (t?.kind === 'struct' && t.members.some((mm) => sub(mm.binding)));
+      }),
+  );
 }

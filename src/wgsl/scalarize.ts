@@ -174,6 +174,14 @@ class Scalarize {
         ];
       case 'call':
         return [{ ...s, args: s.args.map(x) }];
+      case 'subgroup':
+        return [
+          {
+            ...s,
+            ...(s.argument !== undefined ? { argument: x(s.argument) } : {}),
+            ...(s.index !== undefined ? { index: x(s.index) } : {}),
+          },
+        ];
       case 'break':
       case 'continue':
       case 'kill':
