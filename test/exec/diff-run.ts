@@ -58,19 +58,21 @@ function runShard(job: ShardJob, out: Map<string, ShardResult>): Promise<ShardRe
     child.stderr.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString('utf8')).slice(-2000);
     });
+    let ready = false;
     createInterface({ input: child.stdout }).on('line', (l) => {
+      if (l === '@@ready') ready = true;
       if (!l.startsWith('@@diff ')) return;
       const { name, result } = decodeResult(l.slice(7));
       out.set(name, result);
     });
-    child.on('close', (code, signal) => resolve(code === 0 ? undefined : dead(code, signal, stderr)));
+    child.on('close', (code, signal) => resolve(code === 0 ? undefined : dead(code, signal, stderr, ready)));
     child.stdin.end(JSON.stringify(job));
   });
 }
 
-const dead = (code: number | null, signal: string | null, stderr: string): ShardResult => ({
+const dead = (code: number | null, signal: string | null, stderr: string, ready: boolean): ShardResult => ({
   kind: 'fail',
-  message: `the shard's process died on it (status ${code}, signal ${signal}): ${stderr.trim().slice(-400)}`,
+  message: `the shard's process died ${ready ? 'on it' : 'before it was ready'} (status ${code}, signal ${signal}): ${stderr.trim().slice(-400)}`,
 });
 
 /** Runs every build of `job.names` over shardCount() child processes; the results in name order. */
@@ -83,10 +85,18 @@ export async function runDifferential(job: ShardJob, shards = shardCount()): Pro
   await Promise.all(
     lanes.map(async (names) => {
       let rest = names;
+      let barren = 0;
       while (rest.length > 0) {
         const death = await runShard({ ...job, names: rest }, out);
         const next = rest.findIndex((n) => !out.has(n));
         if (next < 0) break;
+        // A shard that dies before it is ready cannot start (a module that does not load): after a
+        // second try every build left is that failure, not two more starts each.
+        barren = death?.kind === 'fail' && death.message.includes('before it was ready') ? barren + 1 : 0;
+        if (barren >= 2) {
+          for (const n of rest) out.set(n, death ?? { kind: 'fail', message: 'the shard ended without answering' });
+          break;
+        }
         // The process died on rest[next] (or ended early): once more from there, then that build is a
         // failure.
         const n = rest[next]!;

@@ -1,7 +1,8 @@
 // One shard of a differential run (test/exec/diff-run.ts starts it as a child process): reads a job
 // as JSON on stdin ({ root, names, seed, small, smallCheck }), runs each named build
 // (root/NAME/shader.dxbc) through diffTraced and writes one line per build, '@@diff ' and the JSON of
-// { name, result }, in order. Nothing else it prints starts with '@@diff '.
+// { name, result }, in order, after '@@ready' once its modules have loaded. Nothing else it prints
+// starts with '@@'.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,7 @@ async function one(job: ShardJob, name: string): Promise<ShardResult> {
   return r;
 }
 
+process.stdout.write('@@ready\n');
 const input = readFileSync(0, 'utf8');
 const job = JSON.parse(input) as ShardJob;
 for (const name of job.names) {

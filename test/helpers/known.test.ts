@@ -74,7 +74,7 @@ function withList(text: string, f: (suite: string) => void): void {
 
 test('a report fails on an unlisted failure, a listed pass, another reason and a bound exceeded', () => {
   const quiet = { log: () => {} };
-  const list = '@reason ULP\np/one 10\np/two 10\n';
+  const list = '@total 5\n@reason ULP\np/one 10\np/two 10\n';
   withList(list, (suite) => {
     const ok = new Map<string, Failure>([
       ['p/one', { message: 'ULP 4', measure: 4 }],
@@ -92,6 +92,12 @@ test('a report fails on an unlisted failure, a listed pass, another reason and a
       { total: 1, failures: new Map([['p/one', ok.get('p/one')!]]), scope: new Set(['p/one']) },
       quiet,
     );
+    // a run over another number of cases than the list's @total, and one over none
+    assert.throws(
+      () => reportAgainstKnown(suite, { total: 4, failures: ok }, quiet),
+      /the run checked 4 cases, not the @total 5/,
+    );
+    assert.throws(() => reportAgainstKnown(suite, { total: 0, failures: new Map() }, quiet), /checked no case/);
     // an unlisted failure
     assert.throws(
       () => reportAgainstKnown(suite, { total: 5, failures: new Map([...ok, ['p/three', { message: 'x' }]]) }, quiet),

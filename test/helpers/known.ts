@@ -6,6 +6,8 @@
 //
 //   @reason TEXT        the reason of the entries that follow (until the next @reason line)
 //   NAME [BOUND]        an entry: the case's name and, where its reason has one, its bound
+//   @total N            the number of cases a whole run checks (not a filtered or sampled one): a
+//                       run over more or fewer fails, so shared data that went missing or grew is seen
 //
 // What a reason and a bound mean is the test's: `reportAgainstKnown` takes a check that is given the
 // entry and the failure and says what is wrong with the pair. The default check, for suites whose
@@ -31,13 +33,23 @@ export function knownPath(suite: string): string {
   return join(REPO, 'test/known', `${suite}.txt`);
 }
 
+/** The @total of a parsed list, when it has one. */
+export const TOTAL = Symbol('total');
+type KnownList = Map<string, KnownEntry> & { [TOTAL]?: number };
+
 /** Parses a list's text (see the header). A name listed twice is an error. */
-export function parseKnown(text: string, file = 'list'): Map<string, KnownEntry> {
-  const out = new Map<string, KnownEntry>();
+export function parseKnown(text: string, file = 'list'): KnownList {
+  const out: KnownList = new Map<string, KnownEntry>();
   let reason: string | undefined;
   text.split('\n').forEach((raw, i) => {
     const l = raw.replace(/#.*/, '').trim();
     if (l.length === 0) return;
+    if (l.startsWith('@total')) {
+      const n = Number(l.slice('@total'.length).trim());
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${file}:${i + 1}: @total needs a count`);
+      out[TOTAL] = n;
+      return;
+    }
     if (l.startsWith('@reason')) {
       const r = l.slice('@reason'.length).trim();
       reason = r.length > 0 ? r : undefined;
@@ -51,7 +63,7 @@ export function parseKnown(text: string, file = 'list'): Map<string, KnownEntry>
   return out;
 }
 
-export function readKnownEntries(suite: string): Map<string, KnownEntry> {
+export function readKnownEntries(suite: string): KnownList {
   const p = knownPath(suite);
   if (!existsSync(p)) return new Map();
   return parseKnown(readFileSync(p, 'utf8'), `test/known/${suite}.txt`);
@@ -134,6 +146,10 @@ export function reportAgainstKnown<F extends Failure>(
     log(`  ${why ? 'WRONG' : 'known'} miss ${name}: ${first}${measured}`);
     if (why) problems.push(`${name} (${list}:${e.line}, reason ${e.reason ?? 'none'}): ${why}; ${first}`);
   }
+  const total = known[TOTAL];
+  if (outcome.total === 0) problems.push('the run checked no case');
+  else if (total !== undefined && !outcome.scope && outcome.total !== total)
+    problems.push(`the run checked ${outcome.total} cases, not the @total ${total} of ${list}`);
   for (const [name, e] of known) {
     if (failures.has(name) || (outcome.scope && !outcome.scope.has(name))) continue;
     log(`  PASS  listed ${name}`);

@@ -85,7 +85,9 @@ export function builtinArg(
     | 'sample_index'
     | 'vertex_index'
     | 'instance_index'
-    | 'front_facing',
+    | 'front_facing'
+    | 'subgroup_invocation_id'
+    | 'subgroup_size',
 ): ExprId {
   const known = x.builtins.get(builtin);
   if (known !== undefined) return known;
