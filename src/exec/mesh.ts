@@ -28,7 +28,7 @@ export interface GroupRun extends ExecBindings {
 }
 
 export interface MeshRun extends GroupRun {
-  /** The payload's words (a mesh program's GetMeshPayload); zeros past the end. */
+  /** The payload's words, one a scalar field (as runAmplification returns them); zeros past the end. */
   readonly payload?: Uint32Array;
 }
 

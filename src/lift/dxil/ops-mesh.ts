@@ -58,7 +58,7 @@ function meshIo(L: DxilLifter, x: OpContext, stage: MeshIo['stage'], what: strin
   return s;
 }
 
-/** Stores `value` at word `index` of a group array when `index < bound` (nothing otherwise). */
+/** Stores `value` at word `index` of a group array where `inRange` holds (nothing elsewhere). */
 function storeGuarded(L: DxilLifter, g: GlobalId, index: ExprId, inRange: ExprId | undefined, value: ExprId): void {
   const store = { op: 'store' as const, pointer: L.access(L.global(g), index), value };
   const e = inRange !== undefined ? L.f.exprs[inRange] : undefined;
@@ -118,13 +118,21 @@ function storeMeshOutput(kind: 'vertices' | 'primitives'): Handler {
   };
 }
 
+/** The payload is held one word a scalar (inst.ts); one with narrower fields (16-bit types) takes
+ * more words than its declared bytes: refused, its words would not be Direct3D's. */
+function payloadFits(L: DxilLifter, words: number, s: MeshIo): void {
+  if (words > s.payloadWords)
+    L.refuse(
+      'mesh and amplification',
+      `a payload of ${words} scalars in ${s.payloadWords * 4} declared bytes (fields narrower than 32 bits)`,
+    );
+}
+
 const getMeshPayload: Handler = (L, c, x) => {
   const s = meshIo(L, x, 'mesh', 'GetMeshPayload');
   const t = c.type.kind === 'ptr' ? c.type.elt : undefined;
   if (!t) return L.invalid('GetMeshPayload without a pointer result');
-  const words = wordsOf(L, t);
-  if (words > s.payloadWords)
-    L.invalid(`a payload of ${words * 4} bytes where the program declares ${s.payloadWords * 4}`);
+  payloadFits(L, wordsOf(L, t), s);
   const mem: Memory = {
     name: 'mesh_payload',
     global: s.global('payload'),
@@ -142,8 +150,7 @@ const dispatchMesh: Handler = (L, c, x) => {
   const p = L.val(arg(L, c, 4));
   if (isExpr(p) || p.kind !== 'ptr') return L.invalid('DispatchMesh with a payload that is not memory');
   const words = wordsOf(L, p.type);
-  if (words > s.payloadWords)
-    L.invalid(`a payload of ${words * 4} bytes where the program declares ${s.payloadWords * 4}`);
+  payloadFits(L, words, s);
   if (!words) return undefined;
   const out = s.global('payload');
   const base = L.once(p.offset, 'payload_word');
