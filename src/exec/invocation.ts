@@ -39,6 +39,8 @@ export interface Context {
   bufferAt(key: string): Uint32Array | undefined;
   textureAt(key: string): ExecTexture | undefined;
   readonly sample: SampleCallback | undefined;
+  /** Lanes in a wave (ir.ts "Subgroups"); default WAVE_SIZE. */
+  readonly waveSize?: number;
   /** Geometry emit/cut, with the lanes doing it. */
   emit?(stream: number, mask: Uint8Array): void;
   cut?(stream: number, mask: Uint8Array): void;
@@ -337,8 +339,9 @@ export class Invocation {
     const w = s.fn === 'ballot' ? 4 : s.fn === 'elect' || s.fn === 'all' || s.fn === 'any' ? 1 : a!.w;
     const out = new V(n, w);
     const fold = s.reduce !== undefined ? folder(s.reduce, this.scalarAt(s.argument!)) : undefined;
-    for (let base = 0; base < n; base += WAVE_SIZE) {
-      const end = Math.min(n, base + WAVE_SIZE);
+    const size = this.ctx.waveSize ?? WAVE_SIZE;
+    for (let base = 0; base < n; base += size) {
+      const end = Math.min(n, base + size);
       let first = -1;
       for (let l = base; l < end; l++)
         if (active[l]) {
@@ -378,7 +381,7 @@ export class Invocation {
             if (!active[l]) continue;
             const id = index!.u[l]!;
             const from = base + id;
-            if (id >= WAVE_SIZE || from >= end || !active[from]) continue; // unspecified: zero
+            if (id >= size || from >= end || !active[from]) continue; // unspecified: zero
             for (let k = 0; k < w; k++) out.u[k * n + l] = a!.u[k * n + from]!;
           }
           break;

@@ -27,6 +27,9 @@ export interface ExecBindings {
   readonly sample?: SampleCallback;
   /** Statements (per batch) a run may execute before it is refused as not ending; default 2^24. */
   readonly budget?: number;
+  /** Lanes in a wave (subgroup_size; ir.ts "Subgroups"): a power of two from 4 to 128, default 32
+   * (WAVE_SIZE). Set it to a device's subgroup size to compare wave programs with that device. */
+  readonly waveSize?: number;
   /** 'flush' (Direct3D's rule, the default) or 'preserve' (as Vulkan drivers such as SwiftShader). */
   readonly denormals?: 'flush' | 'preserve';
   /** Told every shared-memory access, barrier and batch (races.ts RaceDetector finds data races);
@@ -68,8 +71,12 @@ export function makeContext(
   const buffers = b.buffers ?? {};
   const textures = b.textures ?? {};
   const uniformCopies = new Map<number, Uint32Array>();
+  const waveSize = b.waveSize ?? WAVE_SIZE;
+  if (!(waveSize >= 4 && waveSize <= 128 && (waveSize & (waveSize - 1)) === 0))
+    fail(`wave size ${waveSize} is not a power of two from 4 to 128`);
   const ctx: Context = {
     module: m,
+    waveSize,
     sample: b.sample,
     budget: b.budget ?? 1 << 24,
     trace: b.trace ?? currentTrace(),
@@ -193,7 +200,7 @@ function runComputeImpl(program: Program | Module, run: ComputeRun & ExecBinding
         return vec3((_l, k) => run.workgroups[k]!);
       case 'subgroup_invocation_id':
       case 'subgroup_size':
-        return subgroupBuiltin(b, n);
+        return subgroupBuiltin(b, n, ctx.waveSize ?? WAVE_SIZE);
       case 'position':
       case 'vertex_index':
       case 'instance_index':
@@ -294,7 +301,8 @@ function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): 
         }
       return v;
     }
-    if (b.builtin === 'subgroup_invocation_id' || b.builtin === 'subgroup_size') return subgroupBuiltin(b.builtin, n);
+    if (b.builtin === 'subgroup_invocation_id' || b.builtin === 'subgroup_size')
+      return subgroupBuiltin(b.builtin, n, run.waveSize ?? WAVE_SIZE);
     for (let l = 0; l < n; l++) {
       const vals: number[] =
         b.builtin === 'position'
@@ -415,9 +423,9 @@ export function runVertex(program: Program | Module, run: VertexRun & ExecBindin
   return withDenormals(run.denormals ?? 'flush', () => runVertexImpl(program, run));
 }
 
-/** A lane's id in its wave and the wave's size (ir.ts "Subgroups": waves of WAVE_SIZE lanes in batch order). */
-function subgroupBuiltin(b: 'subgroup_invocation_id' | 'subgroup_size', n: number): V {
+/** A lane's id in its wave and the wave's size (ir.ts "Subgroups": waves of `size` lanes in batch order). */
+function subgroupBuiltin(b: 'subgroup_invocation_id' | 'subgroup_size', n: number, size: number): V {
   const v = new V(n, 1);
-  for (let l = 0; l < n; l++) v.u[l] = b === 'subgroup_size' ? WAVE_SIZE : l % WAVE_SIZE;
+  for (let l = 0; l < n; l++) v.u[l] = b === 'subgroup_size' ? size : l % size;
   return v;
 }

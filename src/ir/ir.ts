@@ -92,7 +92,7 @@
 //
 // Subgroups (waves) and quads: the `subgroup` statement. A wave is a fixed set of invocations of
 // one stage (WGSL's subgroup, Direct3D's wave) of `subgroup_size` lanes (the builtin; 4 to 128, a
-// power of two; the executor's wave is 32 lanes, src/exec/invocation.ts WAVE_SIZE: a compute
+// power of two; the executor's wave is 32 lanes unless a run sets `waveSize`: a compute
 // group's lanes 32w..32w+31 by local_invocation_index, a pixel batch's 8 quads 8w..8w+7; a group
 // smaller than the wave, or its last wave, has lanes that do not exist and are never active). Lane
 // ids (`subgroup_invocation_id`) are 0..size-1 in that order. The lanes that take part are the

@@ -8,7 +8,9 @@
 // by value (WaveReadLaneFirst, WaveActiveSum in divergent flow), QuadAny/QuadAll, and the refusals
 // by name (WaveMatch, WaveMultiPrefixOp, a wave operation in a vertex program). When WebGPU is here
 // (Dawn: SwiftShader's adapter offers the 'subgroups' feature, which src/gpu/session.ts requests),
-// Tint compiles every module's WGSL with its compute pipelines.
+// Tint compiles every module's WGSL with its compute pipelines, and Dawn runs the 40-lane module and
+// QuadAny/QuadAll: the executor, given the device's subgroup size (SwiftShader's is 4), prints the
+// same words except where ir.ts leaves the result unspecified.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +26,7 @@ import { emitWgsl } from '../../src/wgsl/index.js';
 import { emitModuleWgsl } from '../../src/wgsl/emit.js';
 import { readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { needs } from '../helpers/strict.js';
-import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
+import { compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 
 const F = new DataView(new ArrayBuffer(4));
 const f32bits = (x: number): number => (F.setFloat32(0, x, true), F.getUint32(0, true));
@@ -363,3 +365,69 @@ test(
     assert.deepEqual(failed, []);
   },
 );
+
+/** The device's subgroup size (Dawn), from a one-wave probe. */
+async function deviceWaveSize(): Promise<number> {
+  const code = `enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1) fn main(@builtin(subgroup_size) n: u32) { o[0] = n; }`;
+  const r = await gpuCompute({
+    code,
+    workgroups: [1, 1, 1],
+    bindings: [{ group: 0, binding: 0, type: 'storage', words: new Uint32Array(1) }],
+  });
+  assert.ok(r.ok, r.ok ? '' : r.messages.join(' | '));
+  return r.outputs['0:0']![0]!;
+}
+
+test(
+  "Dawn prints the executor's words for the 40-lane module at the device's wave size",
+  { skip: needs(webgpuSkip()) },
+  async () => {
+    const size = await deviceWaveSize();
+    const m = computeModule();
+    const out = new Uint32Array(40 * SLOTS);
+    runCompute(m, { workgroups: [1, 1, 1], buffers: { '0:0': out }, waveSize: size });
+    const r = await gpuCompute({
+      code: emitModuleWgsl(m),
+      workgroups: [1, 1, 1],
+      bindings: [{ group: 0, binding: 0, type: 'storage', words: new Uint32Array(40 * SLOTS) }],
+    });
+    assert.ok(r.ok, r.ok ? '' : r.messages.join(' | '));
+    const gpu = r.outputs['0:0']!;
+    let compared = 0;
+    for (let l = 0; l < 40; l++)
+      for (let k = 0; k < SLOTS; k++) {
+        // a shuffle from the wave's last lane reads past the wave: unspecified
+        if (k === 7 && l % size === size - 1) continue;
+        assert.equal(gpu[l * SLOTS + k], out[l * SLOTS + k], `lane ${l} slot ${k} (wave size ${size})`);
+        compared++;
+      }
+    assert.ok(compared > 600);
+  },
+);
+
+test("Dawn prints the executor's words for DXIL cs_quad_vote", { skip: needs(skip || webgpuSkip()) }, async () => {
+  const p = liftCorpus('sm_advanced__cs_quad_vote');
+  for (const v of [
+    [1, 3, 1, 1],
+    [3, 3, 3, 3],
+    [0, 2, 0, 2],
+  ]) {
+    const t0 = Uint32Array.from(v);
+    const u0 = new Uint32Array(16);
+    runCompute(p, { workgroups: [1, 1, 1], buffers: { [key(p, 't', 0)]: t0, [key(p, 'u', 0)]: u0 } });
+    const [tg, tb] = key(p, 't', 0).split(':').map(Number);
+    const [ug, ub] = key(p, 'u', 0).split(':').map(Number);
+    const r = await gpuCompute({
+      code: emitWgsl(p),
+      workgroups: [1, 1, 1],
+      bindings: [
+        { group: tg!, binding: tb!, type: 'storage', words: t0, readOnly: true },
+        { group: ug!, binding: ub!, type: 'storage', words: new Uint32Array(16) },
+      ],
+    });
+    assert.ok(r.ok, r.ok ? '' : r.messages.join(' | '));
+    assert.deepEqual([...r.outputs[key(p, 'u', 0)]!], [...u0], `t0 = ${v.join(',')}`);
+  }
+});
