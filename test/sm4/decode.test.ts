@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
+import { IridiaError } from '../../src/errors.js';
 import { addToCensus, decodeContainerProgram, opcodeCensus, OPCODES } from '../../src/sm4/index.js';
 import { FIXTURES, isContainerFile, readBytes, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 
@@ -18,8 +19,10 @@ function decodeAll(dirs: string[]): { programs: number; instructions: number; re
       let c;
       try {
         c = parseContainer(readBytes(f));
-      } catch {
-        continue; // not a readable container: the container layer's business
+      } catch (e) {
+        // not a readable container (a typed refusal): the container layer's business; a crash fails
+        if (!(e instanceof IridiaError)) throw e;
+        continue;
       }
       try {
         const p = decodeContainerProgram(c);
