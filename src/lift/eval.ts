@@ -23,10 +23,10 @@ const op = (ins: Instruction, k: number): Operand => {
 };
 const sat = (ins: Instruction): boolean => ((ins.token >>> 13) & 1) === 1;
 
-const AT_CENTRE_NOTE =
+export const AT_CENTRE_NOTE =
   'eval_centroid and eval_sample_index read the input as interpolated at the pixel centre: exact at one sample ' +
   'per pixel, different under multisampling (the rasterizer’s sample count is the pipeline’s, not the program’s)';
-const SNAPPED_NOTE =
+export const SNAPPED_NOTE =
   'eval_snapped steps from the pixel centre by the input’s fine screen derivatives times the offset (1/16 pixel): ' +
   'exact up to f32 rounding for linear (noperspective) and constant inputs, first-order for perspective-correct ones';
 

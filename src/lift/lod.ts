@@ -15,7 +15,7 @@ import type { ExprId } from '../ir/ir.js';
 import type { Instruction, Operand } from '../sm4/types.js';
 import type { Handler } from './alu.js';
 import { textureFor, writeSwizzled } from './memory.js';
-import type { Lifter } from './state.js';
+import type { ExprOps } from './semantics.js';
 
 const F32_MIN_NORMAL = 0x00800000;
 const F32_NEG_INF = 0xff800000;
@@ -27,13 +27,14 @@ const op = (ins: Instruction, k: number): Operand => {
   return o;
 };
 
-const NOTE =
+/** The note a program computing a level of detail carries. */
+export const LOD_NOTE =
   'lod is computed (WGSL has no query-LOD builtin): log2 of the longer axis of the coarse-derivative footprint in ' +
   'texels of level 0, clamped to the texture’s levels; the sampler’s LOD bias and MinLOD/MaxLOD and anisotropy are ' +
   'not applied, and Direct3D’s exact level is implementation-defined';
 
 /** Coordinate components a texture shape's level of detail depends on (cube: its own projection). */
-function footprintLanes(shape: string): number | 'cube' | undefined {
+export function footprintLanes(shape: string): number | 'cube' | undefined {
   switch (shape) {
     case '1d':
     case '1darray':
@@ -60,13 +61,34 @@ const lod: Handler = (L, ins) => {
   L.resources.find('s', op(ins, 3)); // the sampler must be declared
   const lanes = footprintLanes(res.shape);
   if (lanes === undefined) return L.invalid(`lod on a ${res.shape} resource`);
-  L.note(NOTE);
+  L.note(LOD_NOTE);
+  const coord = L.src(coordOp, 'f32', lanes === 'cube' ? [0, 1, 2] : [0, 1, 2].slice(0, lanes));
+  const { clamped, unclamped } = levelOfDetail(L, handle, coord, lanes);
+  const zero = L.f.f32(0);
+  const value = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [clamped, unclamped, zero, zero] });
+  writeSwizzled(L, dst, resOp, value, 'f32');
+};
+
+/** What the computation needs of a lifter (the SM4/5 Lifter and the DXIL lifter both have it). */
+export type LodOps = ExprOps & { swz(vector: ExprId, pattern: number[]): ExprId };
+
+/**
+ * The level of detail of a sample of `image` at `coord` (f32 lanes: `lanes` of them, three for a
+ * cube), as the header describes: the unclamped level and that level clamped to the texture's levels.
+ * The DXIL lifter's CalculateLOD calls it too, so a DXBC and a DXIL build compute the same words.
+ */
+export function levelOfDetail(
+  L: LodOps,
+  image: ExprId,
+  coord: ExprId,
+  lanes: number | 'cube',
+): { clamped: ExprId; unclamped: ExprId } {
   const size = L.e({
     op: 'convert',
     to: 'f32',
-    value: L.e({ op: 'image_query', image: handle, query: 'size', level: L.f.i32(0) }),
+    value: L.e({ op: 'image_query', image, query: 'size', level: L.f.i32(0) }),
   });
-  const rho2 = lanes === 'cube' ? cubeFootprint(L, coordOp, size) : flatFootprint(L, coordOp, size, lanes);
+  const rho2 = lanes === 'cube' ? cubeFootprint(L, coord, size) : flatFootprint(L, coord, size, lanes);
   const r2 = L.once(rho2, 'lod_rho2');
   const unclamped = L.once(
     L.sel(
@@ -76,17 +98,15 @@ const lod: Handler = (L, ins) => {
     ),
     'lod',
   );
-  const levels = L.e({ op: 'convert', to: 'f32', value: L.e({ op: 'image_query', image: handle, query: 'levels' }) });
+  const levels = L.e({ op: 'convert', to: 'f32', value: L.e({ op: 'image_query', image, query: 'levels' }) });
   const clamped = L.math('clamp', unclamped, L.f.f32(0), L.bin('sub', levels, L.f.f32(1)));
-  const zero = L.f.f32(0);
-  const value = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [clamped, unclamped, zero, zero] });
-  writeSwizzled(L, dst, resOp, value, 'f32');
-};
+  return { clamped, unclamped };
+}
 
 /** The larger squared length of the footprint's axes, for 1 to 3 plain coordinates. */
-function flatFootprint(L: Lifter, coordOp: Operand, size: ExprId, n: number): ExprId {
+function flatFootprint(L: LodOps, coordIn: ExprId, size: ExprId, n: number): ExprId {
   const pick = [0, 1, 2].slice(0, n);
-  const coord = L.once(L.src(coordOp, 'f32', pick), 'lod_coord');
+  const coord = L.once(coordIn, 'lod_coord');
   const texels = n === 3 ? size : L.swz(size, pick);
   const squared = (axis: 'x' | 'y'): ExprId => {
     const t = L.once(
@@ -99,8 +119,8 @@ function flatFootprint(L: Lifter, coordOp: Operand, size: ExprId, n: number): Ex
 }
 
 /** The same for a cube map: the derivatives of the face coordinates the direction selects. */
-function cubeFootprint(L: Lifter, coordOp: Operand, size: ExprId): ExprId {
-  const c = L.once(L.src(coordOp, 'f32', [0, 1, 2]), 'lod_dir');
+function cubeFootprint(L: LodOps, dir: ExprId, size: ExprId): ExprId {
+  const c = L.once(dir, 'lod_dir');
   const a = L.once(L.math('abs', c), 'lod_abs');
   const [ax, ay, az] = [0, 1, 2].map((k) => L.swz(a, [k])) as [ExprId, ExprId, ExprId];
   const zMajor = L.once(L.bin('and', L.bin('ge', az, ax), L.bin('ge', az, ay)), 'lod_zmajor');
