@@ -26,6 +26,7 @@ import { Lowering } from './lower.js';
 import { allocaMemory, globalMemory, liftInst } from './inst.js';
 import { buildInputs, buildOutputs, type IoElement, type OutputPlan } from './io.js';
 import { liftDxOp, type OpContext } from './ops.js';
+import { declareHeaps } from './heap.js';
 import { liftMeshModule } from './mesh.js';
 import { liftStageProgram } from './stage.js';
 
@@ -79,6 +80,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   if (ep.shaderFlags & (1n << 2n)) L.refuse('double precision', 'the program enables double-precision operations');
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll([fn]);
+  declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
   declareGlobals(L, m, fn);
 
   const entry = true;

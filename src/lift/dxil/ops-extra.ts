@@ -4,5 +4,7 @@ import type { Handler } from './ops-common.js';
 import { WAVE_OPS } from './ops-wave.js';
 import { STAGE_OPS } from './ops-stage.js';
 import { MESH_OPS } from './ops-mesh.js';
+import { HEAP_OPS } from './heap.js';
+import { MISC_OPS } from './ops-misc.js';
 
-export const EXTRA_OPS: readonly ReadonlyMap<number, Handler>[] = [STAGE_OPS, MESH_OPS, WAVE_OPS];
+export const EXTRA_OPS: readonly ReadonlyMap<number, Handler>[] = [STAGE_OPS, MESH_OPS, HEAP_OPS, MISC_OPS, WAVE_OPS];

@@ -425,7 +425,12 @@ function coordLayout(shape: string): { coords: number; layer: number | undefined
 }
 
 /** Float coordinates (operands k..k+3) and the array layer (rounded, clamped, as an i32). */
-function floatCoords(L: DxilLifter, c: Instruction, k: number, res: DxResource): { coord: ExprId; layer?: ExprId } {
+export function floatCoords(
+  L: DxilLifter,
+  c: Instruction,
+  k: number,
+  res: DxResource,
+): { coord: ExprId; layer?: ExprId } {
   const { coords, layer } = coordLayout(res.shape);
   const parts = [0, 1, 2].slice(0, coords).map((j) => num(L, c, k + j));
   if (res.shape === '1d' || res.shape === '1darray') parts.push(L.f32bits(0x3f000000));
@@ -437,7 +442,7 @@ function floatCoords(L: DxilLifter, c: Instruction, k: number, res: DxResource):
 }
 
 /** Constant texel offsets (operands k..k+n-1; undef is 0); undefined when all are zero. */
-function offsets(L: DxilLifter, c: Instruction, k: number, n: number, res: DxResource): ExprId | undefined {
+export function offsets(L: DxilLifter, c: Instruction, k: number, n: number, res: DxResource): ExprId | undefined {
   const vals: number[] = [];
   for (let j = 0; j < n; j++) {
     const v = c.ops[k + j];
@@ -467,6 +472,11 @@ function sample(kind: SampleKind): Handler {
       return L.invalid('sampling a view that is not a texture');
     if (res.shape === '2dms' || res.shape === '2dmsarray')
       return L.refuse('sample of a multisampled texture', res.dx.name);
+    if (res.scalar !== 'f32')
+      return L.refuse(
+        'resource kind not handled',
+        `${res.dx.name || res.cls + res.dx.id}: a filtered sample of an integer texture (WGSL samples float textures only)`,
+      );
     const { coord, layer } = floatCoords(L, c, 3, res);
     const offset = offsets(L, c, 7, 3, res);
     const fragment = L.stage === 'pixel';
@@ -557,7 +567,7 @@ function sample(kind: SampleKind): Handler {
 }
 
 /** A vec4 of the texture's scalar as a ResRet of the overload type. */
-function texelTuple(L: DxilLifter, c: Instruction, v: ExprId, scalar: Scalar): Val {
+export function texelTuple(L: DxilLifter, c: Instruction, v: ExprId, scalar: Scalar): Val {
   const t = retType(c);
   const parts = [0, 1, 2, 3].map((k) => {
     const lane = L.swz(v, [k]);

@@ -81,7 +81,7 @@ function compScalar(L: DxilLifter, ct: number): 'f32' | 'i32' | 'u32' {
 }
 
 /** What the program does with each resource (by class and range id), found before declaring. */
-interface Usage {
+export interface Usage {
   readonly comparison: Set<string>;
   readonly atomic: Set<string>;
   readonly typedLoad: Set<string>;
@@ -102,6 +102,8 @@ export class DxResources {
   readonly list: Resource[] = [];
   readonly byKey = new Map<string, DxResource>();
   private readonly all: DxilResource[];
+  /** The descriptor-heap array an annotateHandle of a createHandleFromHeap selects (heap.ts sets it). */
+  heapOf: ((annotation: Instruction) => DxilResource | undefined) | undefined;
 
   constructor(
     private readonly L: DxilLifter,
@@ -118,7 +120,7 @@ export class DxResources {
     if (v.op !== 'call') return undefined;
     const op = v.ops[0];
     const opcode = op instanceof Constant && op.ck === 'int' ? Number(op.bits) : -1;
-    if (opcode === 216) return this.resourceOf(v.ops[1], depth + 1); // annotateHandle
+    if (opcode === 216) return this.heapOf?.(v) ?? this.resourceOf(v.ops[1], depth + 1); // annotateHandle
     if (opcode === 57) {
       // createHandle(class, rangeId, index, nonUniform)
       const cls = ['SRV', 'UAV', 'CBuffer', 'Sampler'][this.L.imm(v.ops[1], 'a handle class')];
@@ -155,7 +157,7 @@ export class DxResources {
     return undefined;
   }
 
-  private scan(fns: readonly Func[]): Usage {
+  scan(fns: readonly Func[]): Usage {
     const u: Usage = { comparison: new Set(), atomic: new Set(), typedLoad: new Set(), maxIndex: new Map() };
     const key = (r: DxilResource) => `${r.cls}:${r.id}`;
     for (const f of fns)
@@ -215,7 +217,8 @@ export class DxResources {
     }
   }
 
-  private declare(
+  /** Declares one resource as a global (heap.ts declares its descriptor-heap arrays through it, by `name`). */
+  declare(
     r: DxilResource,
     cls: 'b' | 't' | 's' | 'u',
     group: number,
@@ -223,6 +226,7 @@ export class DxResources {
     count: number,
     unbounded: boolean,
     usage: Usage,
+    name = `${cls === 'b' ? 'cb' : cls}${r.id}`,
   ): void {
     const L = this.L;
     const key = `${r.cls}:${r.id}`;
@@ -242,7 +246,6 @@ export class DxResources {
     let atomic = false;
     let scalarElements = false;
     let rows = 0;
-    const name = `${cls === 'b' ? 'cb' : cls}${r.id}`;
     if (cls === 'b') {
       rows = Math.max(1, Math.ceil(r.size / 16));
       if (rows > 4096) L.invalid(`${r.name}: a constant buffer of ${rows} rows (Direct3D allows 4096)`);
