@@ -5,12 +5,13 @@
 // 40 lanes (a full wave and one of 8 lanes) and a 3x2 pixel target (two quads, two helper pixels
 // and one discarded). Four vkd3d-proton DXIL programs of ../shared/corpus/dxil (skipped without it)
 // run on the executor: a wave-wide exclusive prefix sum and lane count, a loop that splits the wave
-// by value (WaveReadLaneFirst, WaveActiveSum in divergent flow), QuadAny/QuadAll, and the refusals
-// by name (WaveMatch, WaveMultiPrefixOp, a wave operation in a vertex program). When WebGPU is here
-// (Dawn: SwiftShader's adapter offers the 'subgroups' feature, which src/gpu/session.ts requests),
-// Tint compiles every module's WGSL with its compute pipelines, and Dawn runs the 40-lane module and
-// QuadAny/QuadAll: the executor, given the device's subgroup size (SwiftShader's is 4), prints the
-// same words except where ir.ts leaves the result unspecified.
+// by value (WaveReadLaneFirst, WaveActiveSum in divergent flow), QuadAny/QuadAll and WaveMatch; the
+// refusals by name (WaveMultiPrefixOp, a wave operation in a vertex program) are checked. When
+// WebGPU is here (Dawn: SwiftShader's adapter offers the 'subgroups' feature, which
+// src/gpu/session.ts requests), Tint compiles every module's WGSL with its compute pipelines, and
+// Dawn runs the 40-lane module, QuadAny/QuadAll and WaveMatch: the executor, given the device's
+// subgroup size (SwiftShader's is 4), prints the same words except where ir.ts leaves the result
+// unspecified.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -325,6 +326,41 @@ test('DXIL cs_quad_vote: QuadAny and QuadAll, also inside a branch the whole qua
   assert.deepEqual(run([0, 2, 0, 2]), each([1, 0, none, none])); // no lane takes the branch
 });
 
+/** cs_wave_match: u0[i] = WaveMatch(t0[i]).x, lanes by WaveGetLaneIndex; 16 lanes. */
+function waveMatch(p: Program, t0: Uint32Array, waveSize?: number): Uint32Array {
+  const u0 = new Uint32Array(16);
+  runCompute(p, {
+    workgroups: [1, 1, 1],
+    buffers: { [key(p, 't', 0)]: t0, [key(p, 'u', 0)]: u0 },
+    ...(waveSize ? { waveSize } : {}),
+  });
+  return u0;
+}
+
+test('DXIL cs_wave_match: WaveMatch as a loop of first-value ballots', { skip }, () => {
+  const p = liftCorpus('sm_advanced__cs_wave_match');
+  // t0 = i % 3: value 0 in lanes 0,3,..,15 (bits 0x9249), 1 in 1,4,..,13 (0x2492), 2 in 2,5,..,14 (0x4924)
+  const u0 = waveMatch(
+    p,
+    Uint32Array.from({ length: 16 }, (_, i) => i % 3),
+  );
+  assert.deepEqual(
+    [...u0],
+    Array.from({ length: 16 }, (_, i) => [0x9249, 0x2492, 0x4924][i % 3]),
+  );
+  // all equal: every lane; all different: itself
+  assert.deepEqual([...waveMatch(p, new Uint32Array(16).fill(7))], new Array<number>(16).fill(0xffff));
+  assert.deepEqual(
+    [
+      ...waveMatch(
+        p,
+        Uint32Array.from({ length: 16 }, (_, i) => i),
+      ),
+    ],
+    Array.from({ length: 16 }, (_, i) => 1 << i),
+  );
+});
+
 test('DXIL: wave operations WGSL cannot express are refused by name', { skip }, () => {
   const refusal = (name: string): string => {
     try {
@@ -334,7 +370,6 @@ test('DXIL: wave operations WGSL cannot express are refused by name', { skip }, 
     }
     return 'lifted';
   };
-  assert.match(refusal('sm_advanced__cs_wave_match'), /wave operations: WaveMatch \(dx\.op 165\)/);
   assert.match(refusal('sm_advanced__cs_wave_multi_prefix'), /wave operations: WaveMultiPrefixOp \(dx\.op 166\)/);
   assert.match(
     refusal('sm_advanced__vs_instance_input_nonuniform_workarounds'),
@@ -431,3 +466,26 @@ test("Dawn prints the executor's words for DXIL cs_quad_vote", { skip: needs(ski
     assert.deepEqual([...r.outputs[key(p, 'u', 0)]!], [...u0], `t0 = ${v.join(',')}`);
   }
 });
+
+test(
+  "Dawn prints the executor's words for DXIL cs_wave_match at the device's wave size",
+  { skip: needs(skip || webgpuSkip()) },
+  async () => {
+    const size = await deviceWaveSize();
+    const p = liftCorpus('sm_advanced__cs_wave_match');
+    const t0 = Uint32Array.from({ length: 16 }, (_, i) => [5, 9, 5, 5, 9, 1, 1, 5][i % 8]!);
+    const want = waveMatch(p, t0, size);
+    const [tg, tb] = key(p, 't', 0).split(':').map(Number);
+    const [ug, ub] = key(p, 'u', 0).split(':').map(Number);
+    const r = await gpuCompute({
+      code: emitWgsl(p),
+      workgroups: [1, 1, 1],
+      bindings: [
+        { group: tg!, binding: tb!, type: 'storage', words: t0, readOnly: true },
+        { group: ug!, binding: ub!, type: 'storage', words: new Uint32Array(16) },
+      ],
+    });
+    assert.ok(r.ok, r.ok ? '' : r.messages.join(' | '));
+    assert.deepEqual([...r.outputs[key(p, 'u', 0)]!], [...want], `wave size ${size}`);
+  },
+);

@@ -14,8 +14,10 @@
 //   quadBroadcast takes a constant; Direct3D leaves a lane past 3 undefined).
 // - QuadAny/QuadAll: the lane's operand with its three neighbours' (quadSwapX/Y/Diagonal), as dxc
 //   lowers them for targets without QuadVote.
-// Refused by name (WGSL has nothing exact): WaveMatch, WaveMultiPrefixOp, WaveMultiPrefixBitCount
-// (partitioned operations), WavePrefixOp with Min or Max (WGSL scans add and mul only), and every
+// - WaveMatch(x): loop { f = broadcast_first(bits of x); if (bits == f) { m = ballot(true); break; } }:
+//   each pass the lanes holding the first remaining lane's value are the active ones that ballot.
+// Refused by name (WGSL has nothing exact): WaveMultiPrefixOp, WaveMultiPrefixBitCount
+// (partitioned scans), WavePrefixOp with Min or Max (WGSL scans add and mul only), and every
 // wave operation outside pixel and compute programs (WGSL has subgroups only in fragment and
 // compute entry points). i1 operands travel as u32 0/1 where WGSL takes numbers; narrow integers
 // are folded as i32 (signed min/max) or u32 and wrapped after; half results are rounded.
@@ -257,7 +259,29 @@ export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
       return sub(L, 'exclusive_scan', { argument: one, reduce: 'add' }, 'u32');
     },
   ],
-  [165, refused('WGSL has no partitioned subgroup operation (a mask of the lanes holding the same value)')],
+  // WaveMatch: a loop taking the first remaining lane's value, whose holders ballot and leave
+  [
+    165,
+    (L, c) => {
+      enter(L, c);
+      const { e, s } = operand(L, c, 1);
+      const zero = { kind: 'tuple' as const, parts: [0, 1, 2, 3].map(() => L.u32(0)) };
+      if (L.f.unreachable()) return zero;
+      // compared as bit patterns: a NaN matches itself (an ordered == would never leave the loop)
+      const bits = s === 'f32' ? L.f.bind('wave_bits', L.bitcast('u32', e)) : e;
+      const mask = L.f.local('wave_match', L.m.vec('u32', 4));
+      L.f.open();
+      const first = sub(L, 'broadcast_first', { argument: bits }, 'u32');
+      L.f.open();
+      L.f.stmt({ op: 'store', pointer: L.local(mask), value: sub(L, 'ballot', { argument: L.bool(true) }, 'ballot') });
+      L.f.stmt({ op: 'break' });
+      const accept = L.f.close();
+      L.f.stmt({ op: 'if', cond: L.bin('eq', bits, first), accept, reject: [] });
+      L.f.stmt({ op: 'loop', body: L.f.close() });
+      const m = L.once(L.load(L.local(mask)), 'match');
+      return { kind: 'tuple', parts: [0, 1, 2, 3].map((k) => L.swz(m, [k])) };
+    },
+  ],
   [166, refused('WGSL has no partitioned (multi-prefix) scan')],
   [167, refused('WGSL has no partitioned (multi-prefix) scan')],
   // QuadVote(cond, op): the lane's operand with its three neighbours'
