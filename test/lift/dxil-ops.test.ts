@@ -22,7 +22,7 @@ import { liftModule } from '../../src/lift/dxil/lift.js';
 import { lift } from '../../src/lift/lift.js';
 import { RESOURCE_HEAP_SPACE, SAMPLER_HEAP_SPACE } from '../../src/lift/dxil/heap.js';
 import { validateModule } from '../../src/ir/validate.js';
-import { runCompute, runPixel, runVertex } from '../../src/exec/index.js';
+import { nearestClampSampler, runCompute, runPixel, runVertex } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import type { Program } from '../../src/ir/program.js';
 import { IridiaError } from '../../src/errors.js';
@@ -319,6 +319,39 @@ test('CalculateLOD (as the SM4/5 lod), EvalSnapped and EvalCentroid on the execu
       assert.equal(o[2], x / 4 + 1 / 16, `snapped u at ${x},${y}`);
       assert.equal(o[3], Math.fround(y / 8 + 2 * x), `centroid v at ${x},${y}`);
     }
+});
+
+test('TextureGatherRaw: the red words of the four footprint texels, as bits', () => {
+  const p = pixelProgram((b, _u, _v, srv, sampler) => {
+    const undef = new Constant(b.f32, 'undef');
+    const g = b.call('dx.op.textureGatherRaw.i32', b.struct(b.i32, 5), [
+      b.int(223),
+      srv,
+      sampler,
+      b.float(0.5),
+      b.float(0.5),
+      b.float(0), // layer 0
+      undef,
+      b.int(0),
+      b.int(0),
+    ]);
+    return [0, 1, 2, 3].map((k) => b.asFloat(b.part(g, k, b.i32)));
+  });
+  // a 4x4 texture whose texel (x, y) holds red 0x3f800000 + 4y + x (other lanes 0)
+  const level = new Uint32Array(4 * 4 * 4);
+  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) level[(y * 4 + x) * 4] = 0x3f800000 + 4 * y + x;
+  const tex = p.interface.resources.find((r) => r.registerClass === 't')!;
+  const textures = { [`${tex.group}:${tex.binding}`]: { width: 4, height: 4, depthOrLayers: 1, levels: [level] } };
+  const r = runPixel(p, {
+    width: 1,
+    height: 1,
+    buffers: { '0:0': new Uint32Array(8) },
+    textures,
+    sample: nearestClampSampler(textures),
+  });
+  // (0.5, 0.5) * 4 = (2, 2): the footprint's top-left texel is (1, 1); Direct3D's order (0,1), (1,1), (1,0), (0,0)
+  const at = (x: number, y: number) => 0x3f800000 + 4 * y + x;
+  assert.deepEqual(Array.from(r.targets[0]!.subarray(0, 4)), [at(1, 2), at(2, 2), at(2, 1), at(1, 1)]);
 });
 
 // ---- barriers and the view id --------------------------------------------------------------------
