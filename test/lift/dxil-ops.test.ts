@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FIXTURES, readBytes } from '../helpers/shared.js';
+import { FIXTURES, readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
@@ -353,6 +353,52 @@ test('TextureGatherRaw: the red words of the four footprint texels, as bits', ()
   const at = (x: number, y: number) => 0x3f800000 + 4 * y + x;
   assert.deepEqual(Array.from(r.targets[0]!.subarray(0, 4)), [at(1, 2), at(2, 2), at(2, 1), at(1, 1)]);
 });
+
+// vkd3d-proton's tests/d3d12_shaders.c (LGPL, read from ../shared, not committed): a pixel program
+// writing Texture2DMSGetSamplePosition(t0, cb0[0].x) to its target
+const SAMPLEPOS = 'corpus/dxil/vkd3d-proton/tests__d3d12_shaders__ps_code_dxil_d01924b6_4.dxil';
+
+test(
+  "Texture2DMSGetSamplePosition: Direct3D's standard pattern (samplepos's table), zero out of range",
+  { skip: skipUnlessShared(SAMPLEPOS) },
+  () => {
+    const p = lift(readBytes(sharedPath(SAMPLEPOS)!));
+    assert.deepEqual(validateModule(p.module), []);
+    wgsl.push(emitWgsl(p));
+    const tex = p.interface.resources.find((r) => r.registerClass === 't')!;
+    const position = (samples: number, index: number): number[] => {
+      const textures = {
+        [`${tex.group}:${tex.binding}`]: {
+          width: 1,
+          height: 1,
+          depthOrLayers: 1,
+          levels: [new Uint32Array(4)],
+          samples,
+        },
+      };
+      const r = runPixel(p, { width: 1, height: 1, buffers: { '0:0': new Uint32Array([index, 0, 0, 0]) }, textures });
+      return Array.from(new Float32Array(r.targets[0]!.buffer).subarray(0, 2));
+    };
+    // D3D11_STANDARD_MULTISAMPLE_PATTERN in sixteenths of a pixel: 1 sample (0, 0); 2: (4, 4), (-4, -4);
+    // 4: (-2, -6), (6, -2), (-6, 2), (2, 6); 8: sample 5 (-7, -1); 16: sample 15 (-7, -8)
+    assert.deepEqual(position(1, 0), [0, 0]);
+    assert.deepEqual(position(2, 1), [-0.25, -0.25]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((k) => position(4, k)),
+      [
+        [-0.125, -0.375],
+        [0.375, -0.125],
+        [-0.375, 0.125],
+        [0.125, 0.375],
+      ],
+    );
+    assert.deepEqual(position(8, 5), [-7 / 16, -1 / 16]);
+    assert.deepEqual(position(16, 15), [-7 / 16, -0.5]);
+    // an index past the count, and a count that is not a standard one, give zero
+    assert.deepEqual(position(4, 4), [0, 0]);
+    assert.deepEqual(position(3, 0), [0, 0]);
+  },
+);
 
 // ---- barriers and the view id --------------------------------------------------------------------
 
