@@ -43,6 +43,9 @@ import {
   runGeometry,
   runHull,
   runDomain,
+  runMesh,
+  runAmplification,
+  seededWords,
   SEED_DOMAIN_POINTS,
   type ExecTexture,
   type SeededBindings,
@@ -255,6 +258,17 @@ interface SeededResult {
   patchConstants?: Record<string, number[]>;
   /** Geometry: each emitted vertex's primitive, instance and strip. */
   emitted?: number[][];
+  /** Mesh and amplification: the one thread group run (numthreads) and the payload passed in
+   * (mesh: its words from the seed's `payload` stream) or out (amplification). */
+  threadGroup?: number[];
+  payload?: number[];
+  /** Mesh: SetMeshOutputCounts' vertex and primitive counts, the indices, the primitive outputs by
+   * semantic (each primitive in turn; the vertex outputs are stageOutputs). */
+  meshCounts?: number[];
+  indices?: number[];
+  primitiveOutputs?: Record<string, number[]>;
+  /** Amplification: DispatchMesh's thread group counts. */
+  dispatch?: number[];
   /** Resources left unbound, with why. */
   unbound?: string[];
 }
@@ -271,7 +285,8 @@ function seededHead(p: Program, seed: number, b: SeededBindings, on: SeededResul
   else if (p.stage === 'domain') {
     head.patches = size.patches;
     head.domainPoints = SEED_DOMAIN_POINTS.map((x) => [...x]);
-  }
+  } else if (p.stage === 'mesh' || p.stage === 'amplification')
+    head.threadGroup = [...(p.stageFunctions?.threadGroup ?? [1, 1, 1])];
   if (b.unbound.length) head.unbound = [...b.unbound];
   return head;
 }
@@ -363,6 +378,19 @@ function seededCpu(p: Program, seed: number, size: RunSize): SeededResult {
       domainPoints: SEED_DOMAIN_POINTS,
     });
     out.stageOutputs = elementWords(p.interface.outputs, r, size.patches * SEED_DOMAIN_POINTS.length);
+  } else if (p.stageFunctions && p.stage === 'mesh') {
+    // one thread group, SV_GroupID (0, 0, 0); the payload an amplification group would pass
+    const payload = seededWords(seed, 'payload', (p.stageFunctions.payloadBytes ?? 0) / 4);
+    const r = runMesh(p, { ...base, payload });
+    if (payload.length) out.payload = Array.from(payload);
+    out.meshCounts = [r.vertexCount, r.primitiveCount];
+    out.indices = Array.from(r.indices);
+    out.stageOutputs = elementWords(p.interface.outputs, r.vertices, r.vertexCount);
+    out.primitiveOutputs = elementWords(p.interface.patchConstants, r.primitives, r.primitiveCount);
+  } else if (p.stageFunctions && p.stage === 'amplification') {
+    const r = runAmplification(p, base);
+    out.dispatch = [...r.dispatch];
+    out.payload = Array.from(r.payload);
   } else throw new UsageError(`running a ${p.stage} program from the command line is not supported yet`);
   for (const r of b.resources) if (r.writable) out.outputs[r.name] = outputWords(b, r);
   return out;
@@ -462,15 +490,17 @@ function wordLines(words: readonly number[]): string[] {
 /** The text form: the run, then each output's words in hex, eight a line after the index of the first. */
 function seededText(r: SeededResult): string {
   const size =
-    r.workgroups !== undefined
-      ? `${r.workgroups.join(' x ')} thread groups`
-      : r.width !== undefined
-        ? `${r.width} x ${r.height} pixels`
-        : r.vertices !== undefined
-          ? `${r.vertices} vertices`
-          : r.primitives !== undefined
-            ? `${r.primitives} primitive${r.primitives === 1 ? '' : 's'}`
-            : `${r.patches} patch${r.patches === 1 ? '' : 'es'}${r.domainPoints ? `, ${r.domainPoints.length} domain points each` : ''}`;
+    r.threadGroup !== undefined
+      ? `one thread group of ${r.threadGroup.join(' x ')} threads`
+      : r.workgroups !== undefined
+        ? `${r.workgroups.join(' x ')} thread groups`
+        : r.width !== undefined
+          ? `${r.width} x ${r.height} pixels`
+          : r.vertices !== undefined
+            ? `${r.vertices} vertices`
+            : r.primitives !== undefined
+              ? `${r.primitives} primitive${r.primitives === 1 ? '' : 's'}`
+              : `${r.patches} patch${r.patches === 1 ? '' : 'es'}${r.domainPoints ? `, ${r.domainPoints.length} domain points each` : ''}`;
   const lines = [`${r.target} (${r.stage}) on the ${r.on}, seed ${r.seed}, ${size}`];
   for (const u of r.unbound ?? []) lines.push(`unbound ${u}`);
   for (const [name, words] of Object.entries(r.outputs))
@@ -489,6 +519,12 @@ function seededText(r: SeededResult): string {
     lines.push(`output ${name} (${words.length} words)`, ...wordLines(words));
   for (const [name, words] of Object.entries(r.patchConstants ?? {}))
     lines.push(`patch constant ${name} (${words.length} words)`, ...wordLines(words));
+  if (r.meshCounts) lines.push(`mesh output counts: ${r.meshCounts[0]} vertices, ${r.meshCounts[1]} primitives`);
+  if (r.indices) lines.push(`indices (${r.indices.length} words)`, ...wordLines(r.indices));
+  for (const [name, words] of Object.entries(r.primitiveOutputs ?? {}))
+    lines.push(`primitive ${name} (${words.length} words)`, ...wordLines(words));
+  if (r.dispatch) lines.push(`dispatch ${r.dispatch.join(' x ')} mesh thread groups`);
+  if (r.payload) lines.push(`payload (${r.payload.length} words)`, ...wordLines(r.payload));
   return `${lines.join('\n')}\n`;
 }
 
