@@ -586,8 +586,31 @@ const gather =
     const { e: sampler } = resourceOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape.startsWith('1d') || res.shape === 'buffer')
       return L.invalid('a gather of a view that is not a 2D, cube or 3D texture');
-    const { coord, layer } = floatCoords(L, c, 3, res);
-    const offset = offsets(L, c, 7, 2, res);
+    const fc = floatCoords(L, c, 3, res);
+    const layer = fc.layer;
+    let coord = fc.coord;
+    const constant = [7, 8].every((k) => {
+      const v = c.ops[k];
+      return v === undefined || v instanceof Constant;
+    });
+    let offset: ExprId | undefined;
+    if (constant) offset = offsets(L, c, 7, 2, res);
+    else {
+      // WGSL takes only constant offsets: the offset (Direct3D's low six bits, signed) moves the
+      // coordinates by whole texels of level 0, where a gather reads (as the SM4/5 lifter's gather4_po)
+      if (res.shape !== '2d' && res.shape !== '2darray')
+        return L.refuse('computed texel offset', 'a gather with a computed offset on a texture that is not 2D');
+      L.note('a gather offset WGSL cannot take as a constant moves the coordinates by that many texels of level 0');
+      const raw = L.e({
+        op: 'compose',
+        type: L.m.vec('i32', 2),
+        parts: [7, 8].map((k) => L.bitcast('i32', u32(L, c, k))),
+      });
+      const six = L.e({ op: 'splat', size: 2, value: L.u32(26) });
+      const signed = L.bin('shr', L.bin('shl', raw, six), six);
+      const size = L.convert('f32', L.e({ op: 'image_query', image, query: 'size', level: L.i32(0) }));
+      coord = L.bin('add', coord, L.bin('div', L.convert('f32', signed), size));
+    }
     const channel = L.imm(arg(L, c, 9), 'a gather channel');
     if (channel > 3) return L.invalid(`gather channel ${channel}`);
     const depthRef = cmp ? num(L, c, 10) : undefined;
