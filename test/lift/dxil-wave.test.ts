@@ -5,11 +5,11 @@
 // 40 lanes (a full wave and one of 8 lanes) and a 3x2 pixel target (two quads, two helper pixels
 // and one discarded). Four vkd3d-proton DXIL programs of ../shared/corpus/dxil (skipped without it)
 // run on the executor: a wave-wide exclusive prefix sum and lane count, a loop that splits the wave
-// by value (WaveReadLaneFirst, WaveActiveSum in divergent flow), QuadAny/QuadAll and WaveMatch; the
-// refusals by name (WaveMultiPrefixOp, a wave operation in a vertex program) are checked. When
+// by value (WaveReadLaneFirst, WaveActiveSum in divergent flow), QuadAny/QuadAll, WaveMatch and the
+// multi-prefix operations; the refusal by name of a wave operation in a vertex program is checked. When
 // WebGPU is here (Dawn: SwiftShader's adapter offers the 'subgroups' feature, which
 // src/gpu/session.ts requests), Tint compiles every module's WGSL with its compute pipelines, and
-// Dawn runs the 40-lane module, QuadAny/QuadAll and WaveMatch: the executor, given the device's
+// Dawn runs the 40-lane module, QuadAny/QuadAll, WaveMatch and the multi-prefix program: the executor, given the device's
 // subgroup size (SwiftShader's is 4), prints the same words except where ir.ts leaves the result
 // unspecified.
 
@@ -361,21 +361,62 @@ test('DXIL cs_wave_match: WaveMatch as a loop of first-value ballots', { skip },
   );
 });
 
-test('DXIL: wave operations WGSL cannot express are refused by name', { skip }, () => {
-  const refusal = (name: string): string => {
-    try {
-      lift(readBytes(join(sharedPath(CORPUS)!, `${name}.dxil`)));
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return 'lifted';
+/** cs_wave_multi_prefix: value = lane + 1, mask = t0[lane]; u0[i], u0[16 + i] ... u0[80 + i] = the
+ * multi-prefix Sum, Product, CountBits((t0 & 0xaaaa) != 0), And, Or, Xor; 16 lanes. */
+function multiPrefix(p: Program, t0: Uint32Array, waveSize?: number): Uint32Array {
+  const u0 = new Uint32Array(96);
+  runCompute(p, {
+    workgroups: [1, 1, 1],
+    buffers: { [key(p, 't', 0)]: t0, [key(p, 'u', 0)]: u0 },
+    ...(waveSize ? { waveSize } : {}),
+  });
+  return u0;
+}
+
+const PARITY = Uint32Array.from({ length: 16 }, (_, i) => (i % 2 ? 0xaaaa : 0x5555));
+
+test('DXIL cs_wave_multi_prefix: partitioned prefix sum, product, bit count, and, or, xor', { skip }, () => {
+  const p = liftCorpus('sm_advanced__cs_wave_multi_prefix');
+  // two partitions, even lanes (mask 0x5555, values 1, 3, 5, ...) and odd lanes (0xaaaa: 2, 4, 6, ...)
+  const u0 = multiPrefix(p, PARITY);
+  const fact = (k: number, odd: boolean) => {
+    let r = 1;
+    for (let m = 0; m < k; m++) r *= odd ? 2 * m + 2 : 2 * m + 1;
+    return r;
   };
-  assert.match(refusal('sm_advanced__cs_wave_multi_prefix'), /wave operations: WaveMultiPrefixOp \(dx\.op 166\)/);
-  assert.match(
-    refusal('sm_advanced__vs_instance_input_nonuniform_workarounds'),
-    /wave operations: WaveReadLaneFirst \(dx\.op 118\) in a vertex program/,
-  );
+  for (let i = 0; i < 16; i++) {
+    const k = i >> 1;
+    const odd = i % 2 === 1;
+    assert.equal(u0[i], odd ? k * (k + 1) : k * k, `sum ${i}`); // 1+3+..+(2k-1) = k^2; 2+..+2k = k(k+1)
+    assert.equal(u0[16 + i], fact(k, odd), `product ${i}`);
+    // (mask & 0xaaaa) != 0 holds in the odd lanes only: k of them below an odd lane
+    assert.equal(u0[32 + i], odd ? k : 0, `bit count ${i}`);
+  }
+  // and / or / xor of the lower partition lanes' values, by hand
+  const at = (base: number, lanes: number[]) => lanes.map((l) => u0[base + l]);
+  assert.deepEqual(at(48, [0, 1, 4, 5, 6, 7]), [0xffffffff, 0xffffffff, 1, 0, 1, 0]); // 1&3, 2&4, 1&3&5, 2&4&6
+  assert.deepEqual(at(64, [0, 1, 4, 5, 6, 7]), [0, 0, 3, 6, 7, 6]);
+  assert.deepEqual(at(80, [0, 1, 4, 5, 6, 7]), [0, 0, 2, 6, 7, 0]);
 });
+
+test(
+  'DXIL: a wave operation in a vertex program is refused by name (WGSL has subgroups only in fragment and compute)',
+  { skip },
+  () => {
+    const refusal = (name: string): string => {
+      try {
+        lift(readBytes(join(sharedPath(CORPUS)!, `${name}.dxil`)));
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'lifted';
+    };
+    assert.match(
+      refusal('sm_advanced__vs_instance_input_nonuniform_workarounds'),
+      /wave operations: WaveReadLaneFirst \(dx\.op 118\) in a vertex program/,
+    );
+  },
+);
 
 test('DXIL pixel programs with ballots, scans and quad reads lift and validate', { skip }, () => {
   for (const name of [
@@ -487,5 +528,29 @@ test(
     });
     assert.ok(r.ok, r.ok ? '' : r.messages.join(' | '));
     assert.deepEqual([...r.outputs[key(p, 'u', 0)]!], [...want], `wave size ${size}`);
+  },
+);
+
+test(
+  "Dawn prints the executor's words for DXIL cs_wave_multi_prefix at the device's wave size",
+  { skip: needs(skip || webgpuSkip()) },
+  async () => {
+    const size = await deviceWaveSize();
+    const p = liftCorpus('sm_advanced__cs_wave_multi_prefix');
+    for (const t0 of [PARITY, Uint32Array.from({ length: 16 }, (_, i) => (i < 8 ? 0x00ff : 0xff00) | 0x8001)]) {
+      const want = multiPrefix(p, t0, size);
+      const [tg, tb] = key(p, 't', 0).split(':').map(Number);
+      const [ug, ub] = key(p, 'u', 0).split(':').map(Number);
+      const r = await gpuCompute({
+        code: emitWgsl(p),
+        workgroups: [1, 1, 1],
+        bindings: [
+          { group: tg!, binding: tb!, type: 'storage', words: t0, readOnly: true },
+          { group: ug!, binding: ub!, type: 'storage', words: new Uint32Array(96) },
+        ],
+      });
+      assert.ok(r.ok, r.ok ? '' : r.messages.join(' | '));
+      assert.deepEqual([...r.outputs[key(p, 'u', 0)]!], [...want], `wave size ${size}`);
+    }
   },
 );

@@ -16,8 +16,11 @@
 //   lowers them for targets without QuadVote.
 // - WaveMatch(x): loop { f = broadcast_first(bits of x); if (bits == f) { m = ballot(true); break; } }:
 //   each pass the lanes holding the first remaining lane's value are the active ones that ballot.
-// Refused by name (WGSL has nothing exact): WaveMultiPrefixOp, WaveMultiPrefixBitCount
-// (partitioned scans), WavePrefixOp with Min or Max (WGSL scans add and mul only), and every
+// - WaveMultiPrefixOp/BitCount(x, mask): a loop over the wave's lanes j < subgroup_size reading
+//   each one's x with a shuffle and folding (Sum, Product, And, Or, Xor; BitCount adds x as 0/1)
+//   those with j below the lane's id whose bit is set in the lane's mask and in ballot(true) (the
+//   active lanes), which is Direct3D's per-lane definition whatever the masks.
+// Refused by name (WGSL has nothing exact): WavePrefixOp with Min or Max (WGSL scans add and mul only), and every
 // wave operation outside pixel and compute programs (WGSL has subgroups only in fragment and
 // compute entry points). i1 operands travel as u32 0/1 where WGSL takes numbers; narrow integers
 // are folded as i32 (signed min/max) or u32 and wrapped after; half results are rounded.
@@ -26,7 +29,7 @@ import type { ExprId, Scalar, SubgroupFn, SubgroupReduce } from '../../ir/ir.js'
 import { Constant, type Instruction, type Type } from '../../dxil/ir.js';
 import { dxOpName } from '../../dxil/dxop.js';
 import type { DxilLifter } from './lifter.js';
-import { arg, builtinArg, num, u32, type Handler } from './ops-common.js';
+import { arg, builtinArg, num, u32, vec, type Handler, type OpContext } from './ops-common.js';
 
 const SUBGROUPS_NOTE =
   "wave operations: the WGSL enables subgroups (the WebGPU device needs the 'subgroups' feature); " +
@@ -101,6 +104,64 @@ function fold(L: DxilLifter, c: Instruction, fn: 'reduce' | 'exclusive_scan', ki
 }
 
 const WAVE_OP: readonly SubgroupReduce[] = ['add', 'mul', 'min', 'max'];
+const MULTI_OP: readonly ('add' | 'and' | 'or' | 'xor' | 'mul')[] = ['add', 'and', 'or', 'xor', 'mul'];
+
+/** The multi-prefix fold (operands 2..5 the lane's partition mask): over the wave's lanes j in
+ * order, each read with a shuffle, folding those below this lane that are active (a ballot) and in
+ * its mask; the loop runs subgroup_size times in every active lane. */
+function multiPrefix(
+  L: DxilLifter,
+  c: Instruction,
+  x: OpContext,
+  value: ExprId,
+  s: Scalar,
+  kind: 'add' | 'and' | 'or' | 'xor' | 'mul',
+): ExprId {
+  if (L.f.unreachable()) return L.f.literal(s, 0);
+  const t = L.m.scalar(s);
+  const mask = L.f.bind(
+    'wave_partition',
+    L.bin(
+      'and',
+      vec(
+        L,
+        'u32',
+        [2, 3, 4, 5].map((k) => u32(L, c, k)),
+      ),
+      sub(L, 'ballot', { argument: L.bool(true) }, 'ballot'),
+    ),
+  );
+  const id = builtinArg(L, x, 'subgroup_invocation_id');
+  const size = builtinArg(L, x, 'subgroup_size');
+  const identity =
+    kind === 'mul'
+      ? s === 'f32'
+        ? L.f32bits(0x3f800000)
+        : L.u32(1)
+      : kind === 'and'
+        ? L.u32(0xffffffff)
+        : L.f.literal(s, 0);
+  const acc = L.f.local('wave_prefix', t);
+  const j = L.f.local('wave_lane', L.tU32);
+  L.f.stmt({ op: 'store', pointer: L.local(acc), value: identity });
+  L.f.stmt({ op: 'store', pointer: L.local(j), value: L.u32(0) });
+  L.f.open();
+  const lane = L.f.bind('lane', L.load(L.local(j)));
+  L.f.open();
+  L.f.stmt({ op: 'break' });
+  const leave = L.f.close();
+  L.f.stmt({ op: 'if', cond: L.bin('ge', lane, size), accept: leave, reject: [] });
+  const other = sub(L, 'shuffle', { argument: value, index: lane }, s);
+  const word = L.access(mask, L.bin('shr', lane, L.u32(5)));
+  const inMask = L.bin('ne', L.bin('and', L.bin('shr', word, L.bin('and', lane, L.u32(31))), L.u32(1)), L.u32(0));
+  L.f.open();
+  L.f.stmt({ op: 'store', pointer: L.local(acc), value: L.bin(kind, L.load(L.local(acc)), other) });
+  const fold = L.f.close();
+  L.f.stmt({ op: 'if', cond: L.bin('and', L.bin('lt', lane, id), inMask), accept: fold, reject: [] });
+  L.f.stmt({ op: 'store', pointer: L.local(j), value: L.bin('add', lane, L.u32(1)) });
+  L.f.stmt({ op: 'loop', body: L.f.close() });
+  return L.once(L.load(L.local(acc)), 'prefix');
+}
 const BIT_OP: readonly SubgroupReduce[] = ['and', 'or', 'xor'];
 
 function kindOf<T>(L: DxilLifter, c: Instruction, k: number, table: readonly T[], what: string): T {
@@ -116,11 +177,6 @@ const laneRead =
     const index = fn === 'shuffle' ? L.f.bind('wave_lane', u32(L, c, 2)) : undefined;
     return back(L, sub(L, fn, { argument: e, ...(index !== undefined ? { index } : {}) }, s), t);
   };
-
-const refused =
-  (why: string): Handler =>
-  (L, c) =>
-    L.refuse('wave operations', `${opName(L, c)}: ${why}`);
 
 export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   // WaveIsFirstLane
@@ -282,8 +338,29 @@ export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
       return { kind: 'tuple', parts: [0, 1, 2, 3].map((k) => L.swz(m, [k])) };
     },
   ],
-  [166, refused('WGSL has no partitioned (multi-prefix) scan')],
-  [167, refused('WGSL has no partitioned (multi-prefix) scan')],
+  // WaveMultiPrefixOp(value, mask0..3, op, sop), WaveMultiPrefixBitCount(value, mask0..3)
+  [
+    166,
+    (L, c, x) => {
+      enter(L, c);
+      const kind = kindOf(L, c, 6, MULTI_OP, 'WaveMultiPrefixOpKind');
+      const v = arg(L, c, 1);
+      const s = L.scalarOf(v.type);
+      if (s === 'bool') return L.refuse('wave operations', `${opName(L, c)} of an i1 value`);
+      if (s === 'f32' && kind !== 'add' && kind !== 'mul')
+        return L.invalid(`${opName(L, c)}: a bitwise ${kind} of a float`);
+      const r = multiPrefix(L, c, x, L.f.bind('wave_value', num(L, c, 1)), s, kind);
+      return s === 'f32' ? L.roundHalf(r, v.type) : L.wrap(r, v.type);
+    },
+  ],
+  [
+    167,
+    (L, c, x) => {
+      enter(L, c);
+      const one = L.f.bind('wave_value', L.sel(cond(L, c, 1), L.u32(1), L.u32(0)));
+      return multiPrefix(L, c, x, one, 'u32', 'add');
+    },
+  ],
   // QuadVote(cond, op): the lane's operand with its three neighbours'
   [
     222,
