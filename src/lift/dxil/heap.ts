@@ -120,7 +120,10 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
           had.maxIndex = Math.max(had.maxIndex, constant);
         } else kinds.set(key, { ...k, maxIndex: constant });
       }
-  if (kinds.size === 0) return;
+  if (kinds.size === 0) {
+    HEAPS.set(resources, { byAnnotation: new Map(), byCall: new Map() });
+    return;
+  }
   const order = [...kinds.keys()].sort((a, b) => {
     const x = a.split('|').map(Number);
     const y = b.split('|').map(Number);
@@ -192,8 +195,15 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
 
 /** createHandleFromHeap(index, samplerHeap, nonUniform): an element of the array its (first) annotation selects. */
 const createHandleFromHeap: Handler = (L, c, x) => {
-  const r = HEAPS.get(x.resources)?.byCall.get(c);
-  if (!r) return L.refuse('handle not resolvable', 'a descriptor-heap handle without an annotation of its kind');
+  const heaps = HEAPS.get(x.resources);
+  const r = heaps?.byCall.get(c);
+  if (!r)
+    return L.refuse(
+      'handle not resolvable',
+      heaps
+        ? 'a descriptor-heap handle without an annotation of its kind'
+        : 'a descriptor-heap handle in a program whose heaps were not declared (declareHeaps runs for vertex, pixel and compute programs)',
+    );
   const res = x.resources.byKey.get(`${r.cls}:${r.id}`) ?? L.invalid('a descriptor-heap array that is not declared');
   const nu = arg(L, c, 3);
   const nonUniform = nu instanceof Constant && nu.ck === 'int' && nu.bits !== 0n;
