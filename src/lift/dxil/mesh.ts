@@ -22,6 +22,7 @@ import type { DxilEntryPoint, DxilInfo, DxilSignatureElement } from '../../dxil/
 import { Constant, Func, type Metadata, type Module } from '../../dxil/ir.js';
 import { DxilLifter } from './lifter.js';
 import { DxResources } from './resources.js';
+import { declareHeaps } from './heap.js';
 import { SK, varyingScalar, type OutputPlan } from './io.js';
 import type { OpContext } from './ops-common.js';
 import { FILE_WORDS, MESH_IO, type MeshElement, type MeshIo } from './ops-mesh.js';
@@ -160,8 +161,9 @@ export function liftMeshModule(
   if (ep.inputs.length) L.invalid(`a${mesh ? ' mesh' : 'n amplification'} program with an input signature`);
   if (!mesh && (ep.outputs.length || ep.patchConstant.length))
     L.invalid('an amplification program with an output signature');
-  const resources = new DxResources(L, info, options.unboundedCount ?? 16);
+  const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll([fn]);
+  declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
   declareGlobals(L, m, fn);
 
   const vertices = placeElements(L, ep.outputs, 'vertex output');

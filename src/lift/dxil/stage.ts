@@ -27,6 +27,7 @@ import type { DxilEntryPoint, DxilInfo, DxilSignatureElement } from '../../dxil/
 import { Constant, Func, type Metadata, type Module } from '../../dxil/ir.js';
 import { DxilLifter } from './lifter.js';
 import { DxResources } from './resources.js';
+import { declareHeaps } from './heap.js';
 import type { OpContext } from './ops-common.js';
 import { D3D_NAME, SK, varyingScalar } from './io.js';
 import { REGS, STAGE_IO, type FileRef, type StageIo } from './ops-stage.js';
@@ -163,8 +164,9 @@ export function liftStageProgram(
   }
 
   const fns = pcFn && pcFn !== fn ? [fn, pcFn] : [fn];
-  const resources = new DxResources(L, info, options.unboundedCount ?? 16);
+  const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll(fns);
+  declareHeaps(L, resources, fns, options.unboundedCount ?? 16);
   body.declareGlobals(L, m, fns);
 
   const file = L.m.array(L.tVec4, REGS);
