@@ -58,6 +58,9 @@ test('bounds: a number limits the measure from above, a text must equal it', () 
     messageCheck(entry('multisampled texture', undefined), { message: 'cube storage image' })!,
     /another reason/,
   );
+  const diff = { message: 'first difference at offset 9 (line 3, column 2) | expected: ...' };
+  assert.equal(messageCheck(entry('first difference', 'line 3'), diff), undefined);
+  assert.match(messageCheck(entry('first difference', 'line 4'), diff)!, /measured "line 3", not its bound "line 4"/);
 });
 
 /** reportAgainstKnown on a suite written to a scratch list under test/known (removed after). */

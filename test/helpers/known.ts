@@ -11,8 +11,9 @@
 //
 // What a reason and a bound mean is the test's: `reportAgainstKnown` takes a check that is given the
 // entry and the failure and says what is wrong with the pair. The default check, for suites whose
-// failures are messages: the message must contain the reason's TEXT, and BOUND (a number) must be at
-// least the failure's measure.
+// failures are messages: the message must contain the reason's TEXT, BOUND (a number) must be at
+// least the failure's measure, and a BOUND 'line N' must be the line a listing's first difference
+// is on (firstDifference's '(line N, column M)').
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,6 +98,10 @@ export type KnownCheck<F extends Failure = Failure> = (entry: KnownEntry, failur
 export function messageCheck(entry: KnownEntry, failure: Failure): string | undefined {
   if (entry.reason !== undefined && !failure.message.includes(entry.reason))
     return `fails for another reason than its list's "${entry.reason}"`;
+  // A listing's first difference: the bound "line N" is the line firstDifference names.
+  const line = /\(line (\d+), column \d+\)/.exec(failure.message);
+  if (failure.measure === undefined && entry.bound?.startsWith('line ') && line)
+    return boundCheck(entry, `line ${line[1]}`);
   return boundCheck(entry, failure.measure);
 }
 
