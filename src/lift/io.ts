@@ -83,7 +83,7 @@ function lanesOf(mask: number): number[] {
   return out;
 }
 
-function interpolation(mode: number): { interpolation?: Interpolation; sampling?: Sampling } {
+export function interpolation(mode: number): { interpolation?: Interpolation; sampling?: Sampling } {
   switch (mode) {
     case 1:
       return { interpolation: 'flat' };

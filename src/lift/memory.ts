@@ -16,7 +16,7 @@ const op = (ins: Instruction, k: number): Operand => {
 };
 
 /** Coordinate lanes and the array-layer lane of a texture shape. */
-function coordLayout(shape: string): { coords: number; layer: number | undefined } {
+export function coordLayout(shape: string): { coords: number; layer: number | undefined } {
   switch (shape) {
     case '1d':
       return { coords: 1, layer: undefined };

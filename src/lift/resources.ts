@@ -606,7 +606,7 @@ export class Resources {
   }
 }
 
-function imageOf(shape: TextureShape): { dim: ImageDim; arrayed: boolean; ms: boolean } {
+export function imageOf(shape: TextureShape): { dim: ImageDim; arrayed: boolean; ms: boolean } {
   switch (shape) {
     case '1d':
     case '2d':

@@ -6,20 +6,11 @@
 // Locations are given in register order to the elements that are not builtins (pixel targets:
 // their render target, as SV_Target's index); interpolation comes from the element's mode.
 
-import type {
-  Binding,
-  Builtin,
-  ExprId,
-  Interpolation,
-  LocalId,
-  Sampling,
-  Scalar,
-  StructMember,
-  TypeId,
-} from '../../ir/ir.js';
+import type { Binding, Builtin, ExprId, LocalId, Scalar, StructMember, TypeId } from '../../ir/ir.js';
 import type { Varying } from '../../ir/program.js';
 import type { DxilSignatureElement } from '../../dxil/dxil-metadata.js';
 import type { DxilLifter } from './lifter.js';
+import { interpolation } from '../io.js';
 
 /** DXIL::SemanticKind values used here. */
 export const SK = {
@@ -80,25 +71,6 @@ export function varyingScalar(ct: number): { scalar: Scalar; d3d: number } {
   if (ct === 2 || ct === 4) return { scalar: 'i32', d3d: 2 };
   if (ct === 1 || ct === 3 || ct === 5) return { scalar: 'u32', d3d: 1 };
   return { scalar: 'f32', d3d: 3 };
-}
-
-function interpolation(mode: number): { interpolation?: Interpolation; sampling?: Sampling } {
-  switch (mode) {
-    case 1:
-      return { interpolation: 'flat' };
-    case 3:
-      return { interpolation: 'perspective', sampling: 'centroid' };
-    case 4:
-      return { interpolation: 'linear' };
-    case 5:
-      return { interpolation: 'linear', sampling: 'centroid' };
-    case 6:
-      return { interpolation: 'perspective', sampling: 'sample' };
-    case 7:
-      return { interpolation: 'linear', sampling: 'sample' };
-    default:
-      return {};
-  }
 }
 
 /** One signature element as the lifter holds it. */

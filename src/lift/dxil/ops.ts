@@ -12,6 +12,7 @@ import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { readElement, writeElement } from './io.js';
+import { coordLayout } from '../memory.js';
 import {
   arg,
   builtinArg,
@@ -400,29 +401,6 @@ const cbufferLoad: Handler = (L, c, x) => {
   }
   return fromLane(L, w, c.type);
 };
-
-// Texture coordinates: how many a shape takes and where the array layer is.
-function coordLayout(shape: string): { coords: number; layer: number | undefined } {
-  switch (shape) {
-    case '1d':
-      return { coords: 1, layer: undefined };
-    case '1darray':
-      return { coords: 1, layer: 1 };
-    case '2d':
-    case '2dms':
-      return { coords: 2, layer: undefined };
-    case '2darray':
-    case '2dmsarray':
-      return { coords: 2, layer: 2 };
-    case '3d':
-    case 'cube':
-      return { coords: 3, layer: undefined };
-    case 'cubearray':
-      return { coords: 3, layer: 3 };
-    default:
-      return { coords: 1, layer: undefined };
-  }
-}
 
 /** Float coordinates (operands k..k+3) and the array layer (rounded, clamped, as an i32). */
 export function floatCoords(

@@ -13,6 +13,7 @@ import type { Resource, ResourceKind } from '../../ir/program.js';
 import type { DxilInfo, DxilResource } from '../../dxil/dxil-metadata.js';
 import { Constant, Instruction, GlobalVar, type Func, type Value } from '../../dxil/ir.js';
 import type { DxilLifter, HandleVal } from './lifter.js';
+import { imageOf as sm4ImageOf } from '../resources.js';
 
 export type Shape =
   | '1d'
@@ -427,24 +428,9 @@ export class DxResources {
   }
 }
 
+/** The IR image of a texture shape (the SM4/5 lifter's; a buffer, constant buffer or sampler is none). */
 export function imageOf(shape: Shape): { dim: ImageDim; arrayed: boolean; ms: boolean } {
-  switch (shape) {
-    case '1darray':
-    case '2darray':
-      return { dim: '2d', arrayed: true, ms: false };
-    case '2dms':
-      return { dim: '2d', arrayed: false, ms: true };
-    case '2dmsarray':
-      return { dim: '2d', arrayed: true, ms: true };
-    case '3d':
-      return { dim: '3d', arrayed: false, ms: false };
-    case 'cube':
-      return { dim: 'cube', arrayed: false, ms: false };
-    case 'cubearray':
-      return { dim: 'cube', arrayed: true, ms: false };
-    default:
-      return { dim: '2d', arrayed: false, ms: false };
-  }
+  return shape === 'cbuffer' || shape === 'sampler' ? sm4ImageOf('2d') : sm4ImageOf(shape);
 }
 
 export { GlobalVar };
