@@ -114,7 +114,7 @@ export class Lowering {
         this.stack.push(frame);
         f.open();
         this.list(s.body);
-        f.stmt({ op: 'break' });
+        if (!leaves(f.openBlock())) f.stmt({ op: 'break' });
         const body = f.close();
         this.stack.pop();
         f.stmt({ op: 'loop', body });
@@ -130,7 +130,7 @@ export class Lowering {
     f.open();
     this.list(body);
     // Every path of a loop body ends in a jump; should one fall off the end, it leaves the loop.
-    f.stmt({ op: 'break' });
+    if (!leaves(f.openBlock())) f.stmt({ op: 'break' });
     const out = f.close();
     this.stack.pop();
     f.stmt({ op: 'loop', body: out });
@@ -191,6 +191,15 @@ export class Lowering {
       f.stmt({ op: 'if', cond, accept, reject: [] });
     }
   }
+}
+
+/** Whether control never reaches the end of a block: every path ends in break, continue or return. */
+function leaves(b: readonly Stmt[]): boolean {
+  const last = b[b.length - 1];
+  if (!last) return false;
+  if (last.op === 'break' || last.op === 'continue' || last.op === 'return') return true;
+  if (last.op === 'if') return leaves(last.accept) && leaves(last.reject);
+  return false;
 }
 
 /** Whether a list exits block `label` anywhere (nested constructs included). */
