@@ -36,7 +36,7 @@ import {
   type SeededResource,
 } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
-import type { GpuBinding } from '../../src/gpu/types.js';
+import { seededGpuBindings } from '../../src/gpu/seeded.js';
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
 import { widenThreeLaneTargets } from '../exec/diff-harness.js';
 
@@ -162,57 +162,6 @@ export function runOnExecutor(p: Program, seed: number): { outputs: Outputs; cha
   return { outputs: out, changed };
 }
 
-/** The seeded bindings as WebGPU bindings: the same words, nearest clamp-to-edge samplers. */
-function gpuBindings(b: SeededBindings): GpuBinding[] {
-  const out: GpuBinding[] = [];
-  for (const r of b.resources) {
-    const at = { group: r.group, binding: r.binding };
-    if (r.kind === 'uniform') out.push({ ...at, type: 'uniform', words: r.words!.slice() });
-    else if (r.kind === 'storage') out.push({ ...at, type: 'storage', words: r.words!.slice(), readOnly: !r.writable });
-    else if (r.kind === 'sampler')
-      out.push({
-        ...at,
-        type: 'sampler',
-        sampler: {
-          magFilter: 'nearest',
-          minFilter: 'nearest',
-          addressModeU: 'clamp-to-edge',
-          addressModeV: 'clamp-to-edge',
-          addressModeW: 'clamp-to-edge',
-          ...(r.comparison ? { compare: b.compare[r.key] } : {}),
-        },
-        ...(r.comparison ? { comparison: true } : {}),
-      });
-    else {
-      const t = r.texture!;
-      const img = t.image;
-      const dimension = img.dim === '3d' ? '3d' : img.dim === '1d' ? '1d' : '2d';
-      const viewDimension: GPUTextureViewDimension =
-        img.dim === 'cube' ? (img.arrayed ? 'cube-array' : 'cube') : img.arrayed ? '2d-array' : dimension;
-      const shape = { dimension, viewDimension, width: t.width, height: t.height, depthOrLayers: t.layers } as const;
-      if (img.class.kind === 'storage') {
-        const format = img.class.format;
-        if (!(format.startsWith('r32') || format.startsWith('rgba32')))
-          throw new HarnessLimit(`harness limit: ${r.name} is a ${format} storage texture (Dawn runs r32 and rgba32)`);
-        const access =
-          img.class.access === 'read' ? 'read-only' : img.class.access === 'write' ? 'write-only' : 'read-write';
-        out.push({ ...at, type: 'storage-texture', texture: { format, ...shape, words: r.words!.slice() }, access });
-      } else {
-        const format: GPUTextureFormat =
-          img.class.kind === 'depth'
-            ? 'depth32float'
-            : img.class.scalar === 'f32'
-              ? 'rgba32float'
-              : img.class.scalar === 'i32'
-                ? 'rgba32sint'
-                : 'rgba32uint';
-        out.push({ ...at, type: 'texture', texture: { format, ...shape, words: r.words!.slice() } });
-      }
-    }
-  }
-  return out;
-}
-
 /** A full-screen triangle whose varyings are the pixel program's seeded inputs, constant over it. */
 function constantVaryings(p: Program, inputs: Record<number, Uint32Array>): string {
   const m = p.module;
@@ -245,7 +194,9 @@ function constantVaryings(p: Program, inputs: Record<number, Uint32Array>): stri
  * lanes a pixel (a 3-lane output's three, drawn into a 4-lane target). */
 export async function runOnDawn(p: Program, seed: number): Promise<Outputs> {
   const b = seedBindings(p, seed);
-  const bindings = gpuBindings(b);
+  const bindings = seededGpuBindings(b, (name, format) => {
+    throw new HarnessLimit(`harness limit: ${name} is a ${format} storage texture (Dawn runs r32 and rgba32)`);
+  });
   const byBinding = new Map(b.resources.map((x) => [`${x.group}:${x.binding}`, x]));
   const out: Outputs = {};
   const take = (outputs: Record<string, Uint32Array>): void => {

@@ -53,6 +53,7 @@ import {
 } from '../../exec/index.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
+import { seededGpuBindings } from '../../gpu/seeded.js';
 import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
 import type { Binding, Type } from '../../ir/ir.js';
@@ -396,63 +397,12 @@ function seededCpu(p: Program, seed: number, size: RunSize): SeededResult {
   return out;
 }
 
-/** The WebGPU bindings of a seeded run: the same words, nearest clamp-to-edge samplers. */
-function seededGpuBindings(b: SeededBindings): GpuBinding[] {
-  const out: GpuBinding[] = [];
-  for (const r of b.resources) {
-    const at = { group: r.group, binding: r.binding };
-    if (r.kind === 'uniform') out.push({ ...at, type: 'uniform', words: r.words!.slice() });
-    else if (r.kind === 'storage') out.push({ ...at, type: 'storage', words: r.words!.slice(), readOnly: !r.writable });
-    else if (r.kind === 'sampler')
-      out.push({
-        ...at,
-        type: 'sampler',
-        sampler: {
-          magFilter: 'nearest',
-          minFilter: 'nearest',
-          addressModeU: 'clamp-to-edge',
-          addressModeV: 'clamp-to-edge',
-          addressModeW: 'clamp-to-edge',
-          ...(r.comparison ? { compare: b.compare[r.key] } : {}),
-        },
-        ...(r.comparison ? { comparison: true } : {}),
-      });
-    else {
-      const t = r.texture!;
-      const img = t.image;
-      const dimension = img.dim === '3d' ? '3d' : img.dim === '1d' ? '1d' : '2d';
-      const viewDimension: GPUTextureViewDimension =
-        img.dim === 'cube' ? (img.arrayed ? 'cube-array' : 'cube') : img.arrayed ? '2d-array' : dimension;
-      const shape = { dimension, viewDimension, width: t.width, height: t.height, depthOrLayers: t.layers } as const;
-      if (img.class.kind === 'storage') {
-        const format = img.class.format;
-        if (!(format.startsWith('r32') || format.startsWith('rgba32')))
-          throw new UsageError(
-            `--gpu: ${r.name} is a ${format} storage texture; WebGPU runs r32 and rgba32 formats only`,
-          );
-        const access =
-          img.class.access === 'read' ? 'read-only' : img.class.access === 'write' ? 'write-only' : 'read-write';
-        out.push({ ...at, type: 'storage-texture', texture: { format, ...shape, words: r.words!.slice() }, access });
-      } else {
-        const format: GPUTextureFormat =
-          img.class.kind === 'depth'
-            ? 'depth32float'
-            : img.class.scalar === 'f32'
-              ? 'rgba32float'
-              : img.class.scalar === 'i32'
-                ? 'rgba32sint'
-                : 'rgba32uint';
-        out.push({ ...at, type: 'texture', texture: { format, ...shape, words: r.words!.slice() } });
-      }
-    }
-  }
-  return out;
-}
-
 async function seededGpu(p: Program, seed: number, size: RunSize): Promise<SeededResult | undefined> {
   const b = seedBindings(p, seed);
   const out = seededHead(p, seed, b, 'webgpu', size);
-  const bindings = seededGpuBindings(b);
+  const bindings = seededGpuBindings(b, (name, format) => {
+    throw new UsageError(`--gpu: ${name} is a ${format} storage texture; WebGPU runs r32 and rgba32 formats only`);
+  });
   const inputs = p.stage === 'pixel' ? seedVaryings(p, seed, 1, false) : {};
   const r = await gpuRun(p, bindings, {
     workgroups: size.workgroups,
