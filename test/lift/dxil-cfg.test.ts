@@ -465,6 +465,30 @@ class Compiler {
     }
   }
 
+  /** An instruction of `op` (sub-opcode `sub`) on `ops`, appended to the current block. */
+  inst(op: 'binop' | 'cast' | 'cmp' | 'select', type: Type, sub: number, ops: Value[]): Instruction {
+    const i = new Instruction(op, type);
+    i.sub = sub;
+    i.ops = ops;
+    return this.emit(i);
+  }
+
+  /** The thread's index (x + 8y) and the i32 type, for hand-built bodies. */
+  get threadIndex(): Value {
+    return this.tid;
+  }
+  get int32(): Type {
+    return this.i32;
+  }
+  get float32(): Type {
+    return this.f32;
+  }
+
+  /** Sets variable k (what ret() stores for k < 3). */
+  set(k: number, v: Value): void {
+    this.env[k] = v;
+  }
+
   /** Stores the variables (masked to 24 bits, as floats) at the thread's texel and returns. */
   ret(): void {
     const fl = this.env.slice(0, 3).map((v) => {
@@ -598,6 +622,36 @@ test('a swap of two phis on a back edge (the parallel copy) and a loop value use
     for (let k = 0; k < 5; k++) [z, x, y] = [x, y, (x + y) >>> 0];
     const f = new Float32Array([x & 0xffffff, y & 0xffffff, z & 0xffffff, 1]);
     assert.deepEqual(got[t], Array.from(new Uint32Array(f.buffer)), `thread ${t}`);
+  }
+});
+
+test('16-bit integers wrap, sign-extend and divide as DXIL defines, thread by thread', () => {
+  // a = (5000 t + 30000) as i16; x = zext(a + 30000); y = zext(ashr(a, 3)); z = sext(sdiv(a, -7)), with
+  // sdiv by zero (t = 0 gives a divisor 0 through select) all ones as the lifter documents
+  const m = withBody((c) => {
+    const i16 = new Type('int');
+    i16.width = 16;
+    const k16 = (n: number) => c.int(n, i16);
+    const wide = c.inst('binop', c.int32, 0, [c.inst('binop', c.int32, 2, [c.threadIndex, c.int(5000)]), c.int(30000)]);
+    const a = c.inst('cast', i16, 0, [wide]); // trunc
+    c.set(0, c.inst('cast', c.int32, 1, [c.inst('binop', i16, 0, [a, k16(30000)])])); // zext(add)
+    c.set(1, c.inst('cast', c.int32, 1, [c.inst('binop', i16, 9, [a, k16(3)])])); // zext(ashr)
+    const t16 = c.inst('cast', i16, 0, [c.threadIndex]);
+    const zero = c.inst('cmp', new Type('int'), 32, [t16, k16(0)]);
+    zero.type.width = 1;
+    const divisor = c.inst('select', i16, 0, [zero, k16(0), k16(0xfff9)]); // 0 at thread 0, else -7
+    c.set(2, c.inst('cast', c.int32, 2, [c.inst('binop', i16, 4, [a, divisor])])); // sext(sdiv)
+    c.ret();
+  }, 3);
+  const got = run(m);
+  const s16 = (x: number) => ((x & 0xffff) << 16) >> 16;
+  for (let t = 0; t < 64; t++) {
+    const a = (5000 * t + 30000) & 0xffff;
+    const x = (a + 30000) & 0xffff;
+    const y = (s16(a) >> 3) & 0xffff;
+    const z = t === 0 ? 0xffffffff : (((Math.trunc(s16(a) / -7) & 0xffff) << 16) >> 16) >>> 0;
+    const f = new Float32Array([x & 0xffffff, y & 0xffffff, z & 0xffffff, 1]);
+    assert.deepEqual(got[t], Array.from(new Uint32Array(f.buffer)), `thread ${t}: a = ${a}`);
   }
 });
 
