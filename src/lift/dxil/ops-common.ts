@@ -6,7 +6,7 @@ import type { ExprId, Scalar } from '../../ir/ir.js';
 import type { Instruction, Type, Value } from '../../dxil/ir.js';
 import { type DxilLifter, type HandleVal, type Val, isExpr } from './lifter.js';
 import type { DxResources, DxResource } from './resources.js';
-import type { IoElement } from './io.js';
+import { readElement, writeElement, type IoElement } from './io.js';
 
 export interface OpContext {
   readonly resources: DxResources;
@@ -109,3 +109,18 @@ export function builtinArg(
   x.builtins.set(builtin, e);
   return e;
 }
+
+/** loadInput of a program with no stage context (vertex, pixel, compute): the element's local (io.ts). */
+export const entryLoadInput: Handler = (L, c, x) => {
+  const io = element(L, x.inputs, L.imm(arg(L, c, 1), 'an input id'), 'input');
+  const col = L.imm(arg(L, c, 3), 'an input column');
+  return fromLane(L, readElement(L, io, u32(L, c, 2), col), c.type);
+};
+
+/** storeOutput of a program with no stage context: the element's local (io.ts). */
+export const entryStoreOutput: Handler = (L, c, x) => {
+  const io = element(L, x.outputs, L.imm(arg(L, c, 1), 'an output id'), 'output');
+  const v = arg(L, c, 4);
+  writeElement(L, io, u32(L, c, 2), L.imm(arg(L, c, 3), 'an output column'), toLane(L, L.num(v), v.type));
+  return undefined;
+};

@@ -12,13 +12,22 @@
 //   LoadOutputControlPoint (103) vocp; LoadPatchConstant (104) vpc; StorePatchConstant (106) `pc`
 //
 // Other programs (vertex, pixel, compute) have no stage context: their loadInput and storeOutput
-// are the per-element locals of io.ts, as ops.ts reads and writes them.
+// are the per-element locals of io.ts (entryLoadInput, entryStoreOutput in ops-common.ts).
 
 import type { ExprId } from '../../ir/ir.js';
 import type { DxilSignatureElement } from '../../dxil/dxil-metadata.js';
 import type { DxilLifter } from './lifter.js';
-import { type Handler, type OpContext, arg, element, fromLane, toLane, u32, undef } from './ops-common.js';
-import { readElement, writeElement } from './io.js';
+import {
+  type Handler,
+  type OpContext,
+  arg,
+  entryLoadInput,
+  entryStoreOutput,
+  fromLane,
+  toLane,
+  u32,
+  undef,
+} from './ops-common.js';
 
 /** Registers in a register file. */
 export const REGS = 32;
@@ -120,10 +129,8 @@ function need<T>(L: DxilLifter, v: T | undefined, what: string): T {
 const loadInput: Handler = (L, c, x) => {
   const s = STAGE_IO.get(x);
   if (!s) {
-    const io = element(L, x.inputs, L.imm(arg(L, c, 1), 'an input id'), 'input');
     if (!undef(L, c, 4)) L.invalid('loadInput with a vertex index outside a geometry program');
-    const col = L.imm(arg(L, c, 3), 'an input column');
-    return fromLane(L, readElement(L, io, u32(L, c, 2), col), c.type);
+    return entryLoadInput(L, c, x);
   }
   const el = signatureElement(L, s.inputs, c, 'input');
   const file = fileOf(L, need(L, s.inFile, 'loadInput in a function without input control points'), indexOf(L, c, 4));
@@ -132,13 +139,9 @@ const loadInput: Handler = (L, c, x) => {
 
 const storeOutput: Handler = (L, c, x) => {
   const s = STAGE_IO.get(x);
+  if (!s) return entryStoreOutput(L, c, x);
   const v = arg(L, c, 4);
   const col = L.imm(arg(L, c, 3), 'an output column');
-  if (!s) {
-    const io = element(L, x.outputs, L.imm(arg(L, c, 1), 'an output id'), 'output');
-    writeElement(L, io, u32(L, c, 2), col, toLane(L, L.num(v), v.type));
-    return undefined;
-  }
   const el = signatureElement(L, s.outputs, c, 'output');
   if (el.stream !== 0) L.refuse('geometry stream other than 0', `${el.name} is an output of stream ${el.stream}`);
   const file = fileOf(L, need(L, s.outFile, 'storeOutput in a patch-constant function'), undefined);

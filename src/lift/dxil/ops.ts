@@ -11,12 +11,10 @@ import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, ud
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
-import { readElement, writeElement } from './io.js';
 import { coordLayout } from '../memory.js';
 import {
   arg,
   builtinArg,
-  element,
   fromLane,
   handleOf,
   num,
@@ -165,21 +163,6 @@ function deriv(axis: 'x' | 'y', control: 'coarse' | 'fine'): Handler {
 }
 
 // ---- inputs, outputs and system values ---------------------------------------------------
-
-const loadInput: Handler = (L, c, x) => {
-  const io = element(L, x.inputs, L.imm(arg(L, c, 1), 'an input id'), 'input');
-  if (!undef(L, c, 4) && L.stage !== 'geometry') L.invalid('loadInput with a vertex index outside a geometry program');
-  const col = L.imm(arg(L, c, 3), 'an input column');
-  return fromLane(L, readElement(L, io, u32(L, c, 2), col), c.type);
-};
-
-const storeOutput: Handler = (L, c, x) => {
-  const io = element(L, x.outputs, L.imm(arg(L, c, 1), 'an output id'), 'output');
-  const col = L.imm(arg(L, c, 3), 'an output column');
-  const v = arg(L, c, 4);
-  writeElement(L, io, u32(L, c, 2), col, toLane(L, L.num(v), v.type));
-  return undefined;
-};
 
 function threadVector(builtin: 'global_invocation_id' | 'workgroup_id' | 'local_invocation_id'): Handler {
   return (L, c, x) => {
@@ -811,14 +794,7 @@ const discard: Handler = (L, c) => {
   return undefined;
 };
 
-const calculateLod: Handler = (L, c, x) => {
-  void x;
-  return L.refuse('dx.op not handled', 'CalculateLOD (WGSL has no level-of-detail query)');
-};
-
 const TABLE = new Map<number, Handler>([
-  [4, loadInput],
-  [5, storeOutput],
   [6, unaryF((L, v) => L.math('abs', v))],
   [7, unaryF((L, v) => saturate(L, v))],
   [8, bitTest('nan')],
@@ -917,7 +893,6 @@ const TABLE = new Map<number, Handler>([
   [78, atomicOnBuffer(false)],
   [79, atomicOnBuffer(true)],
   [80, barrier],
-  [81, calculateLod],
   [82, discard],
   [83, deriv('x', 'coarse')],
   [84, deriv('y', 'coarse')],
@@ -985,7 +960,7 @@ for (const table of EXTRA_OPS) for (const [k, h] of table) TABLE.set(k, h);
 /** dx.op opcodes of each refusal reason the DXIL lifter gives (the rest: 'dx.op not handled'). */
 function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
   if ((op >= 110 && op <= 122) || (op >= 165 && op <= 167) || op === 123 || op === 222) return 'wave operations';
-  if ((op >= 143 && op <= 164) || (op >= 178 && op <= 215) || (op >= 258 && op <= 289) || op === 253)
+  if ((op >= 143 && op <= 161) || (op >= 178 && op <= 215) || (op >= 258 && op <= 289) || op === 253)
     return 'raytracing';
   if (op >= 168 && op <= 173) return 'mesh and amplification';
   if (op >= 226 && op <= 252) return 'work graphs';
