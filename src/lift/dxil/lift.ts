@@ -15,7 +15,7 @@ import { IridiaError } from '../../errors.js';
 import type { LiftOptions, Program, Stage } from '../../ir/program.js';
 import type { ExprId, Stmt } from '../../ir/ir.js';
 import { fallsThrough } from '../../ir/builder.js';
-import { readDxilInfo, type DxilEntryPoint } from '../../dxil/dxil-metadata.js';
+import { readDxilInfo, type DxilEntryPoint, type DxilInfo } from '../../dxil/dxil-metadata.js';
 import { readProgramHeader } from '../../dxil/program-header.js';
 import { readModule } from '../../dxil/module.js';
 import { Constant, Func, GlobalVar, Instruction, type Block, type Module, type Value } from '../../dxil/ir.js';
@@ -23,7 +23,7 @@ import { DxilLifter, isExpr } from './lifter.js';
 import { DxResources } from './resources.js';
 import { IrreducibleError, structure, type SNode } from './cfg.js';
 import { Lowering } from './lower.js';
-import { allocaMemory, globalMemory, liftInst } from './inst.js';
+import { allocaMemory, gep as gepOf, globalMemory, liftInst } from './inst.js';
 import { buildInputs, buildOutputs, type IoElement, type OutputPlan } from './io.js';
 import { liftDxOp, type OpContext } from './ops.js';
 import { declareHeaps } from './heap.js';
@@ -81,7 +81,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll([fn]);
   declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
-  declareGlobals(L, m, fn);
+  declareGlobals(L, m, info, fn);
 
   const entry = true;
   const inputs = buildInputs(L, ep.inputs, entry);
@@ -124,8 +124,11 @@ function threadGroup(L: DxilLifter, ep: DxilEntryPoint): [number, number, number
 }
 
 /** Groupshared and static globals as IR memory (atomic when an atomic instruction uses them). */
-function declareGlobals(L: DxilLifter, m: Module, fn: Func | readonly Func[]): void {
+function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | readonly Func[]): void {
   const fns = fn instanceof Func ? [fn] : fn; // a hull program: the entry and its patch-constant function
+  const resourceSymbols = new Set<Value | undefined>(
+    [...info.cbuffers, ...info.srvs, ...info.samplers, ...info.uavs].map((r) => r.symbol),
+  );
   const atomic = new Set<Value>();
   const root = (v: Value | undefined): Value | undefined => {
     for (let k = 0; k < 8 && v; k++) {
@@ -155,16 +158,10 @@ function declareGlobals(L: DxilLifter, m: Module, fn: Func | readonly Func[]): v
     if (!used.has(g)) continue;
     const space = g.type.addrSpace;
     if (space !== 0 && space !== 3) continue;
+    // A resource's symbol (libraries, older modules) is the resource, not memory; so is a handle global.
+    if (resourceSymbols.has(g)) continue;
     const vt = g.valueType;
     if (vt.kind === 'struct' && vt.name?.startsWith('dx.types.')) continue;
-    if (
-      vt.kind === 'struct' &&
-      /^(class|struct)\.(RW|Texture|Sampler|Buffer|ByteAddress|Structured|ConstantBuffer|RasterizerOrdered|Append|Consume)/.test(
-        vt.name ?? '',
-      )
-    )
-      continue;
-    if (space === 0 && isResourceArray(vt)) continue;
     L.memories.set(g, globalMemory(L, g, k++, atomic.has(g)));
   }
   // Constant expressions on memory: getelementptr and pointer casts of a global, with constant indices.
@@ -182,16 +179,6 @@ function declareGlobals(L: DxilLifter, m: Module, fn: Func | readonly Func[]): v
     }
     return L.refuse('instruction not handled', `a constant ${c.ck} expression`);
   };
-}
-
-import { gep as gepOf } from './inst.js';
-
-function isResourceArray(t: import('../../dxil/ir.js').Type): boolean {
-  let x: import('../../dxil/ir.js').Type | undefined = t;
-  while (x && x.kind === 'array') x = x.elt;
-  return (
-    x?.kind === 'struct' && /^(class|struct)\./.test(x.name ?? '') && !!x.name?.match(/(Texture|Buffer|Sampler|RW)/)
-  );
 }
 
 /** Lifts the entry function's body into L.f; returns the number of LLVM instructions. */

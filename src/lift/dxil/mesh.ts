@@ -134,7 +134,7 @@ function placeElements(
 /** lift.ts's body lifting, passed in (lift.ts calls this module). */
 export interface BodyLifting {
   readonly liftBody: (L: DxilLifter, fn: Func, ctx: OpContext, plan: OutputPlan) => number;
-  readonly declareGlobals: (L: DxilLifter, m: Module, fn: Func) => void;
+  readonly declareGlobals: (L: DxilLifter, m: Module, info: DxilInfo, fn: Func) => void;
 }
 
 export function liftMeshModule(
@@ -164,7 +164,7 @@ export function liftMeshModule(
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll([fn]);
   declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
-  declareGlobals(L, m, fn);
+  declareGlobals(L, m, info, fn);
 
   const vertices = placeElements(L, ep.outputs, 'vertex output');
   const primitives = placeElements(L, ep.patchConstant, 'primitive output');

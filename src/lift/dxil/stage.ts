@@ -35,7 +35,7 @@ import { REGS, STAGE_IO, type FileRef, type StageIo } from './ops-stage.js';
 /** What lift.ts lends: the body lifter and the globals' declaration, for more than one function. */
 export interface BodyLifting {
   readonly liftBody: (L: DxilLifter, fn: Func, ctx: OpContext, ret: { build: () => ExprId | undefined }) => number;
-  readonly declareGlobals: (L: DxilLifter, m: Module, fns: readonly Func[]) => void;
+  readonly declareGlobals: (L: DxilLifter, m: Module, info: DxilInfo, fns: readonly Func[]) => void;
 }
 
 type TessStage = 'hull' | 'domain' | 'geometry';
@@ -167,7 +167,7 @@ export function liftStageProgram(
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll(fns);
   declareHeaps(L, resources, fns, options.unboundedCount ?? 16);
-  body.declareGlobals(L, m, fns);
+  body.declareGlobals(L, m, info, fns);
 
   const file = L.m.array(L.tVec4, REGS);
   const cpArray = (n: number): TypeId => L.m.array(file, Math.max(1, n));
