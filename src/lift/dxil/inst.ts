@@ -321,7 +321,7 @@ function binop(L: DxilLifter, i: Instruction): ExprId {
     if (fn === undefined || i.sub === 3 || i.sub === 5) return L.invalid(`float binop ${i.sub}`);
     return L.roundHalf(L.bin(fn, a, b), t);
   }
-  if (t.kind !== 'int') return L.scalarOf(t) as never;
+  if (t.kind !== 'int') return L.invalid(`a binop on a ${t.kind}`);
   if (t.width === 1) {
     if (i.sub === BIN.and) return L.bin('and', a, b);
     if (i.sub === BIN.or) return L.bin('or', a, b);
@@ -330,9 +330,11 @@ function binop(L: DxilLifter, i: Instruction): ExprId {
     if (i.sub === BIN.mul) return L.bin('and', a, b);
     return L.refuse('instruction not handled', `binop ${i.sub} on i1`);
   }
-  L.scalarOf(t);
+  L.supported(t);
   const w = t.width;
-  const count = (v: ExprId) => L.bin('and', v, L.u32(w === 32 ? 31 : w - 1 < 16 ? 15 : 31));
+  // a shift count past the width is poison in LLVM: counted modulo the width (DXIL's widths are powers
+  // of two; the IR masks a 32-bit count itself)
+  const count = (v: ExprId) => L.bin('and', v, L.u32(w - 1));
   switch (i.sub) {
     case BIN.add:
       return L.wrap(L.bin('add', a, b), t);
@@ -384,20 +386,20 @@ function cast(L: DxilLifter, i: Instruction): Val {
     case CAST.zext: {
       const x = L.num(src);
       if (from.kind === 'int' && from.width === 1) return L.sel(x, L.u32(1), L.u32(0));
-      L.scalarOf(to);
+      L.supported(to);
       return x;
     }
     case CAST.sext: {
       const x = L.num(src);
       if (from.kind === 'int' && from.width === 1) return L.sel(x, L.u32(2 ** to.width - 1), L.u32(0));
-      L.scalarOf(to);
+      L.supported(to);
       return L.wrap(L.bitcast('u32', L.signed(x, from)), to);
     }
     case CAST.fptoui:
     case CAST.fptosi: {
       const x = L.num(src);
       if (to.kind === 'int' && to.width === 1) return L.bin('ne', x, L.f32bits(0));
-      L.scalarOf(to);
+      L.supported(to);
       const v = i.sub === CAST.fptoui ? ftou(L, x, 1) : L.bitcast('u32', ftoi(L, x, 1));
       return L.wrap(v, to);
     }
@@ -505,7 +507,7 @@ function cmp(L: DxilLifter, i: Instruction): ExprId {
     const bu = L.sel(b, L.u32(1), L.u32(0));
     return intCmp(L, p, au, bu, au, bu);
   }
-  L.scalarOf(t);
+  L.supported(t);
   return intCmp(L, p, a, b, L.signed(a, t), L.signed(b, t));
 }
 

@@ -177,6 +177,11 @@ export class DxilLifter implements ExprOps {
     }
   }
 
+  /** Refuses a type the lifter does not hold (i64, double, vectors) by name; a no-op otherwise. */
+  supported(t: Type): void {
+    this.scalarOf(t);
+  }
+
   irType(t: Type): TypeId {
     return this.m.scalar(this.scalarOf(t));
   }

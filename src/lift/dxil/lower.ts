@@ -47,16 +47,15 @@ export class Lowering {
   }
 
   private list(list: readonly SNode[]): void {
-    for (let i = 0; i < list.length; i++) {
+    for (const s of list) {
       if (this.L.f.unreachable()) return;
-      this.node(list[i]!, list, i);
+      this.node(s);
     }
   }
 
-  private node(s: SNode, list: readonly SNode[], _i: number): void {
+  private node(s: SNode): void {
     const L = this.L;
     const f = L.f;
-    void list;
     switch (s.k) {
       case 'code':
         this.em.code(s.block);
