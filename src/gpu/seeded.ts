@@ -2,6 +2,7 @@
 // samplers nearest with clamp-to-edge (the executor's nearestClampSampler). Used by `iridia run --seed
 // --gpu` and by the twins test's Dawn half.
 
+import type { Program } from '../ir/program.js';
 import type { SeededBindings } from '../exec/index.js';
 import type { GpuBinding } from './types.js';
 
@@ -56,4 +57,36 @@ export function seededGpuBindings(
     }
   }
   return out;
+}
+
+/**
+ * WGSL of a vertex program for a full-screen triangle whose varyings are constant: each location the
+ * pixel program reads gets `wordsAt(location)` (zeros when undefined), bit for bit, at every corner.
+ * A GPU run cannot be handed per-pixel values, so the executor is given the same constants.
+ */
+export function constantVaryings(p: Program, wordsAt: (location: number) => Uint32Array | undefined): string {
+  const m = p.module;
+  const fn = m.functions[m.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
+  const members = ['@builtin(position) pos: vec4<f32>'];
+  const sets: string[] = [];
+  for (const a of fn.args) {
+    const b = a.binding;
+    const t = m.types[a.type];
+    if (!b || b.kind !== 'location' || !t || (t.kind !== 'vector' && t.kind !== 'scalar')) continue;
+    const w = t.kind === 'vector' ? t.size : 1;
+    const ty = w === 1 ? t.scalar : `vec${w}<${t.scalar}>`;
+    const interp = b.interpolation ? ` @interpolate(${b.interpolation}${b.sampling ? `, ${b.sampling}` : ''})` : '';
+    members.push(`@location(${b.location})${interp} v${b.location}: ${ty}`);
+    const ws = wordsAt(b.location) ?? new Uint32Array(4);
+    const lits = Array.from({ length: w }, (_, k) => `${ws[k] ?? 0}u`);
+    sets.push(`o.v${b.location} = bitcast<${ty}>(${w === 1 ? lits[0]! : `vec${w}<u32>(${lits.join(', ')})`});`);
+  }
+  return `struct VOut { ${members.join(', ')} }
+@vertex fn iridia_vs(@builtin(vertex_index) i: u32) -> VOut {
+  var o: VOut;
+  o.pos = vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.5, 1.0);
+  ${sets.join('\n  ')}
+  return o;
+}
+`;
 }

@@ -36,7 +36,7 @@ import {
   type SeededResource,
 } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
-import { seededGpuBindings } from '../../src/gpu/seeded.js';
+import { constantVaryings, seededGpuBindings } from '../../src/gpu/seeded.js';
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
 import { widenThreeLaneTargets } from '../exec/diff-harness.js';
 
@@ -162,34 +162,6 @@ export function runOnExecutor(p: Program, seed: number): { outputs: Outputs; cha
   return { outputs: out, changed };
 }
 
-/** A full-screen triangle whose varyings are the pixel program's seeded inputs, constant over it. */
-function constantVaryings(p: Program, inputs: Record<number, Uint32Array>): string {
-  const m = p.module;
-  const fn = m.functions[m.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
-  const members = ['@builtin(position) pos: vec4<f32>'];
-  const sets: string[] = [];
-  for (const a of fn.args) {
-    const b = a.binding;
-    const t = m.types[a.type];
-    if (!b || b.kind !== 'location' || !t || (t.kind !== 'vector' && t.kind !== 'scalar')) continue;
-    const w = t.kind === 'vector' ? t.size : 1;
-    const ty = w === 1 ? t.scalar : `vec${w}<${t.scalar}>`;
-    const interp = b.interpolation ? ` @interpolate(${b.interpolation}${b.sampling ? `, ${b.sampling}` : ''})` : '';
-    members.push(`@location(${b.location})${interp} v${b.location}: ${ty}`);
-    const ws = inputs[b.location] ?? new Uint32Array(4);
-    const lits = Array.from({ length: w }, (_, k) => `${ws[k] ?? 0}u`);
-    sets.push(`o.v${b.location} = bitcast<${ty}>(${w === 1 ? lits[0]! : `vec${w}<u32>(${lits.join(', ')})`});`);
-  }
-  return `struct VOut { ${members.join(', ')} }
-@vertex fn iridia_vs(@builtin(vertex_index) i: u32) -> VOut {
-  var o: VOut;
-  o.pos = vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.5, 1.0);
-  ${sets.join('\n  ')}
-  return o;
-}
-`;
-}
-
 /** The program's outputs on Dawn (compute and pixel), by name; a pixel target holds the output's
  * lanes a pixel (a 3-lane output's three, drawn into a 4-lane target). */
 export async function runOnDawn(p: Program, seed: number): Promise<Outputs> {
@@ -237,7 +209,7 @@ export async function runOnDawn(p: Program, seed: number): Promise<Outputs> {
   });
   const r = await gpuPixel({
     code: emitWgsl(wide),
-    vertexCode: constantVaryings(p, inputs),
+    vertexCode: constantVaryings(p, (location) => inputs[location]),
     width: WIDTH,
     height: HEIGHT,
     targets,

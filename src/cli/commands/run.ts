@@ -53,41 +53,10 @@ import {
 } from '../../exec/index.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
-import { seededGpuBindings } from '../../gpu/seeded.js';
+import { constantVaryings, seededGpuBindings } from '../../gpu/seeded.js';
 import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
 import type { Binding, Type } from '../../ir/ir.js';
-
-/** A full-screen triangle whose varyings are constant: each location's first pixel of the input (the
- * GPU run cannot be handed per-pixel values; the CPU run takes them all). */
-function constantVaryings(p: Program, input: RunInput): string {
-  const m = p.module;
-  const fn = m.functions[m.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
-  const members = ['@builtin(position) pos: vec4<f32>'];
-  const sets: string[] = [];
-  for (const a of fn.args) {
-    const b = a.binding;
-    const t = m.types[a.type];
-    if (!b || b.kind !== 'location' || !t || (t.kind !== 'vector' && t.kind !== 'scalar')) continue;
-    const w = t.kind === 'vector' ? t.size : 1;
-    const ty = w === 1 ? t.scalar : `vec${w}<${t.scalar}>`;
-    const interp = b.interpolation ? ` @interpolate(${b.interpolation}${b.sampling ? `, ${b.sampling}` : ''})` : '';
-    members.push(`@location(${b.location})${interp} v${b.location}: ${ty}`);
-    const src = input.inputs?.[String(b.location)];
-    const ws = src ? words(src) : new Uint32Array(4);
-    const lits = Array.from({ length: w }, (_, k) => `${ws[k] ?? 0}u`);
-    const u = w === 1 ? lits[0]! : `vec${w}<u32>(${lits.join(', ')})`;
-    sets.push(`o.v${b.location} = bitcast<${ty}>(${u});`);
-  }
-  return `struct VOut { ${members.join(', ')} }
-@vertex fn iridia_vs(@builtin(vertex_index) i: u32) -> VOut {
-  var o: VOut;
-  o.pos = vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.5, 1.0);
-  ${sets.join('\n  ')}
-  return o;
-}
-`;
-}
 
 type Words = number[] | { f32: number[] } | { u32: number[] } | { i32: number[] };
 
@@ -619,7 +588,10 @@ async function gpuRun(
       if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
       return { outputs: r.outputs };
     }
-    const vertexCode = constantVaryings(p, { inputs: size.inputs });
+    const vertexCode = constantVaryings(p, (location) => {
+      const src = size.inputs?.[String(location)];
+      return src ? words(src) : undefined;
+    });
     const locs: Array<{ location: number; format: GPUTextureFormat }> = [];
     for (const c of colourOutputs(p)) {
       if (c.width === 3) throw new UsageError('--gpu: a 3-component colour output has no WebGPU target format');
