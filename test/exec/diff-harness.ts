@@ -275,7 +275,7 @@ function nearestSampler(b: Bound) {
   return nearestClampSampler(b.textures, { views: b.views, compare: b.compare });
 }
 
-function isNaNWord(w: number): boolean {
+export function isNaNWord(w: number): boolean {
   return (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;
 }
 

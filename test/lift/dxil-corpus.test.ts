@@ -68,8 +68,9 @@ function shaderKind(c: Container): string | undefined {
     if (!part) return undefined;
     const header = readProgramHeader(part.data, part.kind, part.offset + 8);
     return readDxilInfo(readModule(header.bitcode, { part: part.kind, offset: part.offset + 8 })).shaderKind;
-  } catch {
-    return undefined;
+  } catch (e) {
+    if (e instanceof IridiaError) return undefined; // the census counts it as refused below
+    throw e;
   }
 }
 
@@ -95,8 +96,9 @@ function runCensus(dir: string): Census {
     let container: Container;
     try {
       container = parseContainer(readBytes(f));
-    } catch {
-      continue; // not a container: not a program of this census
+    } catch (e) {
+      if (e instanceof IridiaError) continue; // not a container: not a program of this census
+      throw e;
     }
     if (!container.parts.some((p) => p.kind === 'DXIL' || p.kind === 'ILDB')) continue; // a root signature alone
     c.programs++;

@@ -38,7 +38,7 @@ import {
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { constantVaryings, seededGpuBindings } from '../../src/gpu/seeded.js';
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
-import { widenThreeLaneTargets } from '../exec/diff-harness.js';
+import { isNaNWord, ulpDistance, widenThreeLaneTargets } from '../exec/diff-harness.js';
 
 export { OVER_LIMIT, UNBOUNDED_FALLBACK } from '../exec/diff-harness.js';
 
@@ -230,14 +230,6 @@ export async function runOnDawn(p: Program, seed: number): Promise<Outputs> {
   return out;
 }
 
-const isNaNWord = (w: number): boolean => (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;
-const ordered = (w: number): number => (w >= 0x80000000 ? -(w & 0x7fffffff) : w);
-
-/** Units in the last place between two words read as f32; Infinity when one (not both) is a NaN. */
-export function ulp(a: number, b: number): number {
-  if (isNaNWord(a) || isNaNWord(b)) return isNaNWord(a) && isNaNWord(b) ? 0 : Infinity;
-  return Math.abs(ordered(a >>> 0) - ordered(b >>> 0));
-}
 
 export interface Comparison {
   /** Words compared, and how many differ. */
@@ -272,7 +264,7 @@ export function compareOutputs(dxbc: Outputs, dxil: Outputs): Comparison {
       const y = b[i]!;
       if (x === y || (isNaNWord(x) && isNaNWord(y))) continue;
       differing++;
-      maxUlp = Math.max(maxUlp, ulp(x, y));
+      maxUlp = Math.max(maxUlp, ulpDistance(x, y));
       if (!first) first = `${name}[${i}]: dxbc 0x${x.toString(16)}, dxil 0x${y.toString(16)}`;
     }
   }
