@@ -345,7 +345,12 @@ function bufferRead(L: Lifter, res: BoundResource, handle: ExprId, idx: ExprId, 
   const reject = L.f.close();
   L.f.stmt({ op: 'if', cond: inRange, accept, reject });
   const v = L.f.bind('word', L.load(L.local(slot)));
-  if (want === 'vec4' && !isVec) return L.e({ op: 'compose', type: L.tVec4, parts: [v, L.u32(0), L.u32(0), L.u32(1)] });
+  if (want === 'vec4' && !isVec) {
+    // a one-word element read as four lanes: Direct3D's defaults for the components the format lacks,
+    // 0, 0 and 1 in the view's type for alpha; out of range every component is 0
+    const one = L.u32(res.scalar === 'f32' ? 0x3f800000 : 1);
+    return L.e({ op: 'compose', type: L.tVec4, parts: [v, L.u32(0), L.u32(0), L.sel(inRange, one, L.u32(0))] });
+  }
   return v;
 }
 

@@ -186,10 +186,17 @@ function resRet(L: DxilLifter, c: Instruction, lanes: ExprId[], status: ExprId =
 }
 
 /** Lanes of a vec4<u32> (or a single word and zeros). */
-function lanesOf(L: DxilLifter, v: ExprId, vec: boolean): ExprId[] {
-  if (!vec) return [v, L.u32(0), L.u32(0), L.u32(0)];
-  const b = L.once(v, 'texel');
-  return [0, 1, 2, 3].map((k) => L.swz(b, [k]));
+/** The four lanes of a typed buffer element `idx`: a vec4's, or of a one-word element its word and
+ * Direct3D's defaults for the components the format lacks (0, 0, and 1 in the view's type for
+ * alpha; every component 0 out of range), as the SM4/5 lifter's bufferRead gives them. */
+function typedLanes(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId): ExprId[] {
+  const ix = L.once(idx, 'index');
+  const v = bufferRead(L, res, handle, ix);
+  if (!res.scalarElements) return [0, 1, 2, 3].map((k) => L.swz(v, [k]));
+  if (res.shape !== 'buffer') return [v, L.u32(0), L.u32(0), L.u32(0)];
+  const inRange = L.bin('lt', ix, L.e({ op: 'array_length', pointer: handle }));
+  const one = L.u32(res.scalar === 'f32' ? 0x3f800000 : 1);
+  return [v, L.u32(0), L.u32(0), L.sel(inRange, one, L.u32(0))];
 }
 
 /** Reads element `idx` of a buffer (zero out of range): through an `if`, so that a read at a clamped
@@ -260,8 +267,7 @@ function loadBuffer(raw: boolean): Handler {
     const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
     if (t && ((t.kind === 'int' && t.width === 64) || t.kind === 'double'))
       return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit buffer load');
-    if (res.shape === 'buffer')
-      return resRet(L, c, lanesOf(L, bufferRead(L, res, e, u32(L, c, 2)), !res.scalarElements));
+    if (res.shape === 'buffer') return resRet(L, c, typedLanes(L, res, e, u32(L, c, 2)));
     const mask = raw ? L.imm(arg(L, c, 4), 'a load mask') : 0xf;
     if (t && is16(L, t)) {
       // 16-bit elements: component k at byte address + 2k, in the low or high half of its word
@@ -645,7 +651,7 @@ function intCoords(
 const textureLoad: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
-    return resRet(L, c, lanesOf(L, bufferRead(L, res, image, u32(L, c, 3)), !res.scalarElements));
+    return resRet(L, c, typedLanes(L, res, image, u32(L, c, 3)));
   const off = res.shape === '3d' ? offsets(L, c, 6, 3, res) : offsets(L, c, 6, 2, res);
   const { coord, layer, n } = intCoords(L, c, 3, res, off);
   const ms = res.shape === '2dms' || res.shape === '2dmsarray';
