@@ -35,6 +35,7 @@ import {
   imm,
   ins,
   insNZ,
+  operand,
   r,
   ri,
   rs,
@@ -1005,4 +1006,27 @@ test('Dawn: utof rounds to nearest even from 2^31 up', { skip: webgpuSkip() }, a
   const want: Want[] = [0x4f4ce3ab, 0x4f7ff70d, 0x4f4d0bc1, 0x4f4f8ae7, 0x4f000001, 0x4f000000, 0x4f000002, 0x4f800000];
   check('Dawn utof', got, want);
   check('executor utof', run('utof rounding', code, [...cbw]), want);
+});
+
+// A one-word typed UAV buffer element loaded as four lanes: Direct3D fills the components the R32
+// format lacks with 0, 0 and 1 (1.0f in a float view), and an element past the end reads 0 in every
+// component (the buffer holds two elements: index 1 is in range, index 7 is not).
+test('ld_uav_typed of an R32_FLOAT buffer: (x, 0, 0, 1.0f) in range, all zero past the end', () => {
+  const decls = [
+    ins(OP.dcl_uav_raw, [operand(T.uav, [0], { mode: 'none' })]),
+    ins(OP.dcl_uav_typed, [operand(T.uav, [1], { mode: 'none' }), [0x5555]], 1), // buffer of float
+    ins(OP.dcl_temps, [[2]]),
+    [(OP.dcl_thread_group | (4 << 24)) >>> 0, 1, 1, 1],
+  ];
+  const LD_UAV_TYPED = 0xa3;
+  const body = [7, 1].flatMap((index, k) => [
+    ins(OP.mov, [r(1, 'x'), imm(index)]),
+    ins(LD_UAV_TYPED, [r(0), rs(1, 'xxxx'), src(T.uav, [1], 'xyzw')]),
+    ins(OP.store_raw, [dst(T.uav, [0], 'xyzw'), imm(16 * k), rs(0)]),
+  ]);
+  const p = lift(container(shex('cs', 5, 0, [...decls, ...body, ins(OP.ret)])));
+  const out = new Uint32Array(8).fill(0xdeadbeef);
+  const typed = new Uint32Array([f(2.5), f(-3)]);
+  runCompute(p, { workgroups: [1, 1, 1], buffers: { [resourceKey(p, 'u', 0)]: out, [resourceKey(p, 'u', 1)]: typed } });
+  assert.deepEqual(Array.from(out), [0, 0, 0, 0, f(-3), 0, 0, f(1)]);
 });

@@ -169,7 +169,7 @@ function swizzleBits(sw: string): number {
 /** An index: a number, or [register operand (1 component), offset] for relative addressing. */
 export type Index = number | [Operand, number];
 
-function operand(
+export function operand(
   type: number,
   indices: readonly Index[],
   sel: { mode: 'mask'; mask: string } | { mode: 'swizzle'; sw: string } | { mode: 'none' },
