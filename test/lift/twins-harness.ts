@@ -230,7 +230,6 @@ export async function runOnDawn(p: Program, seed: number): Promise<Outputs> {
   return out;
 }
 
-
 export interface Comparison {
   /** Words compared, and how many differ. */
   readonly words: number;
