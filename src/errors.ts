@@ -1,7 +1,8 @@
 // Typed errors for bad input. Every refusal names a stable code, the byte offset and the part
 // (and, for token streams, the instruction), so a user and the corpus census can tell what broke.
 // Codes are numbered in blocks per layer: container 1xx, parts 2xx, SM4/5 token stream 3xx,
-// DXIL bitcode 4xx, Direct3D 9 and debug information 5xx, lifter 6xx, executor 7xx.
+// DXIL bitcode 4xx, Direct3D 9 and debug information 5xx, lifter 6xx, executor 7xx, engine
+// structures beside the containers (src/engines) 8xx.
 
 export type ErrorCode =
   // binary / container
@@ -59,7 +60,12 @@ export type ErrorCode =
   // lifter / executor
   | 'E601_LIFT_UNSUPPORTED'
   | 'E602_LIFT_INVALID'
-  | 'E701_EXEC_ERROR';
+  | 'E701_EXEC_ERROR'
+  // engine structures (src/engines/skate): E801-E809
+  | 'E801_SKATE_TRUNCATED'
+  | 'E802_SKATE_BAD_OFFSET'
+  | 'E803_SKATE_BAD_COUNT'
+  | 'E804_SKATE_BAD_VALUE';
 
 export interface ErrorLocation {
   /** Byte offset in the container (or the blob being read) where the problem was found. */
