@@ -63,6 +63,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'lift a program to the IR and emit WGSL',
     usage: 'iridia lift [--wgsl | --ir] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
   },
+  skate: { summary: "skate.'s engine structures and register map", usage: 'iridia skate SUBCOMMAND ...' },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
     usage:
