@@ -200,11 +200,12 @@ function writeGroups(w: FieldWriter, groups: readonly BindingGroup[], tableOffse
 export function readBindingSet(bytes: Uint8Array): BindingSet {
   const r = new FieldReader(bytes, 'binding set');
   const groupCount = r.u32(0, 'group count');
-  const groupTableOffset = r.table(r.u32(4, 'group table offset'), groupCount, GROUP_SIZE, 'group table offset', 4);
+  const groupTableField = r.u32(4, 'group table offset');
   const unknown08 = r.u64(8, 'unknown 0x8');
   const resourceId = r.u64(0x10, 'resource id');
   const unknown18 = r.u32(0x18, 'unknown 0x18');
   const parameterCount = r.u32(0x1c, 'parameter count');
+  const groupTableOffset = r.table(groupTableField, groupCount, GROUP_SIZE, 'group table offset', 4);
   const groups = readGroups(r, groupCount, groupTableOffset, parameterCount);
   return {
     structure: 'binding set',
@@ -248,10 +249,11 @@ export function readPassBinding(bytes: Uint8Array): PassBinding {
   if (!PASS_BINDING_VERSIONS.includes(version))
     throw r.fail('E804_SKATE_BAD_VALUE', 'version', 0, `${version} is neither 1 nor 0x101 (the versions measured)`);
   const groupCount = r.u32(4, 'group count');
-  const groupOffset = r.table(r.u32(8, 'group offset'), groupCount, GROUP_SIZE, 'group offset', 8);
+  const groupOffsetField = r.u32(8, 'group offset');
   const zero0c = r.u32(0xc, 'zero word 0xc');
   const resourceId = r.u64(0x10, 'resource id');
   const zero18 = r.u64(0x18, 'zero 0x18');
+  const groupOffset = r.table(groupOffsetField, groupCount, GROUP_SIZE, 'group offset', 8);
   const groups = readGroups(r, groupCount, groupOffset, 0);
   return {
     structure: 'pass binding',

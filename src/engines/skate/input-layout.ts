@@ -42,15 +42,11 @@ export function elementFormat(e: InputElement): number {
 export function readInputLayout(bytes: Uint8Array): InputLayout {
   const r = new FieldReader(bytes, 'input layout');
   const elementCount = r.u32(0, 'element count');
-  const elementTablePointer = r.table(
-    r.u64(4, 'element table pointer'),
-    elementCount,
-    ELEMENT_SIZE,
-    'element table pointer',
-    4,
-  );
-  const usageTablePointer = r.table(r.u64(0xc, 'usage table pointer'), elementCount, 1, 'usage table pointer', 0xc);
+  const elementField = r.u64(4, 'element table pointer');
+  const usageField = r.u64(0xc, 'usage table pointer');
   const unknown14 = r.raw(0x14, 12, 'unknown 0x14');
+  const elementTablePointer = r.table(elementField, elementCount, ELEMENT_SIZE, 'element table pointer', 4);
+  const usageTablePointer = r.table(usageField, elementCount, 1, 'usage table pointer', 0xc);
   const elements: InputElement[] = [];
   for (let i = 0; i < elementCount; i++) {
     const at = elementTablePointer + i * ELEMENT_SIZE;
