@@ -159,7 +159,7 @@ export function bindingSetText(s: BindingSet): string {
     `  group table offset  ${hex(s.groupTableOffset)}`,
     `  unknown 0x8         ${hex64(s.unknown08)} (unknown)`,
     `  resource id         ${hex64(s.resourceId)}`,
-    `  unknown 0x18        ${s.unknown18} (unknown)`,
+    `  unknown 0x18        ${hex(s.unknown18)} (unknown)`,
     `  parameter count     ${s.parameterCount}`,
     ...s.groups.flatMap(groupText),
     ...unknownText(s.unknown),
