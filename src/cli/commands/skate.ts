@@ -16,7 +16,13 @@ import { readBindingSet, readPassBinding } from '../../engines/skate/binding-set
 import { readInputLayout } from '../../engines/skate/input-layout.js';
 import { readRenderState } from '../../engines/skate/render-state.js';
 import { programFacts } from '../../engines/skate/program.js';
-import { countMapped, emptyCounts, mapProgram, type MapCounts, type MappedDeclaration } from '../../engines/skate/mapping.js';
+import {
+  countMapped,
+  emptyCounts,
+  mapProgram,
+  type MapCounts,
+  type MappedDeclaration,
+} from '../../engines/skate/mapping.js';
 import { checkInputLayout, type InputCheck } from '../../engines/skate/input-check.js';
 import { describePipeline } from '../../engines/skate/pipeline.js';
 import {
@@ -33,16 +39,28 @@ import type { Json } from '../../reflect/d3d.js';
 
 const STRUCTURES: Readonly<Record<string, { json: (b: Uint8Array) => Json; text: (b: Uint8Array) => string }>> = {
   'binding-set': { json: (b) => bindingSetJson(readBindingSet(b)), text: (b) => bindingSetText(readBindingSet(b)) },
-  'pass-binding': { json: (b) => passBindingJson(readPassBinding(b)), text: (b) => passBindingText(readPassBinding(b)) },
-  'input-layout': { json: (b) => inputLayoutJson(readInputLayout(b)), text: (b) => inputLayoutText(readInputLayout(b)) },
-  'render-state': { json: (b) => renderStateJson(readRenderState(b)), text: (b) => renderStateText(readRenderState(b)) },
+  'pass-binding': {
+    json: (b) => passBindingJson(readPassBinding(b)),
+    text: (b) => passBindingText(readPassBinding(b)),
+  },
+  'input-layout': {
+    json: (b) => inputLayoutJson(readInputLayout(b)),
+    text: (b) => inputLayoutText(readInputLayout(b)),
+  },
+  'render-state': {
+    json: (b) => renderStateJson(readRenderState(b)),
+    text: (b) => renderStateText(readRenderState(b)),
+  },
 };
 
 const out = (j: Json): void => void process.stdout.write(`${JSON.stringify(j, null, 2)}\n`);
 
 export function run(argv: string[]): number {
   const [sub, ...rest] = argv;
-  if (sub === undefined) throw new UsageError('skate takes a subcommand: binding-set, pass-binding, input-layout, render-state, map or census');
+  if (sub === undefined)
+    throw new UsageError(
+      'skate takes a subcommand: binding-set, pass-binding, input-layout, render-state, map or census',
+    );
   const structure = STRUCTURES[sub];
   if (structure) {
     const args = parseArgs(rest, { '--json': {} });
@@ -87,7 +105,10 @@ function mappedJson(m: MappedDeclaration): Json {
 
 function mappedText(m: MappedDeclaration): string {
   const d = m.declaration;
-  const src = m.source === null ? '-' : `${m.source.structure} group ${m.source.group}${m.source.index !== undefined ? ` index ${m.source.index}` : ''}`;
+  const src =
+    m.source === null
+      ? '-'
+      : `${m.source.structure} group ${m.source.group}${m.source.index !== undefined ? ` index ${m.source.index}` : ''}`;
   const extra =
     m.declaredSize !== undefined
       ? ` (declared ${m.declaredSize}, group ${m.groupSize})`
@@ -192,15 +213,27 @@ function runMap(argv: string[]): number {
   if (check) {
     lines.push('input layout check:');
     for (const c of check.inputs)
-      lines.push(`  ${`${c.input.semanticName}${c.input.semanticIndex}`.padEnd(16)}width ${c.width}  ${c.element === null ? 'unmapped' : `element ${c.element}, ${c.match}`}`);
+      lines.push(
+        `  ${`${c.input.semanticName}${c.input.semanticIndex}`.padEnd(16)}width ${c.width}  ${c.element === null ? 'unmapped' : `element ${c.element}, ${c.match}`}`,
+      );
     const k = check.counts;
     lines.push(
       `  ${k.inputs} inputs: ${k.nameAndWidth} by name/index and width, ${k.eliminationAndWidth} by elimination and width, ${k.nameWider} by name with a wider read, ${k.nameNarrower} by name with a narrower read, ${k.unmapped} unmapped`,
     );
   }
   if (pipeline) {
-    lines.push('pipeline (WebGPU):', ...JSON.stringify(pipeline.webgpu, null, 2).split('\n').map((l) => `  ${l}`));
-    lines.push('pipeline (D3D12):', ...JSON.stringify(pipeline.d3d12, null, 2).split('\n').map((l) => `  ${l}`));
+    lines.push(
+      'pipeline (WebGPU):',
+      ...JSON.stringify(pipeline.webgpu, null, 2)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
+    lines.push(
+      'pipeline (D3D12):',
+      ...JSON.stringify(pipeline.d3d12, null, 2)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
     lines.push('notes:', ...pipeline.notes.map((n) => `  - ${n}`));
   }
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -228,7 +261,10 @@ function runCensus(argv: string[]): number {
     let sources;
     try {
       sources = {
-        sets: [readBindingSet(readInput(join(dir, 'set0.bin'))), readBindingSet(readInput(join(dir, 'set1.bin')))] as const,
+        sets: [
+          readBindingSet(readInput(join(dir, 'set0.bin'))),
+          readBindingSet(readInput(join(dir, 'set1.bin'))),
+        ] as const,
         pass: readPassBinding(readInput(join(dir, 'pass.bin'))),
       };
     } catch (e) {
@@ -254,7 +290,9 @@ function runCensus(argv: string[]): number {
   if (flag(args, '--json')) out({ permutations, programs, counts: countsJson(counts), errors: failed });
   else {
     for (const f of failed) process.stderr.write(`iridia skate census: ${f.path}: ${f.error}\n`);
-    process.stdout.write([`${permutations} raster permutations, ${programs} programs`, ...countsText(counts), ''].join('\n'));
+    process.stdout.write(
+      [`${permutations} raster permutations, ${programs} programs`, ...countsText(counts), ''].join('\n'),
+    );
   }
   return failed.length ? 1 : 0;
 }

@@ -112,7 +112,12 @@ export class FieldReader {
   table(value: bigint | number, count: number, itemSize: number, field: string, at: number): number {
     const v = BigInt(value);
     if (v > BigInt(this.size))
-      throw this.fail('E802_SKATE_BAD_OFFSET', field, at, `${hex64(v)} is past the end of the payload ${hex(this.size)}`);
+      throw this.fail(
+        'E802_SKATE_BAD_OFFSET',
+        field,
+        at,
+        `${hex64(v)} is past the end of the payload ${hex(this.size)}`,
+      );
     const offset = Number(v);
     if (count * itemSize > this.size - offset)
       throw this.fail(
@@ -181,7 +186,8 @@ export class FieldWriter {
   private int(v: number, bits: number, signed: boolean, field: string, offset: number): void {
     const lo = signed ? -(2 ** (bits - 1)) : 0;
     const hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
-    if (!Number.isInteger(v) || v < lo || v > hi) throw this.bad(field, offset, `${v} is not a ${signed ? 'i' : 'u'}${bits}`);
+    if (!Number.isInteger(v) || v < lo || v > hi)
+      throw this.bad(field, offset, `${v} is not a ${signed ? 'i' : 'u'}${bits}`);
   }
 
   u8(offset: number, v: number, field: string): void {

@@ -10,7 +10,11 @@ import type { SignatureElement } from '../../parts/signature.js';
 import { vertexFormat } from './dxgi.js';
 import { elementFormat, type InputLayout } from './input-layout.js';
 
-export type InputMatch = 'name/index and width' | 'name/index, read wider than format' | 'name/index, read narrower than format' | 'elimination and width';
+export type InputMatch =
+  | 'name/index and width'
+  | 'name/index, read wider than format'
+  | 'name/index, read narrower than format'
+  | 'elimination and width';
 
 export interface CheckedInput {
   readonly input: SignatureElement;
@@ -72,7 +76,7 @@ export function checkInputLayout(
   }
   // Elimination: an input left over whose width only one left-over element has takes it; repeat
   // while that settles one.
-  for (let progress = true; progress; ) {
+  for (let progress = true; progress;) {
     progress = false;
     for (const r of result) {
       if (r.element !== null) continue;

@@ -19,13 +19,7 @@ export interface Source {
 }
 
 export type MapStatus =
-  | 'size matches'
-  | 'size differs'
-  | 'entries found'
-  | 'entries missing'
-  | 'source absent'
-  | 'no source'
-  | 'not space 0';
+  'size matches' | 'size differs' | 'entries found' | 'entries missing' | 'source absent' | 'no source' | 'not space 0';
 
 export interface MappedDeclaration {
   readonly declaration: Declaration;

@@ -52,7 +52,12 @@ export interface VertexBufferLayout {
 
 export interface PipelineDescription {
   readonly webgpu: {
-    readonly primitive: { topology: 'triangle-list'; frontFace: 'ccw' | 'cw'; cullMode: string; unclippedDepth: boolean };
+    readonly primitive: {
+      topology: 'triangle-list';
+      frontFace: 'ccw' | 'cw';
+      cullMode: string;
+      unclippedDepth: boolean;
+    };
     readonly depthStencil: {
       format: string;
       depthWriteEnabled: boolean;
@@ -94,8 +99,7 @@ export function describePipeline(state: RenderState, options: PipelineOptions = 
   notes.push(
     `rasterizer bit 0 (fill mode) is ${ras.fillModeBit}; the spec does not say which value is solid: WebGPU fills triangles only`,
   );
-  if (!ras.depthClip)
-    notes.push("depth clip is off: WebGPU's unclippedDepth needs the 'depth-clip-control' feature");
+  if (!ras.depthClip) notes.push("depth clip is off: WebGPU's unclippedDepth needs the 'depth-clip-control' feature");
   if (state.forcedSampleCount !== 0)
     notes.push(`forced sample count ${state.forcedSampleCount}: WebGPU has no ForcedSampleCount counterpart`);
   if (ras.cullMode === 'unknown(3)') notes.push('cull bits 3: not a mode the spec names; culling none');
@@ -113,7 +117,9 @@ export function describePipeline(state: RenderState, options: PipelineOptions = 
       "depth format: the spec's capture shows the main depth buffer as DXGI_FORMAT_D32_FLOAT_S8X24_UINT (depth32float-stencil8); shadow targets are D16 or D32",
     );
   notes.push("depthBiasClamp 0: the spec's capture shows DepthBiasClamp 0 on every pipeline");
-  notes.push(`blend bits 0x${state.blendBits.toString(16)} and record bytes 0-3 have no established decode: blend is left unset`);
+  notes.push(
+    `blend bits 0x${state.blendBits.toString(16)} and record bytes 0-3 have no established decode: blend is left unset`,
+  );
   state.renderTargets.forEach((t) => {
     if (t.bytes !== COMMON_RECORD)
       notes.push(`render target ${t.index}: record ${t.bytes} differs from the common ${COMMON_RECORD}`);
@@ -174,7 +180,10 @@ export function describePipeline(state: RenderState, options: PipelineOptions = 
   };
 }
 
-function d3d12InputLayout(layout: InputLayout, check: InputCheck | undefined): Record<string, string | number | null>[] {
+function d3d12InputLayout(
+  layout: InputLayout,
+  check: InputCheck | undefined,
+): Record<string, string | number | null>[] {
   return layout.elements.map((e, i) => {
     const input = check?.inputs.find((c) => c.element === i)?.input;
     const f = elementFormat(e);
@@ -196,7 +205,9 @@ function d3d12InputLayout(layout: InputLayout, check: InputCheck | undefined): R
 
 function vertexBuffersOf(layout: InputLayout, options: PipelineOptions, notes: string[]): VertexBufferLayout[] {
   const slots = [...new Set(layout.elements.map((e) => e.inputSlot))].sort((a, b) => a - b);
-  notes.push('vertex strides are not in the input layout: each arrayStride is the end of its last element, rounded up to 4');
+  notes.push(
+    'vertex strides are not in the input layout: each arrayStride is the end of its last element, rounded up to 4',
+  );
   if (layout.elements.some((e) => e.slotClass === 1))
     notes.push('the instance step rate is not in the input layout: one instance per step is assumed');
   if (slots.length && slots[slots.length - 1]! + 1 !== slots.length)
@@ -208,11 +219,14 @@ function vertexBuffersOf(layout: InputLayout, options: PipelineOptions, notes: s
     layout.elements.forEach((e, i) => {
       if (e.inputSlot !== slot) return;
       if (e.slotClass === 1) instance = true;
-      else if (e.slotClass !== 0) notes.push(`element ${i}: slot class ${e.slotClass} is neither per vertex nor per instance`);
+      else if (e.slotClass !== 0)
+        notes.push(`element ${i}: slot class ${e.slotClass} is neither per vertex nor per instance`);
       const f = elementFormat(e);
       const info = vertexFormat(f);
       if (info === undefined || info.webgpu === null) {
-        notes.push(`element ${i}: DXGI_FORMAT_${dxgiName(f) ?? f} has no WebGPU vertex format; the attribute is left out`);
+        notes.push(
+          `element ${i}: DXGI_FORMAT_${dxgiName(f) ?? f} has no WebGPU vertex format; the attribute is left out`,
+        );
         return;
       }
       end = Math.max(end, e.byteOffset + info.bytes);
@@ -223,15 +237,21 @@ function vertexBuffersOf(layout: InputLayout, options: PipelineOptions, notes: s
       }
       const location = options.vertexProgram
         ? options.vertexProgram.interface.inputs.find(
-            (v) => v.semantic.toUpperCase() === checked.input.semanticName.toUpperCase() && v.semanticIndex === checked.input.semanticIndex,
+            (v) =>
+              v.semantic.toUpperCase() === checked.input.semanticName.toUpperCase() &&
+              v.semanticIndex === checked.input.semanticIndex,
           )?.location
         : checked.input.register;
       if (location === undefined) {
-        notes.push(`element ${i}: the lifted program has no location for ${checked.input.semanticName}${checked.input.semanticIndex}`);
+        notes.push(
+          `element ${i}: the lifted program has no location for ${checked.input.semanticName}${checked.input.semanticIndex}`,
+        );
         return;
       }
       if (options.vertexProgram === undefined)
-        notes.push(`element ${i}: shaderLocation is the input register v${checked.input.register} (no lifted program given)`);
+        notes.push(
+          `element ${i}: shaderLocation is the input register v${checked.input.register} (no lifted program given)`,
+        );
       attributes.push({ format: info.webgpu, offset: e.byteOffset, shaderLocation: location });
     });
     return { arrayStride: Math.ceil(end / 4) * 4, stepMode: instance ? 'instance' : 'vertex', attributes };

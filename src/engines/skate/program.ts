@@ -51,16 +51,14 @@ export function programFacts(bytes: Uint8Array): ProgramFacts {
   const inputs = inputSignature(c);
   if (isDxilContainer(c)) {
     const r = reflectDxilProgram(c);
-    const declarations = r.resources.map(
-      (x): Declaration => ({
-        name: x.name,
-        registerClass: DXIL_CLASS[x.class],
-        register: x.lowerBound,
-        count: x.count ?? null,
-        space: x.space,
-        ...(x.class === 'CBuffer' && x.size !== undefined ? { bufferSize: x.size } : {}),
-      }),
-    );
+    const declarations = r.resources.map((x): Declaration => ({
+      name: x.name,
+      registerClass: DXIL_CLASS[x.class],
+      register: x.lowerBound,
+      count: x.count ?? null,
+      space: x.space,
+      ...(x.class === 'CBuffer' && x.size !== undefined ? { bufferSize: x.size } : {}),
+    }));
     return { bytecode: 'DXIL', declarations, inputs };
   }
   const rdefPart = c.parts.find((p) => p.kind === 'RDEF');

@@ -13,7 +13,16 @@ export const RENDER_TARGET_RECORDS = 8;
 export const RENDER_STATE_MIN_SIZE = 0x88;
 
 /** D3D12_COMPARISON_FUNC order, as the depth-stencil bits 3-5 number it. */
-export const DEPTH_FUNCS = ['Never', 'Less', 'Equal', 'LessEqual', 'Greater', 'NotEqual', 'GreaterEqual', 'Always'] as const;
+export const DEPTH_FUNCS = [
+  'Never',
+  'Less',
+  'Equal',
+  'LessEqual',
+  'Greater',
+  'NotEqual',
+  'GreaterEqual',
+  'Always',
+] as const;
 export type DepthFunc = (typeof DEPTH_FUNCS)[number];
 /** Rasterizer bits 1-2; the value 3 is not named by the spec. */
 export const CULL_MODES = ['None', 'Front', 'Back'] as const;
@@ -211,7 +220,15 @@ export function layoutRenderState(input: {
     input.unknownFill === undefined
       ? zeros(a, b)
       : b > a
-        ? [{ offset: a, bytes: (input.unknownFill & 0xff).toString(16).padStart(2, '0').repeat(b - a) }]
+        ? [
+            {
+              offset: a,
+              bytes: (input.unknownFill & 0xff)
+                .toString(16)
+                .padStart(2, '0')
+                .repeat(b - a),
+            },
+          ]
         : [];
   return {
     structure: 'render state',

@@ -122,7 +122,10 @@ function unknownText(u: readonly UnknownBytes[]): string[] {
   if (u.length === 0) return ['  unknown bytes: none'];
   return [
     '  unknown bytes:',
-    ...u.map((x) => `    ${hex(x.offset)}  ${x.bytes.length / 2} bytes  ${x.bytes.length > 64 ? `${x.bytes.slice(0, 64)}...` : x.bytes}`),
+    ...u.map(
+      (x) =>
+        `    ${hex(x.offset)}  ${x.bytes.length / 2} bytes  ${x.bytes.length > 64 ? `${x.bytes.slice(0, 64)}...` : x.bytes}`,
+    ),
   ];
 }
 
@@ -141,7 +144,9 @@ function groupText(g: BindingGroup, n: number): string[] {
     `    end-of-tables offset          ${hex(g.endOfTablesOffset)}`,
   ];
   if (g.parameterCount > 0) {
-    lines.push(`    ${pad('#', 4)}${pad('parameter', 18)}${pad('type', 12)}${pad('count', 7)}${pad('extra', 7)}${pad('offset/index', 14)}${pad('marker', 8)}kind`);
+    lines.push(
+      `    ${pad('#', 4)}${pad('parameter', 18)}${pad('type', 12)}${pad('count', 7)}${pad('extra', 7)}${pad('offset/index', 14)}${pad('marker', 8)}kind`,
+    );
     g.parameters.forEach((p, i) => {
       const e = g.entries[i]!;
       lines.push(
@@ -213,7 +218,10 @@ export function renderStateText(s: RenderState): string {
     `  0x82 stencil write mask       ${hex(s.stencilWriteMask)}`,
     `  0x87 blend bits               ${hex(s.blendBits)} (no established decode)`,
     '  render-target blend records (bytes 0-3 blend, not anchored; byte 4 write mask):',
-    ...s.renderTargets.map((t) => `    ${t.index}  ${hex(0x8c + 5 * t.index)}  ${t.bytes.match(/../g)!.join(' ')}  write mask ${hex(writeMaskOf(t))}`),
+    ...s.renderTargets.map(
+      (t) =>
+        `    ${t.index}  ${hex(0x8c + 5 * t.index)}  ${t.bytes.match(/../g)!.join(' ')}  write mask ${hex(writeMaskOf(t))}`,
+    ),
     ...unknownText(s.unknown),
     '',
   ].join('\n');

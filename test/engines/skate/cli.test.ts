@@ -52,8 +52,20 @@ test('skate binding-set / pass-binding / input-layout / render-state --json: the
   const l = json('input-layout', join(tmp, 'layout.bin'));
   const e = (l['elements'] as Record<string, unknown>[])[2]!;
   assert.deepEqual(
-    { semanticIndex: e['semanticIndex'], inputSlot: e['inputSlot'], byteOffset: e['byteOffset'], slotClass: e['slotClass'], dxgiFormat: e['dxgiFormat'] },
-    { semanticIndex: 0, inputSlot: 0, byteOffset: 12, slotClass: 0, dxgiFormat: { value: 31, name: 'DXGI_FORMAT_R8G8B8A8_SNORM' } },
+    {
+      semanticIndex: e['semanticIndex'],
+      inputSlot: e['inputSlot'],
+      byteOffset: e['byteOffset'],
+      slotClass: e['slotClass'],
+      dxgiFormat: e['dxgiFormat'],
+    },
+    {
+      semanticIndex: 0,
+      inputSlot: 0,
+      byteOffset: 12,
+      slotClass: 0,
+      dxgiFormat: { value: 31, name: 'DXGI_FORMAT_R8G8B8A8_SNORM' },
+    },
   );
   const r = json('render-state', join(tmp, 'state.bin'));
   assert.equal(r['depthBias'], 200);
@@ -69,20 +81,48 @@ test('skate binding-set / pass-binding / input-layout / render-state --json: the
 
 test('skate map and census over the constructed raster permutation', () => {
   const m = json(
-    'map', file('ps.dxbc'), '--sets', file('set0.bin'), file('set1.bin'), '--pass', file('pass.bin'),
-    '--state', join(tmp, 'state.bin'),
+    'map',
+    file('ps.dxbc'),
+    '--sets',
+    file('set0.bin'),
+    file('set1.bin'),
+    '--pass',
+    file('pass.bin'),
+    '--state',
+    join(tmp, 'state.bin'),
   );
   assert.deepEqual(
     (m['declarations'] as Record<string, unknown>[]).map((d) => [d['register'], d['status']]),
-    [['s0', 'no source'], ['t0', 'entries found'], ['t1', 'entries found'], ['b0', 'size matches']],
+    [
+      ['s0', 'no source'],
+      ['t0', 'entries found'],
+      ['t1', 'entries found'],
+      ['b0', 'size matches'],
+    ],
   );
   const pipe = m['pipeline'] as { webgpu: { depthStencil: Record<string, unknown> } };
   assert.equal(pipe.webgpu.depthStencil['depthCompare'], 'greater-equal');
   const v = json(
-    'map', file('vs.dxbc'), '--sets', file('set0.bin'), file('set1.bin'), '--pass', file('pass.bin'),
-    '--layout', join(tmp, 'layout.bin'), '--usage', '0x10=POSITION,0x12=TANGENT,0x13=TEXCOORD',
+    'map',
+    file('vs.dxbc'),
+    '--sets',
+    file('set0.bin'),
+    file('set1.bin'),
+    '--pass',
+    file('pass.bin'),
+    '--layout',
+    join(tmp, 'layout.bin'),
+    '--usage',
+    '0x10=POSITION,0x12=TANGENT,0x13=TEXCOORD',
   );
-  assert.deepEqual((v['inputCheck'] as { counts: unknown }).counts, { inputs: 4, nameAndWidth: 3, eliminationAndWidth: 1, nameWider: 0, nameNarrower: 0, unmapped: 0 });
+  assert.deepEqual((v['inputCheck'] as { counts: unknown }).counts, {
+    inputs: 4,
+    nameAndWidth: 3,
+    eliminationAndWidth: 1,
+    nameWider: 0,
+    nameNarrower: 0,
+    unmapped: 0,
+  });
   const c = json('census', tmp);
   assert.equal(c['permutations'], 1);
   assert.equal(c['programs'], 2);

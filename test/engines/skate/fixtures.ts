@@ -120,10 +120,38 @@ export function pass(version = 0x101): PassBinding {
 export function layout(): InputLayout {
   return layoutInputLayout(
     [
-      { semanticIndex: 0, inputSlot: 0, byteOffset: 0, slotClass: 0, formatWord: formatWord(R32G32B32_FLOAT, 0xa1), usage: 0x10 },
-      { semanticIndex: 0, inputSlot: 1, byteOffset: 0, slotClass: 0, formatWord: formatWord(R32G32B32_FLOAT, 0xa2), usage: 0x11 },
-      { semanticIndex: 0, inputSlot: 0, byteOffset: 12, slotClass: 0, formatWord: formatWord(R8G8B8A8_SNORM, 0xa3), usage: 0x12 },
-      { semanticIndex: 0, inputSlot: 0, byteOffset: 16, slotClass: 0, formatWord: formatWord(R16G16_FLOAT, 0xa4), usage: 0x13 },
+      {
+        semanticIndex: 0,
+        inputSlot: 0,
+        byteOffset: 0,
+        slotClass: 0,
+        formatWord: formatWord(R32G32B32_FLOAT, 0xa1),
+        usage: 0x10,
+      },
+      {
+        semanticIndex: 0,
+        inputSlot: 1,
+        byteOffset: 0,
+        slotClass: 0,
+        formatWord: formatWord(R32G32B32_FLOAT, 0xa2),
+        usage: 0x11,
+      },
+      {
+        semanticIndex: 0,
+        inputSlot: 0,
+        byteOffset: 12,
+        slotClass: 0,
+        formatWord: formatWord(R8G8B8A8_SNORM, 0xa3),
+        usage: 0x12,
+      },
+      {
+        semanticIndex: 0,
+        inputSlot: 0,
+        byteOffset: 16,
+        slotClass: 0,
+        formatWord: formatWord(R16G16_FLOAT, 0xa4),
+        usage: 0x13,
+      },
     ],
     'c1c2c3c4c5c6c7c8c9cacbcc',
   );
@@ -141,8 +169,18 @@ export function opaqueState(): RenderState {
   return layoutRenderState({
     slopeScaledDepthBias: 0,
     depthBias: 0,
-    rasterizerBits: packRasterizerBits({ fillModeBit: 0, cullMode: 'Back', frontCounterClockwise: false, depthClip: true }),
-    depthStencilBits: packDepthStencilBits({ depthTest: true, depthWrite: true, stencilTest: true, depthFunc: 'GreaterEqual' }),
+    rasterizerBits: packRasterizerBits({
+      fillModeBit: 0,
+      cullMode: 'Back',
+      frontCounterClockwise: false,
+      depthClip: true,
+    }),
+    depthStencilBits: packDepthStencilBits({
+      depthTest: true,
+      depthWrite: true,
+      stencilTest: true,
+      depthFunc: 'GreaterEqual',
+    }),
     stencilReadMask: 0x08,
     stencilWriteMask: 0xfe,
   });
@@ -154,8 +192,18 @@ export function shadowState(): RenderState {
     slopeScaledDepthBias: -4,
     depthBias: -10,
     forcedSampleCount: 0,
-    rasterizerBits: packRasterizerBits({ fillModeBit: 0, cullMode: 'Front', frontCounterClockwise: true, depthClip: false }),
-    depthStencilBits: packDepthStencilBits({ depthTest: true, depthWrite: true, stencilTest: false, depthFunc: 'GreaterEqual' }),
+    rasterizerBits: packRasterizerBits({
+      fillModeBit: 0,
+      cullMode: 'Front',
+      frontCounterClockwise: true,
+      depthClip: false,
+    }),
+    depthStencilBits: packDepthStencilBits({
+      depthTest: true,
+      depthWrite: true,
+      stencilTest: false,
+      depthFunc: 'GreaterEqual',
+    }),
     stencilReadMask: 0xff,
     stencilWriteMask: 0xff,
   });
@@ -167,8 +215,18 @@ export function decalState(): RenderState {
   return layoutRenderState({
     slopeScaledDepthBias: 0.1,
     depthBias: 200,
-    rasterizerBits: packRasterizerBits({ fillModeBit: 0, cullMode: 'None', frontCounterClockwise: false, depthClip: true }),
-    depthStencilBits: packDepthStencilBits({ depthTest: true, depthWrite: false, stencilTest: true, depthFunc: 'GreaterEqual' }),
+    rasterizerBits: packRasterizerBits({
+      fillModeBit: 0,
+      cullMode: 'None',
+      frontCounterClockwise: false,
+      depthClip: true,
+    }),
+    depthStencilBits: packDepthStencilBits({
+      depthTest: true,
+      depthWrite: false,
+      stencilTest: true,
+      depthFunc: 'GreaterEqual',
+    }),
     stencilReadMask: 0x08,
     stencilWriteMask: 0,
     records: [TARGET0_BLEND_RECORD, ...Array.from({ length: 7 }, () => COMMON_RECORD)],
@@ -187,7 +245,16 @@ export function distinctState(): RenderState {
     stencilReadMask: 0xe0,
     stencilWriteMask: 0x3c,
     blendBits: 0x9d,
-    records: ['0102030405', '060708090a', '0b0c0d0e0f', '1011121314', '1516171819', '1a1b1c1d1e', '1f20212223', '2425262728'],
+    records: [
+      '0102030405',
+      '060708090a',
+      '0b0c0d0e0f',
+      '1011121314',
+      '1516171819',
+      '1a1b1c1d1e',
+      '1f20212223',
+      '2425262728',
+    ],
     unknownFill: 0x5a,
   });
 }

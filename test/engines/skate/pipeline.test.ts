@@ -23,7 +23,13 @@ const PS = readBytes(join(DIR, 'psmain-ps_5_0/shader.dxbc'));
 const sources = () => ({ sets: [F.set0(), F.set1()] as const, pass: F.pass() });
 
 test("the spec's rule: b0 set 1, b1 set 0, b4 pass, t bands at 0, 32 and 64, nothing for b2, b3, s and u", () => {
-  const d = (registerClass: 'b' | 't' | 's' | 'u', register: number) => ({ name: '', registerClass, register, count: 1, space: 0 });
+  const d = (registerClass: 'b' | 't' | 's' | 'u', register: number) => ({
+    name: '',
+    registerClass,
+    register,
+    count: 1,
+    space: 0,
+  });
   assert.deepEqual(candidateSource(d('b', 0)), { structure: 'set 1', group: 0 });
   assert.deepEqual(candidateSource(d('b', 1)), { structure: 'set 0', group: 0 });
   assert.deepEqual(candidateSource(d('b', 4)), { structure: 'pass binding', group: 0 });
@@ -33,12 +39,32 @@ test("the spec's rule: b0 set 1, b1 set 0, b4 pass, t bands at 0, 32 and 64, not
   assert.deepEqual(candidateSource(d('t', 64)), { structure: 'pass binding', group: 1, index: 0 });
   for (const x of [d('b', 2), d('b', 3), d('s', 0), d('u', 0)]) assert.equal(candidateSource(x), null);
   const m = mapProgram(
-    [d('b', 1), { ...d('b', 4), bufferSize: 20 }, d('t', 32), d('t', 33), d('t', 64), d('b', 2), d('b', 3), d('s', 1), { ...d('t', 0), space: 1 }],
+    [
+      d('b', 1),
+      { ...d('b', 4), bufferSize: 20 },
+      d('t', 32),
+      d('t', 33),
+      d('t', 64),
+      d('b', 2),
+      d('b', 3),
+      d('s', 1),
+      { ...d('t', 0), space: 1 },
+    ],
     sources(),
   );
   assert.deepEqual(
     m.declarations.map((x) => x.status),
-    ['size differs', 'size matches', 'entries found', 'entries missing', 'entries found', 'no source', 'no source', 'no source', 'not space 0'],
+    [
+      'size differs',
+      'size matches',
+      'entries found',
+      'entries missing',
+      'entries found',
+      'no source',
+      'no source',
+      'no source',
+      'not space 0',
+    ],
   );
   assert.deepEqual(m.counts.unassigned, { b2: 1, b3: 1, s: 1 });
   assert.deepEqual(m.counts.resources, { declarations: 3, withEntries: 2 });
@@ -50,12 +76,21 @@ test('fx_normal_mapping: every declaration mapped, the input layout checked, the
   const ps = programFacts(PS);
   const vmap = mapProgram(vs.declarations, sources());
   assert.deepEqual(
-    vmap.declarations.map((m) => [m.declaration.name, `${m.declaration.registerClass}${m.declaration.register}`, m.status, m.declaredSize]),
+    vmap.declarations.map((m) => [
+      m.declaration.name,
+      `${m.declaration.registerClass}${m.declaration.register}`,
+      m.status,
+      m.declaredSize,
+    ]),
     [['Obj', 'b0', 'size matches', 160]],
   );
   const pmap = mapProgram(ps.declarations, sources());
   assert.deepEqual(
-    pmap.declarations.map((m) => [m.declaration.name, `${m.declaration.registerClass}${m.declaration.register}`, m.status]),
+    pmap.declarations.map((m) => [
+      m.declaration.name,
+      `${m.declaration.registerClass}${m.declaration.register}`,
+      m.status,
+    ]),
     [
       ['Aniso', 's0', 'no source'],
       ['Albedo', 't0', 'entries found'],
@@ -76,10 +111,22 @@ test('fx_normal_mapping: every declaration mapped, the input layout checked, the
       ['TEXCOORD', 3, 'name/index and width'],
     ],
   );
-  assert.deepEqual(check.counts, { inputs: 4, nameAndWidth: 3, eliminationAndWidth: 1, nameWider: 0, nameNarrower: 0, unmapped: 0 });
+  assert.deepEqual(check.counts, {
+    inputs: 4,
+    nameAndWidth: 3,
+    eliminationAndWidth: 1,
+    nameWider: 0,
+    nameNarrower: 0,
+    unmapped: 0,
+  });
 
   const p = describePipeline(F.opaqueState(), { inputLayout: layout, check, vertexProgram: lift(VS) });
-  assert.deepEqual(p.webgpu.primitive, { topology: 'triangle-list', frontFace: 'cw', cullMode: 'back', unclippedDepth: false });
+  assert.deepEqual(p.webgpu.primitive, {
+    topology: 'triangle-list',
+    frontFace: 'cw',
+    cullMode: 'back',
+    unclippedDepth: false,
+  });
   assert.deepEqual(p.webgpu.depthStencil, {
     format: 'depth32float-stencil8',
     depthWriteEnabled: true,
@@ -123,9 +170,23 @@ test('fx_normal_mapping: every declaration mapped, the input layout checked, the
 test('the input check counts a read wider than the stored format, and leaves what no rule settles unmapped', () => {
   const vs = programFacts(VS);
   const layout = layoutInputLayout([
-    { semanticIndex: 0, inputSlot: 0, byteOffset: 0, slotClass: 0, formatWord: formatWord(F.R32G32B32_FLOAT), usage: 0x10 },
+    {
+      semanticIndex: 0,
+      inputSlot: 0,
+      byteOffset: 0,
+      slotClass: 0,
+      formatWord: formatWord(F.R32G32B32_FLOAT),
+      usage: 0x10,
+    },
     { semanticIndex: 0, inputSlot: 0, byteOffset: 12, slotClass: 0, formatWord: formatWord(F.R16_FLOAT), usage: 0x13 },
-    { semanticIndex: 0, inputSlot: 0, byteOffset: 14, slotClass: 0, formatWord: formatWord(F.R8G8B8A8_SNORM), usage: 0x40 },
+    {
+      semanticIndex: 0,
+      inputSlot: 0,
+      byteOffset: 14,
+      slotClass: 0,
+      formatWord: formatWord(F.R8G8B8A8_SNORM),
+      usage: 0x40,
+    },
   ]);
   const c = checkInputLayout(layout, vs.inputs, F.USAGE_NAMES);
   assert.deepEqual(
@@ -140,22 +201,26 @@ test('the input check counts a read wider than the stored format, and leaves wha
   assert.equal(c.counts.unmapped, 1);
 });
 
-test('the same over shared/oracle/own and a DXIL program of the corpus', { skip: skipUnlessShared('oracle/own/fx_normal_mapping') }, () => {
-  const shared = readBytes(join(sharedPath('oracle/own/fx_normal_mapping')!, 'psmain-ps_5_0/shader.dxbc'));
-  assert.deepEqual(shared, PS, 'the fixture is the shared build byte for byte');
-  const dxil = sharedPath('corpus/dxil/Helios/Helios__TestVS.dxil');
-  if (dxil === undefined) return;
-  const facts = programFacts(readBytes(dxil));
-  assert.equal(facts.bytecode, 'DXIL');
-  const m = mapProgram(facts.declarations, sources());
-  // b0 of 192 bytes against set 1's 160-byte group; t0 and t1 have entries in set 1 group 1, t2 not.
-  assert.deepEqual(
-    m.declarations.map((x) => [`${x.declaration.registerClass}${x.declaration.register}`, x.status]),
-    [
-      ['b0', 'size differs'],
-      ['t0', 'entries found'],
-      ['t1', 'entries found'],
-      ['t2', 'entries missing'],
-    ],
-  );
-});
+test(
+  'the same over shared/oracle/own and a DXIL program of the corpus',
+  { skip: skipUnlessShared('oracle/own/fx_normal_mapping') },
+  () => {
+    const shared = readBytes(join(sharedPath('oracle/own/fx_normal_mapping')!, 'psmain-ps_5_0/shader.dxbc'));
+    assert.deepEqual(shared, PS, 'the fixture is the shared build byte for byte');
+    const dxil = sharedPath('corpus/dxil/Helios/Helios__TestVS.dxil');
+    if (dxil === undefined) return;
+    const facts = programFacts(readBytes(dxil));
+    assert.equal(facts.bytecode, 'DXIL');
+    const m = mapProgram(facts.declarations, sources());
+    // b0 of 192 bytes against set 1's 160-byte group; t0 and t1 have entries in set 1 group 1, t2 not.
+    assert.deepEqual(
+      m.declarations.map((x) => [`${x.declaration.registerClass}${x.declaration.register}`, x.status]),
+      [
+        ['b0', 'size differs'],
+        ['t0', 'entries found'],
+        ['t1', 'entries found'],
+        ['t2', 'entries missing'],
+      ],
+    );
+  },
+);

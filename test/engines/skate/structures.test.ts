@@ -104,8 +104,14 @@ test('unknown bytes between tables are kept and written back, never dropped', ()
   assert.deepEqual(read.unknown, [{ offset: bytes.length, bytes: 'ee'.repeat(8) }]);
   assert.deepEqual(writeBindingSet(read), grown);
   // A structure that leaves a byte undescribed, or writes one byte twice with two values, is refused.
-  assert.throws(() => writeBindingSet({ ...read, unknown: [] }), (e: unknown) => e instanceof IridiaError && e.code === 'E109_BAD_ARGUMENT');
-  const clash: BindingSet = { ...s, groups: [s.groups[0]!, { ...s.groups[1]!, groupEntryTableOffset: s.groups[0]!.groupEntryTableOffset }] };
+  assert.throws(
+    () => writeBindingSet({ ...read, unknown: [] }),
+    (e: unknown) => e instanceof IridiaError && e.code === 'E109_BAD_ARGUMENT',
+  );
+  const clash: BindingSet = {
+    ...s,
+    groups: [s.groups[0]!, { ...s.groups[1]!, groupEntryTableOffset: s.groups[0]!.groupEntryTableOffset }],
+  };
   assert.throws(() => writeBindingSet(clash), /already written with another value/);
 });
 
@@ -117,23 +123,83 @@ test('binding sets and pass bindings: every bad offset and count is a typed erro
     return b;
   };
   typed(() => readBindingSet(good.subarray(0, 0x1e)), 'E801_SKATE_TRUNCATED', 'binding set', /parameter count/, 0x1c);
-  typed(() => readBindingSet(mut((v) => v.setUint32(0, 0xffffffff, true))), 'E803_SKATE_BAD_COUNT', 'binding set', /group table offset/, 4);
-  typed(() => readBindingSet(mut((v) => v.setUint32(4, 0x10000, true))), 'E802_SKATE_BAD_OFFSET', 'binding set', /group table offset/, 4);
+  typed(
+    () => readBindingSet(mut((v) => v.setUint32(0, 0xffffffff, true))),
+    'E803_SKATE_BAD_COUNT',
+    'binding set',
+    /group table offset/,
+    4,
+  );
+  typed(
+    () => readBindingSet(mut((v) => v.setUint32(4, 0x10000, true))),
+    'E802_SKATE_BAD_OFFSET',
+    'binding set',
+    /group table offset/,
+    4,
+  );
   const g0 = 0x20;
-  typed(() => readBindingSet(mut((v) => v.setUint16(g0 + 0x10, 0xffff, true))), 'E803_SKATE_BAD_COUNT', 'binding set', /group 0 group-parameters offset/, g0 + 0x28);
-  typed(() => readBindingSet(mut((v) => v.setBigUint64(g0 + 0x28, 1n << 40n, true))), 'E802_SKATE_BAD_OFFSET', 'binding set', /group 0 group-parameters offset/, g0 + 0x28);
-  typed(() => readBindingSet(mut((v) => v.setBigUint64(g0 + 64 + 0x30, BigInt(good.length - 8), true))), 'E803_SKATE_BAD_COUNT', 'binding set', /group 1 group-entry table offset/, g0 + 64 + 0x30);
-  typed(() => readBindingSet(mut((v) => v.setBigUint64(g0 + 0x20, 0xffffffffffffffffn, true))), 'E802_SKATE_BAD_OFFSET', 'binding set', /group 0 all-parameters offset/, g0 + 0x20);
-  typed(() => readBindingSet(mut((v) => v.setUint32(0x1c, 1000, true))), 'E803_SKATE_BAD_COUNT', 'binding set', /group 0 all-parameters offset/, g0 + 0x20);
-  typed(() => readBindingSet(mut((v) => v.setBigUint64(g0 + 0x38, BigInt(good.length + 1), true))), 'E802_SKATE_BAD_OFFSET', 'binding set', /group 0 end-of-tables offset/, g0 + 0x38);
+  typed(
+    () => readBindingSet(mut((v) => v.setUint16(g0 + 0x10, 0xffff, true))),
+    'E803_SKATE_BAD_COUNT',
+    'binding set',
+    /group 0 group-parameters offset/,
+    g0 + 0x28,
+  );
+  typed(
+    () => readBindingSet(mut((v) => v.setBigUint64(g0 + 0x28, 1n << 40n, true))),
+    'E802_SKATE_BAD_OFFSET',
+    'binding set',
+    /group 0 group-parameters offset/,
+    g0 + 0x28,
+  );
+  typed(
+    () => readBindingSet(mut((v) => v.setBigUint64(g0 + 64 + 0x30, BigInt(good.length - 8), true))),
+    'E803_SKATE_BAD_COUNT',
+    'binding set',
+    /group 1 group-entry table offset/,
+    g0 + 64 + 0x30,
+  );
+  typed(
+    () => readBindingSet(mut((v) => v.setBigUint64(g0 + 0x20, 0xffffffffffffffffn, true))),
+    'E802_SKATE_BAD_OFFSET',
+    'binding set',
+    /group 0 all-parameters offset/,
+    g0 + 0x20,
+  );
+  typed(
+    () => readBindingSet(mut((v) => v.setUint32(0x1c, 1000, true))),
+    'E803_SKATE_BAD_COUNT',
+    'binding set',
+    /group 0 all-parameters offset/,
+    g0 + 0x20,
+  );
+  typed(
+    () => readBindingSet(mut((v) => v.setBigUint64(g0 + 0x38, BigInt(good.length + 1), true))),
+    'E802_SKATE_BAD_OFFSET',
+    'binding set',
+    /group 0 end-of-tables offset/,
+    g0 + 0x38,
+  );
   const p = writePassBinding(F.pass());
   const pm = (f: (v: DataView) => void): Uint8Array => {
     const b = p.slice();
     f(dv(b));
     return b;
   };
-  typed(() => readPassBinding(pm((v) => v.setUint32(4, 3, true))), 'E803_SKATE_BAD_COUNT', 'pass binding', /group offset/, 8);
-  typed(() => readPassBinding(pm((v) => v.setUint32(8, p.length + 4, true))), 'E802_SKATE_BAD_OFFSET', 'pass binding', /group offset/, 8);
+  typed(
+    () => readPassBinding(pm((v) => v.setUint32(4, 3, true))),
+    'E803_SKATE_BAD_COUNT',
+    'pass binding',
+    /group offset/,
+    8,
+  );
+  typed(
+    () => readPassBinding(pm((v) => v.setUint32(8, p.length + 4, true))),
+    'E802_SKATE_BAD_OFFSET',
+    'pass binding',
+    /group offset/,
+    8,
+  );
   typed(() => readPassBinding(p.subarray(0, 0x10)), 'E801_SKATE_TRUNCATED', 'pass binding', /resource id/, 0x10);
 });
 
@@ -159,9 +225,27 @@ test('input layouts: round trip, pointers at 4 and 0xc, 16-byte aligned arrays, 
     f(dv(b));
     return b;
   };
-  typed(() => readInputLayout(mut((x) => x.setUint32(0, 0x7fffffff, true))), 'E803_SKATE_BAD_COUNT', 'input layout', /element table pointer/, 4);
-  typed(() => readInputLayout(mut((x) => x.setBigUint64(4, 1n << 60n, true))), 'E802_SKATE_BAD_OFFSET', 'input layout', /element table pointer/, 4);
-  typed(() => readInputLayout(mut((x) => x.setBigUint64(0xc, BigInt(bytes.length - 2), true))), 'E803_SKATE_BAD_COUNT', 'input layout', /usage table pointer/, 0xc);
+  typed(
+    () => readInputLayout(mut((x) => x.setUint32(0, 0x7fffffff, true))),
+    'E803_SKATE_BAD_COUNT',
+    'input layout',
+    /element table pointer/,
+    4,
+  );
+  typed(
+    () => readInputLayout(mut((x) => x.setBigUint64(4, 1n << 60n, true))),
+    'E802_SKATE_BAD_OFFSET',
+    'input layout',
+    /element table pointer/,
+    4,
+  );
+  typed(
+    () => readInputLayout(mut((x) => x.setBigUint64(0xc, BigInt(bytes.length - 2), true))),
+    'E803_SKATE_BAD_COUNT',
+    'input layout',
+    /usage table pointer/,
+    0xc,
+  );
   typed(() => readInputLayout(bytes.subarray(0, 0x18)), 'E801_SKATE_TRUNCATED', 'input layout', /unknown 0x14/, 0x14);
 });
 
@@ -185,12 +269,28 @@ test("render state: round trip of the spec's measured classes and a distinct-val
   assert.equal(f32FromBits(decal.slopeScaledDepthBiasBits), Math.fround(0.1));
   assert.equal(decal.renderTargets[0]!.bytes, '030501050f');
   assert.equal(writeMaskOf(decal.renderTargets[1]!), 0x0f);
-  assert.deepEqual(depthStencilBits(decal.depthStencilBits), { depthTest: true, depthWrite: false, stencilTest: true, depthFunc: 'GreaterEqual', unknownBits: 0 });
+  assert.deepEqual(depthStencilBits(decal.depthStencilBits), {
+    depthTest: true,
+    depthWrite: false,
+    stencilTest: true,
+    depthFunc: 'GreaterEqual',
+    unknownBits: 0,
+  });
   const d = readRenderState(writeRenderState(F.distinctState()));
-  assert.deepEqual(rasterizerBits(d.rasterizerBits), { fillModeBit: 1, cullMode: 'unknown(3)', frontCounterClockwise: true, depthClip: true, unknownBits: 0xe0 });
+  assert.deepEqual(rasterizerBits(d.rasterizerBits), {
+    fillModeBit: 1,
+    cullMode: 'unknown(3)',
+    frontCounterClockwise: true,
+    depthClip: true,
+    unknownBits: 0xe0,
+  });
   assert.equal(depthStencilBits(d.depthStencilBits).depthFunc, 'Always');
   assert.equal(d.renderTargets.length, 8);
-  assert.equal(d.unknown.reduce((n, u) => n + u.bytes.length / 2, 0), 300 - 12 - 40, 'every undecoded byte kept (12 bytes of fields, 40 of records)');
+  assert.equal(
+    d.unknown.reduce((n, u) => n + u.bytes.length / 2, 0),
+    300 - 12 - 40,
+    'every undecoded byte kept (12 bytes of fields, 40 of records)',
+  );
   // NaN payloads survive: the f32 is kept as its bits.
   const nan = F.shadowState();
   const nanBytes = writeRenderState({ ...nan, slopeScaledDepthBiasBits: 0x7fa00001 });
@@ -202,7 +302,12 @@ test("render state: round trip of the spec's measured classes and a distinct-val
 });
 
 test('the readers never throw anything but typed errors on truncated or corrupted input', () => {
-  const inputs = [writeBindingSet(F.set1()), writePassBinding(F.pass()), writeInputLayout(F.layout()), writeRenderState(F.distinctState())];
+  const inputs = [
+    writeBindingSet(F.set1()),
+    writePassBinding(F.pass()),
+    writeInputLayout(F.layout()),
+    writeRenderState(F.distinctState()),
+  ];
   const readers = [readBindingSet, readPassBinding, readInputLayout, readRenderState];
   let seed = 12345;
   const rnd = (): number => (seed = (seed * 1103515245 + 12345) >>> 0);
