@@ -187,3 +187,4 @@ export {
 } from './exec/index.js';
 export { openGpu, type GpuSession } from './gpu/index.js';
 export type { CompileResult, ComputeJob, PixelJob, GpuBinding } from './gpu/index.js';
+export * as skate from './engines/skate/index.js';
