@@ -12,7 +12,7 @@ export class SkateError extends IridiaError {
   readonly structure: SkateStructure;
   readonly field: string;
   constructor(code: ErrorCode, structure: SkateStructure, field: string, offset: number, reason: string) {
-    super(code, `${structure}: ${field} (at ${hex(offset)}): ${reason}`, { offset });
+    super(code, `${structure}: ${field}: ${reason}`, { offset });
     this.structure = structure;
     this.field = field;
   }

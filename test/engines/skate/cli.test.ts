@@ -136,7 +136,7 @@ test('a malformed structure exits 1 with its typed error; usage errors exit 2', 
   writeFileSync(join(tmp, 'bad.bin'), bad);
   const r = iridia('binding-set', join(tmp, 'bad.bin'));
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /binding set: group table offset \(at 0x4\).*\[E803_SKATE_BAD_COUNT\]/);
+  assert.match(r.stderr, /offset 0x4: binding set: group table offset: .*\[E803_SKATE_BAD_COUNT\]/);
   assert.equal(iridia('nope', 'x').status, 2);
   assert.equal(iridia('map', file('vs.dxbc'), '--pass', file('pass.bin')).status, 2);
 });
