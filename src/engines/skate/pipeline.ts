@@ -68,7 +68,8 @@ export interface PipelineDescription {
       depthBiasSlopeScale: number;
       depthBiasClamp: number;
     };
-    readonly targets: readonly { writeMask: number }[];
+    /** Indexed by render target; null where the pixel program writes no value to it. */
+    readonly targets: readonly ({ writeMask: number } | null)[];
     readonly vertexBuffers: readonly VertexBufferLayout[];
   };
   readonly d3d12: {
@@ -86,6 +87,8 @@ export interface PipelineOptions {
   readonly check?: InputCheck;
   /** The lifted vertex program: its inputs' WGSL locations become the attributes' shader locations. */
   readonly vertexProgram?: Program;
+  /** The lifted pixel program: only the render targets it writes become colour targets. */
+  readonly pixelProgram?: Program;
   /** GPUTextureFormat of the depth target; default the main depth buffer the spec's capture shows. */
   readonly depthFormat?: string;
 }
@@ -114,7 +117,7 @@ export function describePipeline(state: RenderState, options: PipelineOptions = 
   const depthFormat = options.depthFormat ?? 'depth32float-stencil8';
   if (options.depthFormat === undefined)
     notes.push(
-      "depth format: the spec's capture shows the main depth buffer as DXGI_FORMAT_D32_FLOAT_S8X24_UINT (depth32float-stencil8); shadow targets are D16 or D32",
+      "depth format: the spec's capture shows the main depth buffer as DXGI_FORMAT_D32_FLOAT_S8X24_UINT (depth32float-stencil8, which needs WebGPU's 'depth32float-stencil8' feature); shadow targets are D16 or D32",
     );
   notes.push("depthBiasClamp 0: the spec's capture shows DepthBiasClamp 0 on every pipeline");
   notes.push(
@@ -149,7 +152,7 @@ export function describePipeline(state: RenderState, options: PipelineOptions = 
         depthBiasSlopeScale: slope,
         depthBiasClamp: 0,
       },
-      targets: state.renderTargets.map((t) => ({ writeMask: writeMaskOf(t) & 0xf })),
+      targets: colorTargets(state, options.pixelProgram, notes),
       vertexBuffers,
     },
     d3d12: {
@@ -178,6 +181,27 @@ export function describePipeline(state: RenderState, options: PipelineOptions = 
     },
     notes,
   };
+}
+
+/** The colour targets: one per record, or with a pixel program, one per SV_Target it writes (WebGPU
+ * refuses a target with a non-zero write mask that the fragment stage does not write). */
+function colorTargets(
+  state: RenderState,
+  pixel: Program | undefined,
+  notes: string[],
+): ({ writeMask: number } | null)[] {
+  const all = state.renderTargets.map((t) => ({ writeMask: writeMaskOf(t) & 0xf }));
+  if (pixel === undefined) return all;
+  const written = new Set(
+    pixel.interface.outputs
+      .filter((o) => o.semantic.toUpperCase() === 'SV_TARGET')
+      .map((o) => o.location ?? o.register),
+  );
+  const count = Math.min(all.length, written.size ? Math.max(...written) + 1 : 0);
+  const dropped = all.length - [...written].filter((w) => w < all.length).length;
+  if (dropped > 0)
+    notes.push(`${dropped} render-target records are for targets the pixel program does not write: left out`);
+  return all.slice(0, count).map((t, i) => (written.has(i) ? t : null));
 }
 
 function d3d12InputLayout(

@@ -150,7 +150,13 @@ test('fx_normal_mapping: every declaration mapped, the input layout checked, the
     { arrayStride: 12, stepMode: 'vertex', attributes: [{ format: 'float32x3', offset: 0, shaderLocation: 1 }] },
   ]);
   assert.equal(p.webgpu.targets.length, 8);
-  assert.ok(p.webgpu.targets.every((t) => t.writeMask === 0xf));
+  assert.ok(p.webgpu.targets.every((t) => t?.writeMask === 0xf));
+  // With the pixel program, only the targets it writes: fx_normal_mapping writes SV_Target0 alone.
+  const withPs = describePipeline(F.opaqueState(), { pixelProgram: lift(PS) });
+  assert.deepEqual(withPs.webgpu.targets, [{ writeMask: 0xf }]);
+  assert.ok(
+    withPs.notes.includes('7 render-target records are for targets the pixel program does not write: left out'),
+  );
   assert.equal(p.d3d12.DepthStencilState['DepthFunc'], 'D3D12_COMPARISON_FUNC_GREATER_EQUAL');
   assert.equal(p.d3d12.InputLayout[1]!['SemanticName'], 'NORMAL');
   assert.equal(p.d3d12.InputLayout[2]!['Format'], 'DXGI_FORMAT_R8G8B8A8_SNORM');
