@@ -184,17 +184,21 @@ function runMap(argv: string[]): number {
   let pipeline: ReturnType<typeof describePipeline> | undefined;
   if (statePath !== undefined) {
     const state = readRenderState(readInput(statePath));
-    let vertexProgram;
+    // The lifted program gives the vertex attributes their WGSL locations (a vertex program) or
+    // limits the colour targets to those it writes (a pixel program). A program the lifter refuses
+    // is described without it, and the notes say what that leaves out.
+    let lifted;
     try {
-      if (layout) vertexProgram = liftContainer(parseContainer(programBytes));
+      lifted = liftContainer(parseContainer(programBytes));
     } catch (e) {
       if (!(e instanceof IridiaError)) throw e;
-      vertexProgram = undefined;
+      lifted = undefined;
     }
     pipeline = describePipeline(state, {
       ...(layout ? { inputLayout: layout } : {}),
       ...(check ? { check } : {}),
-      ...(vertexProgram ? { vertexProgram } : {}),
+      ...(lifted?.stage === 'vertex' ? { vertexProgram: lifted } : {}),
+      ...(lifted?.stage === 'pixel' ? { pixelProgram: lifted } : {}),
     });
   }
   if (flag(args, '--json')) {
