@@ -74,21 +74,17 @@ export function checkInputLayout(
           : 'name/index, read narrower than format';
     taken.add(i);
   }
-  // Elimination: an input left over whose width only one left-over element has takes it; repeat
-  // while that settles one.
-  for (let progress = true; progress;) {
-    progress = false;
-    for (const r of result) {
-      if (r.element !== null) continue;
-      const candidates = layout.elements
-        .map((_, k) => k)
-        .filter((k) => !taken.has(k) && elementWidth(layout, k) === r.width);
-      if (candidates.length !== 1) continue;
-      r.element = candidates[0]!;
-      r.match = 'elimination and width';
-      taken.add(r.element);
-      progress = true;
-    }
+  // Elimination: among what the names left over, a width that exactly one input and exactly one
+  // element have pairs them (whatever the order of the signature or the layout).
+  const leftInputs = result.filter((r) => r.element === null);
+  const leftElements = layout.elements.map((_, k) => k).filter((k) => !taken.has(k));
+  for (const r of leftInputs) {
+    const inputs = leftInputs.filter((x) => x.width === r.width);
+    const elements = leftElements.filter((k) => elementWidth(layout, k) === r.width);
+    if (inputs.length !== 1 || elements.length !== 1) continue;
+    r.element = elements[0]!;
+    r.match = 'elimination and width';
+    taken.add(r.element);
   }
   const count = (m: InputMatch | null): number => result.filter((r) => r.match === m).length;
   return {

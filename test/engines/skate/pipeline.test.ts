@@ -205,6 +205,19 @@ test('the input check counts a read wider than the stored format, and leaves wha
     ],
   );
   assert.equal(c.counts.unmapped, 1);
+  // Without names, POSITION and NORMAL (both three wide) against two three-wide elements: elimination
+  // cannot tell them apart and leaves both unmapped; TANGENT and TEXCOORD have a width of their own.
+  const unnamed = checkInputLayout(F.layout(), vs.inputs);
+  assert.deepEqual(
+    unnamed.inputs.map((x) => [x.input.semanticName, x.element, x.match]),
+    [
+      ['POSITION', null, null],
+      ['NORMAL', null, null],
+      ['TANGENT', 2, 'elimination and width'],
+      ['TEXCOORD', 3, 'elimination and width'],
+    ],
+  );
+  assert.deepEqual(unnamed.unusedElements, [0, 1]);
 });
 
 test(
