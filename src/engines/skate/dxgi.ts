@@ -1,7 +1,8 @@
 // DXGI_FORMAT by number (dxgiformat.h, a public header's enum; the names without the DXGI_FORMAT_
 // prefix), and for the formats a vertex element can have, the component count, the byte size and
 // WebGPU's GPUVertexFormat (null where WebGPU has none). The input layout's format word holds the
-// number in byte 1 (skate-bindings.md, "Input layouts").
+// number in byte 1 (skate-bindings.md, "Input layouts"). 0-115, 130-132 and 189-190 are the enum of
+// DirectX-Headers 1.606; 191 (A4B4G4R4_UNORM) was added after it.
 
 export const DXGI_FORMAT_NAMES: ReadonlyMap<number, string> = new Map<number, string>([
   [0, 'UNKNOWN'],
