@@ -139,6 +139,7 @@ function declLine(decl: string, comment: string): string {
 }
 
 const num = (n: number, w: number): string => String(n).padStart(w);
+const NO_SLOT = 0xffffffff;
 
 function arraySuffix(t: RdefType): string {
   // A one-element array (5.1's ConstantBuffer<T>, float a[1]) prints as a plain declaration.
@@ -156,7 +157,12 @@ interface BlankState {
 
 function printVariable(v: RdefVariable, first: boolean, state: BlankState, out: string[]): void {
   const t = v.type;
-  const comment = `// Offset: ${num(v.startOffset, 4)} Size: ${num(v.size, 5)}${v.flags & 2 ? '' : ' [unused]'}`;
+  // A class or interface variable the program never binds has no slot: its offset is 0xFFFFFFFF and
+  // D3DDisassemble writes N/A for its offset and size (../shared/oracle/own/ifce_unused).
+  const noSlot = v.startOffset === NO_SLOT;
+  const at = noSlot ? 'N/A'.padStart(4) : num(v.startOffset, 4);
+  const size = noSlot ? 'N/A'.padStart(5) : num(v.size, 5);
+  const comment = `// Offset: ${at} Size: ${size}${v.flags & 2 ? '' : ' [unused]'}`;
   if (t.class === 5) {
     if (!first) out.push('//   ');
     printStructBody(t, '   ', v.startOffset, state, out);
