@@ -19,6 +19,7 @@ import { debugAnnotations } from '../debug/annotations.js';
 import { level9Listing } from './level9.js';
 import { listingHeader } from './header.js';
 import { effectListing, effectPart } from './effect.js';
+import { isLibrary, libraryListing } from './library.js';
 
 export const DISASM_ENABLE_INSTRUCTION_NUMBERING = 0x04;
 export const DISASM_DISABLE_DEBUG_INFO = 0x10;
@@ -73,6 +74,15 @@ function isDeclarationLine(ins: Instruction): boolean {
 /** The SM4/5 listing of a container. */
 export function disassemble(input: Uint8Array | Container, flags = 0, options: DisassembleOptions = {}): string {
   const c = input instanceof Uint8Array ? parseContainer(input) : input;
+  if (isLibrary(c))
+    return libraryListing(c, flags, (fn, f) => {
+      const program = decodeContainerProgram(fn);
+      if (program === undefined)
+        throw new UnsupportedError('E208_PART_UNSUPPORTED', 'a LIBF function holds no SHDR or SHEX program', {
+          offset: 0,
+        });
+      return level9Listing(fn, f) + programListing(program, f, statInstructionCount(fn));
+    });
   const program = decodeContainerProgram(c);
   if (program === undefined && effectPart(c) !== undefined)
     return effectListing(c, flags, (b, f) => disassemble(b, f, options));

@@ -11,7 +11,9 @@ import { IridiaError } from '../errors.js';
 import { reflect, type ReflectedParameter, type Reflection } from '../reflect/reflection.js';
 import type { RdefBinding, RdefConstantBuffer, RdefType, RdefVariable } from '../parts/rdef.js';
 import { printClassLinkage } from './header-tables.js';
-import { typeName } from './header-types.js';
+import { shapeName, typeName } from './header-types.js';
+import { NO_REGISTER, type LibraryParameter } from '../parts/library.js';
+import { functionHeader, isLibrary, libraryFunctions, libraryLines } from './library.js';
 
 export const DISASM_INSTRUCTION_ONLY = 0x40;
 /** A header longer than this is refused (E206): real ones are a few thousand lines at most. */
@@ -19,12 +21,21 @@ export const MAX_HEADER_LINES = 1_000_000;
 
 /** The header text (every line ends in a newline), '' under flag 0x40. */
 export function listingHeader(container: Container, flags: number): string {
+  // A library: its own lines (under every flag word) and its first function's header come before
+  // the first version line.
+  if (isLibrary(container)) {
+    const first = libraryFunctions(container)[0];
+    return libraryLines(container) + (first && !(flags & DISASM_INSTRUCTION_ONLY) ? functionHeader(first) : '');
+  }
   if (flags & DISASM_INSTRUCTION_ONLY) return '';
   return headerOf(reflect(container));
 }
 
-/** The header of an already-reflected container. */
-export function headerOf(refl: Reflection): string {
+/**
+ * The header of an already-reflected container. A library function's (`parameters`, its LFS0 part)
+ * prints the function parameter signature where a program prints its input and output signatures.
+ */
+export function headerOf(refl: Reflection, parameters?: readonly LibraryParameter[]): string {
   const out: string[] = [];
   const line = (s = ''): void => {
     out.push(s === '' ? '//' : `// ${s}`);
@@ -63,6 +74,10 @@ export function headerOf(refl: Reflection): string {
     for (const p of ps) out.push(signatureRow(p, output, output && streams));
     line();
   };
+  if (parameters) {
+    printParameters(parameters, out);
+    return out.map((l) => `${l}\n`).join('');
+  }
   const patch = (): void =>
     sig('Patch Constant signature', 'Patch Constant', refl.patchConstants, refl.programType === 3);
   if (refl.programType === 3 || refl.programType === 4) {
@@ -389,4 +404,56 @@ function printTessellation(refl: Reflection, out: string[]): void {
     );
     out.push('//');
   }
+}
+
+// ---- A library function's parameters (LFS0)
+
+/**
+ * "Function parameter signature": the return value first (a void one has no registers and prints
+ * `void`), then each parameter, with its input and output register, register count and mask, and
+ * `in`/`out`/`inout` before its type.
+ */
+function printParameters(ps: readonly LibraryParameter[], out: string[]): void {
+  const ret = ps[0];
+  const returns = ret !== undefined && ret.type !== 0;
+  out.push('//');
+  out.push(
+    `// Function parameter signature (return: ${returns ? 'yes' : 'no'}, parameters: ${Math.max(0, ps.length - 1)}):`,
+  );
+  out.push('//');
+  out.push(
+    '// Name                 SemanticName         In 1st,Num,Mask Out 1st,Num,Mask Type                           ',
+  );
+  out.push(
+    '// -------------------- -------------------- --------------- ---------------- ------------------------------ ',
+  );
+  for (const p of ps) {
+    const inField = registerField('v', p.firstInRegister, p.firstInComponent, p, 3);
+    const outField = registerField('o', p.firstOutRegister, p.firstOutComponent, p, 4);
+    const direction = ['', 'in ', 'out ', 'inout '][p.flags & 3]!;
+    const type = p.type === 0 && p.class === 0 ? 'void' : shapeName(p.class, p.type, p.rows, p.columns);
+    out.push(`// ${p.name.padEnd(20)} ${(p.semantic ?? '').padEnd(20)} ${inField} ${outField} ${direction}${type}`);
+  }
+  out.push('//');
+}
+
+/**
+ * A register column: the register, how many it spans (a matrix's columns, or rows when row_major)
+ * and the mask of one (the rest of the vector's lanes from the first component); blank without one.
+ */
+function registerField(
+  letter: string,
+  register: number,
+  component: number,
+  p: LibraryParameter,
+  registerWidth: number,
+): string {
+  const width = registerWidth + 12;
+  if (register === NO_REGISTER) return ' '.repeat(width);
+  const rowMajor = p.class === 2;
+  const matrix = p.class === 2 || p.class === 3;
+  const count = matrix && !rowMajor ? p.columns : p.rows;
+  const lanes = matrix && !rowMajor ? p.rows : p.columns;
+  const mask = 'xyzw'.slice(component & 3, Math.min(4, (component & 3) + lanes));
+  return `${`${letter}${register}`.padStart(registerWidth)}${num(count, 5)}   ${mask.padEnd(4)}`;
 }

@@ -1,5 +1,5 @@
 // Every Microsoft listing of ../shared/oracle and ../shared/corpus/dxbc, byte for byte (flag 0 and
-// every flag-word sample), counted per group (plain, level 9, debug information, effects); misses
+// every flag-word sample), counted per group (plain, level 9, debug information, libraries, effects); misses
 // are named and checked against test/known/disasm.txt.
 
 import { test } from 'node:test';
