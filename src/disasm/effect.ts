@@ -12,6 +12,7 @@ import { UnsupportedError } from '../errors.js';
 import { bitsToFloat, formatHex, formatInt } from './literal.js';
 import { FX_STATES, type FxState } from './effect-states.js';
 import { expressionLines } from './effect-expr.js';
+import { formatG } from '../d3d9/literal.js';
 
 const VERSIONS: Readonly<Record<number, string>> = { 0xfeff1001: 'fx_4_0', 0xfeff1011: 'fx_4_1' };
 
@@ -26,24 +27,11 @@ function unsupported(what: string): UnsupportedError {
   });
 }
 
-/** printf's %.9g of a float. */
+/** printf's %.9g of a float, as the Microsoft C runtime writes it (three exponent digits: 1e+010). */
 export function formatG9(v: number): string {
-  return formatG(v, 9);
-}
-
-/** printf's %.Pg. */
-export function formatG(v: number, precision: number): string {
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
   if (!Number.isFinite(v)) return Number.isNaN(v) ? '1.#QNAN' : v < 0 ? '-1.#INF' : '1.#INF';
-  const exp = Math.floor(Math.log10(Math.abs(Number(v.toPrecision(precision)))));
-  if (exp < -4 || exp >= 9) {
-    const [m, e] = v.toExponential(precision - 1).split('e') as [string, string];
-    const mant = m.includes('.') ? m.replace(/0+$/, '').replace(/\.$/, '') : m;
-    const n = Number(e);
-    return `${mant}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
-  }
-  const s = v.toFixed(Math.max(0, precision - 1 - exp));
-  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+  return formatG(v, 9);
 }
 
 interface FxType {
@@ -332,7 +320,7 @@ class EffectPrinter {
           for (let j = 0; j < n; j++) {
             const t = d.u32At(value + 4 + j * 8);
             const w = d.u32At(value + 8 + j * 8);
-            parts.push(stateValue(state, storedNumber(t, w), n));
+            parts.push(stateValue(state, storedNumber(t, w), n, t));
           }
           const tname = { b: 'bool', f: 'float', u: 'uint', y: 'byte' }[state.kind];
           rhs = `${tname}${state.dim > 1 ? state.dim : ''}(${parts.join(', ')})`;
@@ -360,16 +348,23 @@ function storedNumber(type: number, w: number): number {
   return w >>> 0;
 }
 
-/** A state's constant converted to the state's type, as fxc prints it. */
-function stateValue(state: FxState, v: number, n: number): string {
+/**
+ * A state's constant converted to the state's type, as fxc prints it. A named value's comment is the
+ * constant as stored: `true`/`false` for a bool (`DepthEnable = true`), the number for an integer
+ * (`DepthEnable = TRUE`: fxc's TRUE is the int 1, and the comment is 1).
+ */
+function stateValue(state: FxState, v: number, n: number, storedType: number): string {
   const w = state.kind === 'f' ? 0 : Math.trunc(v) | 0;
   if (state.kind === 'f') return formatG9(v);
   if (n === 1 && state.values !== undefined) {
     const named = state.values[w];
-    if (named !== undefined) return `${named} /* ${state.kind === 'b' ? (w ? 'true' : 'false') : w} */`;
+    if (named !== undefined) return `${named} /* ${storedType === 4 ? (w ? 'true' : 'false') : w} */`;
   }
   if (state.kind === 'b') return w ? 'true' : 'false';
   if (state.kind === 'y') return `0x${(w >>> 0).toString(16).padStart(2, '0')}`;
+  // an unsigned constant prints unsigned (AB_SampleMask = 0xFFFFFFFF: 0xffffffff), a signed one
+  // signed (DepthBias = -12: uint(-12))
+  if (storedType === 3) return w >>> 0 > 10000 ? formatHex(w) : String(w >>> 0);
   return formatInt(w);
 }
 
@@ -386,5 +381,8 @@ function defaultValue(data: ByteReader, at: number, type: FxType): string {
     else if (base === 4) lanes.push(w ? 'true' : 'false');
     else lanes.push(formatHex(w));
   }
+  // A value whose lanes are all one word prints that lane once (`float4 fogColor = 1;` is `{ 1 }`):
+  // no listing holds a repeated lane written out.
+  if (n > 1 && lanes.every((l) => l === lanes[0])) return `{ ${lanes[0]!} }`;
   return n === 1 ? lanes[0]! : `{ ${lanes.join(', ')} }`;
 }
