@@ -3,8 +3,9 @@
 // packoffsets and default values. Layout of the part (facts from vkd3d's fx.c and Wine's d3d10
 // effect reader): a 19-word header (version, buffer, numeric-variable and object counts, shared
 // counts, technique count, unstructured size, ...), the unstructured data (strings, types, default
-// values), then the buffers, each followed by its annotations and variables. Effects with objects,
-// pools, expressions and string objects are refused as unsupported: iridia does not print them yet.
+// values), then the buffers, each followed by its annotations and variables, the objects (strings,
+// resources, state blocks, shaders), the pool's shared buffers and objects, and the techniques.
+// What is not known yet (an unknown state, assignment kind or expression opcode) is refused by name.
 
 import type { Container } from '../container/container.js';
 import { ByteReader } from '../binary/reader.js';
@@ -178,13 +179,15 @@ class EffectPrinter {
       let decl = `${vname}${type.elements ? `[${type.elements}]` : ''}`;
       if (semantic) decl += ` : ${this.str(semantic)}`;
       if (vflags & 4) decl += ` : packoffset(c${offset >>> 4}.${'xyzw'[(offset >>> 2) & 3]})`;
-      if (value) decl += ` = ${defaultValue(this.data, value, type)}`;
+      // The default value follows the annotations, when there are some (`> = { 1, 0 };`).
+      const init = value ? ` = ${defaultValue(this.data, value, type)}` : '';
       const tname = type.name === '' ? '<unnamed>' : type.name;
       let text = `    ${tname.padEnd(7)} ${decl}`;
       if (vnotes.length) {
         this.out.push(text, ...vnotes.slice(0, -1));
         text = vnotes[vnotes.length - 1]!;
       }
+      text += init;
       this.out.push(
         `${`${text};`.padEnd(40)}// Offset: ${String(offset).padStart(4)}, size: ${String(type.unpacked).padStart(4)}`,
       );
@@ -221,7 +224,8 @@ class EffectPrinter {
     this.u32(); // bind point
     // A one-element array prints as a single object.
     const array = type.elements > 1;
-    const head = `${type.name} ${name}${array ? `[${type.elements}]` : ''}${semantic ? ` : ${this.str(semantic)}` : ''}`;
+    // The type name is padded to seven characters, as a buffer variable's is (`Buffer  colorBuffer`).
+    const head = `${type.name.padEnd(7)} ${name}${array ? `[${type.elements}]` : ''}${semantic ? ` : ${this.str(semantic)}` : ''}`;
     const n = Math.max(1, type.elements);
     const body: string[] = [];
     if (OBJECT_STATES.has(type.typeinfo)) {
@@ -255,10 +259,18 @@ class EffectPrinter {
         const it = items[0]!;
         body.push(...it.slice(0, -1), `${it[it.length - 1]};`);
       }
-    } else if (type.typeinfo === 1) throw unsupported('string objects');
+    }
+    // A string's value: one string offset an element, quoted as it is (fxc keeps the escapes' characters).
+    let value: string | undefined;
+    if (type.typeinfo === 1) {
+      const parts: string[] = [];
+      for (let i = 0; i < n; i++) parts.push(`"${this.str(this.u32())}"`);
+      value = array ? `{ ${parts.join(', ')} }` : parts[0]!;
+    }
     const notes = this.annotations('');
     const lines = [head, ...notes];
-    if (body.length === 0) lines[lines.length - 1] += ';';
+    if (value !== undefined) lines[lines.length - 1] += ` = ${value};`;
+    else if (body.length === 0) lines[lines.length - 1] += ';';
     else if (OBJECT_SHADERS.has(type.typeinfo)) lines[lines.length - 1] += ' = ';
     this.out.push(...lines, ...body);
   }
@@ -279,12 +291,12 @@ class EffectPrinter {
     return lines;
   }
 
-  /** eval(...) of the expression blob at an unstructured offset. */
-  private expression(offset: number): string {
+  /** eval(...) of the expression blob at an unstructured offset; its later lines 16 past the assignment's indent. */
+  private expression(offset: number, indent: string): string {
     const size = this.data.u32At(offset, 'an expression size');
     this.data.require(offset + 4, size, 'an expression');
     const lines = expressionLines(this.data.bytes.subarray(offset + 4, offset + 4 + size));
-    return `eval(${lines.join(`\n${' '.repeat(24)}`)})`;
+    return `eval(${lines.join(`\n${' '.repeat(indent.length + 16)}`)})`;
   }
 
   private technique(): void {
@@ -327,12 +339,14 @@ class EffectPrinter {
         }
       } else if (kind === 2) rhs = this.str(value);
       else if (kind === 3) rhs = `${this.str(d.u32At(value))}[${d.u32At(value + 4)}]`;
+      // an object indexed by a variable: the array's name, then the index variable's (shaders[gPick])
+      else if (kind === 4) rhs = `${this.str(d.u32At(value))}[${this.str(d.u32At(value + 4))}]`;
       else if (kind === 7) {
         const sh = this.shader(d.u32At(value), indent, d.u32At(value + 4));
         lines.push(`${indent}${lhs} = ${sh[0]!.trimStart()}`, ...sh.slice(1, -1), `${sh[sh.length - 1]};`);
         continue;
-      } else if (kind === 6) rhs = this.expression(value);
-      else if (kind === 5) rhs = `${this.str(d.u32At(value))}[${this.expression(d.u32At(value + 4))}]`;
+      } else if (kind === 6) rhs = this.expression(value, indent);
+      else if (kind === 5) rhs = `${this.str(d.u32At(value))}[${this.expression(d.u32At(value + 4), indent)}]`;
       else throw unsupported(`assignments of kind ${kind}`);
       lines.push(`${indent}${lhs} = ${rhs};`);
     }
@@ -377,7 +391,7 @@ function defaultValue(data: ByteReader, at: number, type: FxType): string {
     if (type.cls !== 1) lanes.push(formatHex(w));
     else if (base === 1) lanes.push(formatG9(bitsToFloat(w)));
     else if (base === 2) lanes.push(String(w | 0));
-    else if (base === 3) lanes.push(String(w >>> 0));
+    else if (base === 3) lanes.push(w >>> 0 > 10000 ? formatHex(w) : String(w >>> 0));
     else if (base === 4) lanes.push(w ? 'true' : 'false');
     else lanes.push(formatHex(w));
   }
