@@ -18,7 +18,7 @@ import type { OperandContext } from './operand.js';
 import { debugAnnotations } from '../debug/annotations.js';
 import { level9Listing } from './level9.js';
 import { listingHeader } from './header.js';
-import { effectListing, effectPart } from './effect.js';
+import { bareEffectListing, effectListing, effectPart, isBareEffect } from './effect.js';
 import { isLibrary, libraryListing } from './library.js';
 
 export const DISASM_ENABLE_INSTRUCTION_NUMBERING = 0x04;
@@ -73,6 +73,9 @@ function isDeclarationLine(ins: Instruction): boolean {
 
 /** The SM4/5 listing of a container. */
 export function disassemble(input: Uint8Array | Container, flags = 0, options: DisassembleOptions = {}): string {
+  // fx_5_0: a bare effect binary, not a container
+  if (input instanceof Uint8Array && isBareEffect(input))
+    return bareEffectListing(input, flags, (b, f) => disassemble(b, f, options));
   const c = input instanceof Uint8Array ? parseContainer(input) : input;
   if (isLibrary(c))
     return libraryListing(c, flags, (fn, f) => {

@@ -15,7 +15,26 @@ import { FX_STATES, type FxState } from './effect-states.js';
 import { expressionLines } from './effect-expr.js';
 import { formatG } from '../d3d9/literal.js';
 
-const VERSIONS: Readonly<Record<number, string>> = { 0xfeff1001: 'fx_4_0', 0xfeff1011: 'fx_4_1' };
+const VERSIONS: Readonly<Record<number, string>> = { 0xfeff1001: 'fx_4_0', 0xfeff1011: 'fx_4_1', 0xfeff2001: 'fx_5_0' };
+
+/** fx_5_0's version word: fxc writes such an effect bare, not in a DXBC container. */
+export const FX5_MAGIC = 0xfeff2001;
+
+/** Is this a bare fx_5_0 effect binary (its first word 0xFEFF2001)? */
+export function isBareEffect(bytes: Uint8Array): boolean {
+  return (
+    bytes.byteLength >= 4 && (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0 === FX5_MAGIC
+  );
+}
+
+/** The listing of a bare fx_5_0 effect, as D3DDisassemble prints it. */
+export function bareEffectListing(
+  bytes: Uint8Array,
+  flags = 0,
+  embedded: (bytes: Uint8Array, flags: number) => string = () => '',
+): string {
+  return new EffectPrinter(bytes, 0, flags, embedded).print();
+}
 
 /** The effect part of a container, if any. */
 export function effectPart(c: Container): Container['parts'][number] | undefined {
@@ -55,7 +74,10 @@ export function effectListing(
   return new EffectPrinter(part.data, part.offset + 8, flags, embedded).print();
 }
 
-const OBJECT_SHADERS: ReadonlySet<number> = new Set([5, 6, 7, 8]);
+/** Shader objects: 4.x pixel, vertex, geometry, geometry with stream output; 5.0 pixel, vertex,
+ * geometry, compute, hull, domain (Effects11's EObjectType). */
+const OBJECT_SHADERS: ReadonlySet<number> = new Set([5, 6, 7, 8, 24, 25, 26, 27, 28, 29]);
+const OBJECT_SHADERS5: ReadonlySet<number> = new Set([24, 25, 26, 27, 28, 29]);
 const OBJECT_STATES: ReadonlySet<number> = new Set([2, 3, 4, 0x15]);
 
 class EffectPrinter {
@@ -97,7 +119,10 @@ class EffectPrinter {
 
   print(): string {
     const h: number[] = [];
-    for (let i = 0; i < 19; i++) h.push(this.u32());
+    // fx_5_0's header adds five counts: groups, UAVs, interface variables, their elements, class
+    // instance elements (Effects11's SBinaryHeader5).
+    const fx5 = this.r.u32At(0, 'the version') === FX5_MAGIC;
+    for (let i = 0; i < (fx5 ? 24 : 19); i++) h.push(this.u32());
     const [version, buffers, , objects, sharedBuffers, , sharedObjects, techniques, unstructured] = h as number[] as [
       number,
       number,
@@ -120,7 +145,8 @@ class EffectPrinter {
     this.pos += unstructured;
     const out = this.out;
     const child = sharedBuffers > 0 || sharedObjects > 0;
-    out.push('//', `// FX Version: ${name}`, `// Child effect (requires effect pool): ${child}`);
+    out.push('//', `// FX Version: ${name}`);
+    if (!fx5) out.push(`// Child effect (requires effect pool): ${child}`);
     if (buffers) {
       out.push('//', `// ${buffers} local buffer(s)`, '//');
       for (let b = 0; b < buffers; b++) this.buffer();
@@ -140,7 +166,19 @@ class EffectPrinter {
       for (let o = 0; o < sharedObjects; o++) this.sharedObject();
       out.push('');
     }
-    if (techniques) {
+    if (fx5) {
+      const interfaces = h[21]!;
+      if (interfaces) {
+        out.push('//', `// ${interfaces} local interface(s)`, '//');
+        for (let i = 0; i < interfaces; i++) this.interfaceVariable();
+        out.push('');
+      }
+      const groups = h[19]!;
+      if (groups) {
+        out.push('//', `// ${groups} groups(s)`, '//');
+        for (let g = 0; g < groups; g++) this.group();
+      }
+    } else if (techniques) {
       out.push('//', `// ${techniques} technique(s)`, '//');
       for (let t = 0; t < techniques; t++) this.technique();
     }
@@ -245,6 +283,11 @@ class EffectPrinter {
     } else if (OBJECT_SHADERS.has(type.typeinfo)) {
       const items: string[][] = [];
       for (let i = 0; i < n; i++) {
+        if (OBJECT_SHADERS5.has(type.typeinfo)) {
+          items.push(this.shader5(this.r, this.pos, '    '));
+          this.pos += 36;
+          continue;
+        }
         const offset = this.u32();
         const so = type.typeinfo === 8 ? this.u32() : 0;
         items.push(this.shader(offset, '    ', so));
@@ -275,8 +318,44 @@ class EffectPrinter {
     this.out.push(...lines, ...body);
   }
 
+  /**
+   * The comments after a 5.0 shader (Effects11's SBinaryShaderData5 at `at` in `r`: shader offset,
+   * four stream-output declarations, their count, the rasterized stream, the interface bindings):
+   * one stream's declaration, or each stream's and the stream sent to the rasterizer, then each
+   * interface parameter's class instance.
+   */
+  private shader5(r: ByteReader, at: number, indent: string): string[] {
+    const u = (k: number, what: string): number => r.u32At(at + 4 * k, what);
+    const offset = u(0, 'a 5.0 shader');
+    const decls = u(5, 'a stream-output declaration count');
+    const rasterized = u(6, 'the rasterized stream');
+    const bindings = u(7, 'an interface binding count');
+    const bindingsAt = u(8, 'the interface bindings');
+    if (decls > 4) throw unsupported(`${decls} stream-output declarations`);
+    const notes: string[] = [];
+    const c = indent.slice(4);
+    if (decls === 1) {
+      const d = u(1, 'a stream-output declaration');
+      if (d) notes.push(`${c}/* Stream out decl: "${this.str(d)}" */`);
+    } else {
+      for (let i = 0; i < decls; i++) {
+        const d = u(1 + i, 'a stream-output declaration');
+        if (d) notes.push(`${c}/* Stream ${i} out decl: "${this.str(d)}" */`);
+      }
+      if (decls > 1 && rasterized !== 0) notes.push(`${c}/* Stream ${rasterized} to rasterizer */`);
+    }
+    this.data.require(bindingsAt, bindings * 8, 'the interface bindings');
+    for (let i = 0; i < bindings; i++) {
+      const name = this.str(this.data.u32At(bindingsAt + i * 8, 'an interface binding'));
+      const index = this.data.u32At(bindingsAt + i * 8 + 4, 'an interface binding');
+      // 0xFFFFFFFF: not an array element; an element is named with its index (none in the oracle yet)
+      notes.push(`${c}/* Interface parameter ${i} bound to: ${name}${index !== 0xffffffff ? `[${index}]` : ''} */`);
+    }
+    return this.shader(offset, indent, 0, notes);
+  }
+
   /** A shader at an unstructured offset: NULL, or its listing in `asm { }` at `indent`. */
-  private shader(offset: number, indent: string, soDecl: number): string[] {
+  private shader(offset: number, indent: string, soDecl: number, notes: readonly string[] = []): string[] {
     if (offset === 0) return [`${indent}NULL`];
     const size = this.data.u32At(offset, 'a shader size');
     this.data.require(offset + 4, size, 'a shader');
@@ -288,6 +367,7 @@ class EffectPrinter {
     for (const l of body.split('\n')) lines.push(inner + l);
     lines.push(inner + indent, `${indent}}`);
     if (soDecl) lines.push(`${indent.slice(4)}/* Stream out decl: "${this.str(soDecl)}" */`);
+    lines.push(...notes);
     return lines;
   }
 
@@ -299,17 +379,48 @@ class EffectPrinter {
     return `eval(${lines.join(`\n${' '.repeat(indent.length + 16)}`)})`;
   }
 
-  private technique(): void {
+  /** An interface variable (fx_5_0): name, type, initializer offset, flags, then its annotations. */
+  private interfaceVariable(): void {
+    const name = this.str(this.u32());
+    const type = this.typeAt(this.u32());
+    const init = this.u32();
+    this.u32(); // flags
+    const array = type.elements > 1;
+    const lines = [`${type.name.padEnd(7)} ${name}${array ? `[${type.elements}]` : ''}`, ...this.annotations('')];
+    if (init !== 0) throw unsupported('initialised interface variables');
+    lines[lines.length - 1] += ';';
+    this.out.push(...lines);
+  }
+
+  /** An fx_5_0 group: its name ('' for the techniques outside any), annotations and techniques. */
+  private group(): void {
+    const nameAt = this.u32();
+    const name = nameAt ? this.str(nameAt) : '';
+    const techniques = this.u32();
+    this.out.push(name ? `fxgroup ${name}` : 'fxgroup', ...this.annotations(''), '{');
+    this.out.push('    //', `    // ${techniques} technique(s)`, '    //');
+    for (let t = 0; t < techniques; t++) this.technique('    ', 'technique11');
+    this.out.push('}', '');
+  }
+
+  private technique(indent = '', keyword = 'technique10'): void {
     const name = this.str(this.u32());
     const passes = this.u32();
-    this.out.push(`technique10 ${name}`, ...this.annotations(''), '{');
+    this.out.push(`${indent}${keyword} ${name}`, ...this.annotations(indent), `${indent}{`);
     for (let p = 0; p < passes; p++) {
       const pname = this.str(this.u32());
       const count = this.u32();
-      const notes = this.annotations('    ');
-      this.out.push(`    pass ${pname}`, ...notes, '    {', ...this.assignments(count, '        '), '    }', '');
+      const notes = this.annotations(`${indent}    `);
+      this.out.push(
+        `${indent}    pass ${pname}`,
+        ...notes,
+        `${indent}    {`,
+        ...this.assignments(count, `${indent}        `),
+        `${indent}    }`,
+        '',
+      );
     }
-    this.out.push('}', '');
+    this.out.push(`${indent}}`, '');
   }
 
   private assignments(count: number, indent: string): string[] {
@@ -341,8 +452,10 @@ class EffectPrinter {
       else if (kind === 3) rhs = `${this.str(d.u32At(value))}[${d.u32At(value + 4)}]`;
       // an object indexed by a variable: the array's name, then the index variable's (shaders[gPick])
       else if (kind === 4) rhs = `${this.str(d.u32At(value))}[${this.str(d.u32At(value + 4))}]`;
-      else if (kind === 7) {
-        const sh = this.shader(d.u32At(value), indent, d.u32At(value + 4));
+      else if (kind === 7 || kind === 8) {
+        // 7: an inline 4.x shader (shader, stream-output declaration); 8: a 5.0 one (SBinaryShaderData5)
+        const sh =
+          kind === 7 ? this.shader(d.u32At(value), indent, d.u32At(value + 4)) : this.shader5(d, value, indent);
         lines.push(`${indent}${lhs} = ${sh[0]!.trimStart()}`, ...sh.slice(1, -1), `${sh[sh.length - 1]};`);
         continue;
       } else if (kind === 6) rhs = this.expression(value, indent);
