@@ -14,13 +14,14 @@ import { printClassLinkage } from './header-tables.js';
 import { shapeName, typeName } from './header-types.js';
 import { NO_REGISTER, type LibraryParameter } from '../parts/library.js';
 import { functionHeader, isLibrary, libraryFunctions, libraryLines } from './library.js';
+import { ERA_10, type Era } from './era.js';
 
 export const DISASM_INSTRUCTION_ONLY = 0x40;
 /** A header longer than this is refused (E206): real ones are a few thousand lines at most. */
 export const MAX_HEADER_LINES = 1_000_000;
 
 /** The header text (every line ends in a newline), '' under flag 0x40. */
-export function listingHeader(container: Container, flags: number): string {
+export function listingHeader(container: Container, flags: number, era: Era = ERA_10): string {
   // A library: its own lines (under every flag word) and its first function's header come before
   // the first version line.
   if (isLibrary(container)) {
@@ -28,14 +29,14 @@ export function listingHeader(container: Container, flags: number): string {
     return libraryLines(container) + (first && !(flags & DISASM_INSTRUCTION_ONLY) ? functionHeader(first) : '');
   }
   if (flags & DISASM_INSTRUCTION_ONLY) return '';
-  return headerOf(reflect(container));
+  return headerOf(reflect(container), undefined, era);
 }
 
 /**
  * The header of an already-reflected container. A library function's (`parameters`, its LFS0 part)
  * prints the function parameter signature where a program prints its input and output signatures.
  */
-export function headerOf(refl: Reflection, parameters?: readonly LibraryParameter[]): string {
+export function headerOf(refl: Reflection, parameters?: readonly LibraryParameter[], era: Era = ERA_10): string {
   const out: string[] = [];
   const line = (s = ''): void => {
     out.push(s === '' ? '//' : `// ${s}`);
@@ -55,7 +56,7 @@ export function headerOf(refl: Reflection, parameters?: readonly LibraryParamete
     line();
     line('Resource Bindings:');
     line();
-    printBindings(rdef.bindings, rdef.layout === '5.1', out);
+    printBindings(rdef.bindings, rdef.layout === '5.1', out, era);
     line();
   }
   if (rdef) line();
@@ -65,13 +66,14 @@ export function headerOf(refl: Reflection, parameters?: readonly LibraryParamete
     line();
     line(`${title}:`);
     line();
-    out.push('// Name                 Index   Mask Register SysValue  Format   Used');
-    out.push('// -------------------- ----- ------ -------- -------- ------- ------');
+    const fw = era.signatureFormatWidth;
+    out.push(`// Name                 Index   Mask Register SysValue ${'Format'.padStart(fw)}   Used`);
+    out.push(`// -------------------- ----- ------ -------- -------- ${'-'.repeat(fw)} ------`);
     if (ps.length === 0) {
       line(`no ${none}`);
       return;
     }
-    for (const p of ps) out.push(signatureRow(p, output, output && streams));
+    for (const p of ps) out.push(signatureRow(p, output, output && streams, fw));
     line();
   };
   if (parameters) {
@@ -290,7 +292,19 @@ function bindingColumns(b: RdefBinding): [string, string, string] {
   return [type, format, dim];
 }
 
-function printBindings(bindings: readonly RdefBinding[], sm51: boolean, out: string[]): void {
+function printBindings(bindings: readonly RdefBinding[], sm51: boolean, out: string[], era: Era): void {
+  // Before 10.x: the slot and the element count, bare numbers, no trailing space.
+  if (era.bindings === 'slot' && !sm51) {
+    out.push('// Name                                 Type  Format         Dim Slot Elements');
+    out.push('// ------------------------------ ---------- ------- ----------- ---- --------');
+    for (const b of bindings) {
+      const [type, format, dim] = bindingColumns(b);
+      out.push(
+        `// ${b.name.padEnd(30)} ${type.padStart(10)} ${format.padStart(7)} ${dim.padStart(11)} ${num(b.bindPoint, 4)} ${num(b.bindCount, 8)}`,
+      );
+    }
+    return;
+  }
   if (sm51) {
     out.push('// Name                                 Type  Format         Dim      ID      HLSL Bind  Count');
     out.push('// ------------------------------ ---------- ------- ----------- ------- -------------- ------');
@@ -362,7 +376,7 @@ const SCALAR_REGISTERS: Readonly<Record<number, string>> = {
 
 const maskText = (m: number): string => ['x', 'y', 'z', 'w'].map((c, i) => ((m >> i) & 1 ? c : ' ')).join('');
 
-function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean): string {
+function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean, formatWidth: number): string {
   const name = `${streams ? `m${p.stream}:` : ''}${p.semanticName}`;
   const sv = SYSTEM_VALUES[p.systemValueType] ?? `SV${p.systemValueType}`;
   const format = MIN_PRECISION[p.minPrecision] ?? COMPONENT_TYPES[p.componentType] ?? `type${p.componentType}`;
@@ -371,9 +385,9 @@ function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean):
   if (p.register === 0xffffffff) {
     const reg = SCALAR_REGISTERS[p.systemValueType] ?? 'N/A'.padStart(8);
     const yes = used & p.mask ? 'YES' : 'NO';
-    return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}    N/A ${reg} ${sv.padStart(8)} ${format.padStart(7)} ${yes.padStart(6)}`;
+    return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}    N/A ${reg} ${sv.padStart(8)} ${format.padStart(formatWidth)} ${yes.padStart(6)}`;
   }
-  return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}   ${maskText(p.mask)} ${num(p.register, 8)} ${sv.padStart(8)} ${format.padStart(7)}   ${maskText(used)}`;
+  return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}   ${maskText(p.mask)} ${num(p.register, 8)} ${sv.padStart(8)} ${format.padStart(formatWidth)}   ${maskText(used)}`;
 }
 
 // ---- Tessellation
