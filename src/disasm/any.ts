@@ -8,19 +8,19 @@ import { isD3D9Program } from '../d3d9/decode.js';
 import { disassembleD3D9 } from '../d3d9/disasm.js';
 import { disassembleDxil } from '../dxil/disassemble.js';
 import { IridiaError } from '../errors.js';
-import { disassemble } from './disassemble.js';
+import { disassemble, type DisassembleOptions } from './disassemble.js';
 import { isBareEffect } from './effect.js';
 
 /** Disassembles a container or a bare Direct3D 9 program as Microsoft's D3DDisassemble does. */
-export function disassembleAny(bytes: Uint8Array, flags = 0): string {
+export function disassembleAny(bytes: Uint8Array, flags = 0, options: DisassembleOptions = {}): string {
   if (hasContainerMagic(bytes)) {
     const c = parseContainer(bytes);
     if (c.parts.some((p) => p.kind === 'DXIL') && !c.parts.some((p) => p.kind === 'SHEX' || p.kind === 'SHDR'))
       return disassembleDxil(c);
-    return disassemble(c, flags);
+    return disassemble(c, flags, options);
   }
   if (isD3D9Program(bytes)) return disassembleD3D9(bytes, flags);
-  if (isBareEffect(bytes)) return disassemble(bytes, flags);
+  if (isBareEffect(bytes)) return disassemble(bytes, flags, options);
   throw new IridiaError('E102_BAD_MAGIC', 'neither a DXBC container, a Direct3D 9 program nor an fx_5_0 effect', {
     offset: 0,
   });

@@ -9,13 +9,15 @@
 // stripped on both sides). Misses are checked against test/known/disasm-era.txt.
 
 import { test } from 'node:test';
-import { existsSync, readFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { disassemble } from '../../src/disasm/disassemble.js';
 import { eraOfCreator } from '../../src/disasm/era.js';
 import { reportAgainstKnown } from '../helpers/known.js';
-import { firstDifference, readManifest, sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { FIXTURES, REPO, firstDifference, readManifest, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 
 /** Removes fxc's comment (the lines after the creator's `//`): returns the listing and how many lines went. */
 export function withoutComment(listing: string): { text: string; removed: number } {
@@ -81,3 +83,40 @@ test(
     reportAgainstKnown('disasm-era', { total, failures });
   },
 );
+
+const ERA_FIXTURES = join(FIXTURES, 'era');
+
+test('committed era listings (test/fixtures/era: 9.29, 9.30, 6.3) equal disassemble(c, 0, { era: auto }), and differ from era 10', () => {
+  const names = readdirSync(ERA_FIXTURES)
+    .filter((f) => f.endsWith('.dxbc'))
+    .map((f) => f.slice(0, -'.dxbc'.length));
+  assert.equal(names.length, 5);
+  const eras = new Set<string>();
+  for (const n of names) {
+    const bytes = readFileSync(join(ERA_FIXTURES, `${n}.dxbc`));
+    const { text } = withoutComment(readFileSync(join(ERA_FIXTURES, `${n}.asm`), 'latin1'));
+    const c = parseContainer(bytes);
+    const auto = disassemble(c, 0, { era: 'auto' });
+    assert.equal(firstDifference(auto, text), undefined, n);
+    const era = /Compiler (\d+\.\d+)/.exec(text)![1]!;
+    eras.add(era);
+    assert.equal(auto, disassemble(c, 0, { era: era as '9.29' }), `${n}: auto is ${era}`);
+    assert.notEqual(disassemble(c, 0), text, `${n}: era 10 prints today's listing`);
+  }
+  assert.deepEqual([...eras].sort(), ['6.3', '9.29', '9.30']);
+});
+
+test('iridia disasm --era', () => {
+  const file = join(ERA_FIXTURES, 'slimshader_test.dxbc');
+  const run = (...a: string[]): { status: number | null; stdout: string; stderr: string } => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'test/cli/bin.ts'), 'disasm', ...a], {
+      cwd: REPO,
+    });
+    return { status: r.status, stdout: r.stdout.toString('latin1'), stderr: r.stderr.toString() };
+  };
+  const listing = run('--era', '9.29', file);
+  assert.equal(listing.status, 0, listing.stderr);
+  assert.equal(listing.stdout, disassemble(parseContainer(readFileSync(file)), 0, { era: '9.29' }));
+  assert.equal(run('--era', 'auto', file).stdout, listing.stdout);
+  assert.equal(run('--era', '9.31', file).status, 2);
+});
