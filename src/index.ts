@@ -106,6 +106,10 @@ export {
   type DisassembleOptions,
 } from './disasm/disassemble.js';
 export { disassembleAny } from './disasm/any.js';
+export { ERAS, eraOfCreator, type Era, type EraName } from './disasm/era.js';
+export { isBareEffect, bareEffectListing } from './disasm/effect.js';
+export { libraryListing, isLibrary } from './disasm/library.js';
+export { readLibh, readLfs0, type LibraryHeader, type LibraryParameter } from './parts/library.js';
 export { reflectionJson, reflectionText } from './reflect/view.js';
 export { readDeclarations, type Declarations } from './reflect/declarations.js';
 export { listingHeader, headerOf } from './disasm/header.js';

@@ -53,7 +53,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   disasm: {
     summary: "disassemble a container (or Direct3D 9 program) as Microsoft's D3DDisassemble does",
-    usage: 'iridia disasm [--flags N] FILE | iridia disasm [--flags N] FILE... --out-dir DIR [--root R] [--json]',
+    usage:
+      'iridia disasm [--flags N] [--era 10|9.29|9.30|6.3|auto] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]',
   },
   reflect: {
     summary: "reflection of a container (--d3d: D3DReflect's shape)",

@@ -18,6 +18,8 @@ export interface D3D9Version {
   readonly major: number;
   readonly minor: number;
   readonly token: number;
+  /** A level-9 program of a library function (version word 0x4C56xxxx 'LV' or 0x4C50xxxx 'LP'). */
+  readonly library?: true;
 }
 
 /** The register a relative address reads: a0.x (with its component) or aL. */
@@ -112,7 +114,8 @@ export function decodeVersion(token: number, offset = 0): D3D9Version {
   const hi = token >>> 16;
   const major = (token >>> 8) & 0xff;
   const minor = token & 0xff;
-  const stage = hi === 0xfffe ? 'vs' : hi === 0xffff ? 'ps' : undefined;
+  const library = hi === LIBRARY_VS || hi === LIBRARY_PS;
+  const stage = hi === 0xfffe || hi === LIBRARY_VS ? 'vs' : hi === 0xffff || hi === LIBRARY_PS ? 'ps' : undefined;
   const known = stage === 'vs' ? VS_VERSIONS : PS_VERSIONS;
   if (stage === undefined || !known.has(token & 0xffff))
     throw new IridiaError(
@@ -120,8 +123,12 @@ export function decodeVersion(token: number, offset = 0): D3D9Version {
       `version token ${hex(token)} is not a vs_1_1-vs_3_0 or ps_1_0-ps_3_0 version`,
       { offset },
     );
-  return { stage, major, minor, token };
+  return library ? { stage, major, minor, token, library } : { stage, major, minor, token };
 }
+
+/** The version word's high half in a library function's level-9 programs (fxc lib_4_0_level_9_x). */
+const LIBRARY_VS = 0x4c56;
+const LIBRARY_PS = 0x4c50;
 
 /** Known versions; minor 0xFF is a software program (vs_2_sw, ps_3_sw), which has the layout of its model. */
 const VS_VERSIONS = new Set([0x0101, 0x0200, 0x0201, 0x02ff, 0x0300, 0x03ff]);

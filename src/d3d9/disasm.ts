@@ -38,7 +38,8 @@ export function disassembleD3D9(bytes: Uint8Array, flags: number, options: D3D9L
 
 export function versionText(v: D3D9Version): string {
   const minor = v.minor === 0xff ? 'sw' : v.major === 2 && v.minor === 1 ? 'x' : String(v.minor);
-  return `${v.stage}_${v.major}_${minor}`;
+  // A library function's level-9 program is listed under its library's target (lib_4_0_vs_2_0).
+  return `${v.library ? 'lib_4_0_' : ''}${v.stage}_${v.major}_${minor}`;
 }
 
 /** Prints a decoded program. */

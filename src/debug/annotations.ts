@@ -25,7 +25,12 @@ const OP_LABEL = 0x2c;
 /** The program's instructions as the annotations need them; undefined when there is no program. */
 export function annotatedInstructions(container: Container): AnnotatedInstruction[] | undefined {
   const program = decodeContainerProgram(container);
-  return program?.instructions.map((i) => ({ offset: i.word * 4, next: (i.word + i.length) * 4, opcode: i.opcode }));
+  return program?.instructions.map((i) => ({
+    offset: i.word * 4,
+    next: (i.word + i.length) * 4,
+    opcode: i.opcode,
+    ...(i.customData === undefined ? {} : { dataClass: i.customData.dataClass }),
+  }));
 }
 
 /** The debug information of a container (SPDB or SDBG), or undefined when it has none. Throws IridiaError. */
@@ -120,7 +125,7 @@ function spans(scope: Scope, out: Map<Scope, [number, number][]>): [number, numb
 export function spdbAnnotations(info: DebugInfo, instructions: readonly AnnotatedInstruction[]): ListingAnnotations {
   const before = new Map<number, string[]>();
   const suffix = new Map<number, string>();
-  const first = instructions.find((i) => !isDeclaration(i.opcode));
+  const first = instructions.find((i) => !isDeclaration(i.opcode, i.dataClass));
   const scopeSpans = new Map<Scope, [number, number][]>();
   for (const s of info.scopes) spans(s, scopeSpans);
   const written = new Map<number, { scope: Scope; item: Item }[]>();
@@ -148,7 +153,7 @@ export function spdbAnnotations(info: DebugInfo, instructions: readonly Annotate
       file = at.file;
       line = at.line;
     }
-    if (isDeclaration(ins.opcode)) continue;
+    if (isDeclaration(ins.opcode, ins.dataClass)) continue;
     const inCode = (s: Scope): boolean =>
       s.kind !== 'inline' || (scopeSpans.get(s) ?? []).some(([lo, hi]) => ins.offset >= lo && ins.offset < hi);
     const items = (written.get(ins.next) ?? []).filter((e) => inCode(e.scope)).map((e) => e.item);

@@ -259,7 +259,7 @@ function recordsOf(
   let index = 0;
   for (const ins of program) {
     const phase = CODE_PHASES.has(ins.opcode);
-    if (isDeclaration(ins.opcode) && !phase) continue;
+    if (isDeclaration(ins.opcode, ins.dataClass) && !phase) continue;
     const record = sdbg.instructions[index++];
     if (!phase) out.set(ins, record);
   }

@@ -11,7 +11,7 @@ import { readDbi } from './dbi.js';
 import type { DebugInfo, LineInfo, Scope, SourceFile, Variable, VariableLocation } from './model.js';
 import { readMsf } from './msf.js';
 import { readPdbInfo, readStringTable } from './pdbinfo.js';
-import { namedWhole, registerName } from './registers.js';
+import { namedWhole, namedWithoutComponent, registerName } from './registers.js';
 import { readSymbols, type ScopeSymbol } from './symbols.js';
 import { readTypeStream, type TypeStream } from './tpi.js';
 import { memberPath, typeName } from './typepath.js';
@@ -111,7 +111,8 @@ export function readSpdb(bytes: Uint8Array, base = 0): Spdb {
         const component = whole ? undefined : (first >>> 2) & 3;
         const name = registerName(d.registerType, indices);
         return {
-          register: component === undefined ? name : `${name}.${'xyzw'[component]!}`,
+          register:
+            component === undefined || namedWithoutComponent(d.registerType) ? name : `${name}.${'xyzw'[component]!}`,
           registerType: d.registerType,
           indices,
           component,

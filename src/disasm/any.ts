@@ -1,23 +1,27 @@
 // One entry for every kind of program iridia disassembles: a DXBC container with a Shader Model
 // 4/5/5.1 program (disassemble), a bare Direct3D 9 program (version token's high word 0xFFFE
-// vertex / 0xFFFF pixel: src/d3d9's disassembleD3D9), and a DXIL container (src/dxil's
-// disassembleDxil, which takes no flag word).
+// vertex / 0xFFFF pixel: src/d3d9's disassembleD3D9), a bare fx_5_0 effect (0xFEFF2001), and a DXIL
+// container (src/dxil's disassembleDxil, which takes no flag word).
 
 import { hasContainerMagic, parseContainer } from '../container/container.js';
 import { isD3D9Program } from '../d3d9/decode.js';
 import { disassembleD3D9 } from '../d3d9/disasm.js';
 import { disassembleDxil } from '../dxil/disassemble.js';
 import { IridiaError } from '../errors.js';
-import { disassemble } from './disassemble.js';
+import { disassemble, type DisassembleOptions } from './disassemble.js';
+import { isBareEffect } from './effect.js';
 
 /** Disassembles a container or a bare Direct3D 9 program as Microsoft's D3DDisassemble does. */
-export function disassembleAny(bytes: Uint8Array, flags = 0): string {
+export function disassembleAny(bytes: Uint8Array, flags = 0, options: DisassembleOptions = {}): string {
   if (hasContainerMagic(bytes)) {
     const c = parseContainer(bytes);
     if (c.parts.some((p) => p.kind === 'DXIL') && !c.parts.some((p) => p.kind === 'SHEX' || p.kind === 'SHDR'))
       return disassembleDxil(c);
-    return disassemble(c, flags);
+    return disassemble(c, flags, options);
   }
   if (isD3D9Program(bytes)) return disassembleD3D9(bytes, flags);
-  throw new IridiaError('E102_BAD_MAGIC', 'neither a DXBC container nor a Direct3D 9 program', { offset: 0 });
+  if (isBareEffect(bytes)) return disassemble(bytes, flags, options);
+  throw new IridiaError('E102_BAD_MAGIC', 'neither a DXBC container, a Direct3D 9 program nor an fx_5_0 effect', {
+    offset: 0,
+  });
 }

@@ -4,7 +4,7 @@
 
 import type { Instruction, Operand } from '../sm4/types.js';
 import { OPCODES } from '../sm4/opcodes.js';
-import { formatFixed, formatHex, formatUntyped, bitsToFloat } from './literal.js';
+import { formatFixed, formatHex, formatUntyped, bitsToFloat, type Crt } from './literal.js';
 import {
   GLOBAL_FLAGS,
   INPUT_PRIMITIVES,
@@ -67,7 +67,8 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0x59: {
       const access = bits(t, 11, 1) ? 'dynamicIndexed' : 'immediateIndexed';
       if (ctx.is51) return `dcl_constantbuffer ${binding(op0!, ctx)}[${v[0]}], ${access}${space(ctx, v, 1)}`;
-      return `dcl_constantbuffer ${registerText(op0!, ctx).toUpperCase()}, ${access}`;
+      const cb = registerText(op0!, ctx);
+      return `dcl_constantbuffer ${ctx.era?.upperCaseConstantBufferDecl === false ? cb : cb.toUpperCase()}, ${access}`;
     }
     case 0x5a:
       return `dcl_sampler ${binding(op0!, ctx)}, ${SAMPLER_MODES[bits(t, 11, 4)] ?? 'mode_unknown'}${space(ctx, v, 0)}`;
@@ -93,6 +94,10 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0x62:
       return `dcl_input_ps ${interpolation(t)} ${plain(op0!, ctx)}`;
     case 0x63:
+      // dcl_input_ps_sgv: before 10.x without its interpolation mode
+      if (ctx.era?.sgvInterpolation === false)
+        return `${OPCODES[ins.opcode]!.name} ${plain(op0!, ctx)}, ${systemValue(v[0] ?? 0)}`;
+      return `${OPCODES[ins.opcode]!.name} ${interpolation(t)} ${plain(op0!, ctx)}, ${systemValue(v[0] ?? 0)}`;
     case 0x64:
       return `${OPCODES[ins.opcode]!.name} ${interpolation(t)} ${plain(op0!, ctx)}, ${systemValue(v[0] ?? 0)}`;
     case 0x68:
@@ -128,7 +133,7 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0x97:
       return `dcl_tessellator_output_primitive ${TESS_OUTPUTS[bits(t, 11, 3)] ?? bits(t, 11, 3)}`;
     case 0x98:
-      return `dcl_hs_max_tessfactor l(${formatFixed(bitsToFloat(v[0] ?? 0))})`;
+      return `dcl_hs_max_tessfactor l(${formatFixed(bitsToFloat(v[0] ?? 0), 6, ctx.era?.crt)})`;
     case 0x99:
     case 0x9a:
     case 0xce:
@@ -150,7 +155,7 @@ export function printDeclaration(ins: Instruction, ctx: OperandContext): string 
     case 0xa1:
       return `dcl_resource_raw ${binding(op0!, ctx)}${space(ctx, v, 0)}`;
     case 0xa2:
-      return `dcl_resource_structured ${binding(op0!, ctx)}, ${v[0]}${space(ctx, v, 1)}`;
+      return `dcl_resource_structured ${binding(op0!, ctx)}, ${v[0]}${space(ctx, v, 1)}${ctx.era?.structuredResourceSpace ? ' ' : ''}`;
     default:
       return undefined;
   }
@@ -165,7 +170,7 @@ function uavFlags(t: number): string {
 }
 
 /** dcl_immediateConstantBuffer, laid out as fxc does: rows of four lanes aligned under the first. */
-export function printImmediateConstantBuffer(words: Uint32Array, hex: boolean): string {
+export function printImmediateConstantBuffer(words: Uint32Array, hex: boolean, crt: Crt = 'ucrt'): string {
   const head = 'dcl_immediateConstantBuffer { ';
   const pad = ' '.repeat(head.length);
   const rows: string[] = [];
@@ -173,7 +178,7 @@ export function printImmediateConstantBuffer(words: Uint32Array, hex: boolean): 
     const lanes: string[] = [];
     for (let j = 0; j < 4 && i + j < words.length; j++) {
       const w = words[i + j]!;
-      lanes.push(hex ? formatHex(w) : formatUntyped(w));
+      lanes.push(hex ? formatHex(w) : formatUntyped(w, crt));
     }
     rows.push(`{ ${lanes.join(', ')}}`);
   }

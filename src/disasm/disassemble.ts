@@ -18,7 +18,10 @@ import type { OperandContext } from './operand.js';
 import { debugAnnotations } from '../debug/annotations.js';
 import { level9Listing } from './level9.js';
 import { listingHeader } from './header.js';
-import { effectListing, effectPart } from './effect.js';
+import { bareEffectListing, effectListing, effectPart, isBareEffect } from './effect.js';
+import { isLibrary, libraryListing } from './library.js';
+import { ERA_10, eraNamed, eraOfCreator, type Era, type EraName } from './era.js';
+import { readRdef } from '../parts/rdef.js';
 
 export const DISASM_ENABLE_INSTRUCTION_NUMBERING = 0x04;
 export const DISASM_DISABLE_DEBUG_INFO = 0x10;
@@ -31,6 +34,9 @@ export interface DisassembleOptions {
   readonly header?: (container: Container, flags: number) => string;
   /** Debug information lines (src/debug's debugAnnotations). */
   readonly annotations?: AnnotationProvider;
+  /** The compiler era whose spellings the listing takes (era.ts): 10 (default), 6.3, 9.30, 9.29, or
+   * auto (from the RDEF creator string; 10 without one). */
+  readonly era?: EraName | 'auto';
 }
 
 /** Hooks filled in by the layers that own them (header, debug information), used by default. */
@@ -72,17 +78,44 @@ function isDeclarationLine(ins: Instruction): boolean {
 
 /** The SM4/5 listing of a container. */
 export function disassemble(input: Uint8Array | Container, flags = 0, options: DisassembleOptions = {}): string {
+  // fx_5_0: a bare effect binary, not a container
+  if (input instanceof Uint8Array && isBareEffect(input))
+    return bareEffectListing(input, flags, (b, f) => disassemble(b, f, options));
   const c = input instanceof Uint8Array ? parseContainer(input) : input;
+  if (isLibrary(c))
+    return libraryListing(c, flags, (fn, f) => {
+      const program = decodeContainerProgram(fn);
+      if (program === undefined)
+        throw new UnsupportedError('E208_PART_UNSUPPORTED', 'a LIBF function holds no SHDR or SHEX program', {
+          offset: 0,
+        });
+      return level9Listing(fn, f) + programListing(program, f, statInstructionCount(fn));
+    });
   const program = decodeContainerProgram(c);
   if (program === undefined && effectPart(c) !== undefined)
     return effectListing(c, flags, (b, f) => disassemble(b, f, options));
   if (program === undefined)
     throw new UnsupportedError('E208_PART_UNSUPPORTED', 'the container holds no SHDR or SHEX program', { offset: 0 });
+  const era = resolveEra(c, options.era);
   const header =
-    flags & DISASM_INSTRUCTION_ONLY ? '' : (options.header ?? listingHooks.header ?? listingHeader)(c, flags);
+    flags & DISASM_INSTRUCTION_ONLY
+      ? ''
+      : options.header
+        ? options.header(c, flags)
+        : era !== ERA_10 || !listingHooks.header
+          ? listingHeader(c, flags, era)
+          : listingHooks.header(c, flags);
   const provider = options.annotations ?? listingHooks.annotations ?? defaultAnnotations;
   const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c);
-  return header + level9Listing(c, flags) + programListing(program, flags, statInstructionCount(c), notes);
+  return header + level9Listing(c, flags) + programListing(program, flags, statInstructionCount(c), notes, era);
+}
+
+/** The era a listing is printed in: named, or auto from the RDEF creator string (10 without RDEF). */
+function resolveEra(c: Container, era: EraName | 'auto' | undefined): Era {
+  if (era === undefined || era === '10') return ERA_10;
+  if (era !== 'auto') return eraNamed(era);
+  const rdef = c.parts.find((p) => p.kind === 'RDEF');
+  return rdef ? eraOfCreator(readRdef(rdef.data, rdef.offset + 8).creator) : ERA_10;
 }
 
 /** src/debug's provider, asked only about containers with debug information (SPDB or SDBG). */
@@ -104,11 +137,13 @@ export function programListing(
   flags: number,
   slots: number,
   notes: ListingAnnotations | undefined = undefined,
+  era: Era = ERA_10,
 ): string {
   const v = program.version;
   const ctx: OperandContext = {
     is51: v.major > 5 || (v.major === 5 && v.minor >= 1),
     hex: (flags & DISASM_PRINT_HEX_LITERALS) !== 0,
+    ...(era === ERA_10 ? {} : { era }),
   };
   const numbering = (flags & DISASM_ENABLE_INSTRUCTION_NUMBERING) !== 0;
   const offsets = (flags & DISASM_ENABLE_INSTRUCTION_OFFSET) !== 0;
@@ -133,7 +168,7 @@ export function programListing(
     if (before) lines(before);
     let text: string;
     if (ins.customData !== undefined) {
-      if (ins.customData.dataClass === 3) text = printImmediateConstantBuffer(ins.customData.words, ctx.hex);
+      if (ins.customData.dataClass === 3) text = printImmediateConstantBuffer(ins.customData.words, ctx.hex, era.crt);
       else if (ins.customData.dataClass === 4) text = printShaderMessage(ins.customData.words, ctx, program);
       else continue;
     } else text = (decl ? printDeclaration(ins, ctx) : undefined) ?? printInstruction(ins, ctx);

@@ -35,15 +35,21 @@ export function typeName(t: RdefType): string {
     if (t.class === 5) return t.name === undefined ? 'struct' : `struct ${t.name}`;
     return `${prefix}${t.name ?? SCALAR_NAMES[t.type] ?? `type${t.type}`}`;
   }
-  const base = SCALAR_NAMES[t.type] ?? `type${t.type}`;
-  switch (t.class) {
+  return shapeName(t.class, t.type, t.rows, t.columns);
+}
+
+/** The name of a type from its class, component type, rows and columns (`float4`, `row_major float4x4`). */
+export function shapeName(cls: number, type: number, rows: number, columns: number): string {
+  const prefix = cls === 2 ? 'row_major ' : cls === 7 ? 'interface ' : '';
+  const base = SCALAR_NAMES[type] ?? `type${type}`;
+  switch (cls) {
     case 0:
       return base;
     case 1:
-      return `${base}${t.columns}`;
+      return `${base}${columns}`;
     case 2:
     case 3:
-      return `${prefix}${base}${t.rows}x${t.columns}`;
+      return `${prefix}${base}${rows}x${columns}`;
     default:
       return `${prefix}${base}`;
   }

@@ -11,20 +11,32 @@ import { IridiaError } from '../errors.js';
 import { reflect, type ReflectedParameter, type Reflection } from '../reflect/reflection.js';
 import type { RdefBinding, RdefConstantBuffer, RdefType, RdefVariable } from '../parts/rdef.js';
 import { printClassLinkage } from './header-tables.js';
-import { typeName } from './header-types.js';
+import { shapeName, typeName } from './header-types.js';
+import { NO_REGISTER, type LibraryParameter } from '../parts/library.js';
+import { functionHeader, isLibrary, libraryFunctions, libraryLines } from './library.js';
+import { ERA_10, type Era } from './era.js';
 
 export const DISASM_INSTRUCTION_ONLY = 0x40;
 /** A header longer than this is refused (E206): real ones are a few thousand lines at most. */
 export const MAX_HEADER_LINES = 1_000_000;
 
 /** The header text (every line ends in a newline), '' under flag 0x40. */
-export function listingHeader(container: Container, flags: number): string {
+export function listingHeader(container: Container, flags: number, era: Era = ERA_10): string {
+  // A library: its own lines (under every flag word) and its first function's header come before
+  // the first version line.
+  if (isLibrary(container)) {
+    const first = libraryFunctions(container)[0];
+    return libraryLines(container) + (first && !(flags & DISASM_INSTRUCTION_ONLY) ? functionHeader(first) : '');
+  }
   if (flags & DISASM_INSTRUCTION_ONLY) return '';
-  return headerOf(reflect(container));
+  return headerOf(reflect(container), undefined, era);
 }
 
-/** The header of an already-reflected container. */
-export function headerOf(refl: Reflection): string {
+/**
+ * The header of an already-reflected container. A library function's (`parameters`, its LFS0 part)
+ * prints the function parameter signature where a program prints its input and output signatures.
+ */
+export function headerOf(refl: Reflection, parameters?: readonly LibraryParameter[], era: Era = ERA_10): string {
   const out: string[] = [];
   const line = (s = ''): void => {
     out.push(s === '' ? '//' : `// ${s}`);
@@ -44,7 +56,7 @@ export function headerOf(refl: Reflection): string {
     line();
     line('Resource Bindings:');
     line();
-    printBindings(rdef.bindings, rdef.layout === '5.1', out);
+    printBindings(rdef.bindings, rdef.layout === '5.1', out, era);
     line();
   }
   if (rdef) line();
@@ -54,15 +66,20 @@ export function headerOf(refl: Reflection): string {
     line();
     line(`${title}:`);
     line();
-    out.push('// Name                 Index   Mask Register SysValue  Format   Used');
-    out.push('// -------------------- ----- ------ -------- -------- ------- ------');
+    const fw = era.signatureFormatWidth;
+    out.push(`// Name                 Index   Mask Register SysValue ${'Format'.padStart(fw)}   Used`);
+    out.push(`// -------------------- ----- ------ -------- -------- ${'-'.repeat(fw)} ------`);
     if (ps.length === 0) {
       line(`no ${none}`);
       return;
     }
-    for (const p of ps) out.push(signatureRow(p, output, output && streams));
+    for (const p of ps) out.push(signatureRow(p, output, output && streams, fw));
     line();
   };
+  if (parameters) {
+    printParameters(parameters, out);
+    return out.map((l) => `${l}\n`).join('');
+  }
   const patch = (): void =>
     sig('Patch Constant signature', 'Patch Constant', refl.patchConstants, refl.programType === 3);
   if (refl.programType === 3 || refl.programType === 4) {
@@ -139,6 +156,7 @@ function declLine(decl: string, comment: string): string {
 }
 
 const num = (n: number, w: number): string => String(n).padStart(w);
+const NO_SLOT = 0xffffffff;
 
 function arraySuffix(t: RdefType): string {
   // A one-element array (5.1's ConstantBuffer<T>, float a[1]) prints as a plain declaration.
@@ -156,7 +174,12 @@ interface BlankState {
 
 function printVariable(v: RdefVariable, first: boolean, state: BlankState, out: string[]): void {
   const t = v.type;
-  const comment = `// Offset: ${num(v.startOffset, 4)} Size: ${num(v.size, 5)}${v.flags & 2 ? '' : ' [unused]'}`;
+  // A class or interface variable the program never binds has no slot: its offset is 0xFFFFFFFF and
+  // D3DDisassemble writes N/A for its offset and size (../shared/oracle/own/ifce_unused).
+  const noSlot = v.startOffset === NO_SLOT;
+  const at = noSlot ? 'N/A'.padStart(4) : num(v.startOffset, 4);
+  const size = noSlot ? 'N/A'.padStart(5) : num(v.size, 5);
+  const comment = `// Offset: ${at} Size: ${size}${v.flags & 2 ? '' : ' [unused]'}`;
   if (t.class === 5) {
     if (!first) out.push('//   ');
     printStructBody(t, '   ', v.startOffset, state, out);
@@ -269,7 +292,19 @@ function bindingColumns(b: RdefBinding): [string, string, string] {
   return [type, format, dim];
 }
 
-function printBindings(bindings: readonly RdefBinding[], sm51: boolean, out: string[]): void {
+function printBindings(bindings: readonly RdefBinding[], sm51: boolean, out: string[], era: Era): void {
+  // Before 10.x: the slot and the element count, bare numbers, no trailing space.
+  if (era.bindings === 'slot' && !sm51) {
+    out.push('// Name                                 Type  Format         Dim Slot Elements');
+    out.push('// ------------------------------ ---------- ------- ----------- ---- --------');
+    for (const b of bindings) {
+      const [type, format, dim] = bindingColumns(b);
+      out.push(
+        `// ${b.name.padEnd(30)} ${type.padStart(10)} ${format.padStart(7)} ${dim.padStart(11)} ${num(b.bindPoint, 4)} ${num(b.bindCount, 8)}`,
+      );
+    }
+    return;
+  }
   if (sm51) {
     out.push('// Name                                 Type  Format         Dim      ID      HLSL Bind  Count');
     out.push('// ------------------------------ ---------- ------- ----------- ------- -------------- ------');
@@ -341,7 +376,7 @@ const SCALAR_REGISTERS: Readonly<Record<number, string>> = {
 
 const maskText = (m: number): string => ['x', 'y', 'z', 'w'].map((c, i) => ((m >> i) & 1 ? c : ' ')).join('');
 
-function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean): string {
+function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean, formatWidth: number): string {
   const name = `${streams ? `m${p.stream}:` : ''}${p.semanticName}`;
   const sv = SYSTEM_VALUES[p.systemValueType] ?? `SV${p.systemValueType}`;
   const format = MIN_PRECISION[p.minPrecision] ?? COMPONENT_TYPES[p.componentType] ?? `type${p.componentType}`;
@@ -350,9 +385,9 @@ function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean):
   if (p.register === 0xffffffff) {
     const reg = SCALAR_REGISTERS[p.systemValueType] ?? 'N/A'.padStart(8);
     const yes = used & p.mask ? 'YES' : 'NO';
-    return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}    N/A ${reg} ${sv.padStart(8)} ${format.padStart(7)} ${yes.padStart(6)}`;
+    return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}    N/A ${reg} ${sv.padStart(8)} ${format.padStart(formatWidth)} ${yes.padStart(6)}`;
   }
-  return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}   ${maskText(p.mask)} ${num(p.register, 8)} ${sv.padStart(8)} ${format.padStart(7)}   ${maskText(used)}`;
+  return `// ${name.padEnd(20)} ${num(p.semanticIndex, 5)}   ${maskText(p.mask)} ${num(p.register, 8)} ${sv.padStart(8)} ${format.padStart(formatWidth)}   ${maskText(used)}`;
 }
 
 // ---- Tessellation
@@ -383,4 +418,56 @@ function printTessellation(refl: Reflection, out: string[]): void {
     );
     out.push('//');
   }
+}
+
+// ---- A library function's parameters (LFS0)
+
+/**
+ * "Function parameter signature": the return value first (a void one has no registers and prints
+ * `void`), then each parameter, with its input and output register, register count and mask, and
+ * `in`/`out`/`inout` before its type.
+ */
+function printParameters(ps: readonly LibraryParameter[], out: string[]): void {
+  const ret = ps[0];
+  const returns = ret !== undefined && ret.type !== 0;
+  out.push('//');
+  out.push(
+    `// Function parameter signature (return: ${returns ? 'yes' : 'no'}, parameters: ${Math.max(0, ps.length - 1)}):`,
+  );
+  out.push('//');
+  out.push(
+    '// Name                 SemanticName         In 1st,Num,Mask Out 1st,Num,Mask Type                           ',
+  );
+  out.push(
+    '// -------------------- -------------------- --------------- ---------------- ------------------------------ ',
+  );
+  for (const p of ps) {
+    const inField = registerField('v', p.firstInRegister, p.firstInComponent, p, 3);
+    const outField = registerField('o', p.firstOutRegister, p.firstOutComponent, p, 4);
+    const direction = ['', 'in ', 'out ', 'inout '][p.flags & 3]!;
+    const type = p.type === 0 && p.class === 0 ? 'void' : shapeName(p.class, p.type, p.rows, p.columns);
+    out.push(`// ${p.name.padEnd(20)} ${(p.semantic ?? '').padEnd(20)} ${inField} ${outField} ${direction}${type}`);
+  }
+  out.push('//');
+}
+
+/**
+ * A register column: the register, how many it spans (a matrix's columns, or rows when row_major)
+ * and the mask of one (the rest of the vector's lanes from the first component); blank without one.
+ */
+function registerField(
+  letter: string,
+  register: number,
+  component: number,
+  p: LibraryParameter,
+  registerWidth: number,
+): string {
+  const width = registerWidth + 12;
+  if (register === NO_REGISTER) return ' '.repeat(width);
+  const rowMajor = p.class === 2;
+  const matrix = p.class === 2 || p.class === 3;
+  const count = matrix && !rowMajor ? p.columns : p.rows;
+  const lanes = matrix && !rowMajor ? p.rows : p.columns;
+  const mask = 'xyzw'.slice(component & 3, Math.min(4, (component & 3) + lanes));
+  return `${`${letter}${register}`.padStart(registerWidth)}${num(count, 5)}   ${mask.padEnd(4)}`;
 }

@@ -107,6 +107,8 @@ export function printInstruction(ins: Instruction, ctx: OperandContext): string 
   let precise = false;
   for (let i = 0; i < ops.length; i++) if (ops[i]!.minPrecision !== 0) precise = true;
   let s = mnemonic(ins);
+  // 9.29 printed an immediate offset without its suffix name: ldms(1,1,0)
+  if (ctx.era?.aoffimmiSuffix === false) s = s.replace('_aoffimmi', '');
   // sync is the one operand-less instruction printed without a trailing space.
   if (ins.opcode === 0xbe) return s;
   s += ' ';

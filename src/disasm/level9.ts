@@ -13,7 +13,7 @@
 // Each part's text is "//", then each mapping block that has rows ("// Title:", "//", its tables each followed
 // by "//", then "//"), then "// Level9 shader bytecode:", "//" and the Direct3D 9 listing (src/d3d9/disasm.ts).
 
-import { findPart, type Container } from '../container/container.js';
+import type { Container } from '../container/container.js';
 import { readAon9, type Aon9, type Aon9ScalarRow } from '../parts/aon9.js';
 import { decodeD3D9 } from '../d3d9/decode.js';
 import { printD3D9, D3D9_FLAGS, type D3D9ListingOptions } from '../d3d9/disasm.js';
@@ -36,12 +36,14 @@ export function level9Listing(container: Container, flags: number, options: D3D9
   if (flags & D3D9_FLAGS.instructionOnly) return '';
   let out = '';
   for (const [kind, title] of LEVEL9_PARTS) {
-    const part = findPart(container, kind);
-    if (part === undefined) continue;
-    const aon9 = readAon9(part.data, part.offset + 8);
-    out += `//\n${mappingTables(aon9)}// ${title} shader bytecode:\n//\n`;
-    const program = decodeD3D9(aon9.program);
-    out += printD3D9(program, flags, options);
+    // A library function compiled for level 9 holds one Aon9 part per program (vertex, pixel).
+    for (const part of container.parts) {
+      if (part.kind !== kind) continue;
+      const aon9 = readAon9(part.data, part.offset + 8);
+      out += `//\n${mappingTables(aon9)}// ${title} shader bytecode:\n//\n`;
+      const program = decodeD3D9(aon9.program);
+      out += printD3D9(program, flags, options);
+    }
   }
   return out;
 }

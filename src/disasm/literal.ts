@@ -15,15 +15,35 @@ export function bitsToFloat(bits: number): number {
   return f32[0]!;
 }
 
-/** printf("%f") of a finite double, with the UCRT's exact, ties-to-even rounding. */
-export function formatFixed(v: number, digits = 6): string {
+/**
+ * Which C runtime's printf: `ucrt` (today's: exact digits, ties to even) or `msvcrt` (the compilers
+ * before 10.x: 17 significant digits and zeros after them, ties away from zero at the last decimal:
+ * -649211347377382870000000000000000.000000, 0.007813 for 0.0078125).
+ */
+export type Crt = 'ucrt' | 'msvcrt';
+
+/** The old runtime's %.6f of |v|: 17 significant digits at most, the rest zeros. */
+function msvcrtFixed(a: number, digits: number): string {
+  const e = a === 0 ? 0 : Math.floor(Math.log10(a));
+  if (e + 1 + digits <= 17) return a.toFixed(digits);
+  const [m, x] = a.toExponential(16).split('e') as [string, string];
+  const d = m.replace('.', '');
+  const exp = Number(x);
+  const int = exp >= 0 ? (d.slice(0, exp + 1) + '0'.repeat(Math.max(0, exp + 1 - d.length))).replace(/^$/, '0') : '0';
+  const frac = exp >= 0 ? d.slice(exp + 1) : '0'.repeat(-exp - 1) + d;
+  return `${int}.${(frac + '0'.repeat(digits)).slice(0, digits)}`;
+}
+
+/** printf("%f") of a finite double, with the UCRT's exact, ties-to-even rounding (or msvcrt's). */
+export function formatFixed(v: number, digits = 6, crt: Crt = 'ucrt'): string {
   // Infinities and NaNs in the old CRT's spelling, as the DLL prints them.
   if (Number.isNaN(v)) return '1.#QNAN0';
   if (!Number.isFinite(v)) return v < 0 ? '-1.#INF00' : '1.#INF00';
   const neg = v < 0 || Object.is(v, -0);
   const a = Math.abs(v);
   let s: string;
-  if (a >= 1e21) {
+  if (crt === 'msvcrt') s = msvcrtFixed(a, digits);
+  else if (a >= 1e21) {
     // Every double this large is an integer: print all its digits exactly.
     s = `${BigInt(a).toString()}.${'0'.repeat(digits)}`;
   } else {
@@ -53,21 +73,21 @@ export function formatHex(bits: number): string {
 }
 
 /** A float literal from its bits (%f). */
-export function formatFloatBits(bits: number): string {
-  return formatFixed(bitsToFloat(bits));
+export function formatFloatBits(bits: number, crt: Crt = 'ucrt'): string {
+  return formatFixed(bitsToFloat(bits), 6, crt);
 }
 
 /** An untyped lane: integers where the pattern is zero, denormal, infinite or NaN (-0 excepted). */
-export function formatUntyped(bits: number): string {
+export function formatUntyped(bits: number, crt: Crt = 'ucrt'): string {
   const exp = bits & 0x7f800000;
   if ((exp === 0 || exp === 0x7f800000) && bits >>> 0 !== 0x80000000) return formatInt(bits);
-  return formatFloatBits(bits);
+  return formatFloatBits(bits, crt);
 }
 
 /** A double from two words (low word first). */
-export function formatDouble(lo: number, hi: number): string {
+export function formatDouble(lo: number, hi: number, crt: Crt = 'ucrt'): string {
   const b = new DataView(new ArrayBuffer(8));
   b.setUint32(0, lo >>> 0, true);
   b.setUint32(4, hi >>> 0, true);
-  return formatFixed(b.getFloat64(0, true));
+  return formatFixed(b.getFloat64(0, true), 6, crt);
 }

@@ -9,6 +9,14 @@ import { printOperand, type OperandContext } from './operand.js';
 
 const MESSAGE_ERROR = 0x00200103;
 
+/** D3DDisassemble writes a message's backslash, newline, tab and carriage return as C escapes
+ * (`\\`, `\n`, `\t`, `\r`) and every other character, a double quote included, as it is
+ * (../shared/oracle/own/printf_escapes). */
+export function escapeMessage(s: string): string {
+  return s.replace(/[\\\n\t\r]/g, (c) => ESCAPES[c]!);
+}
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r' };
+
 export function printShaderMessage(words: Uint32Array, ctx: OperandContext, _program: Program): string {
   const id = words[0] ?? 0;
   const chars = words[2] ?? 0;
@@ -20,6 +28,6 @@ export function printShaderMessage(words: Uint32Array, ctx: OperandContext, _pro
   let s = '';
   for (let i = 0; i < chars && i < strWords.length * 4; i++)
     s += String.fromCharCode((strWords[i >> 2]! >>> ((i & 3) * 8)) & 0xff);
-  const head = `${id === MESSAGE_ERROR ? 'errorf' : 'printf'} "${s}"`;
+  const head = `${id === MESSAGE_ERROR ? 'errorf' : 'printf'} "${escapeMessage(s)}"`;
   return ops.length ? `${head}, ${ops.map((o) => printOperand(o, ctx, 'x')).join(', ')}` : head;
 }

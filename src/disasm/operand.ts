@@ -9,11 +9,15 @@ import { MIN_PRECISION, REGISTER_NAMES, REGISTER_NAMES_51 } from './names.js';
 
 const LANES = 'xyzw';
 
+import type { Era } from './era.js';
+
 export interface OperandContext {
   /** Shader Model 5.1: binding registers print with upper-case names and all their indices. */
   readonly is51: boolean;
   /** Flag 0x80: literals in hexadecimal. */
   readonly hex: boolean;
+  /** The listing's era (era.ts); today's when absent. */
+  readonly era?: Era;
 }
 
 /** How the literals of an operand print: `f` float, `i`/`u` integer, `d` double, `x` untyped. */
@@ -74,10 +78,11 @@ export function registerText(op: Operand, ctx: OperandContext): string {
 
 function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): string {
   const v = op.values ?? [];
+  const crt = ctx.era?.crt ?? 'ucrt';
   if (op.type === 5) {
     const parts: string[] = [];
     if (ctx.hex) return `d(${v.map(formatHex).join(', ')})`;
-    for (let i = 0; i + 1 < v.length; i += 2) parts.push(`${formatDouble(v[i]!, v[i + 1]!)}l`);
+    for (let i = 0; i + 1 < v.length; i += 2) parts.push(`${formatDouble(v[i]!, v[i + 1]!, crt)}l`);
     return `d(${parts.join(', ')})`;
   }
   // Untyped lanes join with ',' and typed ones with ', ', in hexadecimal too.
@@ -85,9 +90,9 @@ function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): strin
   const format = ctx.hex
     ? formatHex
     : kind === 'x'
-      ? formatUntyped
+      ? (w: number): string => formatUntyped(w, crt)
       : kind === 'f' || kind === 'd'
-        ? formatFloatBits
+        ? (w: number): string => formatFloatBits(w, crt)
         : formatInt;
   let s = 'l(';
   for (let i = 0; i < v.length; i++) s += i ? sep + format(v[i]!) : format(v[i]!);

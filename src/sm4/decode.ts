@@ -33,7 +33,16 @@ const SMALL_INDEX_LISTS: readonly (readonly OperandIndex[])[] = SMALL_INDICES.ma
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-const STAGES: Readonly<Record<number, string>> = { 0: 'ps', 1: 'vs', 2: 'gs', 3: 'hs', 4: 'ds', 5: 'cs' };
+/** Program types; 0xFFF0 is a library function (a LIBF part of an fxc lib_* build), listed as lib_M_N. */
+const STAGES: Readonly<Record<number, string>> = {
+  0: 'ps',
+  1: 'vs',
+  2: 'gs',
+  3: 'hs',
+  4: 'ds',
+  5: 'cs',
+  0xfff0: 'lib',
+};
 
 /** Highest defined operand type (D3D11_SB_OPERAND_TYPE_INNER_COVERAGE). */
 const MAX_OPERAND_TYPE = 42;

@@ -34,11 +34,12 @@ function iridia(...args: string[]): Result {
   };
 }
 
-/** The three builds with a debug layer's stale digest (the abort/printf program: fxc signs the
+/** The five builds with a debug layer's stale digest (the abort/printf programs: fxc signs the
  * container before the debug layer's parts are added), named by hand. */
-const STALE = new Set(
-  ['csmain-cs_5_0', 'main-ps_5_0', 'msg-ps_5_0'].map((b) => `oracle/own/ps_abort_printf/${b}/shader.dxbc`),
-);
+const STALE = new Set([
+  ...['csmain-cs_5_0', 'main-ps_5_0', 'msg-ps_5_0'].map((b) => `oracle/own/ps_abort_printf/${b}/shader.dxbc`),
+  ...['csmain-cs_5_0', 'main-ps_5_0'].map((b) => `oracle/own/printf_escapes/${b}/shader.dxbc`),
+]);
 
 /** The committed fixtures' facts, read straight from each header's bytes (apart from the library the
  * CLI wraps): the digest state (16 zero bytes at 4: unsigned; the three named builds: stale; else
@@ -83,7 +84,7 @@ function write(name: string, data: Uint8Array | string): string {
 test('verify --json over the fixtures: counts, stale debug-layer builds, exit 1', () => {
   const files = walk(FIXTURES).filter(isContainerFile);
   const { digests } = fixtureFacts(files);
-  assert.equal(digests['stale'], 3, 'the three abort/printf builds of the oracle fixtures are stale');
+  assert.equal(digests['stale'], 5, 'the five abort/printf builds of the oracle fixtures are stale');
   assert.equal(digests['unsigned'], 2, 'two DXIL fixtures are unsigned (dxc without validation)');
   const r = iridia('verify', '--roundtrip', '--json', 'test/fixtures');
   assert.equal(r.status, 1, r.stderr);

@@ -50,7 +50,10 @@ function corrupt(bytes: Uint8Array): Uint8Array | undefined {
 test('vkd3d-compiler refuses a stale digest and accepts the container re-signed', { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'iridia-vkd3d-'));
   try {
-    const files = walk(join(FIXTURES, 'oracle/own')).filter((f) => f.endsWith('shader.dxbc') && !f.includes('abort'));
+    // the debug-layer builds (abort, printf) are stale as fxc writes them
+    const files = walk(join(FIXTURES, 'oracle/own')).filter(
+      (f) => f.endsWith('shader.dxbc') && !f.includes('abort') && !f.includes('printf_escapes'),
+    );
     let checked = 0;
     const notTaken: string[] = [];
     for (const f of files) {
@@ -74,9 +77,10 @@ test('vkd3d-compiler refuses a stale digest and accepts the container re-signed'
     console.log(
       `vkd3d-compiler: ${checked} containers refused stale and taken re-signed; ${notTaken.length} not compiled by it even stock`,
     );
-    // 85 committed containers: 78 compile with vkd3d-compiler, 7 it does not take even stock.
-    assert.equal(checked, 78, `${checked} fixtures checked`);
-    assert.equal(notTaken.length, 7, `not taken stock: ${notTaken.join(', ')}`);
+    // 90 committed containers (the debug-layer builds aside): 79 compile with vkd3d-compiler, 11 it
+    // does not take even stock.
+    assert.equal(checked, 79, `${checked} fixtures checked`);
+    assert.equal(notTaken.length, 11, `not taken stock: ${notTaken.join(', ')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

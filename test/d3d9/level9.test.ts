@@ -9,6 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { level9Listing } from '../../src/disasm/level9.js';
+import { isLibrary, libraryFunctions } from '../../src/disasm/library.js';
 import { FIXTURES, firstDifference, readBytes, readManifest, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { reportAgainstKnown } from '../helpers/known.js';
 import { builds, level9Section, listingFlags, readText } from './listings.js';
@@ -18,8 +19,38 @@ interface Outcome {
   failures: Map<string, string>;
 }
 
+/** A library's listing (fxc lib_4_0_level_9_x) in its functions' pieces, each ending at its lib_M_N version line. */
+const LIBRARY_VERSION = /^(\s*\d+\s+)?(0x[0-9A-F]{8}: )?lib_\d_\d\n/m;
+
+function libraryPieces(listing: string): string[] {
+  const out: string[] = [];
+  let rest = listing;
+  for (let m = LIBRARY_VERSION.exec(rest); m; m = LIBRARY_VERSION.exec(rest)) {
+    out.push(rest.slice(0, m.index));
+    rest = rest.slice(m.index + m[0].length);
+  }
+  return out;
+}
+
 function check(outcome: Outcome, name: string, container: Uint8Array, listing: string, flags: number): void {
   outcome.total++;
+  const c = parseContainer(container);
+  if (isLibrary(c)) {
+    // each function's level-9 programs, before its own Shader Model 4 program
+    let expected = '';
+    for (const piece of libraryPieces(listing)) expected += flags & 0x40 ? '' : (level9Section(piece)?.section ?? '');
+    let actual = '';
+    try {
+      for (const fn of libraryFunctions(c)) actual += level9Listing(fn, flags);
+    } catch (e) {
+      outcome.failures.set(name, `threw ${(e as Error).message}`);
+      return;
+    }
+    const diff =
+      expected === '' && !(flags & 0x40) ? 'the listing has no level-9 section' : firstDifference(actual, expected);
+    if (diff !== undefined) outcome.failures.set(name, diff);
+    return;
+  }
   const expected = flags & 0x40 ? '' : level9Section(listing)?.section;
   if (expected === undefined) {
     outcome.failures.set(name, 'the listing has no level-9 section');

@@ -52,7 +52,7 @@ export function splice(
     }
     const ins = instructions[k++]!;
     const line = raw.replace(/ {2}\/\/ .*$/, '');
-    if (!firstDone && !isDeclaration(ins.opcode)) {
+    if (!firstDone && !isDeclaration(ins.opcode, ins.dataClass)) {
       firstDone = true;
       if (annotations?.initial) out.push(...annotations.initial);
     }

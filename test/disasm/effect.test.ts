@@ -1,10 +1,11 @@
-// Effect (fx_4_x) listings under seeded corruption: the effect printer reads through bounds-checked
-// readers, so a damaged FX10 part gives a listing or a typed error, never anything else.
+// Effect listings under seeded corruption: the effect printer reads through bounds-checked readers,
+// so a damaged FX10 part or fx_5_0 effect gives a listing or a typed error, never anything else.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseContainer } from '../../src/container/container.js';
 import { disassemble } from '../../src/disasm/disassemble.js';
+import { isBareEffect } from '../../src/disasm/effect.js';
 import { IridiaError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -48,6 +49,38 @@ test(
     assert.ok(printed > 0 && refused > 0);
   },
 );
+
+test('corrupted fx_5_0 effects (bare effect binaries): listings or typed errors only', () => {
+  const effects = walk(join(FIXTURES, 'effect'))
+    .filter((f) => f.endsWith('shader.dxbc'))
+    .map((f) => readBytes(f))
+    .filter((b) => isBareEffect(b));
+  assert.equal(effects.length, 2, 'the fx_5_0 fixtures (fxfile_groups_classes, fxfile_tess)');
+  let seed = 777;
+  const rand = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  let printed = 0;
+  let refused = 0;
+  for (let n = 0; n < 600; n++) {
+    const bytes = effects[n % effects.length]!.slice();
+    for (let e = 0; e < 1 + Math.floor(rand() * 3); e++) {
+      // past the version word, so that it stays an effect
+      const i = 4 + Math.floor(rand() * (bytes.byteLength - 4));
+      bytes[i] = rand() < 0.5 ? bytes[i]! ^ (1 << Math.floor(rand() * 8)) : Math.floor(rand() * 256);
+    }
+    try {
+      disassemble(bytes, 0);
+      printed++;
+    } catch (e) {
+      assert.ok(e instanceof IridiaError, `corruption ${n}: ${String((e as Error).stack ?? e)}`);
+      refused++;
+    }
+  }
+  console.log(`fx_5_0 fuzz: ${printed} printed, ${refused} refused with typed errors`);
+  assert.ok(printed > 0 && refused > 0);
+});
 
 test('committed effect fixtures (fx_4_0, fx_4_1, fx_5_0) against their listings, without ../shared', () => {
   const cases = oracleCases(join(FIXTURES, 'effect'));

@@ -35,9 +35,10 @@ export function corpusCases(root: string): ListingCase[] {
   return out;
 }
 
-/** plain, level 9 (Aon9), debug (SPDB/SDBG), effect (no SHDR/SHEX: fx_4_x). */
-export function groupOf(c: Container): 'plain' | 'level9' | 'debug' | 'effect' {
+/** plain, level 9 (Aon9), debug (SPDB/SDBG), library (LIBH: lib_4_x/lib_5_0), effect (no SHDR/SHEX: fx_4_x). */
+export function groupOf(c: Container): 'plain' | 'level9' | 'debug' | 'library' | 'effect' {
   const kinds = new Set(c.parts.map((p) => p.kind));
+  if (kinds.has('LIBH')) return 'library';
   if (!kinds.has('SHEX') && !kinds.has('SHDR')) return 'effect';
   if (kinds.has('Aon9')) return 'level9';
   if (kinds.has('SPDB') || kinds.has('SDBG')) return 'debug';

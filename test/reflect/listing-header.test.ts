@@ -3,7 +3,7 @@
 // number or offset prefix) equals listingHeader(container, flags) for the file's flag word; flag
 // 0x40 prints no header. For a level 9 container the header is followed by level9.ts's mapping
 // tables: the two together are compared up to and including "// Level9 shader bytecode:" and "//"
-// (the Direct3D 9 listing after it is the Direct3D 9 disassembler's), and counted apart. Effect listings (fx_4_x) are not Shader Model 4/5 programs and are skipped.
+// (the Direct3D 9 listing after it is the Direct3D 9 disassembler's), and counted apart. Effect listings (fx_4_x) are not Shader Model 4/5 programs and are skipped; a library's header is its own lines and its first function's header (src/disasm/library.ts).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,10 +12,12 @@ import { basename, dirname, join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { listingHeader } from '../../src/disasm/header.js';
 import { level9Listing } from '../../src/disasm/level9.js';
+import { isLibrary, libraryFunctions } from '../../src/disasm/library.js';
 import { FIXTURES, SHARED, firstDifference, readBytes, skipUnlessShared, walk } from '../helpers/shared.js';
 import { reportAgainstKnown } from '../helpers/known.js';
 
-const VERSION_LINE = /^(\s*\d*\s+)?(0x[0-9A-F]{8}: )?(ps|vs|gs|hs|ds|cs)_\d_\d$/;
+// A library's programs are lib_M_N, its level-9 programs lib_4_0_vs_2_0 and the like.
+const VERSION_LINE = /^(\s*\d*\s+)?(0x[0-9A-F]{8}: )?((lib_4_0_)?(ps|vs|gs|hs|ds|cs)_\d_[\dx]|lib_\d_\d)$/;
 const LEVEL9_END = '// Level9 shader bytecode:\n//\n';
 
 /** Microsoft's header: the text before the version line (cut after the level 9 title). */
@@ -63,7 +65,8 @@ function check(tally: Tally, name: string, listingPath: string, containerPath: s
     if (c.parts.some((p) => p.kind === 'SPDB' || p.kind === 'SDBG')) tally.debug++;
     got = listingHeader(c, flags);
     if (want.level9) {
-      const l9 = level9Listing(c, flags);
+      // a library's first function's level-9 programs come before its first version line
+      const l9 = level9Listing(isLibrary(c) ? libraryFunctions(c)[0]! : c, flags);
       const end = l9.indexOf(LEVEL9_END);
       got += end < 0 ? l9 : l9.slice(0, end + LEVEL9_END.length);
     }

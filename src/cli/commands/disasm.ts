@@ -1,5 +1,7 @@
 // `iridia disasm [--flags N] FILE`: the listing Microsoft's D3DDisassemble prints for a container
 // (Shader Model 4/5/5.1) or a bare Direct3D 9 program, to standard output.
+// --era 10|9.29|9.30|6.3|auto prints the spellings of that compiler era (src/disasm/era.ts; auto:
+// the RDEF creator's, 10 without one; default 10).
 // `iridia disasm [--flags N] FILE... --out-dir DIR [--root R] [--json]`: one .asm per input, in one
 // process; --json prints the batch summary as JSON.
 
@@ -7,6 +9,7 @@ import { statSync } from 'node:fs';
 import { parseArgs, flag, value, UsageError } from '../args.js';
 import { fileStartsWith, progressBar, readInput, runBatch, walkPaths } from '../io.js';
 import { disassembleAny } from '../../disasm/any.js';
+import type { EraName } from '../../disasm/era.js';
 
 function parseFlags(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -21,13 +24,18 @@ export function run(argv: string[]): number {
     '--out-dir': { value: true },
     '--root': { value: true },
     '--json': {},
+    '--era': { value: true },
   });
   const flags = parseFlags(value(args, '--flags'));
+  const eraText = value(args, '--era') ?? '10';
+  if (!['10', '9.29', '9.30', '6.3', 'auto'].includes(eraText))
+    throw new UsageError(`--era takes 10, 9.29, 9.30, 6.3 or auto, not ${eraText}`);
+  const era = eraText as EraName | 'auto';
   const outDir = value(args, '--out-dir');
   if (args.positional.length === 0) throw new UsageError('disasm takes a FILE');
   if (outDir === undefined) {
     if (args.positional.length !== 1) throw new UsageError('disasm takes one FILE (or FILE... --out-dir DIR)');
-    process.stdout.write(disassembleAny(readInput(args.positional[0]!), flags));
+    process.stdout.write(disassembleAny(readInput(args.positional[0]!), flags, { era }));
     return 0;
   }
   // Files named directly are disassembled whatever they hold; in folders, only containers.
@@ -36,7 +44,7 @@ export function run(argv: string[]): number {
   );
   const bar = progressBar('disasm');
   const summary = runBatch(inputs, { outDir, root: value(args, '--root') ?? '.', ext: '.asm', progress: bar }, (b) =>
-    disassembleAny(b, flags),
+    disassembleAny(b, flags, { era }),
   );
   bar.end();
   if (flag(args, '--json')) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);

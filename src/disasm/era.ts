@@ -1,0 +1,92 @@
+// The listing's era: the spellings and column layouts by which the D3DDisassemble of older compilers
+// differs from today's (d3dcompiler_47 10.x, the default). Read from the listings those compilers
+// printed (../shared/corpus/dxbc, NAME.asm beside NAME.ms.asm, the README's "NAME.asm against
+// NAME.ms.asm, by compiler"): fxc 9.29.952 (DirectX SDK June 2010), 9.30.9200 (Windows 8 SDK) and
+// 6.3.9600 (Windows 8.1 SDK). Each era is one row of data; the printers read its fields.
+//
+// What no era can reproduce: the comment an old fxc passed (its command line, wrapped in `//   `
+// lines after the creator line, or the `///` some projects left in its place). The container does not
+// hold it; a comparison sets those lines apart (see test/disasm/era.test.ts).
+
+import { IridiaError } from '../errors.js';
+import type { Crt } from './literal.js';
+
+export type EraName = '10' | '6.3' | '9.30' | '9.29';
+
+export interface Era {
+  readonly name: EraName;
+  /** Resource Bindings: `bind` (`Dim      HLSL Bind  Count`, t0/s0/cb0, a trailing space) or `slot`
+   * (`Dim Slot Elements`, bare slot numbers, no trailing space). */
+  readonly bindings: 'bind' | 'slot';
+  /** The signature tables' Format column: 7 wide (`SysValue  Format`) or 6 (`SysValue Format`). */
+  readonly signatureFormatWidth: 6 | 7;
+  /** `dcl_constantbuffer CB0[4]` or `cb0[4]`. */
+  readonly upperCaseConstantBufferDecl: boolean;
+  /** `dcl_input_ps_sgv constant v1.x, ...`: the interpolation mode of a pixel system value input. */
+  readonly sgvInterpolation: boolean;
+  /** `dcl_resource_structured t0, 16 ` ends in a space. */
+  readonly structuredResourceSpace: boolean;
+  /** The C runtime whose printf writes floats (literal.ts): ucrt, or msvcrt before 10.x. */
+  readonly crt: Crt;
+  /** `sample_l_aoffimmi_indexable(...)`: the immediate-offset suffix is printed (9.29: `sample_l_indexable(...)`). */
+  readonly aoffimmiSuffix: boolean;
+}
+
+export const ERAS: Readonly<Record<EraName, Era>> = {
+  '10': {
+    name: '10',
+    bindings: 'bind',
+    signatureFormatWidth: 7,
+    upperCaseConstantBufferDecl: true,
+    sgvInterpolation: true,
+    structuredResourceSpace: false,
+    crt: 'ucrt',
+    aoffimmiSuffix: true,
+  },
+  '6.3': {
+    name: '6.3',
+    bindings: 'slot',
+    signatureFormatWidth: 7,
+    upperCaseConstantBufferDecl: false,
+    sgvInterpolation: false,
+    structuredResourceSpace: true,
+    crt: 'msvcrt',
+    aoffimmiSuffix: true,
+  },
+  '9.30': {
+    name: '9.30',
+    bindings: 'slot',
+    signatureFormatWidth: 7,
+    upperCaseConstantBufferDecl: false,
+    sgvInterpolation: false,
+    structuredResourceSpace: true,
+    crt: 'msvcrt',
+    aoffimmiSuffix: true,
+  },
+  '9.29': {
+    name: '9.29',
+    bindings: 'slot',
+    signatureFormatWidth: 6,
+    upperCaseConstantBufferDecl: false,
+    sgvInterpolation: false,
+    structuredResourceSpace: true,
+    crt: 'msvcrt',
+    aoffimmiSuffix: false,
+  },
+};
+
+export const ERA_10: Era = ERAS['10'];
+
+/** The era of a compiler's creator string (`Microsoft (R) HLSL Shader Compiler 9.29.952.3111`); 10 otherwise. */
+export function eraOfCreator(creator: string | undefined): Era {
+  const m = /Compiler (\d+)\.(\d+)/.exec(creator ?? '');
+  if (!m) return ERA_10;
+  const key = `${m[1]}.${m[2]}`;
+  return key in ERAS ? ERAS[key as EraName] : ERA_10;
+}
+
+/** An era by its name (`10`, `6.3`, `9.30`, `9.29`); a bad name is E109. */
+export function eraNamed(name: string): Era {
+  if (name in ERAS) return ERAS[name as EraName];
+  throw new IridiaError('E109_BAD_ARGUMENT', `no listing era ${JSON.stringify(name)} (10, 6.3, 9.30, 9.29 or auto)`);
+}
