@@ -3,10 +3,16 @@
 
 import { UsageError } from './args.js';
 import { IridiaError } from '../errors.js';
+import { InputError, currentInput, jsonError } from './io.js';
+
+/** iridia's version (package.json's; test/cli/contract.test.ts checks that they agree). */
+export const VERSION = '0.1.0';
 
 export interface CommandModule {
   /** Runs the command; returns the exit status. */
   run(argv: string[]): Promise<number> | number;
+  /** The full `--help` text: usage, every option explained, one real example (usage + summary without it). */
+  readonly help?: string;
 }
 
 interface CommandEntry {
@@ -90,12 +96,16 @@ export function helpText(): string {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(helpText());
-    return name === undefined ? 2 : 0;
+  if (name === undefined) {
+    process.stderr.write(helpText());
+    return 2;
   }
-  if (name === '--version') {
-    process.stdout.write('iridia 0.1.0\n');
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`iridia ${VERSION}\n`);
     return 0;
   }
   const entry = commands[name];
@@ -103,31 +113,50 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`iridia: unknown command '${name}'\n\n${helpText()}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`usage: ${entry.usage}\n\n${entry.summary}\n`);
-    return 0;
-  }
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  const json = options.includes('--json');
   try {
     const mod = await loadCommand(name);
+    if (options.includes('--help') || options.includes('-h')) {
+      process.stdout.write(mod.help ?? `usage: ${entry.usage}\n\n${entry.summary}\n`);
+      return 0;
+    }
     return await mod.run(rest);
   } catch (e) {
+    const status =
+      e instanceof UsageError ? 2 : e instanceof IridiaError || e instanceof InputError || isFsError(e) ? 1 : 3;
+    if (json) {
+      // --json: the error is JSON on stdout (docs/json.md, "Errors"), the exit status as without it.
+      process.stdout.write(`${JSON.stringify(jsonError(name, e), null, 2)}\n`);
+      if (status === 3 && process.env['IRIDIA_DEBUG'] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+      return status;
+    }
+    const at = currentInput();
+    const where = at !== undefined && !(e instanceof InputError) ? `${at === '-' ? 'standard input' : at}: ` : '';
     if (e instanceof UsageError) {
       process.stderr.write(`iridia ${name}: ${e.message}\nusage: ${entry.usage}\n`);
       return 2;
     }
     if (e instanceof IridiaError) {
-      process.stderr.write(`iridia ${name}: ${e.message} [${e.code}]\n`);
+      process.stderr.write(`iridia ${name}: ${where}${e.message} [${e.code}]\n`);
       return 1;
     }
-    const err = e as { code?: unknown; syscall?: unknown; message?: unknown };
-    if (typeof err?.syscall === 'string') {
-      process.stderr.write(`iridia ${name}: ${String(err.message)}\n`);
+    if (e instanceof InputError) {
+      process.stderr.write(`iridia ${name}: ${e.message}\n`);
+      return 1;
+    }
+    if (isFsError(e)) {
+      process.stderr.write(`iridia ${name}: ${String((e as { message?: unknown }).message)}\n`);
       return 1;
     }
     process.stderr.write(
-      `iridia ${name}: internal error (a bug in iridia, please report it): ${e instanceof Error ? e.message : String(e)}\n`,
+      `iridia ${name}: ${where}internal error (a bug in iridia, please report it): ${e instanceof Error ? e.message : String(e)}\n`,
     );
     if (process.env['IRIDIA_DEBUG'] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
     return 3;
   }
+}
+
+function isFsError(e: unknown): boolean {
+  return typeof (e as { syscall?: unknown })?.syscall === 'string';
 }
