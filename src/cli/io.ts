@@ -52,6 +52,11 @@ export function currentInput(): string | undefined {
   return current;
 }
 
+/** Names the input an error is about from here on (a second input read earlier, e.g. run's job). */
+export function setCurrentInput(path: string): void {
+  current = path;
+}
+
 /** The bytes of a file, or of standard input for `-`. A directory or a missing file is an InputError. */
 export function readInput(path: string): Uint8Array {
   current = path;
@@ -101,9 +106,12 @@ export function jsonObject(command: string, body: object): Record<string, unknow
   return { schema: schemaName(command), ...body };
 }
 
-/** Writes a command's JSON (schema first, two-space indented, one trailing newline) to OUT or stdout. */
-export function writeJson(command: string, body: object, out?: string): void {
-  writeText(out, `${JSON.stringify(jsonObject(command, body), null, 2)}\n`);
+/**
+ * Writes a command's JSON (schema first, one trailing newline) to OUT or stdout: two-space indented,
+ * or on one line with `compact` (run's word arrays).
+ */
+export function writeJson(command: string, body: object, out?: string, compact = false): void {
+  writeText(out, `${JSON.stringify(jsonObject(command, body), null, compact ? undefined : 2)}\n`);
 }
 
 /** The JSON error object of the --json convention: `{schema, error: {code, message, ...}}`. */
