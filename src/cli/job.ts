@@ -49,7 +49,13 @@ function bad(key: string, reason: string): IridiaError {
 }
 
 const what = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : `the ${typeof v} ${JSON.stringify(v)}`;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,7 +91,8 @@ function words(key: string, v: unknown): Words {
     if (typeof x !== 'number') throw bad(`${key}[${i}]`, `is ${what(x)}; every element is a number`);
     if (form === 'f32') return;
     if (!Number.isInteger(x)) throw bad(`${key}[${i}]`, `${x} is not a whole number (floats go in {"f32": [...]})`);
-    const [lo, hi] = form === 'u32' ? [0, 0xffffffff] : form === 'i32' ? [-0x80000000, 0x7fffffff] : [-0x80000000, 0xffffffff];
+    const [lo, hi] =
+      form === 'u32' ? [0, 0xffffffff] : form === 'i32' ? [-0x80000000, 0x7fffffff] : [-0x80000000, 0xffffffff];
     if (x < lo || x > hi) throw bad(`${key}[${i}]`, `${x} is not a 32-bit ${form === 'words' ? 'word' : form}`);
   });
   return form === 'words' ? (list as number[]) : ({ [form]: list } as Words);
@@ -143,7 +150,10 @@ export function parseJob(text: string, source: string): RunJob {
       const w = words(`${key}.words`, x['words']);
       const n = Array.isArray(w) ? w.length : Object.values(w)[0]!.length;
       if (n !== width * height * layers * 4)
-        throw bad(`${key}.words`, `${n} words; ${width} x ${height} x ${layers} texels take ${width * height * layers * 4}`);
+        throw bad(
+          `${key}.words`,
+          `${n} words; ${width} x ${height} x ${layers} texels take ${width * height * layers * 4}`,
+        );
       out[k] = { width, height, layers, words: w };
     }
     job.textures = out;

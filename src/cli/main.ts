@@ -35,7 +35,7 @@ async function loadCommand(name: string): Promise<CommandModule> {
 export const commands: Readonly<Record<string, CommandEntry>> = {
   info: {
     summary: 'header, digest state, part table and findings of a container',
-    usage: 'iridia info [--json] FILE',
+    usage: 'iridia info [--json] [-o OUT] FILE',
   },
   verify: {
     summary: 'check digests (and round trips) of containers in files and folders',
@@ -43,11 +43,15 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   sign: {
     summary: 'write a container with its digest recomputed',
-    usage: 'iridia sign FILE [-o OUT]',
+    usage: 'iridia sign FILE [-o OUT] [--json]',
   },
   part: {
     summary: "extract, replace, add or remove a container's part",
     usage: 'iridia part FILE KIND [-o OUT] | --replace BYTES -o OUT | --add BYTES -o OUT | --remove -o OUT',
+  },
+  strip: {
+    summary: "remove reflection, debug, private or root-signature parts as fxc's /Qstrip_* do",
+    usage: 'iridia strip [--reflect] [--debug] [--priv] [--rootsignature] FILE [-o OUT] [--json]',
   },
   census: {
     summary: 'count container kinds, program versions, part sets and findings over folders',
@@ -55,19 +59,21 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   carve: {
     summary: 'find containers embedded in any binary and write each as its own file',
-    usage: 'iridia carve FILE... --out-dir DIR [--json]',
+    usage: 'iridia carve FILE... --out-dir DIR [--keep-unsigned] [--keep-stale] [--json]',
   },
   disasm: {
     summary: "disassemble a container (or Direct3D 9 program) as Microsoft's D3DDisassemble does",
-    usage: 'iridia disasm [--flags N] FILE | iridia disasm [--flags N] FILE... --out-dir DIR [--root R] [--json]',
+    usage:
+      'iridia disasm [--flags N] [-o OUT] [--json] FILE | iridia disasm [--flags N] FILE... --out-dir DIR [--root R] [--json]',
   },
   reflect: {
     summary: "reflection of a container (--d3d: D3DReflect's shape)",
-    usage: 'iridia reflect [--json] FILE | iridia reflect --d3d FILE... --out-dir DIR [--root R]',
+    usage: 'iridia reflect [--json] [--d3d] [-o OUT] FILE | iridia reflect --d3d FILE... --out-dir DIR [--root R]',
   },
   lift: {
     summary: 'lift a program to the IR and emit WGSL',
-    usage: 'iridia lift [--wgsl | --ir] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
+    usage:
+      'iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
   },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',

@@ -77,8 +77,7 @@ function parameter(p: RootParameter): string {
         'DescriptorTable(' +
         p.ranges
           .map(
-            (r) =>
-              `${RANGE_OPEN[r.rangeType] ?? ''}${desc(r.baseShaderRegister, r.registerSpace, r.numDescriptors)}),`,
+            (r) => `${RANGE_OPEN[r.rangeType] ?? ''}${desc(r.baseShaderRegister, r.registerSpace, r.numDescriptors)}),`,
           )
           .join('');
       break;
@@ -91,6 +90,7 @@ export function rootSignatureText(rs: RootSignature): string {
   let s = '';
   if (rs.flags !== 0) s += `RootFlags(${ROOT_FLAGS.filter((_, i) => rs.flags & (1 << i)).join('|')}),`;
   for (const p of rs.parameters) s += `${parameter(p)},`;
-  for (const x of rs.staticSamplers) s += `StaticSampler(s${x.shaderRegister}, space=${x.registerSpace}${visibility(x.visibility)}),`;
+  for (const x of rs.staticSamplers)
+    s += `StaticSampler(s${x.shaderRegister}, space=${x.registerSpace}${visibility(x.visibility)}),`;
   return `${s}\n`;
 }

@@ -96,7 +96,8 @@ export function run(argv: string[]): number {
     else writeText(value(args, '-o'), text);
     return 0;
   }
-  if (value(args, '-o') !== undefined) throw new UsageError('-o names one output; with --out-dir the outputs are DIR/...');
+  if (value(args, '-o') !== undefined)
+    throw new UsageError('-o names one output; with --out-dir the outputs are DIR/...');
   const inputs = batchInputs(args.positional);
   const bar = progressBar('disasm');
   const summary = runBatch(inputs, { outDir, root: value(args, '--root') ?? '.', ext: '.asm', progress: bar }, (b) =>

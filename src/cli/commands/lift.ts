@@ -145,7 +145,11 @@ export function run(argv: string[]): number {
     const path = args.positional[0]!;
     const p = checked(readInput(path));
     if (json) {
-      const text = flag(args, '--ir') ? { ir: printModule(p.module) } : flag(args, '--wgsl') ? { wgsl: emitWgsl(p) } : {};
+      const text = flag(args, '--ir')
+        ? { ir: printModule(p.module) }
+        : flag(args, '--wgsl')
+          ? { wgsl: emitWgsl(p) }
+          : {};
       writeJson('lift', { path, ...summaryJson(p), ...text }, out);
     } else writeText(out, flag(args, '--ir') ? printModule(p.module) : flag(args, '--wgsl') ? emitWgsl(p) : summary(p));
     return 0;

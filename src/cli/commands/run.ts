@@ -137,7 +137,8 @@ export async function run(argv: string[]): Promise<number> {
     const program = lift(readInput(path));
     const result = flag(args, '--gpu') ? await seededGpu(program, seed, size) : seededCpu(program, seed, size);
     if (result === undefined) return 1;
-    if (flag(args, '--json')) writeJson('run', { path, ...result, floats: floatsOf(result.outputs) }, value(args, '-o'), true);
+    if (flag(args, '--json'))
+      writeJson('run', { path, ...result, floats: floatsOf(result.outputs) }, value(args, '-o'), true);
     else writeText(value(args, '-o'), seededText(result));
     return 0;
   }
@@ -235,7 +236,9 @@ function runSize(args: ReturnType<typeof parseArgs>): RunSize {
   if (pa !== undefined) patches = positive('--patches', pa);
   const groups = workgroups[0] * workgroups[1] * workgroups[2];
   if (groups > RUN_LIMITS.groups)
-    throw new UsageError(`--workgroups: ${workgroups.join(' x ')} = ${groups} thread groups, more than ${RUN_LIMITS.groups}`);
+    throw new UsageError(
+      `--workgroups: ${workgroups.join(' x ')} = ${groups} thread groups, more than ${RUN_LIMITS.groups}`,
+    );
   if (width * height > RUN_LIMITS.pixels)
     throw new UsageError(`--size: ${width} x ${height} pixels, more than ${RUN_LIMITS.pixels}`);
   return { workgroups, width, height, vertices, primitives, patches };

@@ -174,7 +174,9 @@ export function run(argv: string[]): number {
       stale: s.stale.length,
       staleFiles: s.stale,
       errors: s.errors,
-      roundtrip: roundtrip ? { identical: s.identical, different: s.different.length, differentFiles: s.different } : null,
+      roundtrip: roundtrip
+        ? { identical: s.identical, different: s.different.length, differentFiles: s.different }
+        : null,
     });
   } else {
     const lines: string[] = [];
