@@ -161,7 +161,11 @@ const RUNS: ReadonlyArray<readonly [number, readonly string[], string?]> = [
   [1, ['lift', '--json', RTS0]],
   [0, ['run', '--json', '--seed', '7', CS]],
   [0, ['run', '--json', '--seed', '7', PS, '--size', '2x2']],
-  [0, ['run', '--input', '-', PS], '{"width":1,"height":1,"buffers":{"cb0":{"f32":[1,1,1,1]}},"textures":{"t0":{"width":1,"words":{"f32":[1,2,3,4]}}}}'],
+  [
+    0,
+    ['run', '--input', '-', PS],
+    '{"width":1,"height":1,"buffers":{"cb0":{"f32":[1,1,1,1]}},"textures":{"t0":{"width":1,"words":{"f32":[1,2,3,4]}}}}',
+  ],
   [1, ['run', '--json', '--input', '-', CS], '{"workgroups":[1000000000,1,1]}'],
   [2, ['run', '--json', '--seed', '1', '--workgroups', '0', CS]],
 ];
