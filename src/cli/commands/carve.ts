@@ -37,7 +37,7 @@ options:
 Exit status 1 only when a file cannot be read.
 
 example:
-  iridia carve game.pak --out-dir carved --keep-unsigned
+  iridia carve examples/vertex-color.dxbc --out-dir carved --keep-unsigned
 `;
 
 export function run(argv: string[]): number {

@@ -22,7 +22,7 @@ options:
                     before and after; needs -o OUT, since standard output then carries the JSON
 
 example:
-  iridia sign edited.dxbc -o signed.dxbc
+  iridia sign examples/vertex-color.dxbc -o signed.dxbc
 `;
 
 const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
