@@ -80,14 +80,11 @@ test('an internal error exits 3 with one line; IRIDIA_DEBUG=1 adds the stack', {
   const r = iridia(['info', EXAMPLE], { IRIDIA_TEST_FAULT: 'info', IRIDIA_DEBUG: '' }, pre);
   assert.equal(r.status, 3, r.stderr);
   assert.equal(r.stdout, '');
-  assert.match(
-    r.stderr,
-    /^iridia info: examples\/vertex-color\.dxbc: internal error \(a bug in iridia, please report it\): .*null.*\n$/,
-  );
+  assert.match(r.stderr, /^iridia info: internal error \(a bug in iridia, please report it\): .*null.*\n$/);
   const d = iridia(['info', EXAMPLE], { IRIDIA_TEST_FAULT: 'info', IRIDIA_DEBUG: '1' }, pre);
   assert.equal(d.status, 3);
   const lines = d.stderr.trimEnd().split('\n');
-  assert.match(lines[0]!, /^iridia info: examples\/vertex-color\.dxbc: internal error/);
+  assert.match(lines[0]!, /^iridia info: internal error/);
   assert.match(lines[1]!, /^TypeError: /);
   assert.ok(
     lines.slice(2).some((l) => /^ +at /.test(l)),
