@@ -138,7 +138,7 @@ export async function run(argv: string[]): Promise<number> {
     const result = flag(args, '--gpu') ? await seededGpu(program, seed, size) : seededCpu(program, seed, size);
     if (result === undefined) return 1;
     if (flag(args, '--json'))
-      writeJson('run', { path, ...result, floats: floatsOf(result.outputs) }, value(args, '-o'), true);
+      writeJson('run', { path, ...result, ...asFloats(result.outputs, result.targets) }, value(args, '-o'), true);
     else writeText(value(args, '-o'), seededText(result));
     return 0;
   }
@@ -154,8 +154,17 @@ export async function run(argv: string[]): Promise<number> {
   const result = flag(args, '--gpu') ? await onGpu(program, input) : onCpu(program, input);
   if (result === undefined) return 1;
   const outputs = result['outputs'] as Record<string, number[]>;
-  writeJson('run', { path, stage: program.stage, ...result, floats: floatsOf(outputs) }, value(args, '-o'), true);
+  const targets = result['targets'] as Record<string, number[]> | undefined;
+  writeJson('run', { path, stage: program.stage, ...result, ...asFloats(outputs, targets) }, value(args, '-o'), true);
   return 0;
+}
+
+/** `floats` (the outputs' words as floats) and, for a pixel program, `targetFloats` (its targets'). */
+function asFloats(
+  outputs: Record<string, number[]>,
+  targets: Record<string, number[]> | undefined,
+): { floats: Record<string, (number | string)[]>; targetFloats?: Record<string, (number | string)[]> } {
+  return { floats: floatsOf(outputs), ...(targets ? { targetFloats: floatsOf(targets) } : {}) };
 }
 
 /** Each output's words read as IEEE binary32 (NaN and the infinities as the strings "NaN", "Infinity", "-Infinity"). */
