@@ -349,3 +349,15 @@ test('disasm of a root-signature container prints its RTS0; lift refuses it by n
   assert.match(dxil.text, /^stage pixel {2}target ps_6_0 {2}\(DXIL, \d+ instructions\)\n/);
   assert.doesNotMatch(dxil.stderr + dxil.text, /no SHEX or SHDR/);
 });
+
+test('verify and census read one container from standard input for -', () => {
+  const v = iridia(['verify', '--json', '-'], { stdin: Buffer.from(vs) });
+  assert.equal(v.status, 0, v.stderr);
+  assert.equal((JSON.parse(v.text) as { valid: number }).valid, 1);
+  const notOne = iridia(['verify', '-'], { stdin: 'hello' });
+  assert.equal(notOne.status, 1);
+  assert.match(notOne.text, /^error {5}-: E102_BAD_MAGIC/m);
+  const c = iridia(['census', '--json', '-'], { stdin: Buffer.from(vs) });
+  assert.equal(c.status, 0, c.stderr);
+  assert.deepEqual((JSON.parse(c.text) as { kinds: Record<string, number> }).kinds, { dxbc: 1 });
+});

@@ -26,7 +26,8 @@ versions, part sets in file order, findings (deviations from what fxc and dxc wr
 and refusals by error code. A progress bar with the time left shows on a terminal and clears itself.
 
 options:
-  PATH...    files and folders; in folders, files that do not start with 'DXBC' are skipped
+  PATH...    files and folders; in folders, files that do not start with 'DXBC' are skipped;
+             - reads one file from standard input
   --decode   also decode every program: SM4/5 opcode counts, DXIL sections (slower)
   --json     one JSON object (schema iridia.census/1, docs/json.md), with "filesBehind" naming the files
              behind each error code and each finding kind

@@ -6,7 +6,7 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs, flag, UsageError } from '../args.js';
-import { describeFailure, progressBar, walkPaths, writeJson } from '../io.js';
+import { describeFailure, progressBar, readInput, walkPaths, writeJson } from '../io.js';
 import { digestState, hasContainerMagic, parseContainer, rewriteContainer } from '../../container/container.js';
 
 /**
@@ -14,6 +14,10 @@ import { digestState, hasContainerMagic, parseContainer, rewriteContainer } from
  * Returns undefined for a file that is not a container.
  */
 export function readIfContainer(path: string): Uint8Array | undefined {
+  if (path === '-') {
+    const bytes = readInput('-'); // standard input: read whole
+    return hasContainerMagic(bytes) ? bytes : undefined;
+  }
   const fd = openSync(path, 'r');
   try {
     const head = new Uint8Array(4);
@@ -43,6 +47,10 @@ export function listFiles(paths: readonly string[]): { files: string[]; failures
   const files: string[] = [];
   const failures: InputFailure[] = [];
   for (const p of paths) {
+    if (p === '-') {
+      files.push(p); // standard input, as a file named directly
+      continue;
+    }
     try {
       for (const f of walkPaths([p])) files.push(f);
     } catch (e) {
@@ -150,7 +158,7 @@ its extension (valid; unsigned: all zero; stale: neither). A file named directly
 container is an error; in folders such files are skipped.
 
 options:
-  PATH...      files and folders
+  PATH...      files and folders; - reads one container from standard input
   --roundtrip  also write each container back from its parts and compare it byte for byte
   --json       one JSON object (schema iridia.verify/1, docs/json.md)
 Exit status 1 when a container is stale, unreadable, or differs on the round trip.
