@@ -1,20 +1,159 @@
-// File-system helpers for the CLI alone (the core never touches Node APIs): reading inputs,
-// walking folders, and the batch convention `FILE... --out-dir DIR [--root R]`.
+// File-system helpers for the CLI alone (the core never touches Node APIs), and the conventions
+// every command follows (docs/cli.md):
+//   - an input named `-` is standard input (readInput);
+//   - one output goes to `-o FILE` (or `-o -`, or no -o: standard output); binary output is never
+//     written to a terminal (writeBinary); text goes through writeText;
+//   - `--json` prints one object carrying `"schema": "iridia.<command>/1"` (writeJson), and an error
+//     under --json is such an object too, with `error: {code, message, path, offset, part, ...}`
+//     (main.ts prints it from jsonError);
+//   - a file that cannot be read is an InputError naming its path (never a bare EISDIR);
+//   - batches: `FILE... --out-dir DIR [--root R]`.
 
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, extname, sep } from 'node:path';
 import { IridiaError } from '../errors.js';
 import { UsageError } from './args.js';
 
+/** A file that cannot be read or written: names the path and the file-system reason. Exit status 1. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(
+    readonly path: string,
+    /** The file-system code: ENOENT, EISDIR, EACCES, ... */
+    readonly code: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'a component of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** A file-system error as an InputError naming the path (other errors unchanged). */
+export function fsError(path: string, e: unknown): unknown {
+  const err = e as { code?: unknown; syscall?: unknown };
+  if (typeof err?.code === 'string' && typeof err.syscall === 'string')
+    return new InputError(path, err.code, FS_REASONS[err.code] ?? `cannot be read (${err.code})`);
+  return e;
+}
+
+let current: string | undefined;
+
+/** The path of the input read last (named in an error's message and JSON). */
+export function currentInput(): string | undefined {
+  return current;
+}
+
+/** Names the input an error is about from here on (a second input read earlier, e.g. run's job). */
+export function setCurrentInput(path: string): void {
+  current = path;
+}
+
+/** The bytes of a file, or of standard input for `-`. A directory or a missing file is an InputError. */
 export function readInput(path: string): Uint8Array {
-  const b = readFileSync(path);
+  current = path;
+  let b: Buffer;
+  try {
+    b = readFileSync(path === '-' ? 0 : path);
+  } catch (e) {
+    throw fsError(path === '-' ? 'standard input' : path, e);
+  }
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** A text input (a JSON job, ...), `-` for standard input. */
+export function readTextInput(path: string): string {
+  return new TextDecoder().decode(readInput(path));
+}
+
+/** The flags of the one-output convention, to spread into a command's parseArgs spec. */
+export const OUTPUT_FLAGS = {
+  '-o': { value: true, aliases: ['--output'] },
+  '--json': {},
+} as const;
+
+/** Writes binary output to OUT, or to stdout when there is no OUT (or it is `-`) and stdout is not a terminal. */
+export function writeBinary(out: string | undefined, data: Uint8Array): void {
+  if (out !== undefined && out !== '-') {
+    writeOutput(out, data);
+    return;
+  }
+  if (process.stdout.isTTY === true) throw new UsageError('refusing to write binary data to a terminal; use -o OUT');
+  process.stdout.write(data);
+}
+
+/** Writes text to OUT, or to stdout when there is no OUT (or it is `-`). */
+export function writeText(out: string | undefined, text: string): void {
+  if (out !== undefined && out !== '-') writeOutput(out, text);
+  else process.stdout.write(text);
+}
+
+/** The schema name of a command's JSON: `iridia.<command>/1`. */
+export function schemaName(command: string): string {
+  return `iridia.${command}/1`;
+}
+
+/** A command's JSON object: `schema` first, then the fields. */
+export function jsonObject(command: string, body: object): Record<string, unknown> {
+  return { schema: schemaName(command), ...body };
+}
+
+/**
+ * Writes a command's JSON (schema first, one trailing newline) to OUT or stdout: two-space indented,
+ * or on one line with `compact` (run's word arrays).
+ */
+export function writeJson(command: string, body: object, out?: string, compact = false): void {
+  writeText(out, `${JSON.stringify(jsonObject(command, body), null, compact ? undefined : 2)}\n`);
+}
+
+/** The JSON error object of the --json convention: `{schema, error: {code, message, ...}}`. */
+export function jsonError(command: string, e: unknown): Record<string, unknown> {
+  const path = e instanceof InputError ? e.path : currentInput();
+  let error: Record<string, unknown>;
+  if (e instanceof IridiaError) {
+    error = {
+      code: e.code,
+      message: e.message,
+      reason: e.reason,
+      ...(path !== undefined ? { path } : {}),
+      offset: e.offset ?? null,
+      part: e.part ?? null,
+      ...(e.instruction !== undefined ? { instruction: e.instruction } : {}),
+      ...(e.word !== undefined ? { word: e.word } : {}),
+    };
+  } else if (e instanceof InputError) {
+    error = { code: e.code, message: e.message, path: e.path, offset: null, part: null };
+  } else if (e instanceof UsageError) {
+    error = { code: 'USAGE', message: e.message, offset: null, part: null };
+  } else {
+    error = {
+      code: 'INTERNAL',
+      message: `internal error (a bug in iridia, please report it): ${e instanceof Error ? e.message : String(e)}`,
+      ...(path !== undefined ? { path } : {}),
+      offset: null,
+      part: null,
+    };
+  }
+  return jsonObject(command, { error });
 }
 
 /** Every regular file under each path (files given directly are kept as they are), sorted. */
 export function* walkPaths(paths: readonly string[]): Generator<string> {
   for (const p of paths) {
-    const st = statSync(p);
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      throw fsError(p, e);
+    }
     if (st.isDirectory()) yield* walkDir(p);
     else yield p;
   }
@@ -29,6 +168,22 @@ function* walkDir(dir: string): Generator<string> {
     if (e.isDirectory()) yield* walkDir(p);
     else if (e.isFile()) yield p;
   }
+}
+
+/**
+ * The inputs of a batch: files named directly whatever they hold, and under each folder the files
+ * that start with the container magic. A path that cannot be read is an InputError naming it.
+ */
+export function batchInputs(paths: readonly string[]): string[] {
+  return paths.flatMap((p) => {
+    let dir: boolean;
+    try {
+      dir = statSync(p).isDirectory();
+    } catch (e) {
+      throw fsError(p, e);
+    }
+    return dir ? [...walkPaths([p])].filter((f) => fileStartsWith(readInput(f), 'DXBC')) : [p];
+  });
 }
 
 /** Does the file start with the given 4-byte magic? Reads only the first bytes. */
@@ -96,6 +251,7 @@ export function runBatch(
 
 export function describeFailure(path: string, e: unknown): BatchFailure {
   if (e instanceof IridiaError) return { path, error: e.message, code: e.code };
+  if (e instanceof InputError) return { path, error: e.message, code: e.code };
   const err = e as { code?: unknown; message?: unknown; syscall?: unknown };
   if (typeof err?.syscall === 'string' && typeof err.code === 'string' && typeof err.message === 'string') {
     return { path, error: err.message, code: err.code }; // file-system errors (ENOENT, EISDIR, ...)
@@ -103,10 +259,15 @@ export function describeFailure(path: string, e: unknown): BatchFailure {
   return { path, error: `internal error: ${e instanceof Error ? e.message : String(e)}`, code: 'INTERNAL' };
 }
 
-/** A one-line progress bar on a terminal (stderr), nothing when stderr is not a TTY. */
+/**
+ * A one-line progress bar on a terminal (stderr) with an estimate of the time left; `end()` clears
+ * the line, so nothing of it stays between the command's output. Nothing when stderr is not a TTY.
+ */
 export function progressBar(label: string): ((done: number, total: number) => void) & { end(): void } {
   const tty = process.stderr.isTTY === true;
+  const start = Date.now();
   let last = 0;
+  let shown = false;
   const f = (done: number, total: number): void => {
     if (!tty) return;
     const now = Date.now();
@@ -114,13 +275,24 @@ export function progressBar(label: string): ((done: number, total: number) => vo
     last = now;
     const width = 30;
     const fill = total ? Math.round((done / total) * width) : width;
-    process.stderr.write(`\r${label} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total}`);
+    const elapsed = (now - start) / 1000;
+    const eta = done > 0 && done < total ? `, ${formatSeconds((elapsed / done) * (total - done))} left` : '';
+    process.stderr.write(`\r\x1b[2K${label} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total}${eta}`);
+    shown = true;
   };
   return Object.assign(f, {
     end(): void {
-      if (tty) process.stderr.write('\n');
+      if (tty && shown) process.stderr.write('\r\x1b[2K');
     },
   });
+}
+
+/** `42s`, `3m05s`, `1h02m`. */
+export function formatSeconds(s: number): string {
+  const t = Math.max(0, Math.round(s));
+  if (t < 60) return `${t}s`;
+  if (t < 3600) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
+  return `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 export const pathSep = sep;

@@ -3,10 +3,16 @@
 
 import { UsageError } from './args.js';
 import { IridiaError } from '../errors.js';
+import { InputError, currentInput, jsonError } from './io.js';
+
+/** iridia's version (package.json's; test/cli/contract.test.ts checks that they agree). */
+export const VERSION = '0.1.0';
 
 export interface CommandModule {
   /** Runs the command; returns the exit status. */
   run(argv: string[]): Promise<number> | number;
+  /** The full `--help` text: usage, every option explained, one real example (usage + summary without it). */
+  readonly help?: string;
 }
 
 interface CommandEntry {
@@ -29,7 +35,7 @@ async function loadCommand(name: string): Promise<CommandModule> {
 export const commands: Readonly<Record<string, CommandEntry>> = {
   info: {
     summary: 'header, digest state, part table and findings of a container',
-    usage: 'iridia info [--json] FILE',
+    usage: 'iridia info [--json] [-o OUT] FILE',
   },
   verify: {
     summary: 'check digests (and round trips) of containers in files and folders',
@@ -37,11 +43,15 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   sign: {
     summary: 'write a container with its digest recomputed',
-    usage: 'iridia sign FILE [-o OUT]',
+    usage: 'iridia sign FILE [-o OUT] [--json]',
   },
   part: {
     summary: "extract, replace, add or remove a container's part",
     usage: 'iridia part FILE KIND [-o OUT] | --replace BYTES -o OUT | --add BYTES -o OUT | --remove -o OUT',
+  },
+  strip: {
+    summary: "remove reflection, debug, private or root-signature parts as fxc's /Qstrip_* do",
+    usage: 'iridia strip [--reflect] [--debug] [--priv] [--rootsignature] FILE [-o OUT] [--json]',
   },
   census: {
     summary: 'count container kinds, program versions, part sets and findings over folders',
@@ -49,20 +59,21 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   carve: {
     summary: 'find containers embedded in any binary and write each as its own file',
-    usage: 'iridia carve FILE... --out-dir DIR [--json]',
+    usage: 'iridia carve FILE... --out-dir DIR [--keep-unsigned] [--keep-stale] [--json]',
   },
   disasm: {
     summary: "disassemble a container (or Direct3D 9 program) as Microsoft's D3DDisassemble does",
     usage:
-      'iridia disasm [--flags N] [--era 10|9.29|9.30|6.3|auto] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]',
+      'iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]',
   },
   reflect: {
     summary: "reflection of a container (--d3d: D3DReflect's shape)",
-    usage: 'iridia reflect [--json] FILE | iridia reflect --d3d FILE... --out-dir DIR [--root R]',
+    usage: 'iridia reflect [--json] [--d3d] [-o OUT] FILE | iridia reflect --d3d FILE... --out-dir DIR [--root R]',
   },
   lift: {
     summary: 'lift a program to the IR and emit WGSL',
-    usage: 'iridia lift [--wgsl | --ir] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
+    usage:
+      'iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
   },
   skate: { summary: "skate.'s engine structures and register map", usage: 'iridia skate SUBCOMMAND ...' },
   run: {
@@ -84,6 +95,12 @@ export function helpText(): string {
     'commands:',
     ...rows,
     '',
+    'options:',
+    "  --help, -h   this text (iridia COMMAND --help: the command's options and an example)",
+    '  --version    the version of iridia',
+    '',
+    "Every command reads standard input for a FILE named '-'; one that writes one output takes -o FILE;",
+    '--json prints one object with "schema": "iridia.COMMAND/1" (errors too; docs/json.md).',
     "Run 'iridia COMMAND --help' for a command's options.",
     'Exit status: 0 all inputs fine, 1 some input invalid or refused, 2 usage error, 3 internal error.',
     '',
@@ -92,12 +109,16 @@ export function helpText(): string {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(helpText());
-    return name === undefined ? 2 : 0;
+  if (name === undefined) {
+    process.stderr.write(helpText());
+    return 2;
   }
-  if (name === '--version') {
-    process.stdout.write('iridia 0.1.0\n');
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`iridia ${VERSION}\n`);
     return 0;
   }
   const entry = commands[name];
@@ -105,31 +126,50 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`iridia: unknown command '${name}'\n\n${helpText()}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`usage: ${entry.usage}\n\n${entry.summary}\n`);
-    return 0;
-  }
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  const json = options.includes('--json');
   try {
     const mod = await loadCommand(name);
+    if (options.includes('--help') || options.includes('-h')) {
+      process.stdout.write(mod.help ?? `usage: ${entry.usage}\n\n${entry.summary}\n`);
+      return 0;
+    }
     return await mod.run(rest);
   } catch (e) {
+    const status =
+      e instanceof UsageError ? 2 : e instanceof IridiaError || e instanceof InputError || isFsError(e) ? 1 : 3;
+    if (json) {
+      // --json: the error is JSON on stdout (docs/json.md, "Errors"), the exit status as without it.
+      process.stdout.write(`${JSON.stringify(jsonError(name, e), null, 2)}\n`);
+      if (status === 3 && process.env['IRIDIA_DEBUG'] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+      return status;
+    }
+    const at = currentInput();
+    const where = at !== undefined && !(e instanceof InputError) ? `${at === '-' ? 'standard input' : at}: ` : '';
     if (e instanceof UsageError) {
       process.stderr.write(`iridia ${name}: ${e.message}\nusage: ${entry.usage}\n`);
       return 2;
     }
     if (e instanceof IridiaError) {
-      process.stderr.write(`iridia ${name}: ${e.message} [${e.code}]\n`);
+      process.stderr.write(`iridia ${name}: ${where}${e.message} [${e.code}]\n`);
       return 1;
     }
-    const err = e as { code?: unknown; syscall?: unknown; message?: unknown };
-    if (typeof err?.syscall === 'string') {
-      process.stderr.write(`iridia ${name}: ${String(err.message)}\n`);
+    if (e instanceof InputError) {
+      process.stderr.write(`iridia ${name}: ${e.message}\n`);
+      return 1;
+    }
+    if (isFsError(e)) {
+      process.stderr.write(`iridia ${name}: ${String((e as { message?: unknown }).message)}\n`);
       return 1;
     }
     process.stderr.write(
-      `iridia ${name}: internal error (a bug in iridia, please report it): ${e instanceof Error ? e.message : String(e)}\n`,
+      `iridia ${name}: ${where}internal error (a bug in iridia, please report it): ${e instanceof Error ? e.message : String(e)}\n`,
     );
     if (process.env['IRIDIA_DEBUG'] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
     return 3;
   }
+}
+
+function isFsError(e: unknown): boolean {
+  return typeof (e as { syscall?: unknown })?.syscall === 'string';
 }

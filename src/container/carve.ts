@@ -15,13 +15,22 @@ export type CarveRejection =
   | 'part-count' // zero parts, or a directory that does not fit in the total size
   | 'part-offset' // a part offset outside the container
   | 'unreadable' // parseContainer refused it (sizes, overlaps)
-  | 'stale-digest'; // the digest neither verifies nor is zero
+  | 'stale-digest' // the digest neither verifies nor is zero
+  | 'unsigned'; // the digest is zero (kept unless CarveOptions.unsigned is false)
+
+export interface CarveOptions {
+  /** Keep containers whose digest is zero (fxc /Qstrip..., dxc without validation). Default true. */
+  readonly unsigned?: boolean;
+  /** Keep containers whose digest does not verify. Default false. */
+  readonly stale?: boolean;
+}
 
 export interface CarvedContainer {
   /** Byte offset of the container in the scanned data. */
   readonly offset: number;
   readonly size: number;
-  readonly digest: Exclude<DigestState, 'stale'>;
+  /** 'stale' only when CarveOptions.stale keeps such containers. */
+  readonly digest: DigestState;
   /** A view of the container's bytes in the scanned data. */
   readonly bytes: Uint8Array;
 }
@@ -40,7 +49,7 @@ const M0 = 0x44; // 'D'
  * Scans `data` for containers. A container found is skipped over (so the shaders an effect embeds
  * inside its own container are not reported twice); a rejected candidate is skipped by one byte.
  */
-export function carveContainers(data: Uint8Array): CarveResult {
+export function carveContainers(data: Uint8Array, options: CarveOptions = {}): CarveResult {
   const found: CarvedContainer[] = [];
   const rejected: Partial<Record<CarveRejection, number>> = {};
   const rejections: CarveResult['rejections'] = [];
@@ -48,7 +57,7 @@ export function carveContainers(data: Uint8Array): CarveResult {
   let at = data.indexOf(M0);
   while (at >= 0 && at <= data.byteLength - 4) {
     if (data[at + 1] === 0x58 && data[at + 2] === 0x42 && data[at + 3] === 0x43) {
-      const r = candidate(data, view, at);
+      const r = candidate(data, view, at, options);
       if ('reason' in r) {
         rejected[r.reason] = (rejected[r.reason] ?? 0) + 1;
         rejections.push({ offset: at, reason: r.reason, detail: r.detail });
@@ -68,6 +77,7 @@ function candidate(
   data: Uint8Array,
   view: DataView,
   at: number,
+  options: CarveOptions,
 ): CarvedContainer | { reason: CarveRejection; detail: string } {
   const avail = data.byteLength - at;
   if (avail < HEADER_SIZE)
@@ -95,6 +105,8 @@ function candidate(
     if (!(e instanceof IridiaError)) throw e;
     return { reason: 'unreadable', detail: `${e.code}: ${e.message}` };
   }
-  if (state === 'stale') return { reason: 'stale-digest', detail: 'the digest does not verify and is not zero' };
+  if (state === 'stale' && !options.stale)
+    return { reason: 'stale-digest', detail: 'the digest does not verify and is not zero' };
+  if (state === 'unsigned' && options.unsigned === false) return { reason: 'unsigned', detail: 'the digest is zero' };
   return { offset: at, size: total, digest: state, bytes };
 }

@@ -277,10 +277,10 @@ const STRUCTURED_DIMS: Readonly<Record<number, string>> = {
   10: 'consume',
   11: 'r/w+cnt',
 };
-const BIND_PREFIX: readonly string[] = ['cb', 't', 't', 's', 'u', 't', 'u', 't', 'u', 'u', 'u', 'u'];
+export const BIND_PREFIX: readonly string[] = ['cb', 't', 't', 's', 'u', 't', 'u', 't', 'u', 'u', 'u', 'u'];
 const ID_PREFIX: readonly string[] = ['CB', 'T', 'T', 'S', 'U', 'T', 'U', 'T', 'U', 'U', 'U', 'U'];
 
-function bindingColumns(b: RdefBinding): [string, string, string] {
+export function bindingColumns(b: RdefBinding): [string, string, string] {
   const type = b.type === 3 && b.flags & 2 ? 'sampler_c' : (INPUT_TYPES[b.type] ?? `type${b.type}`);
   if (b.type === 0 || b.type === 1 || b.type === 3) return [type, 'NA', 'NA'];
   const structured = STRUCTURED_DIMS[b.type];

@@ -7,6 +7,7 @@ import { d3dReflectJson } from './d3d.js';
 import type { Reflection } from './reflection.js';
 import { memberOffsetBase, type RdefType } from '../parts/rdef.js';
 import { STAT_WORDS } from '../parts/stat.js';
+import { BIND_PREFIX, bindingColumns } from '../disasm/header.js';
 
 const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
@@ -94,6 +95,11 @@ export function reflectionJson(refl: Reflection): { [key: string]: Json } {
 
 const STAGES = ['ps', 'vs', 'gs', 'hs', 'ds', 'cs'];
 
+/** D3D_FEATURE_LEVEL as written in Direct3D's names: 0xb000 is 11_0, 0x9300 is 9_3, 0xc100 is 12_1. */
+export function featureLevelName(level: number): string {
+  return `${level >>> 12}_${(level >>> 8) & 0xf}`;
+}
+
 /** A short text summary. */
 export function reflectionText(refl: Reflection): string {
   const d = refl.desc;
@@ -101,7 +107,7 @@ export function reflectionText(refl: Reflection): string {
   const lines = [
     `program   ${STAGES[refl.programType] ?? `type${refl.programType}`}_${(v >>> 4) & 0xf}_${v & 0xf}`,
     `creator   ${d.Creator ?? '(no RDEF)'}`,
-    `feature   level ${(refl.minFeatureLevel >>> 12).toString(16)}_${((refl.minFeatureLevel >>> 8) & 0xf).toString(16)}, requires 0x${refl.requiresFlags.toString(16)}`,
+    `feature   level ${featureLevelName(refl.minFeatureLevel)}, requires 0x${refl.requiresFlags.toString(16)}`,
     `counts    ${d.InstructionCount} instructions, ${d.TempRegisterCount} temps, ${d.DclCount} declarations`,
   ];
   if (refl.threadGroupSize[0]) lines.push(`threads   ${refl.threadGroupSize.join(' x ')}`);
@@ -111,7 +117,12 @@ export function reflectionText(refl: Reflection): string {
       lines.push(`            ${String(x.startOffset).padStart(5)} ${String(x.size).padStart(5)}  ${x.name}`);
   }
   for (const b of refl.rdef?.bindings ?? []) {
-    lines.push(`binding   ${b.name}: type ${b.type} at ${b.bindPoint} count ${b.bindCount} space ${b.space}`);
+    // the listing's words (header.ts): type, then format and dimension where they apply, the HLSL bind
+    const [type, format, dim] = bindingColumns(b);
+    const shape = [format, dim].filter((x) => x !== 'NA').join(' ');
+    const bind = `${BIND_PREFIX[b.type] ?? `type${b.type}:`}${b.bindPoint}${b.space ? `,space${b.space}` : ''}`;
+    const count = b.bindCount === 1 ? '' : ` count ${b.bindCount === 0 ? 'unbounded' : b.bindCount}`;
+    lines.push(`binding   ${b.name}: ${type}${shape ? ` ${shape}` : ''} ${bind}${count}`);
   }
   const sig = (label: string, ps: Reflection['inputs']): void => {
     for (const p of ps)

@@ -89,12 +89,14 @@ test('verify --json over the fixtures: counts, stale debug-layer builds, exit 1'
   const r = iridia('verify', '--roundtrip', '--json', 'test/fixtures');
   assert.equal(r.status, 1, r.stderr);
   assert.deepEqual(r.json(), {
+    schema: 'iridia.verify/1',
     containers: files.length,
     valid: digests['valid'],
     unsigned: digests['unsigned'],
     stale: digests['stale'],
+    staleFiles: files.filter((f) => STALE.has(f.slice(FIXTURES.length + 1))).map((f) => f.slice(REPO.length + 1)),
     errors: [],
-    roundtrip: { identical: files.length, different: 0 },
+    roundtrip: { identical: files.length, different: 0, differentFiles: [] },
   });
 });
 
@@ -105,7 +107,16 @@ test('verify finds containers by magic whatever the extension, skips other files
   write('verify/notes.dxbc', 'not a container');
   const ok = iridia('verify', '--json', dir);
   assert.equal(ok.status, 0, ok.stderr);
-  assert.deepEqual(ok.json(), { containers: 2, valid: 2, unsigned: 0, stale: 0, errors: [], roundtrip: null });
+  assert.deepEqual(ok.json(), {
+    schema: 'iridia.verify/1',
+    containers: 2,
+    valid: 2,
+    unsigned: 0,
+    stale: 0,
+    staleFiles: [],
+    errors: [],
+    roundtrip: null,
+  });
   const truncated = write('verify/c.dxbc', VS.subarray(0, 60));
   const bad = iridia('verify', '--json', dir);
   assert.equal(bad.status, 1);
@@ -131,7 +142,7 @@ test('verify --roundtrip reports a container that does not survive the round tri
   const p = write('rt/gap.dxbc', gapped);
   const r = iridia('verify', '--roundtrip', '--json', p);
   assert.equal(r.status, 1);
-  assert.deepEqual(r.json()['roundtrip'], { identical: 0, different: 1 });
+  assert.deepEqual(r.json()['roundtrip'], { identical: 0, different: 1, differentFiles: [p] });
   assert.equal(r.json()['stale'], 1);
 });
 
@@ -236,7 +247,7 @@ test('census --json over the fixtures', () => {
   assert.deepEqual(bad.json()['errors'], { E103_SIZE_MISMATCH: 1 });
 });
 
-test('carve writes each container found as <file>@<hex offset>.dxbc and counts rejections', () => {
+test('carve writes each container found as <file>@<hex offset>.dxbc (.dxil for DXIL) and counts rejections', () => {
   const filler = new Uint8Array(37).fill(0xab);
   const stale = VS.slice();
   stale[99] = stale[99]! ^ 1;
@@ -254,7 +265,7 @@ test('carve writes each container found as <file>@<hex offset>.dxbc and counts r
   const r = iridia('carve', packPath, '--out-dir', outDir, '--json');
   assert.equal(r.status, 0, r.stderr);
   const j = r.json();
-  const names = [`game.pak@${offsets[1]!.toString(16)}.dxbc`, `game.pak@${offsets[5]!.toString(16)}.dxbc`];
+  const names = [`game.pak@${offsets[1]!.toString(16)}.dxbc`, `game.pak@${offsets[5]!.toString(16)}.dxil`];
   assert.deepEqual(readdirSync(outDir).sort(), names.sort());
   assert.deepEqual(readBytes(join(outDir, `game.pak@${offsets[1]!.toString(16)}.dxbc`)), VS);
   assert.equal((j['found'] as unknown[]).length, 2);

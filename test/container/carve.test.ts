@@ -131,3 +131,36 @@ test('carving plain data finds nothing and data that is one container finds it a
     [[0, VS.byteLength]],
   );
 });
+
+test('carve options: unsigned containers kept by default and rejected with unsigned: false; stale ones kept with stale: true', () => {
+  const zero = ROOTSIG.slice();
+  zero.fill(0, 4, 20); // a zero digest: unsigned
+  const stale = ROOTSIG.slice();
+  stale[4] = stale[4]! ^ 1; // a digest that does not verify
+  const data = new Uint8Array(zero.byteLength + stale.byteLength);
+  data.set(zero);
+  data.set(stale, zero.byteLength);
+  const byDefault = carveContainers(data);
+  assert.deepEqual(
+    byDefault.found.map((f) => [f.offset, f.digest]),
+    [[0, 'unsigned']],
+  );
+  assert.deepEqual(byDefault.rejected, { 'stale-digest': 1 });
+  const strict = carveContainers(data, { unsigned: false });
+  assert.deepEqual(strict.found, []);
+  assert.deepEqual(
+    strict.rejections.map((r) => [r.offset, r.reason]),
+    [
+      [0, 'unsigned'],
+      [zero.byteLength, 'stale-digest'],
+    ],
+  );
+  const all = carveContainers(data, { unsigned: true, stale: true });
+  assert.deepEqual(
+    all.found.map((f) => [f.offset, f.digest]),
+    [
+      [0, 'unsigned'],
+      [zero.byteLength, 'stale'],
+    ],
+  );
+});

@@ -7,9 +7,9 @@
 // SECTION_FACTORIES (one returning undefined unless options.decode is set for `--decode` sections).
 
 import { parseArgs, flag, UsageError } from '../args.js';
-import { progressBar } from '../io.js';
+import { progressBar, writeJson } from '../io.js';
 import { containerInputs, count, listFiles } from './verify.js';
-import { BUILTIN_SECTIONS, Census, type CensusSectionFactory } from '../../container/census.js';
+import { BUILTIN_SECTIONS, Census, type CensusSection, type CensusSectionFactory } from '../../container/census.js';
 import { sm4OpcodeSection } from '../../sm4/census.js';
 import { dxilCensusSection } from '../../dxil/census.js';
 
@@ -19,10 +19,48 @@ export const SECTION_FACTORIES: readonly CensusSectionFactory[] = [
   dxilCensusSection,
 ];
 
+export const help = `usage: iridia census [--json] [--decode] PATH...
+
+Counts over files and folders of any size (each file read once): container kinds, programs and
+versions, part sets in file order, findings (deviations from what fxc and dxc write), digest states,
+and refusals by error code. A progress bar with the time left shows on a terminal and clears itself.
+
+options:
+  PATH...    files and folders; in folders, files that do not start with 'DXBC' are skipped;
+             - reads one file from standard input
+  --decode   also decode every program: SM4/5 opcode counts, DXIL sections (slower)
+  --json     one JSON object (schema iridia.census/1, docs/json.md), with "filesBehind" naming the files
+             behind each error code and each finding kind
+Exit status 1 when an input was refused or could not be read.
+
+example:
+  iridia census --json test/fixtures/container
+`;
+
+/** The files behind each error code and finding kind (census --json's "filesBehind"). */
+function fileSection(): CensusSection {
+  const errors: Record<string, string[]> = {};
+  const findings: Record<string, string[]> = {};
+  const push = (t: Record<string, string[]>, k: string, path: string): void => {
+    const list = (t[k] ??= []);
+    if (list[list.length - 1] !== path) list.push(path);
+  };
+  return {
+    name: 'filesBehind',
+    title: 'Files behind each error and finding',
+    add: (c, path) => c.findings.forEach((f) => push(findings, f.kind, path)),
+    addError: (e, path) => push(errors, e.code, path),
+    toJSON: () => ({ errors, findings }),
+    toText: () => [],
+  };
+}
+
 export function run(argv: string[]): number {
   const args = parseArgs(argv, { '--json': {}, '--decode': {} });
   if (args.positional.length === 0) throw new UsageError('census takes at least one PATH');
-  const census = new Census(SECTION_FACTORIES, { decode: flag(args, '--decode') });
+  const json = flag(args, '--json');
+  const factories = json ? [...SECTION_FACTORIES, fileSection] : SECTION_FACTORIES;
+  const census = new Census(factories, { decode: flag(args, '--decode') });
   const { files, failures } = listFiles(args.positional);
   const unreadable = [...failures];
   const bar = progressBar('census');
@@ -35,9 +73,8 @@ export function run(argv: string[]): number {
     else skipped++;
   }
   bar.end();
-  if (flag(args, '--json')) {
-    const out = { files: files.length, notContainers: skipped, unreadable, ...census.toJSON() };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  if (json) {
+    writeJson('census', { files: files.length, notContainers: skipped, unreadable, ...census.toJSON() });
   } else {
     const head = `${count(files.length, 'file')}: ${skipped} not containers, ${unreadable.length} unreadable`;
     const lines = [head, ...unreadable.map((f) => `  unreadable ${f.path}: ${f.error}`)];

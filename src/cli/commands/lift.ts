@@ -4,9 +4,9 @@
 // give their containers that hold a program); --json prints the batch summary with refusals counted
 // by reason.
 
-import { statSync } from 'node:fs';
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import { fileStartsWith, progressBar, readInput, runBatch, walkPaths } from '../io.js';
+import { OUTPUT_FLAGS, batchInputs, progressBar, readInput, runBatch, writeJson, writeText } from '../io.js';
+import { hasContainerMagic, parseContainer } from '../../container/container.js';
 import { lift } from '../../lift/lift.js';
 import { LiftRefusal } from '../../lift/refuse.js';
 import { printModule } from '../../ir/print.js';
@@ -14,6 +14,71 @@ import { validateModule } from '../../ir/validate.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import type { Program } from '../../ir/program.js';
 import { IridiaError } from '../../errors.js';
+
+export const help = `usage: iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE
+       iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]
+
+Lifts a program to iridia's IR (docs/lift.md for DXBC, docs/dxil-lift.md for DXIL) and prints a
+summary (stage, target, interface, resources with their WebGPU bindings, notes), its WGSL or its IR.
+DXBC (Shader Model 4/5/5.1) and DXIL (Shader Model 6) containers lift alike; what is not lifted yet is
+refused by name (E601_LIFT_UNSUPPORTED with its reason).
+
+options:
+  FILE            the input; - reads standard input
+  --wgsl          print the WGSL module
+  --ir            print the IR (src/ir/print.ts's text)
+  --json          one JSON object (schema iridia.lift/1, docs/json.md): the summary's facts, and the
+                  WGSL or IR text under "wgsl" / "ir" when asked; with --out-dir, the batch summary
+                  with refusals counted by reason
+  -o, --output OUT  write to OUT instead of standard output
+  --out-dir DIR   with --wgsl: one DIR/<input relative to the root>.wgsl per input (folders give
+                  their containers); a refused input is reported and the run goes on
+  --root R        the folder the inputs' paths are taken relative to (default: .)
+
+example:
+  iridia lift --wgsl examples/vertex-color.dxbc
+`;
+
+const maskText = (mask: number): string =>
+  'xyzw'
+    .split('')
+    .filter((_, k) => mask & (1 << k))
+    .join('');
+
+/** The summary's facts as JSON (iridia.lift/1). */
+function summaryJson(p: Program): Record<string, unknown> {
+  const varying = (list: Program['interface']['inputs']) =>
+    list.map((v) => ({
+      name: v.name,
+      semantic: v.semantic,
+      semanticIndex: v.semanticIndex,
+      register: v.register,
+      mask: maskText(v.mask),
+      location: v.location ?? null,
+      builtin: v.builtin ?? null,
+    }));
+  return {
+    stage: p.stage,
+    target: p.provenance.target,
+    part: p.provenance.part,
+    instructions: p.provenance.instructions,
+    inputs: varying(p.interface.inputs),
+    outputs: varying(p.interface.outputs),
+    patchConstants: varying(p.interface.patchConstants),
+    resources: p.interface.resources.map((r) => ({
+      name: r.name,
+      reflectedName: r.reflectedName,
+      registerClass: r.registerClass,
+      register: r.register,
+      count: r.count,
+      space: r.space,
+      kind: r.kind.kind,
+      group: r.group,
+      binding: r.binding,
+    })),
+    notes: [...p.notes],
+  };
+}
 
 function summary(p: Program): string {
   const out: string[] = [
@@ -24,10 +89,7 @@ function summary(p: Program): string {
       const at =
         v.builtin !== undefined ? `@builtin(${v.builtin})` : v.location !== undefined ? `@location(${v.location})` : '';
       out.push(
-        `${label} ${v.name}: ${v.semantic}${v.semanticIndex} register ${v.register} mask ${'xyzw'
-          .split('')
-          .filter((_, k) => v.mask & (1 << k))
-          .join('')} ${at}`.trimEnd(),
+        `${label} ${v.name}: ${v.semantic}${v.semanticIndex} register ${v.register} mask ${maskText(v.mask)} ${at}`.trimEnd(),
       );
     }
   };
@@ -51,6 +113,14 @@ function summary(p: Program): string {
 }
 
 function checked(bytes: Uint8Array): Program {
+  if (hasContainerMagic(bytes)) {
+    const kinds = new Set(parseContainer(bytes).parts.map((x) => x.kind));
+    if (kinds.has('RTS0') && !['SHEX', 'SHDR', 'DXIL', 'ILDB'].some((k) => kinds.has(k)))
+      throw new IridiaError(
+        'E108_PART_MISSING',
+        'the container holds a root signature alone (RTS0): there is no program to lift (iridia disasm prints it)',
+      );
+  }
   const p = lift(bytes);
   const problems = validateModule(p.module);
   if (problems.length) throw new Error(`the lifted IR does not validate (an iridia bug): ${problems[0]}`);
@@ -63,21 +133,30 @@ export function run(argv: string[]): number {
     '--ir': {},
     '--out-dir': { value: true },
     '--root': { value: true },
-    '--json': {},
+    ...OUTPUT_FLAGS,
   });
   const outDir = value(args, '--out-dir');
+  const out = value(args, '-o');
+  const json = flag(args, '--json');
   if (flag(args, '--wgsl') && flag(args, '--ir')) throw new UsageError('lift takes --wgsl or --ir, not both');
   if (args.positional.length === 0) throw new UsageError('lift takes a FILE');
   if (outDir === undefined) {
     if (args.positional.length !== 1) throw new UsageError('lift takes one FILE (or --wgsl FILE... --out-dir DIR)');
-    const p = checked(readInput(args.positional[0]!));
-    process.stdout.write(flag(args, '--ir') ? printModule(p.module) : flag(args, '--wgsl') ? emitWgsl(p) : summary(p));
+    const path = args.positional[0]!;
+    const p = checked(readInput(path));
+    if (json) {
+      const text = flag(args, '--ir')
+        ? { ir: printModule(p.module) }
+        : flag(args, '--wgsl')
+          ? { wgsl: emitWgsl(p) }
+          : {};
+      writeJson('lift', { path, ...summaryJson(p), ...text }, out);
+    } else writeText(out, flag(args, '--ir') ? printModule(p.module) : flag(args, '--wgsl') ? emitWgsl(p) : summary(p));
     return 0;
   }
   if (!flag(args, '--wgsl')) throw new UsageError('lift writes a folder with --wgsl only');
-  const inputs = args.positional.flatMap((p) =>
-    statSync(p).isDirectory() ? [...walkPaths([p])].filter((f) => fileStartsWith(readInput(f), 'DXBC')) : [p],
-  );
+  if (out !== undefined) throw new UsageError('-o names one output; with --out-dir the outputs are DIR/...');
+  const inputs = batchInputs(args.positional);
   const refusals = new Map<string, number>();
   const bar = progressBar('lift');
   const result = runBatch(inputs, { outDir, root: value(args, '--root') ?? '.', ext: '.wgsl', progress: bar }, (b) => {
@@ -91,7 +170,7 @@ export function run(argv: string[]): number {
   });
   bar.end();
   const byReason = Object.fromEntries([...refusals].sort((a, b) => b[1] - a[1]));
-  if (flag(args, '--json')) process.stdout.write(`${JSON.stringify({ ...result, refusals: byReason }, null, 2)}\n`);
+  if (json) writeJson('lift', { outDir, ...result, refusals: byReason });
   else {
     for (const f of result.failed) process.stderr.write(`iridia lift: ${f.path}: ${f.error}\n`);
     process.stdout.write(`${result.written} of ${result.inputs} lifted into ${outDir}\n`);

@@ -5,8 +5,7 @@
 // them; each such finding of the input is said on stderr, so nothing is lost silently.
 
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import { readInput } from '../io.js';
-import { writeBinary } from './sign.js';
+import { OUTPUT_FLAGS, readInput, writeBinary, writeJson } from '../io.js';
 import { fourccFromString } from '../../binary/reader.js';
 import { editContainer, parseContainer, printableKind, type Container } from '../../container/container.js';
 import { IridiaError } from '../../errors.js';
@@ -41,9 +40,31 @@ function partKind(typed: string): string {
   return s;
 }
 
+export const help = `usage: iridia part FILE KIND [-o OUT] [--json]
+       iridia part FILE KIND --replace BYTES -o OUT [--json]
+       iridia part FILE KIND --add BYTES -o OUT [--json]
+       iridia part FILE KIND --remove -o OUT [--json]
+
+Extracts a part's bytes (the first of that kind), or writes the container re-signed with the part
+replaced, appended or removed. A rewrite keeps the parts and drops what lies between or after them;
+each such finding of the input is said on stderr.
+
+options:
+  FILE              the container; - reads standard input
+  KIND              four characters (SHEX, RDEF, STAT, ...); \\xNN stands for one byte, as info prints it
+  -o, --output OUT  where the part or container goes (- or none: standard output, never a terminal)
+  --replace BYTES   replace the part's data with the file BYTES
+  --add BYTES       append a part of kind KIND holding the file BYTES
+  --remove          remove every part of kind KIND
+  --json            also print one JSON object (schema iridia.part/1, docs/json.md); needs -o OUT
+
+example:
+  iridia part examples/vertex-color.dxbc SHEX -o shex.bin
+`;
+
 export function run(argv: string[]): number {
   const args = parseArgs(argv, {
-    '-o': { value: true, aliases: ['--output'] },
+    ...OUTPUT_FLAGS,
     '--replace': { value: true },
     '--add': { value: true },
     '--remove': {},
@@ -54,6 +75,9 @@ export function run(argv: string[]): number {
   const ops = (['--replace', '--add', '--remove'] as const).filter((o) => flag(args, o));
   if (ops.length > 1) throw new UsageError(`${ops.join(' and ')} cannot be combined`);
   const out = value(args, '-o');
+  const json = flag(args, '--json');
+  if (json && (out === undefined || out === '-'))
+    throw new UsageError('part --json prints JSON on standard output: give -o OUT for the bytes');
   const c = parseContainer(readInput(path));
   const op = ops[0];
   if (op === undefined) {
@@ -71,6 +95,15 @@ export function run(argv: string[]): number {
       );
     }
     writeBinary(out, first.data);
+    if (json)
+      writeJson('part', {
+        path,
+        kind: printableKind(kind),
+        operation: 'extract',
+        offset: first.offset,
+        size: first.data.byteLength,
+        output: out,
+      });
     return 0;
   }
   if (out === undefined) throw new UsageError(`${op} writes a container: give -o OUT`);
@@ -90,5 +123,14 @@ export function run(argv: string[]): number {
       break;
   }
   writeBinary(out, edited);
+  if (json)
+    writeJson('part', {
+      path,
+      kind: printableKind(kind),
+      operation: op.slice(2),
+      size: edited.byteLength,
+      output: out,
+      parts: parseContainer(edited).parts.map((p) => printableKind(p.kind)),
+    });
   return 0;
 }

@@ -24,11 +24,11 @@
 // pixel programs (storage textures bound read-write: r32 formats only on WebGPU); a pixel program's
 // varyings are then constant: each location's first pixel of "inputs".
 
-import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import { readInput } from '../io.js';
+import { OUTPUT_FLAGS, readInput, readTextInput, setCurrentInput, writeJson, writeText } from '../io.js';
+import { RUN_LIMITS, checkNames, lookup, parseJob, type RunJob, type Words } from '../job.js';
 import { lift } from '../../lift/lift.js';
 import type { Program, Resource } from '../../ir/program.js';
 import {
@@ -58,18 +58,6 @@ import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
 import type { Binding, Type } from '../../ir/ir.js';
 
-type Words = number[] | { f32: number[] } | { u32: number[] } | { i32: number[] };
-
-interface RunInput {
-  workgroups?: [number, number, number];
-  width?: number;
-  height?: number;
-  vertexCount?: number;
-  buffers?: Record<string, Words>;
-  textures?: Record<string, { width: number; height?: number; layers?: number; words: Words }>;
-  inputs?: Record<string, Words>;
-}
-
 function words(w: Words): Uint32Array {
   if (Array.isArray(w)) return new Uint32Array(w.map((x) => x >>> 0));
   if ('f32' in w) return new Uint32Array(new Float32Array(w.f32).buffer);
@@ -77,28 +65,61 @@ function words(w: Words): Uint32Array {
   return new Uint32Array(w.u32.map((x) => x >>> 0));
 }
 
-/** The input key that names this resource, if any. */
-function lookup<T>(table: Record<string, T> | undefined, r: Resource): T | undefined {
-  if (!table) return undefined;
-  const cls = r.registerClass === 'b' ? 'cb' : r.registerClass;
-  return (
-    table[r.name] ??
-    table[`${r.registerClass}${r.register}`] ??
-    table[`${cls}${r.register}`] ??
-    table[`${r.group}:${r.binding}`]
-  );
-}
+type RunInput = RunJob;
 
 function writable(r: Resource): boolean {
   return r.kind.kind === 'uav';
 }
+
+export const help = `usage: iridia run FILE --input JOB [--gpu] [-o OUT]
+       iridia run --seed S FILE [--workgroups X,Y,Z] [--size WxH] [--vertices N] [--primitives N]
+                  [--patches N] [--json] [--gpu] [-o OUT]
+
+Lifts a program and runs it on iridia's CPU executor (or, with --gpu, its WGSL through WebGPU: npm
+\`webgpu\`, Dawn), then prints every output word.
+
+options:
+  FILE            the container; - reads standard input
+  --input JOB     the run's job, a JSON file (- for standard input); the output is JSON (schema
+                  iridia.run/1, docs/json.md): "outputs" by resource name as words, "floats" the same
+                  words as IEEE floats, and for a pixel program "targets" and "written"
+  --seed S        bind every resource and varying from the seeded generator (docs/exec.md, "Seeded
+                  runs"), S from 0 to 4294967295; text by default, JSON with --json
+  --workgroups X,Y,Z  thread groups of a seeded compute run (default 1,1,1)
+  --size WxH      the target of a seeded pixel run (default 8x8)
+  --vertices N    vertices of a seeded vertex run (default 3)
+  --primitives N  primitives of a seeded geometry run (default 1)
+  --patches N     patches of a seeded hull or domain run (default 1)
+  --gpu           run through WebGPU instead (compute and pixel programs)
+  --json          JSON output for a seeded run (a job's output is always JSON)
+  -o, --output OUT  write to OUT instead of standard output
+
+the job (every key optional; any other key is refused, naming it):
+  {
+    "workgroups": [x, y, z],     compute: thread groups, each 1..${RUN_LIMITS.groupsPerDimension}, ${RUN_LIMITS.groups} in all at most
+    "width": W, "height": H,     pixel: the target (1..${RUN_LIMITS.targetSide} each, ${RUN_LIMITS.pixels} pixels at most)
+    "vertexCount": N,            vertex: vertices run (1..${RUN_LIMITS.vertices})
+    "budget": N,                 statements a thread group (or batch) may run, 1..${RUN_LIMITS.budget} (default 2^24)
+    "buffers": {"u0": [1, 2], "cb0": {"f32": [0.5]}},
+                                 words by resource: its IR name, its RDEF name, its register (b0 or cb0,
+                                 t0, u0, u0,space1) or group:binding; words are numbers (u32, or i32
+                                 when negative) or {"f32"|"u32"|"i32": [...]}
+    "textures": {"t0": {"width": 2, "height": 2, "layers": 1, "words": [...]}},   4 words a texel
+    "inputs": {"0": [...]}       varyings by location, 4 words a pixel or vertex
+  }
+  A job naming no resource of the program is refused with the names the program takes.
+
+examples:
+  iridia run --seed 1 test/fixtures/oracle/own/cs_basic/main-cs_5_0/shader.dxbc
+  echo '{"workgroups":[1,1,1],"buffers":{"u0":[0,0,0,0]}}' | iridia run --input - test/fixtures/oracle/own/cs_basic/main-cs_5_0/shader.dxbc
+`;
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     '--input': { value: true },
     '--gpu': {},
     '--seed': { value: true },
-    '--json': {},
+    ...OUTPUT_FLAGS,
     '--workgroups': { value: true },
     '--size': { value: true },
     '--vertices': { value: true },
@@ -112,27 +133,54 @@ export async function run(argv: string[]): Promise<number> {
     if (inputPath !== undefined) throw new UsageError('--seed and --input are alternatives: give one');
     const seed = parseSeed(seedText);
     const size = runSize(args);
-    const program = lift(readInput(args.positional[0]!));
+    const path = args.positional[0]!;
+    const program = lift(readInput(path));
     const result = flag(args, '--gpu') ? await seededGpu(program, seed, size) : seededCpu(program, seed, size);
     if (result === undefined) return 1;
-    process.stdout.write(flag(args, '--json') ? `${JSON.stringify(result)}\n` : seededText(result));
+    if (flag(args, '--json'))
+      writeJson('run', { path, ...result, ...asFloats(result.outputs, result.targets) }, value(args, '-o'), true);
+    else writeText(value(args, '-o'), seededText(result));
     return 0;
   }
   for (const f of ['--workgroups', '--size', '--vertices', '--primitives', '--patches'])
     if (args.flags.has(f)) throw new UsageError(`${f} goes with --seed (with --input the JSON gives the size)`);
-  let input: RunInput = {};
-  if (inputPath !== undefined) {
-    try {
-      input = JSON.parse(readFileSync(inputPath, 'utf8')) as RunInput;
-    } catch (e) {
-      throw new UsageError(`--input ${inputPath}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  const program = lift(readInput(args.positional[0]!));
+  const path = args.positional[0]!;
+  if (inputPath === '-' && path === '-') throw new UsageError('the program and the job cannot both be standard input');
+  const input: RunInput = inputPath !== undefined ? parseJob(readTextInput(inputPath), inputPath) : {};
+  const program = lift(readInput(path));
+  if (inputPath !== undefined) setCurrentInput(inputPath);
+  checkNames(input, program);
+  setCurrentInput(path);
   const result = flag(args, '--gpu') ? await onGpu(program, input) : onCpu(program, input);
   if (result === undefined) return 1;
-  process.stdout.write(`${JSON.stringify({ stage: program.stage, ...result })}\n`);
+  const outputs = result['outputs'] as Record<string, number[]>;
+  const targets = result['targets'] as Record<string, number[]> | undefined;
+  writeJson('run', { path, stage: program.stage, ...result, ...asFloats(outputs, targets) }, value(args, '-o'), true);
   return 0;
+}
+
+/** `floats` (the outputs' words as floats) and, for a pixel program, `targetFloats` (its targets'). */
+function asFloats(
+  outputs: Record<string, number[]>,
+  targets: Record<string, number[]> | undefined,
+): { floats: Record<string, (number | string)[]>; targetFloats?: Record<string, (number | string)[]> } {
+  return { floats: floatsOf(outputs), ...(targets ? { targetFloats: floatsOf(targets) } : {}) };
+}
+
+/** Each output's words read as IEEE binary32 (NaN and the infinities as the strings "NaN", "Infinity", "-Infinity"). */
+export function floatsOf(outputs: Record<string, number[]>): Record<string, (number | string)[]> {
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  return Object.fromEntries(
+    Object.entries(outputs).map(([k, ws]) => [
+      k,
+      ws.map((w) => {
+        u[0] = w;
+        const x = f[0]!;
+        return Number.isFinite(x) ? x : String(x);
+      }),
+    ]),
+  );
 }
 
 // ---- --seed ----
@@ -195,6 +243,13 @@ function runSize(args: ReturnType<typeof parseArgs>): RunSize {
   if (pr !== undefined) primitives = positive('--primitives', pr);
   const pa = value(args, '--patches');
   if (pa !== undefined) patches = positive('--patches', pa);
+  const groups = workgroups[0] * workgroups[1] * workgroups[2];
+  if (groups > RUN_LIMITS.groups)
+    throw new UsageError(
+      `--workgroups: ${workgroups.join(' x ')} = ${groups} thread groups, more than ${RUN_LIMITS.groups}`,
+    );
+  if (width * height > RUN_LIMITS.pixels)
+    throw new UsageError(`--size: ${width} x ${height} pixels, more than ${RUN_LIMITS.pixels}`);
   return { workgroups, width, height, vertices, primitives, patches };
 }
 
@@ -471,7 +526,12 @@ function onCpu(p: Program, input: RunInput): Record<string, unknown> {
   }
   const inputs: Record<number, Uint32Array> = {};
   for (const [k, v] of Object.entries(input.inputs ?? {})) inputs[Number(k)] = words(v);
-  const base = { buffers, textures, sample: nearestClampSampler(textures) };
+  const base = {
+    buffers,
+    textures,
+    sample: nearestClampSampler(textures),
+    ...(input.budget !== undefined ? { budget: input.budget } : {}),
+  };
   const extra: Record<string, unknown> = {};
   if (p.stage === 'compute') {
     const r = runCompute(p, { ...base, workgroups: input.workgroups ?? [1, 1, 1] });

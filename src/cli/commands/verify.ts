@@ -6,7 +6,7 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs, flag, UsageError } from '../args.js';
-import { describeFailure, progressBar, walkPaths } from '../io.js';
+import { describeFailure, progressBar, readInput, walkPaths, writeJson } from '../io.js';
 import { digestState, hasContainerMagic, parseContainer, rewriteContainer } from '../../container/container.js';
 
 /**
@@ -14,6 +14,10 @@ import { digestState, hasContainerMagic, parseContainer, rewriteContainer } from
  * Returns undefined for a file that is not a container.
  */
 export function readIfContainer(path: string): Uint8Array | undefined {
+  if (path === '-') {
+    const bytes = readInput('-'); // standard input: read whole
+    return hasContainerMagic(bytes) ? bytes : undefined;
+  }
   const fd = openSync(path, 'r');
   try {
     const head = new Uint8Array(4);
@@ -43,6 +47,10 @@ export function listFiles(paths: readonly string[]): { files: string[]; failures
   const files: string[] = [];
   const failures: InputFailure[] = [];
   for (const p of paths) {
+    if (p === '-') {
+      files.push(p); // standard input, as a file named directly
+      continue;
+    }
     try {
       for (const f of walkPaths([p])) files.push(f);
     } catch (e) {
@@ -143,6 +151,22 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+export const help = `usage: iridia verify [--roundtrip] [--json] PATH...
+
+Checks the digest of every container under the paths: every file that starts with 'DXBC', whatever
+its extension (valid; unsigned: all zero; stale: neither). A file named directly that is not a
+container is an error; in folders such files are skipped.
+
+options:
+  PATH...      files and folders; - reads one container from standard input
+  --roundtrip  also write each container back from its parts and compare it byte for byte
+  --json       one JSON object (schema iridia.verify/1, docs/json.md)
+Exit status 1 when a container is stale, unreadable, or differs on the round trip.
+
+example:
+  iridia verify --roundtrip test/fixtures/container
+`;
+
 export function run(argv: string[]): number {
   const args = parseArgs(argv, { '--roundtrip': {}, '--json': {} });
   if (args.positional.length === 0) throw new UsageError('verify takes at least one PATH');
@@ -151,15 +175,17 @@ export function run(argv: string[]): number {
   const s = verifyPaths(args.positional, { roundtrip, progress: bar });
   bar.end();
   if (flag(args, '--json')) {
-    const out = {
+    writeJson('verify', {
       containers: s.containers,
       valid: s.valid.length,
       unsigned: s.unsigned.length,
       stale: s.stale.length,
+      staleFiles: s.stale,
       errors: s.errors,
-      roundtrip: roundtrip ? { identical: s.identical, different: s.different.length } : null,
-    };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      roundtrip: roundtrip
+        ? { identical: s.identical, different: s.different.length, differentFiles: s.different }
+        : null,
+    });
   } else {
     const lines: string[] = [];
     for (const p of s.stale) lines.push(`stale     ${p}`);

@@ -1,0 +1,118 @@
+// The CLI's shared helpers (src/cli/io.ts) in process: the progress bar (on a terminal: the time left,
+// and a line cleared at the end; nothing otherwise), formatSeconds, InputError naming the path, and
+// jsonError's object for each kind of error.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError, batchInputs, formatSeconds, jsonError, progressBar, readInput } from '../../src/cli/io.js';
+import { UsageError } from '../../src/cli/args.js';
+import { IridiaError } from '../../src/errors.js';
+
+function captureStderr(tty: boolean, f: () => void): string {
+  const write = process.stderr.write.bind(process.stderr);
+  const was = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+  let out = '';
+  Object.defineProperty(process.stderr, 'isTTY', { value: tty, configurable: true });
+  process.stderr.write = ((s: string) => ((out += s), true)) as typeof process.stderr.write;
+  try {
+    f();
+  } finally {
+    process.stderr.write = write;
+    if (was) Object.defineProperty(process.stderr, 'isTTY', was);
+    else delete (process.stderr as { isTTY?: boolean }).isTTY;
+  }
+  return out;
+}
+
+test('the progress bar: on a terminal, done/total with the time left, then the line cleared; nothing otherwise', () => {
+  const realNow = Date.now;
+  let now = 1_000_000;
+  Date.now = () => now;
+  try {
+    const shown = captureStderr(true, () => {
+      const bar = progressBar('census');
+      now += 2000;
+      bar(1, 4); // 2 s for 1 of 4: 6 s left
+      now += 2000;
+      bar(4, 4);
+      bar.end();
+    });
+    const frames = shown.split('\r\x1b[2K');
+    assert.deepEqual(frames, [
+      '',
+      `census [${'#'.repeat(8)}${'.'.repeat(22)}] 1/4, 6s left`,
+      `census [${'#'.repeat(30)}] 4/4`,
+      '',
+    ]);
+    assert.ok(shown.endsWith('\r\x1b[2K'), 'the bar clears its line at the end');
+    assert.equal(
+      captureStderr(false, () => {
+        const bar = progressBar('census');
+        bar(1, 2);
+        bar.end();
+      }),
+      '',
+    );
+  } finally {
+    Date.now = realNow;
+  }
+});
+
+test('formatSeconds', () => {
+  assert.deepEqual([0, 42.4, 59.6, 185, 3725].map(formatSeconds), ['0s', '42s', '1m00s', '3m05s', '1h02m']);
+});
+
+test('a folder or a missing file is an InputError naming the path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-io-'));
+  try {
+    assert.throws(
+      () => readInput(dir),
+      (e: unknown) =>
+        e instanceof InputError && e.code === 'EISDIR' && e.message === `${dir}: is a directory, not a file`,
+    );
+    const missing = join(dir, 'nope');
+    assert.throws(() => readInput(missing), {
+      name: 'InputError',
+      code: 'ENOENT',
+      message: `${missing}: no such file or directory`,
+    });
+    assert.throws(() => batchInputs([missing]), { name: 'InputError', path: missing });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('jsonError: code, message, where; the path of the input read last', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-io-'));
+  try {
+    try {
+      readInput(join(dir, 'x'));
+    } catch {
+      // the input read last is named below
+    }
+    const e = new IridiaError('E106_PART_SIZE', 'too big', { offset: 0x38, part: 'RDEF' });
+    assert.deepEqual(jsonError('info', e), {
+      schema: 'iridia.info/1',
+      error: {
+        code: 'E106_PART_SIZE',
+        message: 'part RDEF, offset 0x38: too big',
+        reason: 'too big',
+        path: join(dir, 'x'),
+        offset: 0x38,
+        part: 'RDEF',
+      },
+    });
+    assert.deepEqual(jsonError('sign', new UsageError('sign takes one FILE')), {
+      schema: 'iridia.sign/1',
+      error: { code: 'USAGE', message: 'sign takes one FILE', offset: null, part: null },
+    });
+    const internal = jsonError('run', new TypeError('boom')) as { error: { code: string; message: string } };
+    assert.equal(internal.error.code, 'INTERNAL');
+    assert.match(internal.error.message, /^internal error \(a bug in iridia, please report it\): boom$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
