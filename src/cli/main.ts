@@ -75,7 +75,11 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage:
       'iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
   },
-  skate: { summary: "skate.'s engine structures and register map", usage: 'iridia skate SUBCOMMAND ...' },
+  skate: {
+    summary: "skate.'s engine structures and register map",
+    usage:
+      'iridia skate binding-set|pass-binding|input-layout|render-state FILE [-o OUT] [--json] | iridia skate map PROGRAM --sets SET0 SET1 --pass PASS [--layout L] [--usage N=NAME,...] [--state S] [-o OUT] [--json] | iridia skate census DIR... [-o OUT] [--json]',
+  },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
     usage:

@@ -33,3 +33,6 @@ export {
 } from '../sm4/index.js';
 export { programListing, listingHooks } from '../disasm/disassemble.js';
 export type { ListingAnnotations, AnnotationProvider } from '../disasm/annotations.js';
+export { ERAS, eraOfCreator, type Era, type EraName } from '../disasm/era.js';
+export { isBareEffect, bareEffectListing } from '../disasm/effect.js';
+export { libraryListing, isLibrary } from '../disasm/library.js';

@@ -43,3 +43,4 @@ export {
 export { d3dReflectJson, type Json } from '../reflect/d3d.js';
 export { reflectionJson, reflectionText } from '../reflect/view.js';
 export { readDeclarations, type Declarations } from '../reflect/declarations.js';
+export { readLibh, readLfs0, type LibraryHeader, type LibraryParameter } from '../parts/library.js';

@@ -122,7 +122,7 @@ test('each command --help: every option of its usage explained, and its example 
     assert.ok(rest.length === 1, `${name} --help has an options: section`);
     assert.match(usage!, new RegExp(`^usage: iridia ${name} `), name);
     const options = rest[0]!;
-    for (const opt of new Set(entry.usage.match(/--?[a-z][a-z0-9-]*/g) ?? []))
+    for (const opt of new Set(entry.usage.match(/(?<![\w-])--?[a-z][a-z0-9-]*/g) ?? []))
       assert.match(options, new RegExp(`^ +(-o, )?${opt}\\b`, 'm'), `${name} --help explains ${opt}`);
     if (/--json/.test(entry.usage)) assert.match(options, new RegExp(`iridia\\.${name}/1`), `${name}: the schema`);
     const example = /\nexamples?:\n {2}iridia (.*)\n/.exec(r.text);

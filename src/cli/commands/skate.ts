@@ -8,7 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import { fileStartsWith, readInput, walkPaths } from '../io.js';
+import { OUTPUT_FLAGS, fileStartsWith, readInput, walkPaths, writeJson, writeText } from '../io.js';
 import { liftContainer } from '../../lift/lift.js';
 import { parseContainer } from '../../container/container.js';
 import { IridiaError } from '../../errors.js';
@@ -53,7 +53,41 @@ const STRUCTURES: Readonly<Record<string, { json: (b: Uint8Array) => Json; text:
   },
 };
 
-const out = (j: Json): void => void process.stdout.write(`${JSON.stringify(j, null, 2)}\n`);
+/** The --json object: schema iridia.skate/1, the subcommand, then the subcommand's members. */
+const out = (subcommand: string, j: Json, path: string | undefined): void =>
+  writeJson('skate', { subcommand, ...(j as Record<string, Json>) }, path);
+
+export const help = `usage: iridia skate binding-set|pass-binding|input-layout|render-state FILE [-o OUT] [--json]
+       iridia skate map PROGRAM --sets SET0 SET1 --pass PASS [--layout L [--usage N=NAME,...]] [--state S] [-o OUT] [--json]
+       iridia skate census DIR... [-o OUT] [--json]
+
+skate.'s engine structures beside its programs (docs/skate.md, src/engines/skate/README.md; the format
+is ../shared/spec/skate-bindings.md). Checked on constructed data only: no skate. file is public.
+
+subcommands:
+  binding-set FILE    a binding set: header, groups, parameters and their entries
+  pass-binding FILE   a pass binding (version 1 or 0x101) and its groups
+  input-layout FILE   an input layout: elements (DXGI formats by name) and usage bytes
+  render-state FILE   a RasterPermutationSharedData payload: depth bias, rasterizer, depth-stencil, blend
+  map PROGRAM         each space-0 declaration of a DXBC or DXIL program with its source under the
+                      spec's register rule, the agreement counts, and with --layout / --state the input
+                      check and the pipeline in WebGPU's and D3D12's terms
+  census DIR...       the map's counts over raster-permutation folders (set0.bin, set1.bin, pass.bin and
+                      the containers beside them)
+
+options:
+  FILE, PROGRAM       the input; - reads standard input
+  --sets SET0 SET1    map: the two binding sets (set 0, set 1)
+  --pass PASS         map: the pass binding
+  --layout L          map: an input layout to check against the vertex program's inputs
+  --usage N=NAME,...  map: the semantic name of each usage byte (the byte's meaning is unknown)
+  --state S           map: a render state, described as a WebGPU / D3D12 pipeline
+  -o, --output OUT    write the output to OUT instead of standard output
+  --json              one JSON object (schema iridia.skate/1, docs/json.md), the spec's field names in camelCase
+
+example:
+  iridia skate render-state test/fixtures/skate/constructed/decal-state.bin
+`;
 
 export function run(argv: string[]): number {
   const [sub, ...rest] = argv;
@@ -63,11 +97,11 @@ export function run(argv: string[]): number {
     );
   const structure = STRUCTURES[sub];
   if (structure) {
-    const args = parseArgs(rest, { '--json': {} });
+    const args = parseArgs(rest, { ...OUTPUT_FLAGS });
     if (args.positional.length !== 1) throw new UsageError(`skate ${sub} takes one FILE`);
     const bytes = readInput(args.positional[0]!);
-    if (flag(args, '--json')) out(structure.json(bytes));
-    else process.stdout.write(structure.text(bytes));
+    if (flag(args, '--json')) out(sub, structure.json(bytes), value(args, '-o'));
+    else writeText(value(args, '-o'), structure.text(bytes));
     return 0;
   }
   if (sub === 'map') return runMap(rest);
@@ -160,7 +194,7 @@ function runMap(argv: string[]): number {
     rest.splice(i, 3);
   }
   const args = parseArgs(rest, {
-    '--json': {},
+    ...OUTPUT_FLAGS,
     '--pass': { value: true },
     '--layout': { value: true },
     '--state': { value: true },
@@ -202,14 +236,18 @@ function runMap(argv: string[]): number {
     });
   }
   if (flag(args, '--json')) {
-    out({
-      program: args.positional[0]!,
-      bytecode: facts.bytecode,
-      declarations: mapped.declarations.map(mappedJson),
-      counts: countsJson(mapped.counts),
-      inputCheck: check ? checkJson(check) : null,
-      pipeline: pipeline ? (JSON.parse(JSON.stringify(pipeline)) as Json) : null,
-    });
+    out(
+      'map',
+      {
+        program: args.positional[0]!,
+        bytecode: facts.bytecode,
+        declarations: mapped.declarations.map(mappedJson),
+        counts: countsJson(mapped.counts),
+        inputCheck: check ? checkJson(check) : null,
+        pipeline: pipeline ? (JSON.parse(JSON.stringify(pipeline)) as Json) : null,
+      },
+      value(args, '-o'),
+    );
     return 0;
   }
   const lines = [`${args.positional[0]!} (${facts.bytecode}): ${mapped.declarations.length} declarations`];
@@ -240,14 +278,14 @@ function runMap(argv: string[]): number {
     );
     lines.push('notes:', ...pipeline.notes.map((n) => `  - ${n}`));
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  writeText(value(args, '-o'), `${lines.join('\n')}\n`);
   return 0;
 }
 
 const PERMUTATION_FILES = ['set0.bin', 'set1.bin', 'pass.bin'] as const;
 
 function runCensus(argv: string[]): number {
-  const args = parseArgs(argv, { '--json': {} });
+  const args = parseArgs(argv, { ...OUTPUT_FLAGS });
   if (args.positional.length === 0) throw new UsageError('skate census takes DIR...');
   const counts = emptyCounts();
   const failed: { path: string; error: string }[] = [];
@@ -291,10 +329,12 @@ function runCensus(argv: string[]): number {
       }
     }
   }
-  if (flag(args, '--json')) out({ permutations, programs, counts: countsJson(counts), errors: failed });
+  if (flag(args, '--json'))
+    out('census', { permutations, programs, counts: countsJson(counts), errors: failed }, value(args, '-o'));
   else {
     for (const f of failed) process.stderr.write(`iridia skate census: ${f.path}: ${f.error}\n`);
-    process.stdout.write(
+    writeText(
+      value(args, '-o'),
       [`${permutations} raster permutations, ${programs} programs`, ...countsText(counts), ''].join('\n'),
     );
   }

@@ -25,6 +25,9 @@ import {
 import { SkateError } from '../../../src/engines/skate/bytes.js';
 import { IridiaError } from '../../../src/errors.js';
 import * as F from './fixtures.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES } from '../../helpers/shared.js';
 
 const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
@@ -322,4 +325,18 @@ test('the readers never throw anything but typed errors on truncated or corrupte
       }
     }
   });
+});
+
+test('the committed files of test/fixtures/skate/constructed are the writers output of the constructed fixtures', () => {
+  const dir = join(FIXTURES, 'skate/constructed');
+  const files: [string, Uint8Array][] = [
+    ['set0.bin', writeBindingSet(F.set0())],
+    ['set1.bin', writeBindingSet(F.set1())],
+    ['pass.bin', writePassBinding(F.pass())],
+    ['layout.bin', writeInputLayout(F.layout())],
+    ['decal-state.bin', writeRenderState(F.decalState())],
+  ];
+  for (const [name, bytes] of files)
+    assert.deepEqual(new Uint8Array(readFileSync(join(dir, name))), bytes, `${name} differs from its writer's output`);
+  assert.equal(readRenderState(new Uint8Array(readFileSync(join(dir, 'decal-state.bin')))).stencilReadMask, 0x08);
 });
