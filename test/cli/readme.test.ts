@@ -2,6 +2,7 @@
 // repository's examples/ and test/, `npx iridia` being the CLI over src/), command by command, and each
 // command's output compared with the text shown under it (a line `...` stands for any number of
 // lines), so the figures the README shows (fixture counts, sizes, digests) are the commands' own.
+// `npm run readme` (scripts/readme-console.mjs) rewrites the shown text from the commands when it changes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
