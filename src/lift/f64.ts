@@ -54,6 +54,8 @@ const SIGNATURES = {
   f64_from_i32: ['u', 'v'],
   f64_from_u64: ['v', 'v'],
   f64_from_i64: ['v', 'v'],
+  f32_from_u64: ['v', 'f'],
+  f32_from_i64: ['v', 'f'],
   f64_to_u32: ['v', 'u'],
   f64_to_i32: ['v', 'u'],
   f64_to_u64: ['v', 'v'],
@@ -551,6 +553,12 @@ const BODIES: Record<Soft64Op, Body> = {
     const mag = b.sel64(b.ne(sign, b.u(0)), b.neg64(a), a);
     b.ret(u64ToDouble(b, sign, mag));
   },
+  f32_from_u64: (b) => b.ret(u64ToFloat(b, b.u(0), b.pair(b.arg(0), 'a'))),
+  f32_from_i64: (b) => {
+    const a = b.pair(b.arg(0), 'a');
+    const sign = b.signOf(a);
+    b.ret(u64ToFloat(b, sign, b.sel64(b.ne(sign, b.u(0)), b.neg64(a), a)));
+  },
   f64_to_u32: (b) => b.ret(toInt(b, 32, false)[0]),
   f64_to_i32: (b) => b.ret(toInt(b, 32, true)[0]),
   f64_to_u64: (b) => b.ret(b.vec(toInt(b, 64, false))),
@@ -563,6 +571,15 @@ function u64ToDouble(b: Fn, sign: ExprId, m: P): ExprId {
   const top = b.let(b.ne(b.and(m[1], b.u(0x80000000)), b.u(0)), 'top');
   const half = b.shrSticky(m, b.u(1));
   return b.call('f64_round', sign, b.sel(top, b.i(1085), b.i(1084)), b.vec(b.sel64(top, half, m)));
+}
+
+/** A 64-bit magnitude as a float, rounded once: cut to 53 bits with the rest sticky in bit 0 (29 bits
+ * below a float's rounding point), which a double holds exactly, then rounded to binary32. */
+function u64ToFloat(b: Fn, sign: ExprId, m: P): ExprId {
+  const top = b.top64(m);
+  const cut = b.let(b.cast('u32', b.math('max', b.sub(top, b.i(52)), b.i(0))), 'cut');
+  const d = b.call('f64_round', sign, b.add(b.i(1084), b.cast('i32', cut)), b.vec(b.shrSticky(m, cut)));
+  return b.call('f64_to_f32', d);
 }
 
 /** a < b (or a <= b), false when either is a NaN; -0 equals +0. */

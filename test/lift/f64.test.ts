@@ -149,6 +149,19 @@ function toInt(x: number, width: 32 | 64, signed: boolean): bigint {
   return t < lo ? lo : t > hi ? hi : t;
 }
 
+/** An integer rounded once to binary32, nearest even (Math.fround(Number(v)) would round twice). */
+function bigToF32(v: bigint): number {
+  if (v < 0n) return -bigToF32(-v);
+  const n = v.toString(2).length;
+  if (n <= 24) return Number(v);
+  const shift = BigInt(n - 24);
+  let q = v >> shift;
+  const rest = v - (q << shift);
+  const half = 1n << (shift - 1n);
+  if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+  return Number(q) * 2 ** Number(shift); // exact: at most 25 bits
+}
+
 interface Case {
   /** Four operand words. */
   readonly input: readonly number[];
@@ -211,6 +224,8 @@ const REFS: Partial<Record<Soft64Op, { ref: Ref; operands: 'doubles' | 'ints' | 
   f64_from_i32: { ref: (a) => words(a[0] | 0), operands: 'u32' },
   f64_from_u64: { ref: (a) => words(Number(big(...a))), operands: 'ints' },
   f64_from_i64: { ref: (a) => words(Number(s64(big(...a)))), operands: 'ints' },
+  f32_from_u64: { ref: (a) => [f32bits(bigToF32(big(...a))), 0], operands: 'ints' },
+  f32_from_i64: { ref: (a) => [f32bits(bigToF32(s64(big(...a)))), 0], operands: 'ints' },
   f64_to_u32: { ref: (a) => [Number(toInt(double(...a), 32, false)), 0], operands: 'doubles' },
   f64_to_i32: { ref: (a) => [Number(BigInt.asUintN(32, toInt(double(...a), 32, true))), 0], operands: 'doubles' },
   f64_to_u64: { ref: (a) => wordsOfBig(toInt(double(...a), 64, false)), operands: 'doubles' },

@@ -77,7 +77,6 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   L.fnName = fn.name ?? 'main';
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
-  if (ep.shaderFlags & (1n << 2n)) L.refuse('double precision', 'the program enables double-precision operations');
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll([fn]);
   declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
