@@ -410,7 +410,8 @@ function binop(L: DxilLifter, i: Instruction): ExprId {
 function binop64(L: DxilLifter, sub: number, t: Type, a: ExprId, b: ExprId): ExprId {
   if (t.kind === 'double') {
     const op = (['f64_add', 'f64_sub', 'f64_mul', 'f64_div', 'f64_div'] as const)[sub];
-    if (op === undefined || sub === 3) return L.refuse('double precision', `float binop ${sub} (frem) on doubles`);
+    if (sub === 6) return L.refuse('double precision', 'frem of doubles (not in the soft-double library)');
+    if (op === undefined || sub === 3) return L.invalid(`float binop ${sub}`);
     return L.soft(op, a, b);
   }
   const x = L.once(a, 'lhs');
