@@ -17,6 +17,7 @@ import { buildInputs, buildOutputs, ioDecl, type IoDecl } from './io.js';
 import { MEMORY } from './memory.js';
 import { LOD } from './lod.js';
 import { EVAL } from './eval.js';
+import { DOUBLE_OPS } from './double.js';
 import { refuse } from './refuse.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
@@ -120,8 +121,6 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
       }
       case 0x6a: {
         const flags = i.token >>> 11;
-        if (flags & 0x2) L.refuse('double precision', 'the program enables double-precision operations');
-        if (flags & 0x40) L.refuse('double precision', 'the program enables the 11.1 double extensions');
         if (flags & 0x4) early = true;
         continue;
       }
@@ -199,7 +198,8 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
-  const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode);
+  const h =
+    ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode) ?? DOUBLE_OPS.get(i.opcode);
   if (h) {
     h(L, i);
     return;
