@@ -1,5 +1,5 @@
-// SM5 double-precision instructions (dadd, dmul, ddiv, drcp, dmin, dmax, dmov, dmovc, deq, dge, dlt,
-// dne, dtof, ftod, dtoi, dtou, itod, utod) through the soft-double helpers of f64.ts: a double is two
+// SM5 double-precision instructions (dadd, dmul, ddiv, dfma, drcp, dmin, dmax, dmov, dmovc, deq, dge,
+// dlt, dne, dtof, ftod, dtoi, dtou, itod, utod) through the soft-double helpers of f64.ts: a double is two
 // 32-bit lanes of a register (x low, y high; z low, w high), read as a vec2<u32>.
 //
 // Lanes: a double destination's mask is .xy (double 0), .zw (double 1) or .xyzw (both); double j of
@@ -10,7 +10,7 @@
 // .xy receives the first conversion, of src.x, and .zw the second, of src.y). `-` and
 // `|x|` on a double source flip and clear its sign bit; _sat on a double result is Direct3D's
 // saturate (NaN to 0, clamped to [0, 1]). Results are correctly rounded (ddiv's 0.5 ULP and drcp's
-// 1 ULP bounds are met: drcp is 1 / x divided exactly); dmin/dmax give the other operand of a NaN;
+// 1 ULP bounds are met: drcp is 1 / x divided exactly; dfma rounds once); dmin/dmax give the other operand of a NaN;
 // dtoi/dtou send NaN to 0 and clamp; comparisons give 0xffffffff or 0, false with a NaN operand but
 // for dne.
 
@@ -145,5 +145,17 @@ export const DOUBLE_OPS = new Map<number, DoubleHandler>([
   [0xca, (L, ins) => writeDoubles(L, ins, (j) => soft(L, 'f64_from_f32', L.src(operand(L, ins, 1), 'f32', [j])))],
   [0xd8, (L, ins) => writeDoubles(L, ins, (j) => soft(L, 'f64_from_i32', L.src(operand(L, ins, 1), 'u32', [j])))],
   [0xd9, (L, ins) => writeDoubles(L, ins, (j) => soft(L, 'f64_from_u32', L.src(operand(L, ins, 1), 'u32', [j])))],
-  [0xd3, (L) => L.refuse('double precision', 'dfma: no fused multiply-add in the soft-double library yet')],
+  [
+    0xd3,
+    (L, ins) =>
+      writeDoubles(L, ins, (j) =>
+        soft(
+          L,
+          'f64_fma',
+          double(L, operand(L, ins, 1), j),
+          double(L, operand(L, ins, 2), j),
+          double(L, operand(L, ins, 3), j),
+        ),
+      ),
+  ],
 ]);

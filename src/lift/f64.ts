@@ -20,6 +20,8 @@ import type { BinaryOp, Expr, ExprId, FunctionId, MathFn, Scalar, TypeId } from 
 
 /** A 64-bit integer as two u32 expressions (low, high). */
 type P = readonly [ExprId, ExprId];
+/** A 128-bit integer as four u32 expressions, low first. */
+type Q = readonly ExprId[];
 
 /** The helper functions by name: argument kinds (v: vec2<u32>, u: u32, i: i32, f: f32) and result. */
 const SIGNATURES = {
@@ -42,6 +44,7 @@ const SIGNATURES = {
   f64_sub: ['vv', 'v'],
   f64_mul: ['vv', 'v'],
   f64_div: ['vv', 'v'],
+  f64_fma: ['vvv', 'v'],
   f64_isnan: ['v', 'b'],
   f64_eq: ['vv', 'b'],
   f64_lt: ['vv', 'b'],
@@ -227,6 +230,92 @@ class Fn {
     this.let(this.bin('mul', a, b), 'lo'),
     this.let(this.math('mul_hi', a, b), 'hi'),
   ];
+
+  // ---- 128-bit integer pieces (four u32 words, low first: fma's exact sums) -------------------
+
+  /** Word k of a, zero past its four. */
+  private qword = (a: Q, k: number): ExprId => (k >= 0 && k < 4 ? a[k]! : this.u(0));
+  /** Word i + ws (or i - ws) for a u32 ws in 0..3. */
+  private qpick = (a: Q, i: number, ws: ExprId, dir: 1 | -1): ExprId =>
+    this.sel(
+      this.eq(ws, this.u(0)),
+      this.qword(a, i),
+      this.sel(
+        this.eq(ws, this.u(1)),
+        this.qword(a, i + dir),
+        this.sel(this.eq(ws, this.u(2)), this.qword(a, i + 2 * dir), this.qword(a, i + 3 * dir)),
+      ),
+    );
+  /** a >> n (logical) for a u32 n in 0..127. */
+  shrQ = (a: Q, n: ExprId): Q => {
+    const ws = this.let(this.shr(n, this.u(5)), 'ws');
+    const bs = this.let(this.and(n, this.u(31)), 'bs');
+    const zero = this.let(this.eq(bs, this.u(0)), 'aligned');
+    return [0, 1, 2, 3].map((i) => {
+      const lo = this.shr(this.qpick(a, i, ws, 1), bs);
+      const hi = this.sel(zero, this.u(0), this.shl(this.qpick(a, i + 1, ws, 1), this.sub(this.u(32), bs)));
+      return this.let(this.or(lo, hi), 'q');
+    });
+  };
+  /** a << n for a u32 n in 0..127. */
+  shlQ = (a: Q, n: ExprId): Q => {
+    const ws = this.let(this.shr(n, this.u(5)), 'ws');
+    const bs = this.let(this.and(n, this.u(31)), 'bs');
+    const zero = this.let(this.eq(bs, this.u(0)), 'aligned');
+    return [0, 1, 2, 3].map((i) => {
+      const hi = this.shl(this.qpick(a, i, ws, -1), bs);
+      const lo = this.sel(zero, this.u(0), this.shr(this.qpick(a, i - 1, ws, -1), this.sub(this.u(32), bs)));
+      return this.let(this.or(hi, lo), 'q');
+    });
+  };
+  isZeroQ = (a: Q) => this.eq(this.or(this.or(a[0]!, a[1]!), this.or(a[2]!, a[3]!)), this.u(0));
+  eqQ = (a: Q, b: Q) =>
+    this.and(
+      this.and(this.eq(a[0]!, b[0]!), this.eq(a[1]!, b[1]!)),
+      this.and(this.eq(a[2]!, b[2]!), this.eq(a[3]!, b[3]!)),
+    );
+  /** a >> n for any u32 n, the bits shifted out or-ed into bit 0. */
+  shrStickyQ = (a: Q, n: ExprId): Q => {
+    const nn = this.let(this.math('min', n, this.u(127)), 'n');
+    const s = this.shrQ(a, nn);
+    const back = this.shlQ(s, nn);
+    const all = this.let(this.ge(n, this.u(128)), 'all');
+    const lost = this.or(this.not(this.eqQ(back, a)), this.and(all, this.not(this.isZeroQ(a))));
+    return [
+      this.let(this.or(this.sel(all, this.u(0), s[0]!), this.bit(lost)), 'q'),
+      ...[1, 2, 3].map((k) => this.let(this.sel(all, this.u(0), s[k]!), 'q')),
+    ];
+  };
+  addQ = (a: Q, b: Q): Q => {
+    let carry = this.u(0);
+    return [0, 1, 2, 3].map((k) => {
+      const t = this.let(this.add(a[k]!, b[k]!), 't');
+      const s = this.let(this.add(t, carry), 's');
+      carry = this.let(this.or(this.bit(this.lt(t, a[k]!)), this.bit(this.lt(s, t))), 'carry');
+      return s;
+    });
+  };
+  subQ = (a: Q, b: Q): Q => {
+    let borrow = this.u(0);
+    return [0, 1, 2, 3].map((k) => {
+      const t = this.let(this.sub(a[k]!, b[k]!), 't');
+      const s = this.let(this.sub(t, borrow), 's');
+      borrow = this.let(this.or(this.bit(this.lt(a[k]!, b[k]!)), this.bit(this.lt(t, borrow))), 'borrow');
+      return s;
+    });
+  };
+  ltQ = (a: Q, b: Q): ExprId => {
+    let r = this.lt(a[0]!, b[0]!);
+    for (let k = 1; k < 4; k++) r = this.or(this.lt(a[k]!, b[k]!), this.and(this.eq(a[k]!, b[k]!), r));
+    return this.let(r, 'less');
+  };
+  /** Index of the highest set bit (i32, -1 for zero). */
+  topQ = (a: Q): ExprId => {
+    const flb = (k: number) => this.cast('i32', this.math('first_leading_bit', a[k]!));
+    let r = flb(0);
+    for (let k = 1; k < 4; k++) r = this.sel(this.ne(a[k]!, this.u(0)), this.add(flb(k), this.i(32 * k)), r);
+    return this.let(r, 'top');
+  };
 
   // ---- double pieces --------------------------------------------------------------------------
 
@@ -482,6 +571,74 @@ const BODIES: Record<Soft64Op, Body> = {
     const m: P = [b.or(qf[0], b.bit(b.not(b.isZero64(rf)))), qf[1]];
     const e = b.sub(b.add(b.sub(ea, ec), b.i(1023)), b.sel(small, b.i(1), b.i(0)));
     b.ret(b.call('f64_round', sign, e, b.vec(m)));
+  },
+  f64_fma: (b) => {
+    // a * b + c with one rounding: the exact product (106 bits) and c aligned in 128-bit integers
+    const a = b.pair(b.arg(0), 'a');
+    const c = b.pair(b.arg(1), 'b');
+    const z = b.pair(b.arg(2), 'c');
+    b.when(b.isNaN(a), () => b.ret(b.quiet(a)));
+    b.when(b.isNaN(c), () => b.ret(b.quiet(c)));
+    b.when(b.isNaN(z), () => b.ret(b.quiet(z)));
+    const sp = b.let(b.and(b.xor(a[1], c[1]), b.u(0x80000000)), 'sign');
+    const sz = b.signOf(z);
+    const za = b.let(b.isZero64([a[0], b.and(a[1], b.u(0x7fffffff))]), 'za');
+    const zc = b.let(b.isZero64([c[0], b.and(c[1], b.u(0x7fffffff))]), 'zc');
+    const zz = b.let(b.isZero64([z[0], b.and(z[1], b.u(0x7fffffff))]), 'zz');
+    const ia = b.let(b.isInf(a), 'ia');
+    const ic = b.let(b.isInf(c), 'ic');
+    b.when(b.or(b.and(ia, zc), b.and(ic, za)), () => b.ret(b.defaultNaN()));
+    b.when(b.or(ia, ic), () => {
+      b.when(b.and(b.isInf(z), b.ne(sz, sp)), () => b.ret(b.defaultNaN()));
+      b.ret(b.vec([b.u(0), b.or(sp, b.u(0x7ff00000))]));
+    });
+    b.when(b.isInf(z), () => b.ret(b.vec(z)));
+    // an exact zero product: the sum is c, or a zero whose sign IEEE's addition gives
+    b.when(b.or(za, zc), () => b.ret(b.call('f64_add', b.vec([b.u(0), sp]), b.vec(z))));
+    // c zero: the exact product rounded (what f64_mul gives)
+    b.when(zz, () => b.ret(b.call('f64_mul', b.vec(a), b.vec(c))));
+    const [ma, ea] = b.normalized(a, b.expOf(a));
+    const [mc, ec] = b.normalized(c, b.expOf(c));
+    const [mz, ez] = b.normalized(z, b.expOf(z));
+    const p00 = b.mul32(ma[0], mc[0]);
+    const p01 = b.mul32(ma[0], mc[1]);
+    const p10 = b.mul32(ma[1], mc[0]);
+    const p11 = b.mul32(ma[1], mc[1]);
+    const s1 = b.add64([p00[1], b.u(0)], [p01[0], b.u(0)]);
+    const s2 = b.add64(s1, [p10[0], b.u(0)]);
+    const t1 = b.add64([p01[1], b.u(0)], [p10[1], b.u(0)]);
+    const t2 = b.add64(t1, [p11[0], b.u(0)]);
+    const t3 = b.add64(t2, [s2[1], b.u(0)]);
+    const product: Q = [p00[0], s2[0], t3[0], b.let(b.add(p11[1], t3[1]), 'w3')];
+    // product << 20 (top at bit 124 or 125), bit 0 worth 2^(ea + eb - 2170); c << 72 (top at 124),
+    // bit 0 worth 2^(ez - 1147)
+    const X = b.shlQ(product, b.u(20));
+    const Y = b.shlQ([mz[0], mz[1], b.u(0), b.u(0)], b.u(72));
+    const ex = b.let(b.sub(b.add(ea, ec), b.i(2170)), 'ex');
+    const ey = b.let(b.sub(ez, b.i(1147)), 'ey');
+    const d = b.let(b.sub(ex, ey), 'd');
+    const xBig = b.let(b.ge(d, b.i(0)), 'x_big');
+    const dd = b.cast('u32', b.sel(xBig, d, b.neg(d)));
+    const Ys = b.shrStickyQ(Y, dd);
+    const Xs = b.shrStickyQ(X, dd);
+    const hiQ = [0, 1, 2, 3].map((k) => b.let(b.sel(xBig, X[k]!, Y[k]!), 'big'));
+    const loQ = [0, 1, 2, 3].map((k) => b.let(b.sel(xBig, Ys[k]!, Xs[k]!), 'small'));
+    const e0 = b.let(b.sel(xBig, ex, ey), 'e0');
+    const bigSign = b.let(b.sel(xBig, sp, sz), 'big_sign');
+    const same = b.let(b.eq(sp, sz), 'same');
+    // opposite signs: the difference, its sign the larger magnitude's
+    const flip = b.let(b.and(b.not(same), b.ltQ(hiQ, loQ)), 'flip');
+    const sum = b.addQ(hiQ, loQ);
+    const diff = b.subQ(hiQ, loQ);
+    const rdiff = b.subQ(loQ, hiQ);
+    const S = [0, 1, 2, 3].map((k) => b.let(b.sel(same, sum[k]!, b.sel(flip, rdiff[k]!, diff[k]!)), 'sum'));
+    const sign = b.let(b.sel(flip, b.xor(bigSign, b.u(0x80000000)), bigSign), 'sum_sign');
+    b.when(b.isZeroQ(S), () => b.ret(b.vec([b.u(0), b.u(0)])));
+    const top = b.topQ(S);
+    const cut = b.let(b.cast('u32', b.math('max', b.sub(top, b.i(61)), b.i(0))), 'cut');
+    const m = b.shrStickyQ(S, cut);
+    const e = b.add(b.add(e0, b.cast('i32', cut)), b.i(1084));
+    b.ret(b.call('f64_round', sign, e, b.vec([m[0]!, m[1]!])));
   },
   f64_isnan: (b) => b.ret(b.isNaN(b.pair(b.arg(0), 'a'))),
   f64_eq: (b) => {

@@ -258,11 +258,13 @@ test("dtof (rounded once, to the mask's lanes in order), ftod (.zw from the seco
   assert.deepEqual(mc, [...words(3), ...words(2), ...words(4), ...words(-1)]);
 });
 
-test('dfma is refused by name (no fused multiply-add in the soft-double library yet)', () => {
-  assert.throws(
-    () => lift(computeProgram([ins(D.dfma, [r(1), cb(0, 0), cb(0, 1), cb(0, 2)]), storeRaw(imm(0), rs(1))])),
-    /double precision: dfma/,
+test('dfma rounds once: (1 + 2^-52)(1 - 2^-52) - 1 is -2^-104, not the 0 of a rounded product', () => {
+  const cb0 = [...words(1 + 2 ** -52), ...words(1 - 2 ** -52), ...words(-1), 0, 0];
+  const got = run(
+    [ins(D.dfma, [r(1, 'xy'), cb(0, 0, 'xyxy'), cb(0, 0, 'zwzw'), cb(0, 1, 'xyxy')]), storeRaw(imm(0), rs(1))],
+    cb0,
   );
+  assert.deepEqual(got.slice(0, 2), words(-(2 ** -104)));
 });
 
 test('Tint compiles the double-precision programs', { skip: webgpuSkip() }, async () => {

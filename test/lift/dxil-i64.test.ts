@@ -13,7 +13,7 @@ import { FIXTURES, readBytes } from '../helpers/shared.js';
 import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
-import { Constant, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
+import { Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { runCompute } from '../../src/exec/index.js';
@@ -96,6 +96,21 @@ class Body {
     const i = new Instruction(op as Instruction['op'], t);
     i.sub = sub;
     i.ops = ops;
+    this.out.push(i);
+    return i;
+  }
+  /** A call of a dx.op function (declared on first use). */
+  call(name: string, ret: Type, args: Value[]): Instruction {
+    const ft = new Type('fn');
+    ft.elt = ret;
+    ft.elts = args.map((a) => a.type);
+    const fn = new Func(new Type('ptr'), ft);
+    fn.name = name;
+    fn.isProto = true;
+    const i = new Instruction('call', ret);
+    i.callee = fn;
+    i.explicitType = ft;
+    i.ops = args;
     this.out.push(i);
     return i;
   }
@@ -453,6 +468,48 @@ test('select of i64, and i64 and double memory (an alloca of two words each): st
     });
   assert.deepEqual(viaMemory('i64', 0xdeadbeef01234567n), [0x01234567, 0xdeadbeef]);
   assert.deepEqual(viaMemory('f64', bitsOf(-2.5)), split(bitsOf(-2.5)));
+});
+
+test('dx.op Fma, FMin, FMax, FAbs, Saturate, MakeDouble/SplitDouble and the legacy conversions of doubles', () => {
+  const d = (x: number) => (b: Body) => b.live(b.fp(bitsOf(x), b.f64));
+  const op = (code: number, name: string, args: ((b: Body) => Value)[], ret?: 'f32' | 'i32') => (b: Body) =>
+    b.call(name, ret === 'f32' ? b.f32 : ret === 'i32' ? b.i32 : b.f64, [
+      b.int(BigInt(code), b.i32),
+      ...args.map((a) => a(b)),
+    ]);
+  const bad: string[] = [];
+  const check = (what: string, build: (b: Body) => Value, want: [number, number]) => {
+    const got = runCase(build);
+    if (got[0] !== want[0] >>> 0 || got[1] !== want[1] >>> 0) bad.push(`${what}: ${got} want ${want}`);
+  };
+  // one rounding: (1 + 2^-52)(1 - 2^-52) - 1 = -2^-104 exactly (a rounded product would give 0)
+  check('Fma', op(47, 'dx.op.tertiary.f64', [d(1 + 2 ** -52), d(1 - 2 ** -52), d(-1)]), split(bitsOf(-(2 ** -104))));
+  check('FMin NaN', op(36, 'dx.op.binary.f64', [d(NaN), d(-2)]), split(bitsOf(-2)));
+  check('FMax', op(35, 'dx.op.binary.f64', [d(-0.5), d(0.25)]), split(bitsOf(0.25)));
+  check('FAbs', op(6, 'dx.op.unary.f64', [d(-7.5)]), split(bitsOf(7.5)));
+  check('Saturate NaN', op(7, 'dx.op.unary.f64', [d(NaN)]), [0, 0]);
+  check('Saturate 1.5', op(7, 'dx.op.unary.f64', [d(1.5)]), split(bitsOf(1)));
+  check('Saturate 0.3', op(7, 'dx.op.unary.f64', [d(0.3)]), split(bitsOf(0.3)));
+  check('LegacyDoubleToFloat', op(132, 'dx.op.legacyDoubleToFloat', [d(0.1)], 'f32'), [f32Bits(Math.fround(0.1)), 0]);
+  check('LegacyDoubleToSInt32', op(133, 'dx.op.legacyDoubleToSInt32', [d(-1e12)], 'i32'), [0x80000000, 0]);
+  check('LegacyDoubleToUInt32', op(134, 'dx.op.legacyDoubleToUInt32', [d(7.9)], 'i32'), [7, 0]);
+  const made = (b: Body) => {
+    const m = b.call('dx.op.makeDouble.f64', b.f64, [
+      b.int(101n, b.i32),
+      b.live(b.int(0x89abcdefn, b.i32)),
+      b.int(0x01234567n, b.i32),
+    ]);
+    const t = new Type('struct');
+    t.elts = [b.i32, b.i32];
+    const sp = b.call('dx.op.splitDouble.f64', t, [b.int(102n, b.i32), m]);
+    const hi = new Instruction('extractvalue', b.i32);
+    hi.ops = [sp];
+    hi.indices = [1];
+    b.out.push(hi);
+    return hi;
+  };
+  check('MakeDouble then SplitDouble', made, [0x01234567, 0]);
+  assert.deepEqual(bad, []);
 });
 
 test('frem of doubles is refused by name', () => {

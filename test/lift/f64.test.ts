@@ -162,6 +162,80 @@ function bigToF32(v: bigint): number {
   return Number(q) * 2 ** Number(shift); // exact: at most 25 bits
 }
 
+/** Triples for fma: edges, random, and addends near minus the product (cancellation, ties). */
+function doubleTriples(seed: number, n: number): number[][] {
+  const r = rng(seed);
+  const out: number[][] = [];
+  const edges = EDGE_DOUBLES.filter((_, k) => k % 3 === 0);
+  for (const a of edges) for (const b of edges) for (const c of edges.slice(0, 6)) out.push([...a, ...b, ...c]);
+  while (out.length < edges.length ** 2 * 6 + n) {
+    const a = randomDouble(r);
+    const b = randomDouble(r);
+    let c = randomDouble(r);
+    const k = r() % 4;
+    const p = double(...a) * double(...b);
+    if (k === 0 && Number.isFinite(p)) c = words(-p); // the product's rounding error is the result
+    if (k === 1 && Number.isFinite(p)) {
+      const w = words(-p);
+      c = [(w[0] + (r() % 5) - 2) >>> 0, w[1]]; // a few ulps off
+    }
+    if (k === 2)
+      c = [
+        r(),
+        (r() & 0x800fffff) |
+          (((((a[1] >>> 20) & 0x7ff) + ((b[1] >>> 20) & 0x7ff) - 1023 + (r() % 110) - 55) & 0x7ff) << 20),
+      ];
+    out.push([...a, ...b, ...c]);
+  }
+  return out;
+}
+
+/** A double's value times 2^1074, exactly (finite operands). */
+function scaled(lo: number, hi: number): bigint {
+  const e = (hi >>> 20) & 0x7ff;
+  const m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo >>> 0);
+  const mag = e === 0 ? m : (m | (1n << 52n)) << BigInt(e - 1);
+  return hi & 0x80000000 ? -mag : mag;
+}
+
+/** The double nearest S * 2^-k (ties to even), S an exact integer. */
+function roundScaled(S: bigint, k: number): number {
+  if (S === 0n) return 0;
+  const neg = S < 0n;
+  const mag = neg ? -S : S;
+  const n = mag.toString(2).length;
+  const q = Math.max(n - 1 - k - 52, -1074); // the result's ulp, 2^q
+  const shift = q + k;
+  let r: bigint;
+  if (shift <= 0) r = mag << BigInt(-shift);
+  else {
+    r = mag >> BigInt(shift);
+    const rest = mag - (r << BigInt(shift));
+    const half = 1n << BigInt(shift - 1);
+    if (rest > half || (rest === half && (r & 1n) === 1n)) r += 1n;
+  }
+  const v = Number(r) * 2 ** q; // exact (r has at most 54 bits, a power of two apart), or the overflow to inf
+  return neg ? -v : v;
+}
+
+/** IEEE fma: a * b + c exactly (BigInt), rounded once; the library's NaN rule. */
+function fmaRef(a: [number, number], b: [number, number], c: [number, number]): [number, number] {
+  for (const o of [a, b, c]) if (isNaN64(...o)) return quiet(...o);
+  const x = double(...a);
+  const y = double(...b);
+  const z = double(...c);
+  const inf = (v: number) => !Number.isFinite(v);
+  if ((inf(x) && y === 0) || (inf(y) && x === 0)) return [...F64_DEFAULT_NAN];
+  if (inf(x) || inf(y)) {
+    const p = x * y;
+    return inf(z) && z !== p ? [...F64_DEFAULT_NAN] : words(p);
+  }
+  if (inf(z)) return words(z);
+  if (x === 0 || y === 0) return words(x * y + z);
+  if (z === 0) return words(x * y);
+  return words(roundScaled(scaled(...a) * scaled(...b) + (scaled(...c) << 1074n), 2148));
+}
+
 interface Case {
   /** Four operand words. */
   readonly input: readonly number[];
@@ -169,7 +243,7 @@ interface Case {
   readonly want: readonly [number, number];
 }
 
-type Ref = (a: [number, number], b: [number, number]) => [number, number];
+type Ref = (a: [number, number], b: [number, number], c: [number, number]) => [number, number];
 const d2 =
   (fn: (x: number, y: number) => number): Ref =>
   (a, b) =>
@@ -185,7 +259,8 @@ const s64 = (v: bigint) => BigInt.asIntN(64, v);
 const ONES = 2n ** 64n - 1n;
 
 /** Every operation but f64_round (tested through the others): its reference and its operands. */
-const REFS: Partial<Record<Soft64Op, { ref: Ref; operands: 'doubles' | 'ints' | 'f32' | 'u32' }>> = {
+const REFS: Partial<Record<Soft64Op, { ref: Ref; operands: 'doubles' | 'ints' | 'f32' | 'u32' | 'triples' }>> = {
+  f64_fma: { ref: fmaRef, operands: 'triples' },
   f64_add: { ref: d2((x, y) => x + y), operands: 'doubles' },
   f64_sub: { ref: d2((x, y) => x - y), operands: 'doubles' },
   f64_mul: { ref: d2((x, y) => x * y), operands: 'doubles' },
@@ -265,8 +340,9 @@ const EDGE_INTS: [number, number][] = [
   [0x89abcdef, 0x01234567],
 ];
 
-function operandWords(kind: 'doubles' | 'ints' | 'f32' | 'u32', seed: number, n: number): number[][] {
+function operandWords(kind: 'doubles' | 'ints' | 'f32' | 'u32' | 'triples', seed: number, n: number): number[][] {
   if (kind === 'doubles') return doublePairs(seed, n);
+  if (kind === 'triples') return doubleTriples(seed, n);
   const r = rng(seed);
   const out: number[][] = [];
   if (kind === 'f32') {
@@ -292,7 +368,7 @@ function operandWords(kind: 'doubles' | 'ints' | 'f32' | 'u32', seed: number, n:
 
 const GROUP = 64;
 
-/** A compute program calling `op` once per thread: operands at words 4i.., result at words 2i... */
+/** A compute program calling `op` once per thread: operands at words 8i.., result at words 2i... */
 function program(op: Soft64Op): Module {
   const m = new ModuleBuilder();
   const lib = new Soft64(m);
@@ -324,7 +400,7 @@ function program(op: Soft64Op): Module {
         index: f.expr({
           op: 'binary',
           fn: 'add',
-          left: f.expr({ op: 'binary', fn: 'mul', left: i, right: f.u32(4) }),
+          left: f.expr({ op: 'binary', fn: 'mul', left: i, right: f.u32(8) }),
           right: f.u32(k),
         }),
       }),
@@ -376,14 +452,15 @@ function casesOf(op: Soft64Op, n: number): Case[] {
   return operandWords(spec.operands, 0x5eed + op.length * 7919 + op.charCodeAt(4), n).map((w) => {
     const a: [number, number] = [w[0]! >>> 0, w[1]! >>> 0];
     const b: [number, number] = [w[2]! >>> 0, w[3]! >>> 0];
-    return { input: [...a, ...b], want: spec.ref(a, b) };
+    const c: [number, number] = [(w[4] ?? 0) >>> 0, (w[5] ?? 0) >>> 0];
+    return { input: [...a, ...b, ...c], want: spec.ref(a, b, c) };
   });
 }
 
 function packInput(cases: readonly Case[]): Uint32Array {
   const groups = Math.ceil(cases.length / GROUP);
-  const w = new Uint32Array(groups * GROUP * 4);
-  cases.forEach((c, k) => w.set(c.input, 4 * k));
+  const w = new Uint32Array(groups * GROUP * 8);
+  cases.forEach((c, k) => w.set(c.input, 8 * k));
   return w;
 }
 
@@ -415,9 +492,9 @@ for (const op of OPS) {
     assert.deepEqual(validateModule(m), []);
     const cases = casesOf(op, RANDOM);
     const input = packInput(cases);
-    const out = new Uint32Array(input.length / 2);
+    const out = new Uint32Array(input.length / 4);
     runCompute(m, {
-      workgroups: [input.length / 4 / GROUP, 1, 1],
+      workgroups: [input.length / 8 / GROUP, 1, 1],
       buffers: { '0:0': input, '0:1': out },
       denormals: 'preserve',
     });
@@ -444,7 +521,7 @@ test('Tint compiles every helper program', { skip }, async () => {
 });
 
 // Dawn (SwiftShader) runs a few of the programs: the same words as the executor and the reference.
-const ON_DAWN: Soft64Op[] = ['f64_add', 'f64_mul', 'f64_div', 'f64_to_f32', 'i64_mul', 'i64_sdiv'];
+const ON_DAWN: Soft64Op[] = ['f64_add', 'f64_mul', 'f64_div', 'f64_fma', 'f64_to_f32', 'i64_mul', 'i64_sdiv'];
 for (const op of ON_DAWN) {
   test(`${op} on Dawn gives the reference's words`, { skip }, async () => {
     const cases = casesOf(op, 300);
@@ -452,10 +529,10 @@ for (const op of ON_DAWN) {
     const code = emitModuleWgsl(lowerForWgsl(program(op), { maxVertices: 1 }), {});
     const r = await gpuCompute({
       code,
-      workgroups: [input.length / 4 / GROUP, 1, 1],
+      workgroups: [input.length / 8 / GROUP, 1, 1],
       bindings: [
         { group: 0, binding: 0, type: 'storage', words: input, readOnly: true },
-        { group: 0, binding: 1, type: 'storage', words: new Uint32Array(input.length / 2) },
+        { group: 0, binding: 1, type: 'storage', words: new Uint32Array(input.length / 4) },
       ],
     });
     assert.ok(r.ok, r.ok ? '' : `${r.stage}: ${r.messages.join('; ')}`);

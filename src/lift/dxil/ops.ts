@@ -874,7 +874,7 @@ const TABLE = new Map<number, Handler>([
   [44, carry(false)],
   [45, carry(true)],
   [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
-  [47, (L) => L.refuse('double precision', 'Fma (double): no fused multiply-add in the soft-double library yet')],
+  [47, (L, c) => L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))],
   [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
