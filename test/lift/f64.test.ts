@@ -505,9 +505,9 @@ for (const op of OPS) {
 
 test('a double NaN operand comes back quiet, and invalid operations give the default NaN', () => {
   // the reference above encodes the rule; these pin it down on words
-  const cases = casesOf('f64_add', 0).filter((c) => hex(c.input) === hex([0, 0x7ff00000, 0, 0xfff00000]));
+  const cases = casesOf('f64_add', 0).filter((c) => hex(c.input.slice(0, 4)) === hex([0, 0x7ff00000, 0, 0xfff00000]));
   assert.deepEqual(cases[0]?.want, [0, 0x7ff80000]);
-  const snan = casesOf('f64_mul', 0).find((c) => hex(c.input) === hex([1, 0x7ff00000, 0, 0x3ff00000]));
+  const snan = casesOf('f64_mul', 0).find((c) => hex(c.input.slice(0, 4)) === hex([1, 0x7ff00000, 0, 0x3ff00000]));
   assert.deepEqual(snan?.want, [1, 0x7ff80000]);
 });
 
