@@ -212,20 +212,12 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
     return;
   }
   if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');
-  if (isDoubleOpcode(i.opcode)) L.refuse('double precision', 'a double-precision instruction');
   if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
   if (i.opcode >= 0x75 && i.opcode <= 0x77) {
     const stream = i.operands[0]?.indices[0]?.imm ?? 0;
     if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
   }
   L.refuse('opcode not handled', 'this instruction is not lifted yet');
-}
-
-const DOUBLE_OPCODES = new Set([
-  0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd6, 0xd7, 0xd8, 0xd9,
-]);
-function isDoubleOpcode(op: number): boolean {
-  return DOUBLE_OPCODES.has(op);
 }
 
 export function declareIcb(L: Lifter, i: Instruction): void {
