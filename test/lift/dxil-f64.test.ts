@@ -2,7 +2,8 @@
 // ../shared/corpus/dxil (vkd3d-proton's fp64 tests: MakeDouble, an fadd of doubles, SplitDouble)
 // and the 64-bit constant buffer layout programs (cbufferLoad.i64 and cbufferLoadLegacy.i64, add
 // i64, lshr and trunc), on the executor against JavaScript's float64 sum and a BigInt model of
-// each program's LLVM; one of each on Dawn too. These programs are vkd3d-proton's (LGPL), so none
+// each program's LLVM; one of each on Dawn too; and the 64-bit raw gathers (TextureGatherRaw.i64,
+// rawBufferStore.i64) against a texture of known words. These programs are vkd3d-proton's (LGPL), so none
 // is committed as a fixture and the test skips without ../shared.
 
 import { after, test } from 'node:test';
@@ -12,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import { readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
-import { runCompute } from '../../src/exec/index.js';
+import { nearestClampSampler, runCompute } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { closeWebgpu, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 
@@ -190,5 +191,44 @@ test(
       [...r.outputs['3:0']!],
       [...Array(8).keys()].flatMap((t) => cbvExpected(cb0, cb1, t)),
     );
+  },
+);
+
+const GATHER = files(/(raw_gather_64|gather_raw_64).*\.dxil$/);
+
+test(
+  "TextureGatherRaw of a 64-bit texture: red the low words, green the high words, in Direct3D's footprint order",
+  { skip },
+  () => {
+    assert.equal(GATHER.length, 3);
+    // a 2x2 R32G32_UINT texture; texel (x, y) holds (lo, hi); sampled at (0.5, 0.5) the footprint is
+    // all four texels, gathered in Direct3D's order (0, 1), (1, 1), (1, 0), (0, 0)
+    const lo = (x: number, y: number) => (0x11110000 + x + 2 * y) >>> 0;
+    const hi = (x: number, y: number) => (0xa0000000 | ((x + 2 * y) << 8)) >>> 0;
+    const texels = new Uint32Array(16);
+    for (let y = 0; y < 2; y++) for (let x = 0; x < 2; x++) texels.set([lo(x, y), hi(x, y), 0, 0], 4 * (2 * y + x));
+    const want = [
+      [0, 1],
+      [1, 1],
+      [1, 0],
+      [0, 0],
+    ].flatMap(([x, y]) => [lo(x!, y!), hi(x!, y!)]);
+    for (const f of GATHER) {
+      const p = lift(readBytes(join(sharedPath(DIR)!, f)));
+      assert.deepEqual(validateModule(p.module), [], f);
+      const key = (cls: string) => {
+        const r = p.interface.resources.find((v) => v.registerClass === cls && v.register === 0)!;
+        return `${r.group}:${r.binding}`;
+      };
+      const textures = { [key('t')]: { width: 2, height: 2, depthOrLayers: 1, levels: [texels] } };
+      const u0 = new Uint32Array(8);
+      runCompute(p, {
+        workgroups: [1, 1, 1],
+        buffers: { [key('u')]: u0 },
+        textures,
+        sample: nearestClampSampler(textures),
+      });
+      assert.deepEqual([...u0], want, f);
+    }
   },
 );
