@@ -13,7 +13,7 @@ import { FIXTURES, readBytes } from '../helpers/shared.js';
 import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
-import { Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
+import { Block, Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { runCompute } from '../../src/exec/index.js';
@@ -510,6 +510,65 @@ test('dx.op Fma, FMin, FMax, FAbs, Saturate, MakeDouble/SplitDouble and the lega
   };
   check('MakeDouble then SplitDouble', made, [0x01234567, 0]);
   assert.deepEqual(bad, []);
+});
+
+/** A switch on an i64 (the selector through the thread id): the case taken, its number (cases in
+ * order, the default `values.length`), as thread 0 stores it. */
+function runSwitch(selector: bigint, values: readonly bigint[]): number {
+  const c = parseContainer(readBytes(FILL));
+  const m = readPartModule(c, 'DXIL')!;
+  const main = m.functions.find((f) => f.name === 'main')!;
+  const entry = main.blocks[0]!;
+  const store = entry.insts.findIndex((i) => i.op === 'call' && i.callee?.name === 'dx.op.textureStore.f32');
+  const tail = entry.insts.splice(store);
+  const st = tail[0]!;
+  const b = new Body(m, st.ops[2]!);
+  const sel = b.live(b.int(selector, b.i64));
+  entry.insts.push(...b.out);
+  const label = entry.type;
+  const voidT = tail[tail.length - 1]!.type;
+  const blocks = values.map((_, k) => new Block(label, k + 1));
+  const def = new Block(label, values.length + 1);
+  const join = new Block(label, values.length + 2);
+  const sw = new Instruction('switch', voidT);
+  sw.ops = [sel];
+  sw.blocks = [def.index, ...blocks.map((x) => x.index)];
+  sw.cases = values.map((v) => b.int(v, b.i64));
+  entry.insts.push(sw);
+  for (const x of [...blocks, def]) {
+    const br = new Instruction('br', voidT);
+    br.blocks = [join.index];
+    x.insts.push(br);
+  }
+  const phi = new Instruction('phi', b.i32);
+  phi.ops = [...values.map((_, k) => b.int(BigInt(k), b.i32)), b.int(BigInt(values.length), b.i32)];
+  phi.blocks = [...blocks.map((x) => x.index), def.index];
+  const asF = new Instruction('cast', b.f32);
+  asF.sub = CAST.bitcast;
+  asF.ops = [phi];
+  st.ops = [...st.ops.slice(0, 5), asF, ...st.ops.slice(6)];
+  join.insts.push(phi, asF, ...tail);
+  main.blocks = [entry, ...blocks, def, join];
+  const p = liftModule(m, 'DXIL', 0);
+  assert.deepEqual(validateModule(p.module), []);
+  wgsl.push(emitWgsl(p));
+  const levels = [new Uint32Array(8 * 8 * 4)];
+  runCompute(p, { workgroups: [1, 1, 1], textures: { '3:0': { width: 8, height: 8, depthOrLayers: 1, levels } } });
+  return levels[0]![0]!;
+}
+
+test('switch on an i64: the case whose 64-bit value equals the selector (both words), else the default', () => {
+  const values = [0x100000005n, 5n, ONES, 0x8000000000000000n];
+  for (const [sel, want] of [
+    [5n, 1],
+    [0x100000005n, 0],
+    [0x200000005n, 4],
+    [ONES, 2],
+    [0xffffffffn, 4],
+    [0x8000000000000000n, 3],
+    [0n, 4],
+  ] as const)
+    assert.equal(runSwitch(sel, values), want, `selector 0x${sel.toString(16)}`);
 });
 
 test('frem of doubles is refused by name', () => {
