@@ -447,6 +447,8 @@ export type Stmt =
       /** Names the result (bool for elect/all/any, vec4<u32> for ballot, else the operand's type). */
       readonly result: LetId;
     }
+  /** Runs function `fn` (never an entry point) with `args` (of its argument types); `result`, when
+   * given, names the value it returns (a let of its result type), as an atomic's result does. */
   | { readonly op: 'call'; readonly fn: FunctionId; readonly args: readonly ExprId[]; readonly result?: LetId }
   /** Geometry: the output registers (the private global `o`) as they are now form a vertex of `stream`. */
   | { readonly op: 'emit'; readonly stream: number }

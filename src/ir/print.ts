@@ -167,7 +167,9 @@ function printBlock(p: ExprPrinter, b: Block, ind: string, out: string[]): void 
         break;
       }
       case 'call':
-        out.push(`${ind}call #${s.fn}(${s.args.map((a) => p.expr(a)).join(', ')})`);
+        out.push(
+          `${ind}${s.result !== undefined ? `let ${p.letName(s.result)} = ` : ''}call #${s.fn}(${s.args.map((a) => p.expr(a)).join(', ')})`,
+        );
         break;
       case 'emit':
       case 'cut':

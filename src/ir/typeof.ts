@@ -114,11 +114,14 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   const out: Resolved[] = [];
   const letValues = new Map<number, number>();
   const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
+  /** Lets bound by a call: the function called (its result type is the let's). */
+  const callLets = new Map<number, number>();
   const walk = (b: Block): void => {
     for (const s of b) {
       if (s.op === 'let') letValues.set(s.let, s.value);
       else if (s.op === 'atomic' && s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
       else if (s.op === 'subgroup') subgroupLets.set(s.result, s);
+      else if (s.op === 'call' && s.result !== undefined) callLets.set(s.result, s.fn);
       else if (s.op === 'if') {
         walk(s.accept);
         walk(s.reject);
@@ -155,6 +158,12 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
       else if (s.fn === 'ballot') out.push(val(vt('u32', 4)));
       else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
       else out.push(val(value(s.argument)));
+      continue;
+    }
+    if (e.op === 'let' && callLets.has(e.let)) {
+      const callee = m.functions[callLets.get(e.let)!];
+      if (!callee?.result) fail(`let ${e.let} is bound by a call of a function without a result`);
+      else out.push(val(ty(callee.result.type, i)));
       continue;
     }
     if (e.op === 'let') {

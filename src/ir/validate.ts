@@ -383,11 +383,29 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
         if (!v || v.kind !== 'vector' || v.size !== 4) say(ctx, where, 'image store of a non-vec4');
         break;
       }
-      case 'call':
+      case 'call': {
         s.args.forEach(use);
-        if (!ctx.m.functions[s.fn]) say(ctx, where, 'call of a function out of range');
-        if (s.result !== undefined) say(ctx, where, 'call results are not used by this IR version');
+        const callee = ctx.m.functions[s.fn];
+        if (!callee) {
+          say(ctx, where, 'call of a function out of range');
+          break;
+        }
+        if (ctx.m.entryPoints.some((ep) => ep.function === s.fn)) say(ctx, where, 'call of an entry point');
+        if (s.args.length !== callee.args.length)
+          say(ctx, where, `call of ${callee.name} with ${s.args.length} arguments (it takes ${callee.args.length})`);
+        s.args.forEach((a, k) => {
+          const want = callee.args[k] ? ctx.m.types[callee.args[k].type] : undefined;
+          const v = valueType(ctx, a);
+          if (want && (!v || !sameType(want, v))) say(ctx, where, `argument ${k} of ${callee.name} mistyped`);
+        });
+        if (s.result !== undefined) {
+          if (!callee.result) say(ctx, where, `a call result of ${callee.name}, which returns nothing`);
+          if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
+          ctx.bound.add(s.result);
+          visible.add(s.result);
+        }
         break;
+      }
     }
   });
 }

@@ -17,6 +17,7 @@ import { buildInputs, buildOutputs, ioDecl, type IoDecl } from './io.js';
 import { MEMORY } from './memory.js';
 import { LOD } from './lod.js';
 import { EVAL } from './eval.js';
+import { DOUBLE_OPS } from './double.js';
 import { refuse } from './refuse.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
@@ -120,8 +121,6 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
       }
       case 0x6a: {
         const flags = i.token >>> 11;
-        if (flags & 0x2) L.refuse('double precision', 'the program enables double-precision operations');
-        if (flags & 0x40) L.refuse('double precision', 'the program enables the 11.1 double extensions');
         if (flags & 0x4) early = true;
         continue;
       }
@@ -199,7 +198,8 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
-  const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode);
+  const h =
+    ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode) ?? DOUBLE_OPS.get(i.opcode);
   if (h) {
     h(L, i);
     return;
@@ -212,20 +212,12 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
     return;
   }
   if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');
-  if (isDoubleOpcode(i.opcode)) L.refuse('double precision', 'a double-precision instruction');
   if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
   if (i.opcode >= 0x75 && i.opcode <= 0x77) {
     const stream = i.operands[0]?.indices[0]?.imm ?? 0;
     if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
   }
   L.refuse('opcode not handled', 'this instruction is not lifted yet');
-}
-
-const DOUBLE_OPCODES = new Set([
-  0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd6, 0xd7, 0xd8, 0xd9,
-]);
-function isDoubleOpcode(op: number): boolean {
-  return DOUBLE_OPCODES.has(op);
 }
 
 export function declareIcb(L: Lifter, i: Instruction): void {

@@ -143,11 +143,8 @@ export function liftStage(
         info.instanceCount = i.values[0] ?? 1;
         if ((i.values[0] ?? 0) > 32) L.invalid(`dcl_gsinstances ${i.values[0]} (Direct3D allows 32)`);
         return true;
-      case 0x6a: {
-        const flags = i.token >>> 11;
-        if (flags & 0x42) L.refuse('double precision', 'the program enables double-precision operations');
+      case 0x6a:
         return true;
-      }
       case 0x71:
       case 0x96:
       case 0x97:

@@ -297,9 +297,11 @@ class Emitter {
           line(`textureStore(${args.join(', ')});`);
           break;
         }
-        case 'call':
-          line(`${this.fnNames[s.fn]}(${s.args.map(x).join(', ')});`);
+        case 'call': {
+          const call = `${this.fnNames[s.fn]}(${s.args.map(x).join(', ')})`;
+          line(s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
           break;
+        }
         case 'emit':
         case 'cut':
           throw new Error(`${s.op} must be lowered before WGSL emission`);

@@ -3,7 +3,9 @@
 // shift counts are masked to the width; narrow integers wrap), casts with Direct3D's float to
 // integer rule (NaN to 0, clamped to the range), comparisons (unordered ones tested for NaN on the
 // bits), select, extractvalue, and memory: alloca'd arrays, static globals and groupshared memory
-// are arrays of 32-bit words (each scalar one word), addressed by getelementptr in words.
+// are arrays of 32-bit words (each scalar one word, an i64 or double two: low, high), addressed by
+// getelementptr in words. i64 and double values are vec2<u32>, their operations the helper
+// functions of lift/f64.ts (LLVM's integer rules, IEEE binary64 correctly rounded).
 
 import type { ExprId, GlobalId, LocalId } from '../../ir/ir.js';
 import { Constant, GlobalVar, Instruction, type Type, type Value } from '../../dxil/ir.js';
@@ -46,13 +48,14 @@ const CAST = {
 export function wordsOf(L: DxilLifter, t: Type): number {
   switch (t.kind) {
     case 'int':
+      if (t.width === 64) return 2;
       if (t.width > 32) return L.refuse('64-bit integers', `memory of i${t.width}`);
       return 1;
     case 'half':
     case 'float':
       return 1;
     case 'double':
-      return L.refuse('double precision', 'memory of doubles');
+      return 2;
     case 'array':
     case 'vector':
       return t.count * wordsOf(L, t.elt!);
@@ -66,12 +69,15 @@ export function wordsOf(L: DxilLifter, t: Type): number {
 /** A constant's words in the lifter's memory layout. */
 export function constantWords(L: DxilLifter, c: Value, t: Type, out: number[]): void {
   if (!(c instanceof Constant)) return L.invalid('an initializer that is not a constant');
-  const scalar = (bits: bigint, et: Type): number => {
-    if (et.kind === 'half') return halfToFloatBits(Number(bits & 0xffffn));
-    if (et.kind === 'float') return Number(BigInt.asUintN(32, bits));
-    if (et.kind === 'int')
-      return et.width === 1 ? (bits !== 0n ? 1 : 0) : Number(BigInt.asUintN(Math.min(32, et.width), bits));
-    return L.refuse('double precision', 'a double initializer');
+  const scalar = (bits: bigint, et: Type): void => {
+    if (L.is64(et)) {
+      const u = BigInt.asUintN(64, bits);
+      out.push(Number(u & 0xffffffffn), Number(u >> 32n));
+    } else if (et.kind === 'half') out.push(halfToFloatBits(Number(bits & 0xffffn)));
+    else if (et.kind === 'float') out.push(Number(BigInt.asUintN(32, bits)));
+    else if (et.kind === 'int')
+      out.push(et.width === 1 ? (bits !== 0n ? 1 : 0) : Number(BigInt.asUintN(Math.min(32, et.width), bits)));
+    else L.invalid(`a ${et.kind} initializer element`);
   };
   switch (c.ck) {
     case 'null':
@@ -82,10 +88,10 @@ export function constantWords(L: DxilLifter, c: Value, t: Type, out: number[]): 
     }
     case 'int':
     case 'float':
-      out.push(scalar(c.bits, t));
+      scalar(c.bits, t);
       return;
     case 'data':
-      for (const d of c.data) out.push(scalar(d, t.elt!));
+      for (const d of c.data) scalar(d, t.elt!);
       return;
     case 'aggregate':
       c.ops.forEach((o, k) => constantWords(L, o, t.kind === 'struct' ? t.elts[k]! : t.elt!, out));
@@ -205,9 +211,24 @@ function ptrOf(L: DxilLifter, v: Value): PtrVal {
   return p;
 }
 
+/** The pointer to the word after the one `p` names (a 64-bit value's high word). */
+function nextWord(L: DxilLifter, p: PtrVal): PtrVal {
+  const e = L.f.exprs[p.offset];
+  const offset = e && e.op === 'literal' ? L.u32(e.bits + 1) : L.bin('add', p.offset, L.u32(1));
+  return { ...p, offset };
+}
+
+const ATOMIC64 = 'a 64-bit atomic (WGSL has 32-bit atomics only)';
+
 export function loadFrom(L: DxilLifter, p: PtrVal, t: Type): ExprId {
   if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
     return L.refuse('vector types', `a load of a whole ${t.kind}`);
+  if (L.is64(t)) {
+    if (p.mem.atomic) return L.refuse('64-bit integers', ATOMIC64);
+    const at = L.once(p.offset, 'addr');
+    const q = { ...p, offset: at };
+    return L.words(L.load(wordPointer(L, q)), L.load(wordPointer(L, nextWord(L, q))));
+  }
   const ptr = wordPointer(L, p);
   if (p.mem.atomic) {
     const r = L.f.newLet('word');
@@ -220,6 +241,15 @@ export function loadFrom(L: DxilLifter, p: PtrVal, t: Type): ExprId {
 export function storeTo(L: DxilLifter, p: PtrVal, t: Type, v: ExprId): void {
   if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
     return L.refuse('vector types', `a store of a whole ${t.kind}`);
+  if (L.is64(t)) {
+    if (p.mem.atomic) return L.refuse('64-bit integers', ATOMIC64);
+    const at = L.once(p.offset, 'addr');
+    const q = { ...p, offset: at };
+    const w = L.once(v, 'stored');
+    L.f.stmt({ op: 'store', pointer: wordPointer(L, q), value: L.swz(w, [0]) });
+    L.f.stmt({ op: 'store', pointer: wordPointer(L, nextWord(L, q)), value: L.swz(w, [1]) });
+    return;
+  }
   const ptr = wordPointer(L, p);
   const value = toWord(L, v, t);
   if (p.mem.atomic) L.f.stmt({ op: 'atomic', pointer: ptr, fn: 'exchange', value });
@@ -274,6 +304,7 @@ export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
     case 'atomicrmw': {
       const p = ptrOf(L, ops[0]!);
       const fn = RMW[i.sub];
+      if (L.is64(i.type)) return L.refuse('64-bit integers', ATOMIC64);
       if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
       if (fn === undefined || fn === 'nand') return L.refuse('instruction not handled', `atomicrmw operation ${i.sub}`);
       let value = L.u(ops[1]!);
@@ -290,6 +321,7 @@ export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
     }
     case 'cmpxchg': {
       const p = ptrOf(L, ops[0]!);
+      if (L.is64(ops[1]!.type)) return L.refuse('64-bit integers', ATOMIC64);
       if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
       const compare = L.once(L.u(ops[1]!), 'compare');
       const value = L.u(ops[2]!);
@@ -316,6 +348,7 @@ function binop(L: DxilLifter, i: Instruction): ExprId {
   const t = i.type;
   const a = L.num(x);
   const b = L.num(y);
+  if (L.is64(t)) return binop64(L, i.sub, t, a, b);
   if (t.kind === 'half' || t.kind === 'float') {
     const fn = (['add', 'sub', 'mul', 'div', 'div', 'rem', 'rem'] as const)[i.sub];
     if (fn === undefined || i.sub === 3 || i.sub === 5) return L.invalid(`float binop ${i.sub}`);
@@ -373,10 +406,114 @@ function binop(L: DxilLifter, i: Instruction): ExprId {
   }
 }
 
+/** An i64 or double binop through the helper functions (lift/f64.ts). */
+function binop64(L: DxilLifter, sub: number, t: Type, a: ExprId, b: ExprId): ExprId {
+  if (t.kind === 'double') {
+    const op = (['f64_add', 'f64_sub', 'f64_mul', 'f64_div', 'f64_div'] as const)[sub];
+    if (sub === 6) return L.refuse('double precision', 'frem of doubles (not in the soft-double library)');
+    if (op === undefined || sub === 3) return L.invalid(`float binop ${sub}`);
+    return L.soft(op, a, b);
+  }
+  const x = L.once(a, 'lhs');
+  const y = L.once(b, 'rhs');
+  const bitwise = (fn: 'and' | 'or' | 'xor') => L.bin(fn, x, y);
+  switch (sub) {
+    case BIN.add:
+      return L.soft('i64_add', x, y);
+    case BIN.sub:
+      return L.soft('i64_sub', x, y);
+    case BIN.mul:
+      return L.soft('i64_mul', x, y);
+    case BIN.udiv:
+      return L.soft('i64_udiv', x, y);
+    case BIN.sdiv:
+      return L.soft('i64_sdiv', x, y);
+    case BIN.urem:
+      return L.soft('i64_urem', x, y);
+    case BIN.srem:
+      return L.soft('i64_srem', x, y);
+    case BIN.shl:
+      return L.soft('i64_shl', x, L.swz(y, [0]));
+    case BIN.lshr:
+      return L.soft('i64_lshr', x, L.swz(y, [0]));
+    case BIN.ashr:
+      return L.soft('i64_ashr', x, L.swz(y, [0]));
+    case BIN.and:
+      return bitwise('and');
+    case BIN.or:
+      return bitwise('or');
+    case BIN.xor:
+      return bitwise('xor');
+    default:
+      return L.invalid(`integer binop ${sub}`);
+  }
+}
+
+/** Casts to, from and between 64-bit types; undefined when neither side is 64-bit. */
+function cast64(L: DxilLifter, sub: number, src: Value, from: Type, to: Type): Val | undefined {
+  if (!L.is64(from) && !L.is64(to)) return undefined;
+  const x = L.num(src);
+  const int = (t: Type, w: number) => t.kind === 'int' && t.width === w;
+  switch (sub) {
+    case CAST.trunc: {
+      const lo = L.swz(x, [0]);
+      if (int(to, 1)) return L.bin('ne', L.bin('and', lo, L.u32(1)), L.u32(0));
+      return L.wrap(lo, to);
+    }
+    case CAST.zext:
+      if (int(from, 1)) return L.words(L.sel(x, L.u32(1), L.u32(0)), L.u32(0));
+      return L.words(x, L.u32(0));
+    case CAST.sext: {
+      if (int(from, 1)) {
+        const m = L.once(L.sel(x, L.u32(0xffffffff), L.u32(0)), 'mask');
+        return L.words(m, m);
+      }
+      const s = L.once(L.bitcast('u32', L.signed(x, from)), 'low');
+      return L.words(s, L.bitcast('u32', L.bin('shr', L.bitcast('i32', s), L.u32(31))));
+    }
+    case CAST.fptoui:
+    case CAST.fptosi: {
+      const signed = sub === CAST.fptosi;
+      const d = from.kind === 'double' ? x : L.soft('f64_from_f32', x);
+      if (int(to, 64)) return L.soft(signed ? 'f64_to_i64' : 'f64_to_u64', d);
+      if (int(to, 1)) return L.not(L.soft('f64_eq', d, L.words64(0n)));
+      return L.wrap(L.soft(signed ? 'f64_to_i32' : 'f64_to_u32', d), to);
+    }
+    case CAST.uitofp:
+    case CAST.sitofp: {
+      const signed = sub === CAST.sitofp;
+      if (to.kind !== 'double') {
+        // i64 to float or half: rounded once (f32_from_*64), then to half as a 32-bit value is
+        if (to.kind === 'half' && L.native16) return L.refuse('double precision', 'an i64 converted to a 16-bit half');
+        return L.soft(signed ? 'f32_from_i64' : 'f32_from_u64', x);
+      }
+      if (int(from, 64)) return L.soft(signed ? 'f64_from_i64' : 'f64_from_u64', x);
+      if (int(from, 1)) return L.sel(x, L.words64(signed ? 0xbff0000000000000n : 0x3ff0000000000000n), L.words64(0n));
+      if (signed) return L.soft('f64_from_i32', L.bitcast('u32', L.signed(x, from)));
+      return L.soft('f64_from_u32', x);
+    }
+    case CAST.fptrunc:
+      if (to.kind === 'half' && L.native16)
+        return L.refuse('double precision', 'a double rounded to a 16-bit half (two roundings)');
+      return L.soft('f64_to_f32', x);
+    case CAST.fpext:
+      return L.soft('f64_from_f32', x);
+    case CAST.bitcast:
+      if (L.is64(from) && L.is64(to)) return x;
+      return L.refuse('vector types', 'a bit cast between a 64-bit scalar and another type');
+    default:
+      return L.refuse('instruction not handled', `cast ${sub} of a 64-bit value`);
+  }
+}
+
 function cast(L: DxilLifter, i: Instruction): Val {
   const src = i.ops[0]!;
   const from = src.type;
   const to = i.type;
+  if (i.sub !== CAST.bitcast || (from.kind !== 'ptr' && to.kind !== 'ptr')) {
+    const v = cast64(L, i.sub, src, from, to);
+    if (v !== undefined) return v;
+  }
   switch (i.sub) {
     case CAST.trunc: {
       const x = L.num(src);
@@ -450,10 +587,83 @@ function halfBitcast(L: DxilLifter, v: ExprId, from: Type, to: Type): ExprId {
   return v;
 }
 
+/** A comparison of i64 or double operands (FCmpInst and ICmpInst predicates). */
+function cmp64(L: DxilLifter, p: number, t: Type, x: ExprId, y: ExprId): ExprId {
+  const a = L.once(x, 'lhs');
+  const b = L.once(y, 'rhs');
+  const not = (v: ExprId) => L.not(v);
+  if (t.kind === 'double') {
+    const lt = (u: ExprId, v: ExprId) => L.soft('f64_lt', u, v);
+    const le = (u: ExprId, v: ExprId) => L.soft('f64_le', u, v);
+    const nan = () => L.bin('or', L.soft('f64_isnan', a), L.soft('f64_isnan', b));
+    // false oeq ogt oge olt ole one ord uno ueq ugt uge ult ule une true
+    switch (p) {
+      case 0:
+        return L.bool(false);
+      case 1:
+        return L.soft('f64_eq', a, b);
+      case 2:
+        return lt(b, a);
+      case 3:
+        return le(b, a);
+      case 4:
+        return lt(a, b);
+      case 5:
+        return le(a, b);
+      case 6:
+        return L.bin('or', lt(a, b), lt(b, a));
+      case 7:
+        return not(nan());
+      case 8:
+        return nan();
+      case 9:
+        return not(L.bin('or', lt(a, b), lt(b, a)));
+      case 10:
+        return not(le(a, b));
+      case 11:
+        return not(lt(a, b));
+      case 12:
+        return not(le(b, a));
+      case 13:
+        return not(lt(b, a));
+      case 14:
+        return not(L.soft('f64_eq', a, b));
+      case 15:
+        return L.bool(true);
+      default:
+        return L.invalid(`float predicate ${p}`);
+    }
+  }
+  const eq = () => L.bin('and', L.bin('eq', L.swz(a, [0]), L.swz(b, [0])), L.bin('eq', L.swz(a, [1]), L.swz(b, [1])));
+  const less = (signed: boolean, u: ExprId, v: ExprId) => L.soft(signed ? 'i64_slt' : 'i64_ult', u, v);
+  // eq ne ugt uge ult ule sgt sge slt sle
+  switch (p) {
+    case 32:
+      return eq();
+    case 33:
+      return not(eq());
+    case 34:
+    case 38:
+      return less(p === 38, b, a);
+    case 35:
+    case 39:
+      return not(less(p === 39, a, b));
+    case 36:
+    case 40:
+      return less(p === 40, a, b);
+    case 37:
+    case 41:
+      return not(less(p === 41, b, a));
+    default:
+      return L.invalid(`integer predicate ${p}`);
+  }
+}
+
 function cmp(L: DxilLifter, i: Instruction): ExprId {
   const [x, y] = i.ops as [Value, Value];
   const t = x.type;
   const p = i.sub;
+  if (L.is64(t)) return cmp64(L, p, t, L.num(x), L.num(y));
   if (t.kind === 'half' || t.kind === 'float') {
     const a = L.once(L.num(x), 'lhs');
     const b = L.once(L.num(y), 'rhs');

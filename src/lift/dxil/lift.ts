@@ -77,7 +77,6 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   L.fnName = fn.name ?? 'main';
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
-  if (ep.shaderFlags & (1n << 2n)) L.refuse('double precision', 'the program enables double-precision operations');
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll([fn]);
   declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
@@ -308,8 +307,32 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
       L.ins = t;
       L.insIndex = position.get(t)!;
       const sel = t.ops[0]!;
-      if (sel.type.kind !== 'int' || sel.type.width > 32) L.refuse('64-bit integers', 'a switch on a 64-bit value');
-      const selector = L.u(sel);
+      if (sel.type.kind !== 'int' || (sel.type.width > 32 && sel.type.width !== 64))
+        L.refuse('64-bit integers', `a switch on an i${sel.type.width} value`);
+      // an i64 selector: each distinct case value numbered 0.., the selector the number of the first
+      // value it equals (both words compared), or the count (no case: the default)
+      const wide = sel.type.width === 64;
+      const wideValues: bigint[] = [];
+      if (wide)
+        for (const c of t.cases) {
+          if (!(c instanceof Constant) || c.ck !== 'int') L.invalid('a switch case value is not a constant');
+          const v = BigInt.asUintN(64, c.bits);
+          if (!wideValues.includes(v)) wideValues.push(v);
+        }
+      let selector: ExprId;
+      if (wide) {
+        const x = L.once(L.num(sel), 'selector');
+        selector = L.u32(wideValues.length);
+        for (let k = wideValues.length - 1; k >= 0; k--) {
+          const v = L.words64(wideValues[k]!);
+          const eq = L.bin('and', L.bin('eq', L.swz(x, [0]), L.swz(v, [0])), L.bin('eq', L.swz(x, [1]), L.swz(v, [1])));
+          selector = L.sel(eq, L.u32(k), selector);
+        }
+      } else selector = L.u(sel);
+      const caseValue = (c: Value): number =>
+        wide && c instanceof Constant && c.ck === 'int'
+          ? wideValues.indexOf(BigInt.asUintN(64, c.bits))
+          : L.imm(c, 'a switch case value');
       const cases = new Map<number, { values: number[]; isDefault: boolean }>();
       const at = (b: number) => {
         let c = cases.get(b);
@@ -317,7 +340,7 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
         return c;
       };
       at(t.blocks[0]!).isDefault = true;
-      t.cases.forEach((c, j) => at(t.blocks[j + 1]!).values.push(L.imm(c, 'a switch case value')));
+      t.cases.forEach((c, j) => at(t.blocks[j + 1]!).values.push(caseValue(c)));
       // a value listed twice goes to its first case (LLVM refuses duplicates; a validator would too)
       const seen = new Set<number>();
       for (const c of cases.values()) c.values = c.values.filter((v) => (seen.has(v) ? false : (seen.add(v), true)));

@@ -3,7 +3,8 @@
 // scalars: i1 -> bool; i8, i16, i32 -> u32 (a narrow integer held zero-extended, its wrap written
 // out after each operation); half and float -> f32 (a half is rounded to binary16 after each
 // operation when the module uses native 16-bit types, and is a 32-bit min-precision value
-// otherwise); i64 and double are refused by name.
+// otherwise); i64 and double -> vec2<u32> (low word, high word), computed by the helper functions of
+// lift/f64.ts (`soft`).
 
 import { FunctionBuilder, ModuleBuilder } from '../../ir/builder.js';
 import type { BinaryOp, Expr, ExprId, GlobalId, LocalId, MathFn, Scalar, TypeId } from '../../ir/ir.js';
@@ -13,6 +14,7 @@ import { Constant, GlobalVar, Instruction, type Block, type Func, type Type, typ
 import { LiftRefusal, type RefusalReason } from '../refuse.js';
 import type { ExprOps } from '../semantics.js';
 import type { DxResource } from './resources.js';
+import { Soft64, type Soft64Op } from '../f64.js';
 
 /** A lifted pointer: word `offset` of a memory array (function local, private or workgroup global). */
 export interface Memory {
@@ -74,6 +76,9 @@ export class DxilLifter implements ExprOps {
   readonly tF32: TypeId;
   readonly tBool: TypeId;
   readonly tVec4: TypeId;
+  /** An i64 or double: vec2<u32>, x the low word. */
+  readonly tV2: TypeId;
+  private soft64: Soft64 | undefined;
   /** Half values are rounded to binary16 (native 16-bit types); else min precision (32-bit). */
   native16 = false;
   readonly memories = new Map<Value, Memory>();
@@ -89,6 +94,7 @@ export class DxilLifter implements ExprOps {
     this.tF32 = this.m.scalar('f32');
     this.tBool = this.m.scalar('bool');
     this.tVec4 = this.m.vec('u32', 4);
+    this.tV2 = this.m.vec('u32', 2);
     this.f = new FunctionBuilder(this.m, 'main');
   }
 
@@ -156,7 +162,23 @@ export class DxilLifter implements ExprOps {
     return this.bin('gt', this.bin('and', this.bitcast('u32', x), this.u32(0x7fffffff)), this.u32(0x7f800000));
   }
 
+  /** Calls a 64-bit helper (lift/f64.ts) from the function being lifted; its result. */
+  soft(op: Soft64Op, ...args: ExprId[]): ExprId {
+    this.soft64 ??= new Soft64(this.m);
+    return this.soft64.call(this.f, op, args);
+  }
+
+  /** A vec2<u32> of two words (low, high). */
+  words(lo: ExprId, hi: ExprId): ExprId {
+    return this.e({ op: 'compose', type: this.tV2, parts: [lo, hi] });
+  }
+
   // ---- types --------------------------------------------------------------------------------
+
+  /** Whether an LLVM type is a 64-bit scalar (i64 or double), held as vec2<u32>. */
+  is64(t: Type): boolean {
+    return (t.kind === 'int' && t.width === 64) || t.kind === 'double';
+  }
 
   /** The IR scalar an LLVM first-class scalar type is held in. */
   scalarOf(t: Type): Scalar {
@@ -183,6 +205,7 @@ export class DxilLifter implements ExprOps {
   }
 
   irType(t: Type): TypeId {
+    if (this.is64(t)) return this.tV2;
     return this.m.scalar(this.scalarOf(t));
   }
 
@@ -261,13 +284,14 @@ export class DxilLifter implements ExprOps {
     switch (c.ck) {
       case 'int': {
         if (t.width === 1) return this.bool(c.bits !== 0n);
+        if (t.width === 64) return this.words64(c.bits);
         if (t.width > 32) return this.refuse('64-bit integers', `an i${t.width} constant`);
         return this.u32(Number(BigInt.asUintN(t.width, c.bits)));
       }
       case 'float':
         if (t.kind === 'half') return this.f32bits(halfToFloatBits(Number(c.bits)));
         if (t.kind === 'float') return this.f32bits(Number(c.bits));
-        return this.refuse('double precision', 'a double constant');
+        return this.words64(c.bits);
       case 'undef':
       case 'null':
         if (t.kind === 'ptr') return this.invalid('a null pointer');
@@ -280,8 +304,15 @@ export class DxilLifter implements ExprOps {
     }
   }
 
+  /** A 64-bit constant's words. */
+  words64(bits: bigint): ExprId {
+    const u = BigInt.asUintN(64, bits);
+    return this.words(this.u32(Number(u & 0xffffffffn)), this.u32(Number(u >> 32n)));
+  }
+
   zeroOf(t: Type): Val {
     if (t.kind === 'struct') return { kind: 'tuple', parts: t.elts.map((e) => this.zeroOf(e) as ExprId) };
+    if (this.is64(t)) return this.words64(0n);
     const s = this.scalarOf(t);
     return this.f.literal(s, 0);
   }

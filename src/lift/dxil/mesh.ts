@@ -156,7 +156,6 @@ export function liftMeshModule(
   if (!ep || !(fn instanceof Func) || fn.isProto) return L.invalid('dx.entryPoints names no function with a body');
   L.fnName = fn.name ?? 'main';
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
-  if (ep.shaderFlags & (1n << 2n)) L.refuse('double precision', 'the program enables double-precision operations');
   const state = readState(L, m, ep, mesh);
   if (ep.inputs.length) L.invalid(`a${mesh ? ' mesh' : 'n amplification'} program with an input signature`);
   if (!mesh && (ep.outputs.length || ep.patchConstant.length))

@@ -28,6 +28,7 @@ import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
 import { floatCoords, offsets, texelTuple } from './ops.js';
+import { gatherRaw64 } from './ops-f64.js';
 import {
   arg,
   element,
@@ -104,25 +105,24 @@ const textureGatherRaw: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
   const { e: sampler } = resourceOf(L, c, 2, x);
   const t = retType(c);
-  if (t.kind === 'int' && t.width === 64) return L.refuse('64-bit integers', 'a 64-bit raw gather');
   if (res.cls !== 't' || !(res.shape === '2d' || res.shape === '2darray'))
     return L.invalid('a raw gather of a view that is not a 2D texture');
   if (res.depth) return L.invalid('a raw gather of a texture sampled for comparison');
   const { coord, layer } = floatCoords(L, c, 3, res);
   const offset = offsets(L, c, 7, 2, res);
-  const value = L.once(
+  const gathered = (component: number) =>
     L.e({
       op: 'sample',
       image,
       sampler,
       coord,
       level: { kind: 'zero' },
-      gather: 0,
+      gather: component,
       ...(layer !== undefined ? { arrayIndex: layer } : {}),
       ...(offset !== undefined ? { offset } : {}),
-    }),
-    'gathered',
-  );
+    });
+  if (L.is64(t)) return gatherRaw64(L, res, gathered);
+  const value = L.once(gathered(0), 'gathered');
   return texelTuple(L, c, value, res.scalar);
 };
 

@@ -11,6 +11,7 @@ import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, ud
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
+import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64, storeWords64 } from './ops-f64.js';
 import { coordLayout } from '../memory.js';
 import {
   arg,
@@ -37,6 +38,7 @@ function unaryF(fn: (L: DxilLifter, x: ExprId, t: Type) => ExprId): Handler {
 /** Direct3D's min/max: a NaN operand yields the other operand. */
 function nanMinMax(fn: 'min' | 'max'): Handler {
   return (L, c) => {
+    if (c.type.kind === 'double') return minMax64(L, c, fn);
     const x = L.once(num(L, c, 1));
     const y = L.once(num(L, c, 2));
     return L.roundHalf(L.sel(L.isNaN(x), y, L.sel(L.isNaN(y), x, L.math(fn, x, y))), c.type);
@@ -265,10 +267,14 @@ function loadBuffer(raw: boolean): Handler {
     if (res.shape !== 'buffer' && res.shape !== 'raw' && res.shape !== 'structured')
       return L.invalid('a buffer load from a texture');
     const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
-    if (t && ((t.kind === 'int' && t.width === 64) || t.kind === 'double'))
-      return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit buffer load');
+    if (t && L.is64(t) && res.shape === 'buffer')
+      return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit typed buffer load');
     if (res.shape === 'buffer') return resRet(L, c, typedLanes(L, res, e, u32(L, c, 2)));
     const mask = raw ? L.imm(arg(L, c, 4), 'a load mask') : 0xf;
+    if (t && L.is64(t)) {
+      const base = wordIndex(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3));
+      return loadWords64(L, base, mask, (w) => bufferRead(L, res, e, w));
+    }
     if (t && is16(L, t)) {
       // 16-bit elements: component k at byte address + 2k, in the low or high half of its word
       const byte = L.once(byteAddress(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'byte');
@@ -295,6 +301,13 @@ function storeBuffer(raw: boolean): Handler {
     if (res.cls !== 'u') return L.invalid('a buffer store to a view that is not a UAV');
     const vt = arg(L, c, 4).type;
     const mask = L.imm(arg(L, c, 8), 'a write mask');
+    if (L.is64(vt)) {
+      if (res.shape !== 'raw' && res.shape !== 'structured')
+        return L.refuse(vt.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit typed buffer store');
+      const base = wordIndex(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3));
+      storeWords64(L, c, base, mask, (w, v) => bufferWrite(L, res, e, w, v));
+      return undefined;
+    }
     if (is16(L, vt) && res.shape !== 'buffer') {
       // 16-bit elements: each half of a word written with two atomics (clear it, then set it), so
       // another invocation's write of the word's other half is kept (the usage scan made it atomic)
@@ -344,9 +357,8 @@ const cbufferLoadLegacy: Handler = (L, c, x) => {
   if (res.cls !== 'b') return L.invalid('cbufferLoadLegacy on a view that is not a constant buffer');
   const t = c.type.kind === 'struct' ? c.type.elts[0] : undefined;
   if (!t) return L.invalid('cbufferLoadLegacy without its result type');
-  if (t.kind === 'double' || (t.kind === 'int' && t.width === 64))
-    return L.refuse(t.kind === 'double' ? 'double precision' : '64-bit integers', 'a 64-bit constant buffer load');
   const row = readRow(L, e, res.rows, u32(L, c, 2));
+  if (L.is64(t)) return cbufferRow64(L, row);
   const r = L.once(row, 'row');
   if (c.type.kind === 'struct' && c.type.elts.length === 8) {
     // 16-bit lanes: each 32-bit lane holds two
@@ -378,8 +390,7 @@ function readRow(L: DxilLifter, base: ExprId, rows: number, row: ExprId): ExprId
 const cbufferLoad: Handler = (L, c, x) => {
   const { res, e } = resourceOf(L, c, 1, x);
   if (res.cls !== 'b') return L.invalid('cbufferLoad on a view that is not a constant buffer');
-  if (c.type.kind === 'double' || (c.type.kind === 'int' && c.type.width === 64))
-    return L.refuse('64-bit integers', 'a 64-bit constant buffer load');
+  if (L.is64(c.type)) return cbufferLoad64(L, u32(L, c, 2), (row) => readRow(L, e, res.rows, row));
   const byte = L.once(u32(L, c, 2), 'offset');
   const word = L.bin('shr', byte, L.u32(2));
   const row = L.once(readRow(L, e, res.rows, L.bin('shr', word, L.u32(2))), 'row');
@@ -801,8 +812,8 @@ const discard: Handler = (L, c) => {
 };
 
 const TABLE = new Map<number, Handler>([
-  [6, unaryF((L, v) => L.math('abs', v))],
-  [7, unaryF((L, v) => saturate(L, v))],
+  [6, unaryF((L, v, t) => (t.kind === 'double' ? fabs64(L, v) : L.math('abs', v)))],
+  [7, unaryF((L, v, t) => (t.kind === 'double' ? saturate64(L, v) : saturate(L, v)))],
   [8, bitTest('nan')],
   [9, bitTest('inf')],
   [10, bitTest('finite')],
@@ -863,7 +874,7 @@ const TABLE = new Map<number, Handler>([
   [44, carry(false)],
   [45, carry(true)],
   [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
-  [47, (L) => L.refuse('double precision', 'Fma (double)')],
+  [47, (L, c) => L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))],
   [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
@@ -970,7 +981,6 @@ function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
     return 'raytracing';
   if (op >= 168 && op <= 173) return 'mesh and amplification';
   if (op >= 226 && op <= 252) return 'work graphs';
-  if (op === 101 || op === 102) return 'double precision';
   return 'dx.op not handled';
 }
 

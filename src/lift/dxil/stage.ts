@@ -114,7 +114,6 @@ export function liftStageProgram(
   const L = new DxilLifter(stage, partKind, offset);
   L.fnName = fn.name ?? 'main';
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
-  if (ep.shaderFlags & (1n << 2n)) L.refuse('double precision', 'the program enables double-precision operations');
   const md = mdReader(m);
   const sf: { -readonly [K in keyof StageFunctions]?: StageFunctions[K] } = {};
   let inputCp = 1;
