@@ -8,6 +8,7 @@ import { parseContainer, type Container } from '../container/container.js';
 import { IridiaError } from '../errors.js';
 import type { Program, LiftOptions, Stage } from '../ir/program.js';
 import { readRdef, type Rdef } from '../parts/rdef.js';
+import { readIfce, type Ifce } from '../parts/ifce.js';
 import { readSignature, isSignatureKind, type Signature, type SignatureKind } from '../parts/signature.js';
 import { decodeProgram } from '../sm4/decode.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
@@ -63,10 +64,20 @@ export function liftContainer(c: Container, options: LiftOptions = {}): Program 
       rdef = undefined;
     }
   }
+  const ifcePart = c.parts.find((p) => p.kind === 'IFCE');
+  let ifce: Ifce | undefined;
+  if (ifcePart) {
+    try {
+      ifce = readIfce(ifcePart.data, ifcePart.offset + 8);
+    } catch (e) {
+      if (!(e instanceof IridiaError)) throw e;
+      ifce = undefined;
+    }
+  }
   const inSig = signature(c, ['ISG1', 'ISGN']);
   const outSig = signature(c, ['OSG1', 'OSG5', 'OSGN']);
   const pcSig = signature(c, ['PSG1', 'PCSG']);
-  return liftTokens(tokens, part.kind, { inSig, outSig, pcSig, rdef }, options);
+  return liftTokens(tokens, part.kind, { inSig, outSig, pcSig, rdef, ...(ifce ? { ifce } : {}) }, options);
 }
 
 interface Parts {
@@ -74,6 +85,8 @@ interface Parts {
   readonly outSig: Signature | undefined;
   readonly pcSig: Signature | undefined;
   readonly rdef: Rdef | undefined;
+  /** The class linkage part (class interfaces). */
+  readonly ifce?: Ifce;
 }
 
 export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, options: LiftOptions): Program {
@@ -137,12 +150,15 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
       case 0x92:
       case 0x91:
       case 0x90:
-        L.refuse('interfaces', 'class interfaces (dcl_interface / function tables)');
+        L.classes.declare(L, i);
+        continue;
     }
     const info = i.opcode;
     if (info >= 0x58 && info <= 0x6a) continue;
     break;
   }
+  L.ins = undefined;
+  L.classes.finish(L);
   const entry = stage === 'vertex' || stage === 'pixel' || stage === 'compute';
   const inputs = buildInputs(L, decls, parts.inSig, entry);
   const outPlan = buildOutputs(L, decls, parts.outSig, entry);
@@ -187,7 +203,13 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   }
   return {
     stage,
-    interface: { inputs, outputs: outPlan.varyings, patchConstants: [], resources: L.resources.list },
+    interface: {
+      inputs,
+      outputs: outPlan.varyings,
+      patchConstants: [],
+      resources: L.resources.list,
+      ...(L.classes.declared ? { classLinkage: L.classes.linkage(parts.ifce)! } : {}),
+    },
     provenance: { target, bytecode: 'DXBC', part, instructions: ins.length },
     notes: L.notes,
     module: L.m.finish(),
@@ -209,6 +231,12 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
     // call / callc: the label's body inline (subroutines.ts)
     const subs = L.subroutines ?? L.refuse('subroutines', 'a call in a program read without its labels');
     subs.table.call(L, i, subs.liftOne);
+    return;
+  }
+  if (i.opcode === 0x78) {
+    // fcall: a switch on the class instance bound to the slot, each body inline (interfaces.ts)
+    const subs = L.subroutines ?? L.refuse('interfaces', 'an fcall in a program read without its bodies');
+    L.classes.fcall(L, i, (fb) => subs.table.callBody(L, fb, subs.liftOne));
     return;
   }
   if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');

@@ -1,0 +1,139 @@
+// SM5.0 class interfaces (src/lift/interfaces.ts): every function body lifted, each fcall a switch on
+// the function table the caller binds to the slot through the `iface` uniform, as Direct3D's
+// ClassLinkage binds class instances. The real program is ifce_unused/csmain-cs_5_0 (our own HLSL,
+// test/fixtures/lift): result[id] = filter.Apply(float4(id, 0, 0, 1)) + noise.Sample(float2(id, 1))
+// with filter one of Gain (c * k), Invert (1 - c), Offset (c + bias) and noise Flat (0.5). Each
+// binding runs on the executor and, when WebGPU is here, on Dawn; both must give the words worked
+// out here from the HLSL (Math.fround for each f32 operation, in the program's order).
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES, readBytes } from '../helpers/shared.js';
+import { closeWebgpu, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
+import { lift } from '../../src/lift/lift.js';
+import { classLinkageWords } from '../../src/lift/interfaces.js';
+import { emitWgsl } from '../../src/wgsl/index.js';
+import { runCompute } from '../../src/exec/index.js';
+import type { Program } from '../../src/ir/program.js';
+
+after(() => closeWebgpu());
+
+const program = (): Program => lift(readBytes(join(FIXTURES, 'lift/ifce_unused/csmain-cs_5_0/shader.dxbc')));
+
+const f32 = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+const fr = Math.fround;
+
+const key = (p: Program, cls: string, reg: number): [number, number] => {
+  const r = p.interface.resources.find((x) => x.registerClass === cls && x.register === reg);
+  assert.ok(r, `the program has ${cls}${reg}`);
+  return [r.group, r.binding];
+};
+
+// $Globals (cb0): gainA.k, gainB.k, off.bias, hash.seed, one row each (IFCE: bufferRegister 0..3)
+const K_A = [1.5, -2, 3.25, 0.75];
+const K_B = [-0.5, 4, 8, 2.5];
+const BIAS = 0.375;
+function globals(): Uint32Array {
+  const w = new Uint32Array(16);
+  K_A.forEach((x, i) => (w[i] = f32(x)));
+  K_B.forEach((x, i) => (w[4 + i] = f32(x)));
+  w[8] = f32(BIAS);
+  w[12] = 7;
+  return w;
+}
+
+/** result[id] for thread `id` with `filter` bound (noise: Flat). */
+function reference(filter: string, id: number): number[] {
+  const x = fr(id);
+  let c: number[];
+  if (filter === 'gainA' || filter === 'gainB') {
+    const k = filter === 'gainA' ? K_A : K_B;
+    // fxc folds c.y * k.y and c.z * k.z (c.y = c.z = 0) to 0
+    c = [fr(x * k[0]!), 0, 0, fr(1 * k[3]!)];
+  } else if (filter === 'inv') c = [fr(1 - x), 1, 1, 0];
+  else c = [fr(x + BIAS), fr(0 + BIAS), fr(0 + BIAS), fr(1 + BIAS)];
+  return c.map((v) => f32(fr(0.5 + v)));
+}
+
+const FILTERS = ['gainA', 'gainB', 'inv', 'off'] as const;
+
+/** The iface rows for `filter` in slot 0 and Flat in slot 1. */
+function iface(p: Program, filter: string): Uint32Array {
+  const linkage = p.interface.classLinkage;
+  assert.ok(linkage, 'the program describes its class linkage');
+  // Invert and Flat have no data: no instance in the IFCE part, bound by class type
+  return classLinkageWords(linkage, [
+    filter === 'inv' ? { classType: 'Invert' } : { instance: filter },
+    { classType: 'Flat' },
+  ]);
+}
+
+function want(filter: string): Uint32Array {
+  const out = new Uint32Array(16 * 4);
+  for (let id = 0; id < 16; id++) out.set(reference(filter, id), id * 4);
+  return out;
+}
+
+test('the interface is described: two slots, the tables of each, the IFCE instances', () => {
+  const p = program();
+  const l = p.interface.classLinkage;
+  assert.ok(l);
+  assert.equal(l.slots, 2);
+  assert.deepEqual(
+    l.interfaces.map((d) => [d.fp, d.arraySize, d.callSites, d.tables]),
+    [
+      [0, 1, 1, [0, 1, 2]],
+      [1, 1, 1, [3, 4]],
+    ],
+  );
+  assert.deepEqual(
+    l.ifce?.instances.map((x) => x.name),
+    ['gainA', 'gainB', 'off', 'hash'],
+  );
+  assert.deepEqual(key(p, 'this', 0), [l.group, l.binding]);
+  // gainB: table 2 (Gain), this = (cb0, row 1, -, -); Flat in slot 1: table 3
+  const w = iface(p, 'gainB');
+  assert.deepEqual(
+    [...w],
+    [0, 1, 0, 0, 0, 0, 0, 0, 2, 0xffffffff, 0xffffffff, 0xffffffff, 3, 0xffffffff, 0xffffffff, 0xffffffff],
+  );
+  assert.match(emitWgsl(p), /switch iface\[/);
+});
+
+test('the executor dispatches on the bound class: each filter gives its reference', () => {
+  const p = program();
+  for (const filter of FILTERS) {
+    const out = new Uint32Array(16 * 4);
+    runCompute(p, {
+      workgroups: [1, 1, 1],
+      buffers: {
+        [key(p, 'b', 0).join(':')]: globals(),
+        [key(p, 'this', 0).join(':')]: iface(p, filter),
+        [key(p, 'u', 0).join(':')]: out,
+      },
+    });
+    assert.deepEqual([...out], [...want(filter)], filter);
+  }
+});
+
+test('Dawn dispatches the same way', { skip: webgpuSkip() }, async () => {
+  const p = program();
+  const code = emitWgsl(p);
+  for (const filter of FILTERS) {
+    const [cg, cb] = key(p, 'b', 0);
+    const [ig, ib] = key(p, 'this', 0);
+    const [ug, ub] = key(p, 'u', 0);
+    const r = await gpuCompute({
+      code,
+      workgroups: [1, 1, 1],
+      bindings: [
+        { group: cg, binding: cb, type: 'uniform', words: globals() },
+        { group: ig, binding: ib, type: 'uniform', words: iface(p, filter) },
+        { group: ug, binding: ub, type: 'storage', words: new Uint32Array(16 * 4) },
+      ],
+    });
+    assert.ok(r.ok, r.ok ? '' : `${r.stage}: ${r.messages.join(' | ')}`);
+    assert.deepEqual([...(r.outputs[`${ug}:${ub}`] ?? [])], [...want(filter)], filter);
+  }
+});
