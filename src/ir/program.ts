@@ -102,6 +102,9 @@ export interface ClassLinkage {
   /** dcl_function_table: each table's function bodies, by call site. */
   readonly tables: Readonly<Record<number, readonly number[]>>;
   readonly ifce?: Ifce;
+  /** `cbi`: where instance data is read when this[].x names a constant-buffer register the program
+   * does not declare (one buffer for every such register; 4096 rows). */
+  readonly instanceBuffer?: { readonly group: number; readonly binding: number };
 }
 
 export interface Provenance {

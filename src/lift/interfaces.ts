@@ -33,6 +33,7 @@ export class ClassInterfaces {
   readonly interfaces: InterfaceDecl[] = [];
   private iface: { global: GlobalId; slots: number; group: number; binding: number } | undefined;
   private finished = false;
+  private cbi: { global: GlobalId; rows: number; group: number; binding: number } | undefined;
 
   /** Reads dcl_function_body (0x90), dcl_function_table (0x91) and dcl_interface (0x92). */
   declare(L: Lifter, i: Instruction): boolean {
@@ -108,12 +109,50 @@ export class ClassInterfaces {
     );
   }
 
+  /**
+   * The uniform `cbi` (made on first use): the constant buffer a class instance's data is read from
+   * when its this[].x names a register the program does not declare (fxc declares no buffer for
+   * instances the application makes with CreateClassInstance). One binding stands for every such
+   * register: the caller binds there the buffer it would bind at the instance's register.
+   */
+  instanceBuffer(L: Lifter): { global: GlobalId; rows: number } {
+    if (this.cbi) return this.cbi;
+    const f = this.iface ?? L.invalid('a constant buffer indexed by a register in a program without interfaces');
+    const rows = 4096;
+    const binding = f.binding + 1;
+    const global = L.m.addGlobal({
+      name: 'cbi',
+      space: 'uniform',
+      type: L.m.array(L.tVec4, rows),
+      binding: { group: 0, binding },
+    });
+    this.cbi = { global, rows, group: 0, binding };
+    L.resources.list.push({
+      name: 'cbi',
+      global,
+      reflectedName: '$ClassInstanceData',
+      registerClass: 'this',
+      register: 1,
+      count: 1,
+      space: 0,
+      id: 1,
+      group: 0,
+      binding,
+      kind: { kind: 'constantBuffer', rows, layout: { constants: [] } },
+    });
+    L.note(
+      `class instance data whose this[].x names a constant-buffer register the program does not declare is read from cbi (group 0, binding ${binding}): one buffer for every such register`,
+    );
+    return this.cbi;
+  }
+
   linkage(ifce: Ifce | undefined): ClassLinkage | undefined {
     if (!this.iface) return undefined;
     return {
       group: this.iface.group,
       binding: this.iface.binding,
       slots: this.iface.slots,
+      ...(this.cbi ? { instanceBuffer: { group: this.cbi.group, binding: this.cbi.binding } } : {}),
       interfaces: this.interfaces,
       tables: Object.fromEntries(this.tables),
       ...(ifce ? { ifce } : {}),

@@ -596,15 +596,9 @@ export class Resources {
       const slot = L.index(slotIndex);
       const row = L.index(op.indices[1]);
       const declared = [...this.bound].filter(([, res]) => res.cls === 'b' && !res.isArray);
-      if (declared.length === 0)
-        L.refuse(
-          'interfaces',
-          'class instance data in a constant buffer the program does not declare (an instance made by CreateClassInstance): no buffer to bind it to',
-        );
-      L.note(
-        `class instance data is read from the declared constant buffers (${declared.map(([k]) => `cb${k.slice(1)}`).join(', ')}); an instance whose this[].x names another register reads zero`,
-      );
-      let value = L.zeroVec4();
+      // a register the program does not declare (an instance made by CreateClassInstance): cbi
+      const cbi = L.classes.instanceBuffer(L);
+      let value = L.readRow(L.global(cbi.global), cbi.rows, row, 'cbi');
       for (const [key, res] of declared) {
         const reg = Number(key.slice(1));
         const read = L.readRow(L.global(res.global), res.rows, row, `cb${reg}`);

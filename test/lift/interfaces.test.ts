@@ -1,10 +1,14 @@
 // SM5.0 class interfaces (src/lift/interfaces.ts): every function body lifted, each fcall a switch on
 // the function table the caller binds to the slot through the `iface` uniform, as Direct3D's
-// ClassLinkage binds class instances. The real program is ifce_unused/csmain-cs_5_0 (our own HLSL,
-// test/fixtures/lift): result[id] = filter.Apply(float4(id, 0, 0, 1)) + noise.Sample(float2(id, 1))
-// with filter one of Gain (c * k), Invert (1 - c), Offset (c + bias) and noise Flat (0.5). Each
-// binding runs on the executor and, when WebGPU is here, on Dawn; both must give the words worked
-// out here from the HLSL (Math.fround for each f32 operation, in the program's order).
+// ClassLinkage binds class instances. Real programs (our own HLSL, test/fixtures/lift):
+// - ifce_unused/csmain-cs_5_0: result[id] = filter.Apply(float4(id, 0, 0, 1)) + noise.Sample(float2(id,
+//   1)) with filter one of Gain (c * k), Invert (1 - c), Offset (c + bias), noise Flat (0.5); the
+//   instances are the IFCE part's (in $Globals, cb0).
+// - ifce_multi/csmain-cs_5_0: Out[id] = float4(fog.Apply(brdf.Diffuse(...), id), 1) with instances
+//   the application makes (CreateClassInstance): their data is in a buffer the program does not
+//   declare, read from `cbi`.
+// Each binding runs on the executor and, when WebGPU is here, on Dawn; both must give the words
+// worked out here from the HLSL (Math.fround for each f32 operation, in the program's order).
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,6 +114,7 @@ test('the executor dispatches on the bound class: each filter gives its referenc
       buffers: {
         [key(p, 'b', 0).join(':')]: globals(),
         [key(p, 'this', 0).join(':')]: iface(p, filter),
+        [key(p, 'this', 1).join(':')]: new Uint32Array(4096 * 4),
         [key(p, 'u', 0).join(':')]: out,
       },
     });
@@ -123,6 +128,7 @@ test('Dawn dispatches the same way', { skip: webgpuSkip() }, async () => {
   for (const filter of FILTERS) {
     const [cg, cb] = key(p, 'b', 0);
     const [ig, ib] = key(p, 'this', 0);
+    const [dg, db] = key(p, 'this', 1);
     const [ug, ub] = key(p, 'u', 0);
     const r = await gpuCompute({
       code,
@@ -130,10 +136,92 @@ test('Dawn dispatches the same way', { skip: webgpuSkip() }, async () => {
       bindings: [
         { group: cg, binding: cb, type: 'uniform', words: globals() },
         { group: ig, binding: ib, type: 'uniform', words: iface(p, filter) },
+        { group: dg, binding: db, type: 'uniform', words: new Uint32Array(4096 * 4) },
         { group: ug, binding: ub, type: 'storage', words: new Uint32Array(16 * 4) },
       ],
     });
     assert.ok(r.ok, r.ok ? '' : `${r.stage}: ${r.messages.join(' | ')}`);
     assert.deepEqual([...(r.outputs[`${ug}:${ub}`] ?? [])], [...want(filter)], filter);
+  }
+});
+
+// ---- ifce_multi: instances made by the application, data in cbi ----
+
+const multi = (): Program => lift(readBytes(join(FIXTURES, 'lift/ifce_multi/csmain-cs_5_0/shader.dxbc')));
+const ALBEDO = [0.25, 0.5, 2];
+const FOG = { color: [4, -8, 1.5], start: 0, end: 16 };
+
+/** cbi rows (register 5, which the program does not declare): Lambert's albedo at row 0, LinearFog's
+ * color/start at row 1 and end at row 2. */
+function instanceData(): Uint32Array {
+  const w = new Uint32Array(4096 * 4);
+  ALBEDO.forEach((x, i) => (w[i] = f32(x)));
+  FOG.color.forEach((x, i) => (w[4 + i] = f32(x)));
+  w[7] = f32(FOG.start);
+  w[8] = f32(FOG.end);
+  return w;
+}
+
+function multiWant(fog: boolean): Uint32Array {
+  const out = new Uint32Array(8 * 4);
+  for (let id = 0; id < 8; id++) {
+    // Diffuse(n = (0, 0, 1), l = (0, id, 1)) = albedo * saturate(1): fxc folds it to albedo
+    let c = [...ALBEDO];
+    if (fog) {
+      const t = Math.min(1, Math.max(0, fr(fr(id - FOG.start) / fr(FOG.end - FOG.start))));
+      // lerp(c, color, t) as fxc writes it: mad(t, color - c, c) (every product here is exact)
+      c = c.map((x, i) => fr(fr(t * fr(FOG.color[i]! - x)) + x));
+    }
+    out.set([...c.map(f32), f32(1)], id * 4);
+  }
+  return out;
+}
+
+function multiBindings(p: Program, fog: boolean) {
+  const linkage = p.interface.classLinkage;
+  assert.ok(linkage?.instanceBuffer, 'the program reads instance data from cbi');
+  const ifaceWords = classLinkageWords(linkage, [
+    { classType: 'Lambert', cb: 5, row: 0 },
+    fog ? { classType: 'LinearFog', cb: 5, row: 1 } : { classType: 'NoFog' },
+  ]);
+  return { ifaceWords, data: instanceData() };
+}
+
+test('instance data in a buffer the program does not declare: the executor reads it from cbi', () => {
+  const p = multi();
+  for (const fog of [false, true]) {
+    const { ifaceWords, data } = multiBindings(p, fog);
+    const out = new Uint32Array(8 * 4);
+    runCompute(p, {
+      workgroups: [1, 1, 1],
+      buffers: {
+        [key(p, 'this', 0).join(':')]: ifaceWords,
+        [key(p, 'this', 1).join(':')]: data,
+        [key(p, 'u', 0).join(':')]: out,
+      },
+    });
+    assert.deepEqual([...out], [...multiWant(fog)], fog ? 'LinearFog' : 'NoFog');
+  }
+});
+
+test('instance data in cbi on Dawn', { skip: webgpuSkip() }, async () => {
+  const p = multi();
+  const code = emitWgsl(p);
+  for (const fog of [false, true]) {
+    const { ifaceWords, data } = multiBindings(p, fog);
+    const [ig, ib] = key(p, 'this', 0);
+    const [dg, db] = key(p, 'this', 1);
+    const [ug, ub] = key(p, 'u', 0);
+    const r = await gpuCompute({
+      code,
+      workgroups: [1, 1, 1],
+      bindings: [
+        { group: ig, binding: ib, type: 'uniform', words: ifaceWords },
+        { group: dg, binding: db, type: 'uniform', words: data },
+        { group: ug, binding: ub, type: 'storage', words: new Uint32Array(8 * 4) },
+      ],
+    });
+    assert.ok(r.ok, r.ok ? '' : `${r.stage}: ${r.messages.join(' | ')}`);
+    assert.deepEqual([...(r.outputs[`${ug}:${ub}`] ?? [])], [...multiWant(fog)], fog ? 'LinearFog' : 'NoFog');
   }
 });
