@@ -21,9 +21,10 @@
 // relative index (`t[r1.x + 0]`, a class with texture members) would need a statement per binding and
 // is refused by name.
 
-import type { ExprId, GlobalId } from '../ir/ir.js';
+import type { ExprId, GlobalId, Stmt } from '../ir/ir.js';
 import type { ClassLinkage, InterfaceDecl } from '../ir/program.js';
 import type { Instruction, Operand } from '../sm4/types.js';
+import { isIridiaError } from '../errors.js';
 import type { Ifce } from '../parts/ifce.js';
 import type { Lifter } from './state.js';
 
@@ -198,6 +199,54 @@ export class ClassInterfaces {
   }
 }
 
+/**
+ * An instruction whose texture or sampler operand is indexed by a register (`t[r1.x + 0]`, a class
+ * member: the instance's first texture, this[].z, plus the member's place): WGSL cannot pick a
+ * texture by a value, so the instruction is lifted once per declared register of that class, inside
+ * a switch on the index (an operand of each kind at a time: a sampler indexed too gives a switch in
+ * each case). A register whose declaration the instruction cannot use (another dimension) gets no
+ * case; an index naming no declared register does nothing (the destination keeps its value; noted).
+ * Returns false when the instruction has no such operand.
+ */
+export function liftPerBinding(L: Lifter, i: Instruction, liftOne: (i: Instruction) => void): boolean {
+  if (L.is51 || !L.classes.declared) return false;
+  const k = i.operands.findIndex(
+    (o) => (o.type === 6 || o.type === 7) && o.indices[0] !== undefined && o.indices[0].rep !== 0,
+  );
+  if (k < 0) return false;
+  const op = i.operands[k] as Operand;
+  const cls = op.type === 7 ? 't' : 's';
+  const index = L.index(op.indices[0]);
+  const registers = L.resources.list.filter((r) => r.registerClass === cls && r.count === 1).map((r) => r.register);
+  const cases: { values: number[]; isDefault: boolean; body: Stmt[] }[] = [];
+  let last: unknown;
+  for (const reg of registers) {
+    const fixed: Operand = { ...op, indices: [{ rep: 0, imm: reg, immHi: 0 }, ...op.indices.slice(1)] };
+    L.f.open();
+    try {
+      liftOne({ ...i, operands: i.operands.map((o, n) => (n === k ? fixed : o)) });
+    } catch (e) {
+      if (!isIridiaError(e)) throw e;
+      last = e;
+      L.f.close();
+      continue;
+    } finally {
+      L.ins = i;
+    }
+    cases.push({ values: [reg], isDefault: false, body: [...L.f.close()] });
+  }
+  if (cases.length === 0) {
+    if (last) throw last;
+    return L.invalid(`${cls}[r# + n] in a program that declares no ${cls}#`);
+  }
+  cases.push({ values: [], isDefault: true, body: [] });
+  L.f.stmt({ op: 'switch', selector: index.expr, cases });
+  L.note(
+    `class texture and sampler members: an instruction with ${cls}[r# + n] is lifted once per declared ${cls}# in a switch; an index naming no declared register leaves the destination unchanged`,
+  );
+  return true;
+}
+
 /** What a caller binds to one slot: an IFCE class instance (an element of an instance array), or a
  * class type with no data (CreateClassInstance with zero offsets; such classes have no instance). */
 export type BoundInstance =
@@ -241,7 +290,7 @@ export function classLinkageWords(
       classType = inst.classType;
       data = [
         has(inst.constantBuffer) ? cbRegister(inst.constantBuffer) : 0,
-        inst.bufferRegister + e * (type?.constantBufferStride ?? 0),
+        has(inst.constantBuffer) ? inst.bufferRegister + e * (type?.constantBufferStride ?? 0) : 0,
         has(inst.firstTexture) ? inst.firstTexture + e * (type?.textureCount ?? 0) : 0,
         has(inst.firstSampler) ? inst.firstSampler + e * (type?.samplerCount ?? 0) : 0,
       ];

@@ -23,6 +23,7 @@ import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
 import { liftStage } from './stage.js';
 import { Subroutines } from './subroutines.js';
+import { liftPerBinding } from './interfaces.js';
 import { hasDxilProgram, liftDxilContainer } from './dxil/lift.js';
 import type { Stmt } from '../ir/ir.js';
 
@@ -221,6 +222,8 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
+  // a class's texture or sampler member (t[r# + n]): once per declared register (interfaces.ts)
+  if (liftPerBinding(L, i, (j) => liftInstruction(L, flow, j))) return;
   const h = ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode);
   if (h) {
     h(L, i);

@@ -7,6 +7,8 @@
 // - ifce_multi/csmain-cs_5_0: Out[id] = float4(fog.Apply(brdf.Diffuse(...), id), 1) with instances
 //   the application makes (CreateClassInstance): their data is in a buffer the program does not
 //   declare, read from `cbi`.
+// - ifce_resources/main-ps_5_0: classes with texture and sampler members (t[r1.x + n], s[r1.y]), each
+//   such sample lifted once per declared texture and sampler in a switch on the instance's index.
 // Each binding runs on the executor and, when WebGPU is here, on Dawn; both must give the words
 // worked out here from the HLSL (Math.fround for each f32 operation, in the program's order).
 
@@ -18,7 +20,7 @@ import { closeWebgpu, runCompute as gpuCompute, webgpuSkip } from '../helpers/we
 import { lift } from '../../src/lift/lift.js';
 import { classLinkageWords } from '../../src/lift/interfaces.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
-import { runCompute } from '../../src/exec/index.js';
+import { runCompute, runPixel } from '../../src/exec/index.js';
 import type { Program } from '../../src/ir/program.js';
 
 after(() => closeWebgpu());
@@ -224,4 +226,50 @@ test('instance data in cbi on Dawn', { skip: webgpuSkip() }, async () => {
     assert.ok(r.ok, r.ok ? '' : `${r.stage}: ${r.messages.join(' | ')}`);
     assert.deepEqual([...(r.outputs[`${ug}:${ub}`] ?? [])], [...multiWant(fog)], fog ? 'LinearFog' : 'NoFog');
   }
+});
+
+// ---- ifce_resources: class texture and sampler members ----
+
+test("class texture and sampler members: the executor samples the bound instance's textures", () => {
+  const p = lift(readBytes(join(FIXTURES, 'lift/ifce_resources/main-ps_5_0/shader.dxbc')));
+  const linkage = p.interface.classLinkage;
+  assert.ok(linkage);
+  const k = (cls: string, reg: number) => key(p, cls, reg).join(':');
+  // each texture returns its own texel (t0: 1,2,4,8; t1: 3..; t2: 0.5..), whatever the sampler
+  const texel: Record<string, number[]> = {
+    [k('t', 0)]: [1, 2, 4, 8],
+    [k('t', 1)]: [3, 5, 7, 9],
+    [k('t', 2)]: [0.5, 0.25, 2, 4],
+  };
+  const uv = new Float32Array(2 * 2 * 4);
+  for (let i = 0; i < 4; i++) uv.set([0.125 * (i + 1), 0.75, 0, 0], i * 4);
+  const run = (bound: Parameters<typeof classLinkageWords>[1]) => {
+    const seen = new Set<string>();
+    const res = runPixel(p, {
+      width: 2,
+      height: 2,
+      inputs: { 0: new Uint32Array(uv.buffer) },
+      buffers: { [k('this', 0)]: classLinkageWords(linkage, bound) },
+      sample: (req) => {
+        seen.add(`${req.texture}|${req.sampler}`);
+        return (texel[req.texture] ?? [0, 0, 0, 0]).map(f32);
+      },
+    });
+    return { seen: [...seen].sort(), out: [...new Float32Array(res.targets[0]!.buffer).subarray(0, 4)] };
+  };
+  // TexSampler g_ts: t0 with s0
+  const ts = run([{ instance: 'g_ts' }]);
+  assert.deepEqual(ts.seen, [`${k('t', 0)}|${k('s', 0)}`]);
+  assert.deepEqual(ts.out, texel[k('t', 0)]);
+  // TwoTex g_tt: a = t1, b = t2, both with s1; a * b
+  const tt = run([{ instance: 'g_tt' }]);
+  assert.deepEqual(tt.seen, [`${k('t', 1)}|${k('s', 1)}`, `${k('t', 2)}|${k('s', 1)}`]);
+  assert.deepEqual(
+    tt.out,
+    texel[k('t', 1)]!.map((a, i) => fr(a * texel[k('t', 2)]![i]!)),
+  );
+  // Constant (no data): float4(uv, 0, 1), nothing sampled
+  const c = run([{ classType: 'Constant' }]);
+  assert.deepEqual(c.seen, []);
+  assert.deepEqual(c.out, [0.125, 0.75, 0, 1]);
 });
