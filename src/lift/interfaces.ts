@@ -223,11 +223,14 @@ export function liftPerBinding(L: Lifter, i: Instruction, liftOne: (i: Instructi
   for (const reg of registers) {
     const fixed: Operand = { ...op, indices: [{ rep: 0, imm: reg, immHi: 0 }, ...op.indices.slice(1)] };
     L.f.open();
+    const mine = L.f.openBlock();
     try {
       liftOne({ ...i, operands: i.operands.map((o, n) => (n === k ? fixed : o)) });
     } catch (e) {
       if (!isIridiaError(e)) throw e;
       last = e;
+      // drop the case, with any block the failed instruction left open
+      while (L.f.openBlock() !== mine) L.f.close();
       L.f.close();
       continue;
     } finally {
