@@ -3,6 +3,7 @@
 // (every approximation the lifter made). Spec: ../shared/spec/lifter-dxbc.md, "lift(bytes)".
 
 import type { FunctionId, GlobalId, Module } from './ir.js';
+import type { Ifce } from '../parts/ifce.js';
 
 export type Stage = 'vertex' | 'pixel' | 'compute' | 'hull' | 'domain' | 'geometry' | 'mesh' | 'amplification';
 
@@ -71,6 +72,39 @@ export interface Interface {
   readonly outputs: readonly Varying[];
   readonly patchConstants: readonly Varying[];
   readonly resources: readonly Resource[];
+  /** SM5.0 class interfaces: how the caller binds class instances (src/lift/interfaces.ts). */
+  readonly classLinkage?: ClassLinkage;
+}
+
+/** One `dcl_interface fp#[arraySize][callSites] = {ft...}`. */
+export interface InterfaceDecl {
+  /** fp#: also its first slot. */
+  readonly fp: number;
+  readonly arraySize: number;
+  readonly callSites: number;
+  /** The function tables an instance bound to it may select. */
+  readonly tables: readonly number[];
+}
+
+/**
+ * What a caller needs to bind class instances as Direct3D's ClassLinkage does: the uniform buffer
+ * `iface` of 2 × slots rows (row s: this[s] = constant-buffer register, first row, first texture,
+ * first sampler of the instance bound to slot s; row slots + s, lane x: the function table id it
+ * selects, any other value calling nothing), the interfaces and tables the program declares, and
+ * the IFCE part's instances and slot records (classLinkageWords in src/lift/interfaces.ts turns
+ * instance names into the rows).
+ */
+export interface ClassLinkage {
+  readonly group: number;
+  readonly binding: number;
+  readonly slots: number;
+  readonly interfaces: readonly InterfaceDecl[];
+  /** dcl_function_table: each table's function bodies, by call site. */
+  readonly tables: Readonly<Record<number, readonly number[]>>;
+  readonly ifce?: Ifce;
+  /** `cbi`: where instance data is read when this[].x names a constant-buffer register the program
+   * does not declare (one buffer for every such register; 4096 rows). */
+  readonly instanceBuffer?: { readonly group: number; readonly binding: number };
 }
 
 export interface Provenance {

@@ -8,6 +8,7 @@ import { parseContainer, type Container } from '../container/container.js';
 import { IridiaError } from '../errors.js';
 import type { Program, LiftOptions, Stage } from '../ir/program.js';
 import { readRdef, type Rdef } from '../parts/rdef.js';
+import { readIfce, type Ifce } from '../parts/ifce.js';
 import { readSignature, isSignatureKind, type Signature, type SignatureKind } from '../parts/signature.js';
 import { decodeProgram } from '../sm4/decode.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
@@ -23,6 +24,7 @@ import { Resources, scanUsage } from './resources.js';
 import { Lifter } from './state.js';
 import { liftStage } from './stage.js';
 import { Subroutines } from './subroutines.js';
+import { liftPerBinding } from './interfaces.js';
 import { hasDxilProgram, liftDxilContainer } from './dxil/lift.js';
 import type { Stmt } from '../ir/ir.js';
 
@@ -64,10 +66,20 @@ export function liftContainer(c: Container, options: LiftOptions = {}): Program 
       rdef = undefined;
     }
   }
+  const ifcePart = c.parts.find((p) => p.kind === 'IFCE');
+  let ifce: Ifce | undefined;
+  if (ifcePart) {
+    try {
+      ifce = readIfce(ifcePart.data, ifcePart.offset + 8);
+    } catch (e) {
+      if (!(e instanceof IridiaError)) throw e;
+      ifce = undefined;
+    }
+  }
   const inSig = signature(c, ['ISG1', 'ISGN']);
   const outSig = signature(c, ['OSG1', 'OSG5', 'OSGN']);
   const pcSig = signature(c, ['PSG1', 'PCSG']);
-  return liftTokens(tokens, part.kind, { inSig, outSig, pcSig, rdef }, options);
+  return liftTokens(tokens, part.kind, { inSig, outSig, pcSig, rdef, ...(ifce ? { ifce } : {}) }, options);
 }
 
 interface Parts {
@@ -75,6 +87,8 @@ interface Parts {
   readonly outSig: Signature | undefined;
   readonly pcSig: Signature | undefined;
   readonly rdef: Rdef | undefined;
+  /** The class linkage part (class interfaces). */
+  readonly ifce?: Ifce;
 }
 
 export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, options: LiftOptions): Program {
@@ -136,12 +150,15 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
       case 0x92:
       case 0x91:
       case 0x90:
-        L.refuse('interfaces', 'class interfaces (dcl_interface / function tables)');
+        L.classes.declare(L, i);
+        continue;
     }
     const info = i.opcode;
     if (info >= 0x58 && info <= 0x6a) continue;
     break;
   }
+  L.ins = undefined;
+  L.classes.finish(L);
   const entry = stage === 'vertex' || stage === 'pixel' || stage === 'compute';
   const inputs = buildInputs(L, decls, parts.inSig, entry);
   const outPlan = buildOutputs(L, decls, parts.outSig, entry);
@@ -186,7 +203,13 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   }
   return {
     stage,
-    interface: { inputs, outputs: outPlan.varyings, patchConstants: [], resources: L.resources.list },
+    interface: {
+      inputs,
+      outputs: outPlan.varyings,
+      patchConstants: [],
+      resources: L.resources.list,
+      ...(L.classes.declared ? { classLinkage: L.classes.linkage(parts.ifce)! } : {}),
+    },
     provenance: { target, bytecode: 'DXBC', part, instructions: ins.length },
     notes: L.notes,
     module: L.m.finish(),
@@ -198,6 +221,8 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
+  // a class's texture or sampler member (t[r# + n]): once per declared register (interfaces.ts)
+  if (liftPerBinding(L, i, (j) => liftInstruction(L, flow, j))) return;
   const h =
     ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode) ?? DOUBLE_OPS.get(i.opcode);
   if (h) {
@@ -209,6 +234,12 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
     // call / callc: the label's body inline (subroutines.ts)
     const subs = L.subroutines ?? L.refuse('subroutines', 'a call in a program read without its labels');
     subs.table.call(L, i, subs.liftOne);
+    return;
+  }
+  if (i.opcode === 0x78) {
+    // fcall: a switch on the class instance bound to the slot, each body inline (interfaces.ts)
+    const subs = L.subroutines ?? L.refuse('interfaces', 'an fcall in a program read without its bodies');
+    L.classes.fcall(L, i, (fb) => subs.table.callBody(L, fb, subs.liftOne));
     return;
   }
   if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');

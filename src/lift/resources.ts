@@ -563,6 +563,12 @@ export class Resources {
   /** The resource an instruction operand names: its record and, for ranges, the element handle. */
   find(cls: BoundResource['cls'], op: Operand): { res: BoundResource; handle: ExprId; nonUniform: boolean } {
     const L = this.L;
+    // SM5.0 class interfaces: a body's texture or sampler chosen by the instance (t[r1.x + 0])
+    if (!L.is51 && op.indices[0] !== undefined && op.indices[0].rep !== 0)
+      L.refuse(
+        'interfaces',
+        `a class member ${cls}# indexed by the instance (${cls}[r# + n]): one statement per binding is not lifted`,
+      );
     const id = op.indices[0]?.imm ?? 0;
     const res = this.bound.get(`${cls}${id}`);
     if (!res) return L.invalid(`${cls}${id} is used but not declared`);
@@ -583,6 +589,23 @@ export class Resources {
   /** Reads a row of a constant buffer operand (5.0: cb#[row]; 5.1: cb#[reg][row]). */
   readConstantBuffer(op: Operand): ExprId {
     const L = this.L;
+    const slotIndex = op.indices[0];
+    if (!L.is51 && slotIndex !== undefined && slotIndex.rep !== 0) {
+      // SM5.0 class interfaces: cb[r# + n][row], the buffer the instance's data is in (this[].x):
+      // the declared buffer of that register, zero for any other (interfaces.ts)
+      const slot = L.index(slotIndex);
+      const row = L.index(op.indices[1]);
+      const declared = [...this.bound].filter(([, res]) => res.cls === 'b' && !res.isArray);
+      // a register the program does not declare (an instance made by CreateClassInstance): cbi
+      const cbi = L.classes.instanceBuffer(L);
+      let value = L.readRow(L.global(cbi.global), cbi.rows, row, 'cbi');
+      for (const [key, res] of declared) {
+        const reg = Number(key.slice(1));
+        const read = L.readRow(L.global(res.global), res.rows, row, `cb${reg}`);
+        value = L.sel(L.bin('eq', slot.expr, L.u32(reg)), read, value);
+      }
+      return value;
+    }
     const { res, handle } = this.find('b', op);
     const row = L.index(op.indices[L.is51 ? 2 : 1]);
     return L.readRow(handle, res.rows, row, `cb${op.indices[0]?.imm ?? 0}`);

@@ -23,6 +23,7 @@ import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
 import { Flow, fallsThrough } from './flow.js';
 import { declareIcb, liftInstruction } from './lift.js';
 import { Subroutines } from './subroutines.js';
+import type { Ifce } from '../parts/ifce.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter, OT } from './state.js';
 
@@ -33,6 +34,8 @@ interface Sigs {
   readonly outSig: Signature | undefined;
   readonly pcSig: Signature | undefined;
   readonly rdef: Rdef | undefined;
+  /** The class linkage part (class interfaces, interfaces.ts). */
+  readonly ifce?: Ifce;
 }
 
 const PRIMITIVE_VERTICES: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 6: 4, 7: 6 };
@@ -155,7 +158,7 @@ export function liftStage(
     }
     if (i.opcode >= 0x5f && i.opcode <= 0x67) return true; // I/O sizes are fixed at 32 registers
     if (i.opcode === 0x99 || i.opcode === 0x9a) return true;
-    if (i.opcode === 0x90 || i.opcode === 0x91 || i.opcode === 0x92) L.refuse('interfaces', 'class interfaces');
+    if (i.opcode === 0x90 || i.opcode === 0x91 || i.opcode === 0x92) return L.classes.declare(L, i);
     return false;
   }
 
@@ -291,6 +294,7 @@ export function liftStage(
       outputs: varyings(sigs.outSig),
       patchConstants: varyings(sigs.pcSig),
       resources: L.resources.list,
+      ...(L.classes.declared ? { classLinkage: L.classes.linkage(sigs.ifce)! } : {}),
     },
     provenance: { target, bytecode: 'DXBC', part, instructions: ins.length },
     notes: L.notes,

@@ -13,6 +13,7 @@ import { invalid, refuse } from './refuse.js';
 import type { Resources } from './resources.js';
 import { samplePositionWords } from './memory.js';
 import type { Subroutines } from './subroutines.js';
+import { ClassInterfaces } from './interfaces.js';
 import type { Flow } from './flow.js';
 
 /** Operand types (D3D10_SB_OPERAND_TYPE). */
@@ -44,6 +45,7 @@ export const OT = {
   outputControlPoint: 26,
   inputPatchConstant: 27,
   domainPoint: 28,
+  thisPointer: 29,
   uav: 30,
   tgsm: 31,
   threadId: 32,
@@ -84,6 +86,8 @@ export class Lifter {
   /** Registers with no file of their own (vThreadID, oDepth, ...), by operand type. */
   readonly special = new Map<number, LocalId>();
   resources!: Resources;
+  /** SM5.0 class interfaces (interfaces.ts). */
+  readonly classes = new ClassInterfaces();
   /** The program's subroutine bodies, and how the stage lifts one instruction of them. */
   subroutines: { readonly table: Subroutines; readonly liftOne: (flow: Flow, i: Instruction) => void } | undefined;
   private positions: GlobalId | undefined;
@@ -195,6 +199,8 @@ export class Lifter {
       }
       case OT.constantBuffer:
         return this.resources.readConstantBuffer(op);
+      case OT.thisPointer:
+        return this.classes.readThis(this, op);
       case OT.immConstantBuffer: {
         if (!this.icb) return this.invalid('icb read without an immediate constant buffer');
         return this.readRow(this.global(this.icb.global), this.icb.rows, this.index(op.indices[0]), 'icb');

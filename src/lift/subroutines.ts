@@ -35,28 +35,34 @@ export class Subroutines {
     private readonly bodies: ReadonlyMap<number, readonly Instruction[]>,
     /** Index of the first `label`: the caller's body ends there. */
     readonly end: number,
+    /** Class interfaces' function bodies (`label fb#`), called by fcall (interfaces.ts). */
+    private readonly functionBodies: ReadonlyMap<number, readonly Instruction[]> = new Map(),
   ) {}
 
   /** Reads the label bodies of `ins` (every instruction from the first label on). */
   static of(L: Lifter, ins: readonly Instruction[]): Subroutines {
     const first = ins.findIndex((i) => i.opcode === LABEL);
     const bodies = new Map<number, Instruction[]>();
+    const functionBodies = new Map<number, Instruction[]>();
     if (first < 0) return new Subroutines(bodies, ins.length);
     let current: Instruction[] | undefined;
     for (let k = first; k < ins.length; k++) {
       const i = ins[k] as Instruction;
       if (i.opcode === LABEL) {
         L.ins = i;
-        const n = labelOf(L, i.operands[0]);
-        if (bodies.has(n)) L.invalid(`label l${n} is defined twice`);
+        const op = i.operands[0];
+        const fb = op?.type === OT.functionBody;
+        const n = fb ? indexOf(L, op) : labelOf(L, op);
+        const map = fb ? functionBodies : bodies;
+        if (map.has(n)) L.invalid(`label ${fb ? 'fb' : 'l'}${n} is defined twice`);
         current = [];
-        bodies.set(n, current);
+        map.set(n, current);
         continue;
       }
       current?.push(i);
     }
     L.ins = undefined;
-    return new Subroutines(bodies, first);
+    return new Subroutines(bodies, first, functionBodies);
   }
 
   /** Lifts `call l#` or `callc l#` (the label body inline), with `liftOne` lifting each instruction. */
@@ -76,6 +82,20 @@ export class Subroutines {
       this.inline(L, body, liftOne);
       L.f.stmt({ op: 'if', cond, accept: L.f.close(), reject: [] });
     } else this.inline(L, body, liftOne);
+    L.ins = ins;
+  }
+
+  /** Lifts the function body fb# inline (an fcall's case, interfaces.ts), as a call does a label's. */
+  callBody(L: Lifter, fb: number, liftOne: (flow: Flow, i: Instruction) => void): void {
+    const ins = L.ins;
+    const body = this.functionBodies.get(fb);
+    if (!body) return L.invalid(`fcall of fb${fb}, which the program does not define`);
+    if (this.depth >= MAX_DEPTH)
+      return L.refuse('subroutines', `calls nested deeper than ${MAX_DEPTH} (Direct3D's limit; recursion?)`);
+    this.inlined += body.length;
+    if (this.inlined > MAX_INLINED)
+      return L.refuse('subroutines', `inlining the calls would lift more than ${MAX_INLINED} instructions`);
+    this.inline(L, body, liftOne);
     L.ins = ins;
   }
 
@@ -120,6 +140,12 @@ export class Subroutines {
       L.f.stmt({ op: 'loop', body: L.f.close() });
     }
   }
+}
+
+function indexOf(L: Lifter, op: Operand | undefined): number {
+  const ix = op?.indices[0];
+  if (!ix || ix.rep !== 0) return L.invalid('a label with a relative index');
+  return ix.imm;
 }
 
 function labelOf(L: Lifter, op: Operand | undefined): number {

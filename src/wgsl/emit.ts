@@ -25,6 +25,7 @@
 import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type } from '../ir/ir.js';
 import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
+import { planUniformConditions, type UniformPlan } from './uniformity.js';
 
 export interface WgslOptions {
   /** Print `//` comments (provenance lines) given by the caller at the top. */
@@ -43,14 +44,25 @@ class Emitter {
   private readonly rt = new Set<Scalar>();
   private readonly out: string[] = [];
   private readonly entryFns = new Set<number>();
+  /** The branches whose condition goes through workgroupUniformLoad (uniformity.ts). */
+  private readonly uniformPlan: UniformPlan;
+  /** The workgroup word those conditions pass through (named when the plan has any). */
+  private uniformVar = '';
 
   constructor(private readonly m: Module) {
     for (const ep of m.entryPoints) this.entryFns.add(ep.function);
+    this.uniformPlan = planUniformConditions(m);
   }
 
   module(options: WgslOptions): string {
     const m = this.m;
     const head: string[] = [...(options.header ?? []).map((l) => `// ${l}`)];
+    let planned = 0;
+    for (const set of this.uniformPlan.values()) planned += set.size;
+    if (planned)
+      head.push(
+        `// note: ${planned} branch condition${planned === 1 ? '' : 's'} around group barriers pass${planned === 1 ? 'es' : ''} through workgroupUniformLoad (Direct3D requires every thread of the group to take the same path there; WGSL's uniformity analysis cannot see it)`,
+      );
     if (usesSubgroups(m)) head.push('enable subgroups;', 'diagnostic(off, subgroup_uniformity);');
     head.push('diagnostic(off, derivative_uniformity);', '');
     // Names: entry functions first so they keep their IR names where possible.
@@ -59,6 +71,7 @@ class Emitter {
       if (t.kind === 'struct') this.typeNames.set(i, this.names.name(t.name));
     });
     m.globals.forEach((g, i) => (this.globalNames[i] = this.names.name(g.name)));
+    if (this.uniformPlan.size) this.uniformVar = this.names.name('iridia_uniform');
     const body: string[] = [];
     m.types.forEach((t, i) => {
       if (t.kind !== 'struct') return;
@@ -75,7 +88,8 @@ class Emitter {
       const init = g.init !== undefined ? ` = ${this.constant(g.init)}` : '';
       body.push(`${attr}var${space} ${this.globalNames[i]}: ${this.type(g.type)}${init};`);
     });
-    if (m.globals.length) body.push('');
+    if (this.uniformVar) body.push(`var<workgroup> ${this.uniformVar}: u32;`);
+    if (m.globals.length || this.uniformVar) body.push('');
     m.functions.forEach((f, i) => {
       body.push(this.fn(f, i), '');
     });
@@ -175,7 +189,18 @@ class Emitter {
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
     this.s += `fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`;
     const types = resolveFunction(this.m, f);
-    const partial = { f, argNames, localNames, letNames, types, isConst: constness(f), litPlain: [], litRuntime: [] };
+    const partial = {
+      f,
+      argNames,
+      localNames,
+      letNames,
+      types,
+      isConst: constness(f),
+      litPlain: [],
+      litRuntime: [],
+      scope,
+      uniform: this.uniformPlan.get(index),
+    };
     const ctx: FnCtx = {
       ...partial,
       x: (h: ExprId): string => this.expr(ctx, h, false),
@@ -216,9 +241,14 @@ class Emitter {
           this.s += ';\n';
           break;
         case 'if':
-          this.s += `${ind}if `;
-          this.put(ctx, s.cond, false);
-          this.s += ' {\n';
+          if (ctx.uniform?.has(s)) {
+            const c = this.uniformLoad(ctx, ind, 'select(0u, 1u, ', s.cond, ')');
+            this.s += `${ind}if (${c} != 0u) {\n`;
+          } else {
+            this.s += `${ind}if `;
+            this.put(ctx, s.cond, false);
+            this.s += ' {\n';
+          }
           this.block(ctx, s.accept, ind + '  ');
           if (s.reject.length) {
             line('} else {');
@@ -234,9 +264,14 @@ class Emitter {
         case 'switch': {
           const st = ctx.types[s.selector];
           const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
-          this.s += `${ind}switch `;
-          this.put(ctx, s.selector, false);
-          this.s += ' {\n';
+          if (ctx.uniform?.has(s)) {
+            const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
+            this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
+          } else {
+            this.s += `${ind}switch `;
+            this.put(ctx, s.selector, false);
+            this.s += ' {\n';
+          }
           for (const c of s.cases) {
             const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
             if (c.isDefault) labels.push('default');
@@ -307,6 +342,22 @@ class Emitter {
           throw new Error(`${s.op} must be lowered before WGSL emission`);
       }
     }
+  }
+
+  /**
+   * Direct3D's promise that a branch around a barrier goes the same way in every thread of the
+   * group, written in WGSL: every invocation stores the condition (as a u32) to the workgroup word,
+   * `workgroupUniformLoad` reads it back as a uniform value, and a barrier after the load keeps the
+   * next such store (a later branch, the next iteration) from reaching the word before every
+   * invocation has read it (WGSL describes the barrier before the load only). Returns the let that
+   * holds the loaded word.
+   */
+  private uniformLoad(ctx: FnCtx, ind: string, open: string, cond: ExprId, close: string): string {
+    const name = ctx.scope.name('uniform_cond');
+    this.s += `${ind}${this.uniformVar} = ${open}`;
+    this.put(ctx, cond, false);
+    this.s += `${close};\n${ind}let ${name} = workgroupUniformLoad(&${this.uniformVar});\n${ind}workgroupBarrier();\n`;
+    return name;
   }
 
   /** A pointer expression as a WGSL reference (no `&`). */
@@ -634,6 +685,10 @@ class Emitter {
 }
 
 interface FnCtx {
+  /** The function's names (a name made while printing, as uniformLoad's, comes from it). */
+  readonly scope: Namer;
+  /** The branches of this function whose condition goes through workgroupUniformLoad. */
+  readonly uniform: ReadonlySet<Stmt> | undefined;
   /** Prints an expression (xr: with its literals through the identity helper); made once per function. */
   readonly x: (h: ExprId) => string;
   readonly xr: (h: ExprId) => string;

@@ -400,10 +400,36 @@ export interface DiffOptions {
   readonly small?: boolean;
 }
 
+/**
+ * Class interfaces (Program.interface.classLinkage): random words in the `iface` uniform would name
+ * no function table, and every fcall would call nothing. Each slot gets one of its interface's
+ * tables instead, and `this` data naming a declared constant buffer (its first rows), texture 0 and
+ * sampler 0, from a generator of its own (the other bindings keep their words).
+ */
+export function bindClassLinkage(p: Program, bound: Bound, seed: number): void {
+  const l = p.interface.classLinkage;
+  if (!l) return;
+  const rng = new Rng(seed ^ 0x5bd1e995);
+  const cbs = p.interface.resources.filter((r) => r.registerClass === 'b').map((r) => r.register);
+  const words = new Uint32Array(l.slots * 8);
+  for (let s = 0; s < l.slots; s++) {
+    const d = l.interfaces.find((x) => x.fp <= s && s < x.fp + x.arraySize);
+    const tables = d?.tables ?? [];
+    words[(l.slots + s) * 4] = tables.length ? tables[rng.int(tables.length)]! : 0xffffffff;
+    words[s * 4] = cbs.length ? cbs[rng.int(cbs.length)]! : 0;
+    words[s * 4 + 1] = rng.int(2);
+  }
+  const key = `${l.group}:${l.binding}`;
+  bound.buffers[key] = words;
+  const at = bound.gpu.findIndex((g) => g.group === l.group && g.binding === l.binding);
+  if (at >= 0) bound.gpu[at] = { group: l.group, binding: l.binding, type: 'uniform', words: words.slice() };
+}
+
 export async function diffCompute(p: Program, seed: number, options: DiffOptions = {}): Promise<Verdict> {
   const m = p.module;
   const bound = bindAll(m, new Rng(seed, options.small));
   if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  bindClassLinkage(p, bound, seed);
   lastBound = bound;
   const workgroups: [number, number, number] = [2, 1, 1];
   const gpu = await gpuCompute({ code: emitWgsl(p), workgroups, bindings: bound.gpu });
@@ -497,6 +523,7 @@ export async function diffPixel(p: Program, seed: number, options: DiffOptions =
   const rng = new Rng(seed, options.small);
   const bound = bindAll(m, rng);
   if (typeof bound === 'string') return { kind: 'skip', reason: bound };
+  bindClassLinkage(p, bound, seed);
   lastBound = bound;
   const ep = m.entryPoints.find((e) => e.stage === 'fragment')!;
   const f = m.functions[ep.function]!;

@@ -1,0 +1,449 @@
+// Which branch conditions the WGSL emitter passes through `workgroupUniformLoad` (emit.ts, "Barriers
+// in data-dependent control flow").
+//
+// Direct3D requires a group barrier with sync (GroupMemoryBarrierWithGroupSync, sync_g_t...) to be
+// reached by every thread of the group, or by none: the condition of every branch, loop exit and
+// switch around one is the same in all threads of the group, though it may be read from groupshared
+// memory, a UAV or a register the program computed from them. WGSL's uniformity analysis does not
+// know that promise: a value read from workgroup or read_write storage memory, or computed from
+// one, is non-uniform to it, and a barrier under it is refused ("must only be called from uniform
+// control flow"). `workgroupUniformLoad` is the promise written in WGSL: every invocation gets the
+// same value, and Tint treats it as uniform.
+//
+// The plan, per function that holds a synchronisation point (a barrier statement, or a call of a
+// function that holds one, transitively):
+// 1. The statements whose condition must be uniform (structurally): an `if` or `switch` that
+//    - holds a synchronisation point in one of its blocks, or
+//    - holds a `break`/`continue` that leaves it for a loop (or, for `break`, a switch) whose body
+//      holds a synchronisation point (the loop's next iterations, or the rest of the switch case,
+//      would run in divergent flow), or
+//    - holds a `return` (or `kill`) while a synchronisation point may run after it in the function
+//      (later in a block around it, or in a later iteration of a loop around it).
+//    Each such statement sits inside others of the same kind (they hold it, so they hold what it
+//    holds), so the loads the emitter adds are themselves in uniform control flow.
+// 2. Of those, the ones whose condition is not already uniform by a conservative analysis in the
+//    manner of WGSL's (one that never calls uniform what WGSL would not): literals, constants,
+//    uniform-buffer and read-only storage reads at uniform indices, the workgroup_id and
+//    num_workgroups builtins, lets and locals only ever given uniform values at positions of uniform
+//    control flow (a fixed point over the function, the statements of step 1 counted uniform).
+//    Everything else (workgroup and read_write storage memory, private globals, per-invocation
+//    builtins, atomic, subgroup and call results, image loads, a function's arguments) is
+//    non-uniform. A condition that is uniform is printed as it is: cbuffer-bounded loops and
+//    branches on a read-only buffer keep their WGSL.
+// Subgroup operations and derivatives are not planned here: Direct3D defines them in divergent flow
+// (by the active lanes, by the quad), which is not a value every invocation shares; the emitter keeps
+// WGSL's subgroup_uniformity and derivative_uniformity diagnostics off for them (docs/lift.md).
+
+import type { Block, Expr, ExprId, Function, Module, Stmt } from '../ir/ir.js';
+
+/** Per function index: the if/switch statements whose condition the emitter loads uniformly. */
+export type UniformPlan = ReadonlyMap<number, ReadonlySet<Stmt>>;
+
+export function planUniformConditions(m: Module): UniformPlan {
+  const sync = syncFunctions(m);
+  const plan = new Map<number, Set<Stmt>>();
+  m.functions.forEach((f, i) => {
+    if (!sync[i]) return;
+    const entry = m.entryPoints.some((e) => e.function === i);
+    const set = new FunctionPlan(m, f, sync, entry).run();
+    if (set.size) plan.set(i, set);
+  });
+  return plan;
+}
+
+/** Whether each function holds a barrier or calls (transitively) a function that does. */
+function syncFunctions(m: Module): boolean[] {
+  const direct = m.functions.map((f) => blockHas(f.body, (s) => s.op === 'barrier'));
+  const calls = m.functions.map((f) => {
+    const out: number[] = [];
+    blockHas(f.body, (s) => {
+      if (s.op === 'call') out.push(s.fn);
+      return false;
+    });
+    return out;
+  });
+  const sync = [...direct];
+  for (let changed = true; changed;) {
+    changed = false;
+    sync.forEach((v, i) => {
+      if (!v && (calls[i] ?? []).some((c) => sync[c])) {
+        sync[i] = true;
+        changed = true;
+      }
+    });
+  }
+  return sync;
+}
+
+/** Whether `pred` holds for some statement of `b`, nested blocks included. */
+function blockHas(b: Block, pred: (s: Stmt) => boolean): boolean {
+  for (const s of b) {
+    if (pred(s)) return true;
+    if (s.op === 'if' && (blockHas(s.accept, pred) || blockHas(s.reject, pred))) return true;
+    if (s.op === 'loop' && blockHas(s.body, pred)) return true;
+    if (s.op === 'switch' && s.cases.some((c) => blockHas(c.body, pred))) return true;
+  }
+  return false;
+}
+
+function subBlocks(s: Stmt): readonly Block[] {
+  if (s.op === 'if') return [s.accept, s.reject];
+  if (s.op === 'loop') return [s.body];
+  if (s.op === 'switch') return s.cases.map((c) => c.body);
+  return [];
+}
+
+type Branch = Extract<Stmt, { op: 'if' | 'switch' }>;
+type Target = Extract<Stmt, { op: 'loop' | 'switch' }>;
+
+/** Which locals may hold a non-uniform value at a point (true: may); null where no path reaches. */
+type State = boolean[] | null;
+
+function join(a: State, b: State): State {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.map((v, k) => v || b[k] === true);
+}
+
+function same(a: State, b: State): boolean {
+  if (a === null || b === null) return a === b;
+  return a.every((v, k) => v === b[k]);
+}
+
+/** Where a break or continue sends its state: the loop or switch it leaves for. */
+interface Frame {
+  readonly target: Target;
+  breaks: State;
+  continues: State;
+}
+
+class FunctionPlan {
+  private readonly syncMemo = new WeakMap<Block, boolean>();
+  /** Section 1: the if/switch statements that must be uniform. */
+  private readonly required = new Set<Stmt>();
+  /** Each branch's escapes (loops/switches outside it that its breaks/continues leave for; returns). */
+  private readonly escapes = new Map<Stmt, { readonly targets: readonly Target[]; readonly exits: boolean }>();
+  // Section 2, a fixed point over whole walks: every flag only goes one way.
+  /** Lets that may be non-uniform. */
+  private readonly letNonUniform: boolean[];
+  /** Branches whose condition was non-uniform at some walk. */
+  private readonly condNonUniform = new Set<Stmt>();
+  /** Loops and switches left in divergent flow (a non-uniform break or continue). */
+  private readonly diverged = new Set<Target>();
+  /** A non-uniform return or kill: everything may run in divergent flow. */
+  private functionDiverged = false;
+  private changed = false;
+  /** The state the expression memo was made for, and the memo. */
+  private memoState: State = null;
+  private memo: (boolean | undefined)[] = [];
+
+  constructor(
+    private readonly m: Module,
+    private readonly f: Function,
+    private readonly sync: readonly boolean[],
+    private readonly entry: boolean,
+  ) {
+    this.letNonUniform = f.lets.map(() => false);
+  }
+
+  run(): Set<Stmt> {
+    this.gather(this.f.body, [], false);
+    // Bounded: each walk that changes something turns at least one flag, and there are finitely many.
+    for (;;) {
+      this.changed = false;
+      const init: boolean[] = this.f.locals.map(() => false);
+      this.f.locals.forEach((l, k) => {
+        if (l.init !== undefined) init[k] = !this.uniform(l.init, init);
+      });
+      this.walk(this.f.body, init, !this.functionDiverged, []);
+      if (!this.changed) break;
+    }
+    const out = new Set<Stmt>();
+    for (const s of this.required) if (this.condNonUniform.has(s)) out.add(s);
+    return out;
+  }
+
+  private hasSync(b: Block): boolean {
+    let v = this.syncMemo.get(b);
+    if (v === undefined) {
+      v = blockHas(b, (s) => s.op === 'barrier' || (s.op === 'call' && this.sync[s.fn] === true));
+      this.syncMemo.set(b, v);
+    }
+    return v;
+  }
+
+  private stmtHasSync(s: Stmt): boolean {
+    if (s.op === 'barrier') return true;
+    if (s.op === 'call') return this.sync[s.fn] === true;
+    return subBlocks(s).some((b) => this.hasSync(b));
+  }
+
+  /**
+   * Section 1: marks the branches that must be uniform. `targets`: the loops and switches around
+   * the block, innermost last; `after`: whether a synchronisation point may run after the block.
+   */
+  private gather(b: Block, targets: readonly Target[], after: boolean): void {
+    const afterAt: boolean[] = new Array<boolean>(b.length);
+    let later = after;
+    for (let i = b.length - 1; i >= 0; i--) {
+      afterAt[i] = later;
+      if (this.stmtHasSync(b[i] as Stmt)) later = true;
+    }
+    b.forEach((s, i) => {
+      const a = afterAt[i] === true;
+      if (s.op === 'loop') this.gather(s.body, [...targets, s], a || this.hasSync(s.body));
+      else if (s.op === 'if' || s.op === 'switch') {
+        const inner = s.op === 'switch' ? [...targets, s] : targets;
+        for (const blk of subBlocks(s)) this.gather(blk, inner, a);
+        const esc = escapesOf(s, targets);
+        this.escapes.set(s, esc);
+        if (
+          subBlocks(s).some((blk) => this.hasSync(blk)) ||
+          (esc.exits && a) ||
+          esc.targets.some((t) => subBlocks(t).some((blk) => this.hasSync(blk)))
+        )
+          this.required.add(s);
+      }
+    });
+  }
+
+  private flag(set: Set<Stmt>, s: Stmt): void {
+    if (!set.has(s)) {
+      set.add(s);
+      this.changed = true;
+    }
+  }
+
+  /**
+   * Section 2: one forward walk of a block from `state` in control flow that is uniform when `cf`;
+   * `frames` are the loops and switches around it, innermost last. Returns the state at its end.
+   */
+  private walk(b: Block, state: State, cf: boolean, frames: Frame[]): State {
+    let st = state;
+    for (const s of b) {
+      if (st === null) return null; // nothing after a break, continue or return runs
+      switch (s.op) {
+        case 'let':
+          if (!(cf && this.uniform(s.value, st))) this.setLet(s.let);
+          break;
+        case 'store': {
+          const root = this.pointerRoot(s.pointer, st);
+          if (root?.kind !== 'local') break;
+          const ok = cf && root.uniform && this.uniform(s.value, st);
+          const next = [...st];
+          // a whole local is replaced; a part of one keeps what the rest may hold
+          next[root.id] = root.whole ? !ok : !ok || st[root.id] === true;
+          st = next;
+          break;
+        }
+        case 'atomic':
+        case 'subgroup':
+        case 'call':
+          if (s.result !== undefined) this.setLet(s.result);
+          break;
+        case 'if':
+        case 'switch': {
+          const cond = s.op === 'if' ? s.cond : s.selector;
+          const uniformCond = this.uniform(cond, st);
+          if (!uniformCond) {
+            this.flag(this.condNonUniform, s);
+            const esc = this.escapes.get(s);
+            if (!this.required.has(s) && esc) {
+              for (const t of esc.targets) this.flag(this.diverged as Set<Stmt>, t);
+              if (esc.exits && !this.functionDiverged) {
+                this.functionDiverged = true;
+                this.changed = true;
+              }
+            }
+          }
+          const inner = cf && (uniformCond || this.required.has(s));
+          if (s.op === 'if') {
+            st = join(this.walk(s.accept, st, inner, frames), this.walk(s.reject, st, inner, frames));
+          } else {
+            const frame: Frame = { target: s, breaks: null, continues: null };
+            const fr = [...frames, frame];
+            const caseCf = inner && !this.diverged.has(s);
+            let out: State = null;
+            for (const c of s.cases) out = join(out, this.walk(c.body, st, caseCf, fr));
+            // a switch without a default case may run none
+            if (!s.cases.some((c) => c.isDefault)) out = join(out, st);
+            // continues inside the switch belong to the loop around it
+            const loop = [...frames].reverse().find((x) => x.target.op === 'loop');
+            if (loop) loop.continues = join(loop.continues, frame.continues);
+            st = join(out, frame.breaks);
+          }
+          break;
+        }
+        case 'loop': {
+          const inner = cf && !this.diverged.has(s);
+          let head: State = st;
+          let frame: Frame;
+          for (;;) {
+            frame = { target: s, breaks: null, continues: null };
+            const end = this.walk(s.body, head, inner, [...frames, frame]);
+            const next = join(join(st, end), frame.continues);
+            if (same(next, head)) break;
+            head = next;
+          }
+          st = frame.breaks;
+          break;
+        }
+        case 'break': {
+          const fr = frames[frames.length - 1];
+          if (fr) fr.breaks = join(fr.breaks, st);
+          st = null;
+          break;
+        }
+        case 'continue': {
+          const fr = [...frames].reverse().find((x) => x.target.op === 'loop');
+          if (fr) fr.continues = join(fr.continues, st);
+          st = null;
+          break;
+        }
+        case 'return':
+          st = null;
+          break;
+        default:
+          break;
+      }
+    }
+    return st;
+  }
+
+  private setLet(id: number): void {
+    if (!this.letNonUniform[id]) {
+      this.letNonUniform[id] = true;
+      this.changed = true;
+      this.memoState = null;
+    }
+  }
+
+  /** The variable a pointer expression names; whether every index on the way is uniform; whether it is the whole variable. */
+  private pointerRoot(
+    h: ExprId,
+    st: boolean[],
+  ): { kind: 'local' | 'global'; id: number; uniform: boolean; whole: boolean } | undefined {
+    let uniform = true;
+    let whole = true;
+    let cur = h;
+    for (;;) {
+      const e = this.f.exprs[cur] as Expr | undefined;
+      if (!e) return undefined;
+      if (e.op === 'local') return { kind: 'local', id: e.local, uniform, whole };
+      if (e.op === 'global') return { kind: 'global', id: e.global, uniform, whole };
+      if (e.op === 'access') {
+        if (!this.uniform(e.index, st)) uniform = false;
+        whole = false;
+        cur = e.base;
+      } else if (e.op === 'member') {
+        whole = false;
+        cur = e.base;
+      } else return undefined;
+    }
+  }
+
+  /** Whether an expression's value is the same in every invocation (locals as `st` says), as WGSL's analysis would see it. */
+  private uniform(h: ExprId, st: boolean[]): boolean {
+    if (this.memoState !== st) {
+      this.memoState = st;
+      this.memo = [];
+    }
+    const known = this.memo[h];
+    if (known !== undefined) return known;
+    const v = this.compute(h, st);
+    this.memo[h] = v;
+    return v;
+  }
+
+  private compute(h: ExprId, st: boolean[]): boolean {
+    const e = this.f.exprs[h] as Expr | undefined;
+    if (!e) return false;
+    const u = (x: ExprId | undefined): boolean => x === undefined || this.uniform(x, st);
+    switch (e.op) {
+      case 'literal':
+      case 'zero':
+      case 'constant':
+        return true;
+      case 'compose':
+        return e.parts.every(u);
+      case 'splat':
+      case 'bitcast':
+      case 'convert':
+        return u(e.value);
+      case 'swizzle':
+        return u(e.vector);
+      case 'unary':
+        return u(e.arg);
+      case 'binary':
+        return u(e.left) && u(e.right);
+      case 'select':
+        return u(e.cond) && u(e.accept) && u(e.reject);
+      case 'math':
+        return e.args.every(u);
+      case 'arg': {
+        const a = this.f.args[e.index];
+        if (!this.entry || a?.binding?.kind !== 'builtin') return false;
+        return a.binding.builtin === 'workgroup_id' || a.binding.builtin === 'num_workgroups';
+      }
+      case 'let':
+        return this.letNonUniform[e.let] === false;
+      case 'global':
+        // a handle (texture, sampler) used as a value
+        return this.m.globals[e.global]?.space === 'handle';
+      case 'local':
+        return false;
+      case 'access':
+      case 'member': {
+        const root = this.pointerRoot(h, st);
+        // an element of a range of textures or samplers: a handle, uniform when its index is
+        if (root?.kind === 'global' && this.m.globals[root.id]?.space === 'handle') return root.uniform;
+        if (root) return false; // a pointer, not a value: only a load reads it
+        return e.op === 'access' ? u(e.base) && u(e.index) : u(e.base);
+      }
+      case 'load': {
+        const root = this.pointerRoot(e.pointer, st);
+        if (!root?.uniform) return false;
+        if (root.kind === 'local') return st[root.id] === false;
+        const g = this.m.globals[root.id];
+        if (!g) return false;
+        return g.space === 'uniform' || (g.space === 'storage' && (g.access ?? 'read') === 'read');
+      }
+      case 'image_query':
+        return u(e.image) && u(e.level);
+      case 'array_length':
+        return true;
+      case 'derivative':
+      case 'sample':
+      case 'image_load':
+        return false;
+    }
+  }
+}
+
+/**
+ * The loops and switches outside `s` (from `targets`, innermost last) that a break or continue
+ * inside it leaves for, and whether it holds a return or kill.
+ */
+function escapesOf(s: Branch, targets: readonly Target[]): { targets: Target[]; exits: boolean } {
+  const found = new Set<Target>();
+  let exits = false;
+  const innermostLoop = [...targets].reverse().find((t) => t.op === 'loop');
+  const innermost = targets[targets.length - 1];
+  // depth: loops and switches entered inside s (breaks target them); loopDepth: loops only
+  const visit = (b: Block, depth: number, loopDepth: number): void => {
+    for (const x of b) {
+      if (x.op === 'break' && depth === 0 && innermost) found.add(innermost);
+      else if (x.op === 'continue' && loopDepth === 0 && innermostLoop) found.add(innermostLoop);
+      else if (x.op === 'return' || x.op === 'kill') exits = true;
+      else if (x.op === 'loop') visit(x.body, depth + 1, loopDepth + 1);
+      else if (x.op === 'switch') for (const c of x.cases) visit(c.body, depth + 1, loopDepth);
+      else if (x.op === 'if') {
+        visit(x.accept, depth, loopDepth);
+        visit(x.reject, depth, loopDepth);
+      }
+    }
+  };
+  for (const b of subBlocks(s)) visit(b, s.op === 'switch' ? 1 : 0, 0);
+  // a continue inside a switch inside s still leaves for the loop around s
+  return { targets: [...found], exits };
+}
