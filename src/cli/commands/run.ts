@@ -148,7 +148,7 @@ export const SEEDED_DEFAULTS = {
   patches: 1,
 };
 
-interface RunSize {
+export interface RunSize {
   readonly workgroups: [number, number, number];
   readonly width: number;
   readonly height: number;
@@ -289,13 +289,15 @@ function colourOutputs(p: Program): Array<{ location: number; width: number; sca
   return out.sort((a, b) => a.location - b.location);
 }
 
-function seededCpu(p: Program, seed: number, size: RunSize): SeededResult {
+/** A seeded run on the executor (exported for the fuzz target `exec`, which gives a small `budget`). */
+export function seededCpu(p: Program, seed: number, size: RunSize, budget?: number): SeededResult {
   const b = seedBindings(p, seed);
   const out = seededHead(p, seed, b, 'executor', size);
   const base = {
     buffers: b.buffers,
     textures: b.textures,
     sample: nearestClampSampler(b.textures, { views: b.views, compare: b.compare }),
+    ...(budget !== undefined ? { budget } : {}),
   };
   if (p.stage === 'compute') runCompute(p, { ...base, workgroups: size.workgroups });
   else if (p.stage === 'pixel') {
