@@ -59,7 +59,8 @@ export type ErrorCode =
   // lifter / executor
   | 'E601_LIFT_UNSUPPORTED'
   | 'E602_LIFT_INVALID'
-  | 'E701_EXEC_ERROR';
+  | 'E701_EXEC_ERROR'
+  | 'E702_EXEC_BUDGET';
 
 export interface ErrorLocation {
   /** Byte offset in the container (or the blob being read) where the problem was found. */

@@ -54,6 +54,7 @@ export interface BoundResource {
   readonly shape: TextureShape;
   /** Texture sampled scalar, or the storage format of a typed UAV. */
   readonly scalar: 'f32' | 'i32' | 'u32';
+  /** Textures: read through a comparison sampler (bound as a depth texture); samplers: mode_comparison. */
   readonly depth: boolean;
   readonly format?: StorageFormat;
   /** Buffers: words per element (typed: 4 or 1), structure stride in bytes. */
@@ -380,7 +381,7 @@ export class Resources {
           {
             shape: 'buffer',
             scalar: 'f32',
-            depth: false,
+            depth: comparison,
             stride: 0,
             atomic: false,
             scalarElements: false,

@@ -64,16 +64,28 @@ export interface TargetReport {
 const BATCH = 25;
 
 /** One worker process; respawned after a time-out, a crash or an out-of-memory abort. */
-class Worker {
+export class Worker {
   private child: ChildProcess | undefined;
   private stderr = '';
   private onMessage: ((m: FromWorker) => void) | undefined;
   private onExit: ((code: number | null, signal: string | null) => void) | undefined;
+  private init: ToWorker & { type: 'init' } = { type: 'init', target: '', campaign: 0, shared: 0 };
+  private opts: { timeoutMs: number; memoryMb: number } = { timeoutMs: 5000, memoryMb: 512 };
 
-  constructor(
-    private readonly init: ToWorker & { type: 'init' },
-    private readonly opts: CampaignOptions,
-  ) {}
+  /** Points the worker at a target (a live worker switches without a restart). */
+  async retarget(init: ToWorker & { type: 'init' }, opts: { timeoutMs: number; memoryMb: number }): Promise<void> {
+    const respawn = opts.memoryMb !== this.opts.memoryMb;
+    this.init = init;
+    this.opts = opts;
+    if (respawn) this.close();
+    if (!this.child) return;
+    const child = this.child;
+    await new Promise<void>((resolve, reject) => {
+      this.onMessage = (m) => (m.type === 'ready' ? resolve() : undefined);
+      this.onExit = (code) => reject(new Error(`the fuzz worker exited (${code}): ${this.stderr}`));
+      child.send(init);
+    });
+  }
 
   private async spawn(): Promise<void> {
     this.stderr = '';
@@ -154,7 +166,10 @@ function emptyOutcomes(): Record<Outcome, number> {
   return { ok: 0, typed: 0, untyped: 0, 'invalid-ir': 0, memory: 0, crash: 0, oom: 0, timeout: 0 };
 }
 
-export async function runCampaign(opts: CampaignOptions): Promise<TargetReport> {
+/** Runs a campaign on one target. `workers` (kept alive by the caller, closed by it) saves the
+ * start-up of fresh processes when several targets run in turn; without it the campaign's own are
+ * closed at its end. */
+export async function runCampaign(opts: CampaignOptions, workers: Worker[] = []): Promise<TargetReport> {
   const target = targetNamed(opts.target);
   if (!target) throw new Error(`no fuzz target ${opts.target}`);
   const seeds = seedsFor(target, loadSeeds(opts.shared));
@@ -184,7 +199,10 @@ export async function runCampaign(opts: CampaignOptions): Promise<TargetReport> 
       }
     }
   };
-  const pool = Array.from({ length: Math.max(1, opts.jobs) }, () => new Worker(init, opts));
+  const pool = workers.slice(0, Math.max(1, opts.jobs));
+  while (pool.length < Math.max(1, opts.jobs)) pool.push(new Worker());
+  const shrinker = pool[0]!;
+  await Promise.all(pool.map((w) => w.retarget(init, opts)));
   await Promise.all(
     pool.map(async (w) => {
       while (handed < limit && Date.now() < deadline) {
@@ -195,11 +213,9 @@ export async function runCampaign(opts: CampaignOptions): Promise<TargetReport> 
       }
     }),
   );
-  pool.forEach((w) => w.close());
   const seconds = (Date.now() - started) / 1000;
   const reports: FailureReport[] = [];
   const containers = target.seeds !== 'd3d9';
-  const shrinker = new Worker(init, opts);
   for (const [key, f] of [...failures].sort((a, b) => a[1].index - b[1].index)) {
     const mu = makeMutant(opts.seed, target.name, f.index, seeds.length, containers);
     const ops = opts.shrink ? await shrink(shrinker, mu.seed, mu.ops, key, f.r.outcome) : mu.ops;
@@ -216,8 +232,17 @@ export async function runCampaign(opts: CampaignOptions): Promise<TargetReport> 
     };
     reports.push(report);
   }
-  shrinker.close();
-  return { target: target.name, seed: opts.seed, seeds: seeds.length, mutants, seconds, outcomes, codes, failures: reports };
+  if (workers.length === 0) pool.forEach((w) => w.close());
+  return {
+    target: target.name,
+    seed: opts.seed,
+    seeds: seeds.length,
+    mutants,
+    seconds,
+    outcomes,
+    codes,
+    failures: reports,
+  };
 }
 
 /** Drops operations one at a time while the mutant still fails with the same key (a time-out, crash
@@ -227,10 +252,15 @@ async function shrink(w: Worker, seed: number, ops: readonly Op[], key: string, 
   const slow = outcome === 'timeout' || outcome === 'crash' || outcome === 'oom';
   const same = async (candidate: Op[]): Promise<boolean> => {
     let got: Result | undefined;
-    await w.run(0, 1, () => ({ type: 'replay', id: 0, seed, ops: candidate }), (_i, r) => (got = r));
+    await w.run(
+      0,
+      1,
+      () => ({ type: 'replay', id: 0, seed, ops: candidate }),
+      (_i, r) => (got = r),
+    );
     return (got?.key ?? got?.outcome) === key;
   };
-  for (let changed = true; changed && cur.length > 1; ) {
+  for (let changed = true; changed && cur.length > 1;) {
     changed = false;
     for (let i = cur.length - 1; i >= 0 && cur.length > 1; i--) {
       const candidate = cur.filter((_, k) => k !== i);

@@ -7,12 +7,14 @@
 import { availableParallelism } from 'node:os';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCampaign, type TargetReport } from './campaign.js';
+import { runCampaign, Worker, type TargetReport } from './campaign.js';
 import { FAILURES, runOne } from './outcome.js';
 import { TARGETS, targetNamed } from './targets.js';
 
 function usage(why: string): never {
-  process.stderr.write(`fuzz: ${why}\nusage: npm run fuzz -- TARGET|all [--seconds N | --count N] [--seed S] [--out DIR]\n`);
+  process.stderr.write(
+    `fuzz: ${why}\nusage: npm run fuzz -- TARGET|all [--seconds N | --count N] [--seed S] [--out DIR]\n`,
+  );
   process.exit(2);
 }
 
@@ -67,20 +69,24 @@ if (replay !== undefined) {
 const names = which === 'all' ? TARGETS.map((t) => t.name) : [which];
 for (const n of names) if (!targetNamed(n)) usage(`no target ${n}; --list names them`);
 const reports: TargetReport[] = [];
+const workers = Array.from({ length: Math.max(1, jobs) }, () => new Worker());
 for (const name of names) {
-  const r = await runCampaign({
-    target: name,
-    ...(secondsText !== undefined ? { seconds: num('--seconds', secondsText, 10) } : {}),
-    ...(countText !== undefined ? { count: num('--count', countText, 1000) } : {}),
-    seed,
-    out,
-    jobs,
-    shared,
-    timeoutMs,
-    memoryMb,
-    shrink,
-    log: (l) => process.stderr.write(`${l}\n`),
-  });
+  const r = await runCampaign(
+    {
+      target: name,
+      ...(secondsText !== undefined ? { seconds: num('--seconds', secondsText, 10) } : {}),
+      ...(countText !== undefined ? { count: num('--count', countText, 1000) } : {}),
+      seed,
+      out,
+      jobs,
+      shared,
+      timeoutMs,
+      memoryMb,
+      shrink,
+      log: (l) => process.stderr.write(`${l}\n`),
+    },
+    workers,
+  );
   reports.push(r);
   const o = r.outcomes;
   process.stderr.write(
@@ -88,8 +94,10 @@ for (const name of names) {
       `ok ${o.ok}, typed ${o.typed}, untyped ${o.untyped}, invalid-ir ${o['invalid-ir']}, memory ${o.memory}, ` +
       `crash ${o.crash}, oom ${o.oom}, timeout ${o.timeout}; ${r.failures.length} distinct failures\n`,
   );
-  for (const f of r.failures) process.stderr.write(`  ${f.count}× ${f.key}${f.reproducer ? `\n     ${f.reproducer}` : ''}\n`);
+  for (const f of r.failures)
+    process.stderr.write(`  ${f.count}× ${f.key}${f.reproducer ? `\n     ${f.reproducer}` : ''}\n`);
 }
+workers.forEach((w) => w.close());
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'summary.json'), `${JSON.stringify(reports, null, 2)}\n`);
 if (json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);

@@ -44,8 +44,22 @@ export type Op =
   | { readonly op: 'word'; readonly part: number; readonly r: number; readonly value: number }
   | { readonly op: 'add'; readonly part: number; readonly r: number; readonly delta: number }
   | { readonly op: 'truncate'; readonly part: number; readonly r: number }
-  | { readonly op: 'splice'; readonly part: number; readonly r: number; readonly from: number; readonly r2: number; readonly len: number }
-  | { readonly op: 'insert'; readonly part: number; readonly r: number; readonly from: number; readonly r2: number; readonly len: number }
+  | {
+      readonly op: 'splice';
+      readonly part: number;
+      readonly r: number;
+      readonly from: number;
+      readonly r2: number;
+      readonly len: number;
+    }
+  | {
+      readonly op: 'insert';
+      readonly part: number;
+      readonly r: number;
+      readonly from: number;
+      readonly r2: number;
+      readonly len: number;
+    }
   | { readonly op: 'cut'; readonly part: number; readonly r: number; readonly len: number }
   | { readonly op: 'shuffle'; readonly r: number }
   | { readonly op: 'drop-part'; readonly r: number }
@@ -253,7 +267,13 @@ export function applyOps(
 
 /** The mutant `index` of a campaign: a seed, 1 to 4 byte-level operations (sometimes a part-level one
  * first), re-signed half of the time. */
-export function makeMutant(campaign: number, target: string, index: number, seedCount: number, containers: boolean): Mutant {
+export function makeMutant(
+  campaign: number,
+  target: string,
+  index: number,
+  seedCount: number,
+  containers: boolean,
+): Mutant {
   const r = rng(hashWords(campaign, hashString(target), index));
   const seed = r() % seedCount;
   const ops: Op[] = [];

@@ -49,6 +49,14 @@ function load(path: string): Seed | undefined {
 /** Every seed: the fixtures, then up to `shared` files sampled from each of ../shared's corpus folders
  * and its oracle (by a hash of the path, so the sample is the same on every machine). */
 export function loadSeeds(shared: number): Seed[] {
+  let seeds = cache.get(shared);
+  if (!seeds) cache.set(shared, (seeds = readSeeds(shared)));
+  return seeds;
+}
+
+const cache = new Map<number, Seed[]>();
+
+function readSeeds(shared: number): Seed[] {
   const files: string[] = [];
   walk(join(REPO, 'test/fixtures'), files);
   if (shared > 0 && existsSync(SHARED)) {

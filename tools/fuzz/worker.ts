@@ -24,6 +24,7 @@ export type FromWorker =
       readonly stack?: string;
     };
 
+let loaded: { shared: number; seeds: ReturnType<typeof loadSeeds> } | undefined;
 let state: { target: NonNullable<ReturnType<typeof targetNamed>>; campaign: number; seeds: Uint8Array[] } | undefined;
 
 function send(m: FromWorker): void {
@@ -34,7 +35,8 @@ process.on('message', (m: ToWorker) => {
   if (m.type === 'init') {
     const target = targetNamed(m.target);
     if (!target) throw new Error(`no target ${m.target}`);
-    const seeds = seedsFor(target, loadSeeds(m.shared)).map((s) => s.bytes);
+    if (!loaded || loaded.shared !== m.shared) loaded = { shared: m.shared, seeds: loadSeeds(m.shared) };
+    const seeds = seedsFor(target, loaded.seeds).map((s) => s.bytes);
     state = { target, campaign: m.campaign, seeds };
     send({ type: 'ready', seeds: seeds.length });
     return;

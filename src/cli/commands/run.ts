@@ -56,6 +56,7 @@ import { openGpu } from '../../gpu/session.js';
 import { constantVaryings, seededGpuBindings } from '../../gpu/seeded.js';
 import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
+import type { BudgetOptions } from '../../exec/budget.js';
 import type { Binding, Type } from '../../ir/ir.js';
 
 type Words = number[] | { f32: number[] } | { u32: number[] } | { i32: number[] };
@@ -289,15 +290,15 @@ function colourOutputs(p: Program): Array<{ location: number; width: number; sca
   return out.sort((a, b) => a.location - b.location);
 }
 
-/** A seeded run on the executor (exported for the fuzz target `exec`, which gives a small `budget`). */
-export function seededCpu(p: Program, seed: number, size: RunSize, budget?: number): SeededResult {
+/** A seeded run on the executor (exported for the fuzz target `exec`, which gives small budgets). */
+export function seededCpu(p: Program, seed: number, size: RunSize, limits: BudgetOptions = {}): SeededResult {
   const b = seedBindings(p, seed);
   const out = seededHead(p, seed, b, 'executor', size);
   const base = {
     buffers: b.buffers,
     textures: b.textures,
     sample: nearestClampSampler(b.textures, { views: b.views, compare: b.compare }),
-    ...(budget !== undefined ? { budget } : {}),
+    ...limits,
   };
   if (p.stage === 'compute') runCompute(p, { ...base, workgroups: size.workgroups });
   else if (p.stage === 'pixel') {

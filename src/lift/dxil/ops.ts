@@ -6,7 +6,7 @@
 
 import type { ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
-import { dxOpName } from '../../dxil/dxop.js';
+import { dxOp, dxOpName } from '../../dxil/dxop.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
@@ -976,6 +976,14 @@ function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
 
 export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | undefined {
   const opcode = L.imm(c.ops[0], 'a dx.op opcode');
+  // The function called is the opcode's class (dx.op.<class>[.<overload>], hctdb.py's class names;
+  // dxc spells the first letters in lower case): another function has another signature.
+  const row = dxOp(opcode);
+  const name = (c.callee as { name?: string } | undefined)?.name;
+  const fn = name?.toLowerCase();
+  const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
+  if (row && fn !== undefined && cls !== undefined && fn !== cls && !fn.startsWith(`${cls}.`))
+    return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
   return h(L, c, x);
