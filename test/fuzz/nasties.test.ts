@@ -81,7 +81,7 @@ test('10^5 nested ifs and loops: the decoder reads them (linear, no recursion)',
       const q = deep(kind, 2000);
       const o = new DataView(q.buffer, q.byteOffset).getUint32(32 + 4 * 2, true);
       const listing = programListing(decodeProgram(q.subarray(o + 8)), 0, 0);
-      assert.ok(listing.includes(`${' '.repeat(2 * 1999)}if_nz r0.x\n`));
+      assert.ok(listing.includes(`${' '.repeat(2 * 1999)}if_nz r0.xxxx\n`));
     }
   }
 });
