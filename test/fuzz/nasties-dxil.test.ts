@@ -114,7 +114,7 @@ test('cyclic metadata (dx.entryPoints naming itself) is read and printed, and re
   const ep = m0.named.find((n) => n.name === 'dx.entryPoints')!.ops[0]!;
   const node = m0.metadata[ep]!;
   assert.equal(node.k, 'node');
-  const ops = (node as { ops: number[] }).ops;
+  const ops = (node as { ops: readonly number[] }).ops;
   // the entry point's signatures operand (its third) now names the entry point node itself
   const blocks = readBitcode(bitcode, 0, 'DXIL');
   let changed = 0;

@@ -1,5 +1,7 @@
-// npm run fuzz -- TARGET|all [--seconds N | --count N] [--seed S] [--out DIR] [--jobs J] [--shared N]
-//                 [--timeout MS] [--memory MB] [--no-shrink] [--json]
+// npm run fuzz -- TARGET|all [--seconds N | --count N | --campaign [--scale F]] [--seed S] [--out DIR]
+//                 [--jobs J] [--shared N] [--timeout MS] [--memory MB] [--no-shrink] [--json]
+// --campaign runs issue 19's campaign: 10,000,000 mutants for the container, SM4/5 and DXIL readers,
+// 1,000,000 for every other target (CAMPAIGN in targets.ts), times --scale (default 1).
 // npm run fuzz -- TARGET --replay FILE      (runs one reproducer in this process, prints its outcome)
 // npm run fuzz -- --list
 // Exit status: 0 when every mutant gave only typed errors or none, 1 when any failed, 2 for usage.
@@ -9,7 +11,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCampaign, Worker, type TargetReport } from './campaign.js';
 import { FAILURES, runOne } from './outcome.js';
-import { TARGETS, targetNamed } from './targets.js';
+import { CAMPAIGN, TARGETS, targetNamed } from './targets.js';
 
 function usage(why: string): never {
   process.stderr.write(
@@ -46,6 +48,8 @@ if (flag('--list')) {
 const replay = opt('--replay');
 const secondsText = opt('--seconds');
 const countText = opt('--count');
+const scaleText = opt('--scale');
+const campaign = flag('--campaign');
 const seed = num('--seed', opt('--seed'), 1) >>> 0;
 const out = opt('--out') ?? 'out/fuzz';
 const jobs = num('--jobs', opt('--jobs'), Math.min(2, availableParallelism()));
@@ -76,6 +80,7 @@ for (const name of names) {
       target: name,
       ...(secondsText !== undefined ? { seconds: num('--seconds', secondsText, 10) } : {}),
       ...(countText !== undefined ? { count: num('--count', countText, 1000) } : {}),
+      ...(campaign ? { count: Math.max(1, Math.round(CAMPAIGN[name]! * num('--scale', scaleText, 1))) } : {}),
       seed,
       out,
       jobs,

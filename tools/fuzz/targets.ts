@@ -276,3 +276,12 @@ export const TARGETS: readonly Target[] = [
 export function targetNamed(name: string): Target | undefined {
   return TARGETS.find((t) => t.name === name);
 }
+
+/** Mutants per target of issue 19's campaign (`npm run fuzz -- all --campaign`): 10,000,000 for the
+ * container, SM4/5 and DXIL readers, 1,000,000 for the others. */
+export const CAMPAIGN: Readonly<Record<string, number>> = Object.fromEntries(
+  TARGETS.map((t) => [
+    t.name,
+    ['container', 'sm4', 'dxil-bitstream', 'dxil-module'].includes(t.name) ? 10_000_000 : 1_000_000,
+  ]),
+);
