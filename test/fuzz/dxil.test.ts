@@ -5,9 +5,14 @@
 // getelementptr of a non-pointer; now each is refused where the record or the call is read.
 
 import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
 import { parseContainer } from '../../src/container/container.js';
-import { disassembleDxil } from '../../src/dxil/disassemble.js';
+import { disassembleDxil, readPartModule } from '../../src/dxil/disassemble.js';
+import { Constant, Func } from '../../src/dxil/ir.js';
+import { liftModule } from '../../src/lift/dxil/lift.js';
+import { FIXTURES, readBytes } from '../helpers/shared.js';
 import { mutant, refuses, typedOnly } from './repro.js';
 
 type Ops = Parameters<typeof mutant>[2];
@@ -89,4 +94,29 @@ test('dxil-listing: a constant getelementptr of a non-pointer is E404 (it crashe
   ]);
   refuses(() => disassembleDxil(parseContainer(b)), 'E404_BITCODE_RECORD', /constant/);
   typedOnly('dxil-listing', b);
+});
+
+test('lift-dxil: a sample whose sampler handle is of another class is E602 (IR: sample with a non-sampler)', () => {
+  // Found on a ../shared corpus program (vkd3d-proton's texture_feedback_gather_po): the i8 3 of
+  // createHandle(57, i8 3, ...) read as i8 2, so the sampler operand was a constant buffer's handle. Made
+  // here from a committed fixture: its sampler's createHandle names class 0, its texture's range.
+  const c = parseContainer(readBytes(join(FIXTURES, 'dxil-lift/DXIL__TexturedQuad.frag.dxil')));
+  const m = readPartModule(c, 'DXIL')!;
+  let changed = 0;
+  for (const f of m.functions)
+    for (const bb of f.blocks)
+      for (const i of bb.insts)
+        if (i.op === 'call' && i.callee instanceof Func && i.callee.name === 'dx.op.createHandle') {
+          const cls = i.ops[1];
+          if (cls instanceof Constant && cls.ck === 'int' && cls.bits === 3n) {
+            cls.bits = 0n;
+            changed++;
+          }
+        }
+  assert.equal(changed, 1);
+  refuses(
+    () => liftModule(m, 'DXIL', 0),
+    'E602_LIFT_INVALID',
+    /a sampler operand that is a handle of class t, not a sampler/,
+  );
 });

@@ -19,6 +19,7 @@ import {
   handleOf,
   num,
   resourceOf,
+  samplerOf,
   retType,
   toLane,
   u32,
@@ -434,7 +435,7 @@ type SampleKind = 'sample' | 'bias' | 'level' | 'grad' | 'cmp' | 'cmpLevelZero' 
 function sample(kind: SampleKind): Handler {
   return (L, c, x) => {
     const { res, e: image } = resourceOf(L, c, 1, x);
-    const { e: sampler } = resourceOf(L, c, 2, x);
+    const { e: sampler } = samplerOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
       return L.invalid('sampling a view that is not a texture');
     if (res.shape === '2dms' || res.shape === '2dmsarray')
@@ -550,7 +551,7 @@ const gather =
   (cmp: boolean): Handler =>
   (L, c, x) => {
     const { res, e: image } = resourceOf(L, c, 1, x);
-    const { e: sampler } = resourceOf(L, c, 2, x);
+    const { e: sampler } = samplerOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape.startsWith('1d') || res.shape === 'buffer')
       return L.invalid('a gather of a view that is not a 2D, cube or 3D texture');
     const fc = floatCoords(L, c, 3, res);
