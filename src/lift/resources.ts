@@ -195,6 +195,8 @@ export class Resources {
     const isArray = count !== 1;
     const group = { b: 0, t: 1, s: 2, u: 3, g: -1 }[cls];
     const name = `${cls === 'b' ? 'cb' : cls}${id}`;
+    // A register (5.1: a range id) is declared once: two declarations would be two globals on one binding.
+    if (this.bound.has(`${cls}${id}`)) L.invalid(`${name} is declared twice`);
     // An unbounded range gets `unboundedCount` bindings, or more when a constant index reaches further.
     const given = count ?? Math.max(this.unbounded(), (this.usage.maxIndex.get(`${cls}${id}`) ?? 0) - lower + 1);
     if (given > 4096)

@@ -4,6 +4,7 @@
 
 import { test } from 'node:test';
 import { lift } from '../../src/lift/lift.js';
+import { OP, T, computeProgram, imm, ins, operand, storeRaw } from '../exec/asm.js';
 import { mutant, refuses, typedOnly } from './repro.js';
 
 const cases: { name: string; seed: string; ops: Parameters<typeof mutant>[2]; reason: RegExp }[] = [
@@ -45,3 +46,13 @@ for (const c of cases)
     refuses(() => lift(b), 'E602_LIFT_INVALID', c.reason);
     typedOnly('lift-dxbc', b);
   });
+
+test('lift-dxbc: a register declared twice is E602 (IR: a binding used by two globals)', () => {
+  // Issue 19's "a binding used by two globals (s#, t#, u#, cb#)", made by hand: u0 declared twice. The
+  // second declaration made a second global on @group(3) @binding(0).
+  const b = computeProgram([
+    ins(OP.dcl_uav_raw, [operand(T.uav, [0], { mode: 'none' })]),
+    storeRaw(imm(0), imm(1), 'x'),
+  ]);
+  refuses(() => lift(b), 'E602_LIFT_INVALID', /u0 is declared twice \(dcl_uav_raw/);
+});
