@@ -61,6 +61,7 @@ export type ErrorCode =
   | 'E601_LIFT_UNSUPPORTED'
   | 'E602_LIFT_INVALID'
   | 'E701_EXEC_ERROR'
+  | 'E702_EXEC_BUDGET'
   // engine structures (src/engines/skate): E801-E809
   | 'E801_SKATE_TRUNCATED'
   | 'E802_SKATE_BAD_OFFSET'

@@ -156,7 +156,8 @@ function checkConstant(mr: ModuleReader, c: Constant, code: number): void {
       ok = seq && (t.elt!.kind === 'int' || t.elt!.isFP()) && c.data.length === t.count;
       break;
     case 'ce-gep':
-      ok = c.opIds.length > 0;
+      // the base is a pointer (the printer and the lifter read its pointee)
+      ok = c.opIds.length > 0 && (c.srcType !== undefined || c.opTypes[0]?.kind === 'ptr');
       break;
     case 'null':
     case 'undef':
@@ -205,9 +206,33 @@ export function checkAcyclic(mr: ModuleReader, list: readonly Constant[]): void 
 /** Resolves a constant's operand ids against the value table. */
 export function resolveConstant(mr: ModuleReader, c: Constant, values: readonly Value[]): void {
   if (c.opIds.length === 0) return;
-  c.ops = c.opIds.map((id) => {
+  c.ops = c.opIds.map((id, k) => {
     const v = values[id];
     if (!v) throw mr.fail('E405_BITCODE_FORWARD_REF', `a constant refers to value ${id}, never defined`);
+    // LLVM reads each operand with the type its record gives (ValueList.getConstantFwdRef): a value of
+    // another type is an invalid record.
+    const want = operandType(c, k);
+    if (want !== undefined && v.type !== want)
+      throw mr.fail(
+        'E404_BITCODE_RECORD',
+        `a constant's operand ${k} (value ${id}) is not of the type its record gives`,
+      );
     return v;
   });
+}
+
+/** The type operand `k` of a constant must have, where its record says (undefined: not checked). */
+function operandType(c: Constant, k: number): Type | undefined {
+  const t = c.type;
+  switch (c.ck) {
+    case 'aggregate':
+      return t.kind === 'struct' ? t.elts[k] : t.elt;
+    case 'ce-binop':
+      return t;
+    case 'ce-cast':
+    case 'ce-gep':
+      return c.opTypes[k];
+    default:
+      return undefined;
+  }
 }

@@ -102,13 +102,22 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       forwards++;
       return new Forward(id, type, true);
     }
-    if (id < values.length) return values[id]!;
+    if (id < values.length) return typed(values[id]!, type);
     forwards++;
     return new Forward(id, type, false);
   };
+  /** LLVM's getValueFwdRef: a value read with a known type must have that type ("Invalid record"). */
+  const typed = (v: Value, type: Type | undefined): Value => {
+    if (type !== undefined && v.type !== type)
+      throw fail(
+        'E404_BITCODE_RECORD',
+        `instruction record ${code} reads a ${typeWords(v.type)} value where its type says ${typeWords(type)}`,
+      );
+    return v;
+  };
   /** An absolute value id (phi incoming values, alloca sizes, switch cases). */
   const absolute = (id: number, type: Type | undefined): Operand => {
-    if (id < values.length) return values[id]!;
+    if (id < values.length) return typed(values[id]!, type);
     forwards++;
     return new Forward(id, type, false);
   };
@@ -256,6 +265,11 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           lt.kind === 'int' || lt.isFP() || (isVector(lt) && (lt.elt!.kind === 'int' || lt.elt!.isFP())),
           'a binop on a non-arithmetic type',
         );
+        // LLVM's getDecodedBinaryOpcode: udiv, urem, the shifts and the bitwise operations have no
+        // floating-point form, and no opcode follows xor (12).
+        const sub = o[ai]!;
+        if (sub > 12 || (lt.isFPOrFPVector() && ![0, 1, 2, 4, 6].includes(sub)))
+          throw fail('E404_BITCODE_RECORD', `binop opcode ${sub} does not apply to a ${typeWords(lt)}`);
         inst = new Instruction('binop', lt);
         inst.sub = o[ai++]!;
         inst.flags = o[ai] ?? 0;
@@ -265,7 +279,10 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       case FN.CAST: {
         const v = valueTypePair();
         if (ai + 2 > o.length) throw fail('E404_BITCODE_RECORD', 'a cast without its type and opcode');
-        inst = new Instruction('cast', mr.type(o[ai]!));
+        const to = mr.type(o[ai]!);
+        if (!castIsValid(o[ai + 1]!, v.type!, to))
+          throw fail('E404_BITCODE_RECORD', `cast opcode ${o[ai + 1]} from ${typeWords(v.type!)} to ${typeWords(to)}`);
+        inst = new Instruction('cast', to);
         inst.sub = o[ai + 1]!;
         inst.ops = operands([v]);
         break;
@@ -574,6 +591,11 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
     const v = values[p.id];
     if (!v)
       throw fail('E405_BITCODE_FORWARD_REF', `value ${p.id} is referenced but never defined (${values.length} values)`);
+    if (p.type !== undefined && v.type !== p.type)
+      throw fail(
+        'E404_BITCODE_RECORD',
+        `a forward reference to value ${p.id} expects a ${typeWords(p.type)}, the value is a ${typeWords(v.type)}`,
+      );
     return v;
   };
   for (const c of consts) mr.resolveConstant(c, values);
@@ -605,6 +627,73 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   f.localMetadata = m.metadata.slice(mdBase);
   m.metadata.length = mdBase;
   values.length = base;
+}
+
+/** Bits of a first-class non-aggregate type (0 for what has no size: pointers, aggregates). */
+function primitiveBits(t: Type): number {
+  if (t.kind === 'int') return t.width;
+  if (t.kind === 'half') return 16;
+  if (t.kind === 'float') return 32;
+  if (t.kind === 'double') return 64;
+  if (t.kind === 'vector' && t.elt) return t.count * primitiveBits(t.elt);
+  return 0;
+}
+
+/** LLVM 3.7's CastInst::castIsValid (the bitcode reader's "Invalid cast"): the cast opcode (trunc 0,
+ * zext, sext, fptoui, fptosi, uitofp, sitofp, fptrunc, fpext, ptrtoint, inttoptr, bitcast,
+ * addrspacecast 12) applies to its source and destination types, lane for lane. */
+function castIsValid(op: number, from: Type, to: Type): boolean {
+  const lanes = (t: Type): number => (t.kind === 'vector' ? t.count : 1);
+  const scalar = (t: Type): Type => (t.kind === 'vector' && t.elt ? t.elt : t);
+  const s = scalar(from);
+  const d = scalar(to);
+  if (lanes(from) !== lanes(to) && op !== 11) return false;
+  const bits = (t: Type): number => primitiveBits(t);
+  switch (op) {
+    case 0:
+      return s.kind === 'int' && d.kind === 'int' && s.width > d.width;
+    case 1:
+    case 2:
+      return s.kind === 'int' && d.kind === 'int' && s.width < d.width;
+    case 3:
+    case 4:
+      return s.isFP() && d.kind === 'int';
+    case 5:
+    case 6:
+      return s.kind === 'int' && d.isFP();
+    case 7:
+      return s.isFP() && d.isFP() && bits(s) > bits(d);
+    case 8:
+      return s.isFP() && d.isFP() && bits(s) < bits(d);
+    case 9:
+      return s.kind === 'ptr' && d.kind === 'int';
+    case 10:
+      return s.kind === 'int' && d.kind === 'ptr';
+    case 11:
+      if (from.kind === 'ptr' || to.kind === 'ptr')
+        return from.kind === 'ptr' && to.kind === 'ptr' && from.addrSpace === to.addrSpace;
+      return bits(from) > 0 && bits(from) === bits(to);
+    case 12:
+      return from.kind === 'ptr' && to.kind === 'ptr' && from.addrSpace !== to.addrSpace;
+    default:
+      return false;
+  }
+}
+
+/** A type in a few words, for messages (i32, float, <4 x float>, ptr, struct %name). */
+function typeWords(t: Type): string {
+  switch (t.kind) {
+    case 'int':
+      return `i${t.width}`;
+    case 'vector':
+      return `<${t.count} x ${t.elt ? typeWords(t.elt) : '?'}>`;
+    case 'array':
+      return `[${t.count} x ${t.elt ? typeWords(t.elt) : '?'}]`;
+    case 'struct':
+      return t.name !== undefined ? `struct %${t.name}` : 'struct';
+    default:
+      return t.kind;
+  }
 }
 
 function isTerminator(op: InstOp): boolean {

@@ -9,7 +9,8 @@
 // order, so a run is deterministic.
 
 import type { Block, Expr, Function as IrFunction, Module, Scalar, Stmt, SubgroupReduce, Type } from '../ir/ir.js';
-import { resolveFunction, scalarOf, type Resolved } from '../ir/typeof.js';
+import { IrTypeError, resolveFunction, scalarOf, type Resolved } from '../ir/typeof.js';
+import { budgetError, reserveWords } from './budget.js';
 import { IridiaError } from '../errors.js';
 import { layoutOf, memberOffset, memberType } from './layout.js';
 import { binary, bitcast, convert, math, unary } from './ops.js';
@@ -56,7 +57,13 @@ const resolvedCache = new WeakMap<IrFunction, Resolved[]>();
 function resolved(m: Module, f: IrFunction): Resolved[] {
   let r = resolvedCache.get(f);
   if (!r) {
-    r = resolveFunction(m, f);
+    try {
+      r = resolveFunction(m, f);
+    } catch (e) {
+      // a module that does not type-check (one built by hand: the lifters' output validates)
+      if (e instanceof IrTypeError) fail(`function ${f.name} does not type-check: ${e.message}`);
+      throw e;
+    }
     resolvedCache.set(f, r);
   }
   return r;
@@ -104,7 +111,12 @@ export class Invocation {
     this.types = resolved(ctx.module, f);
     this.returned = new Uint8Array(this.n);
     const m = ctx.module;
-    this.locals = f.locals.map((l) => new Uint32Array(layoutOf(m, this.typeOf(l.type)).size * this.n));
+    const sizes = f.locals.map((l) => layoutOf(m, this.typeOf(l.type)).size * this.n);
+    reserveWords(
+      sizes.reduce((a, b) => a + b, 0),
+      `the locals of function ${f.name} over ${this.n} lanes`,
+    );
+    this.locals = sizes.map((w) => new Uint32Array(w));
     const all = new Uint8Array(this.n).fill(1);
     f.locals.forEach((l, i) => {
       if (l.init !== undefined) this.storeTo(this.localPtr(i), this.value(l.init), all);
@@ -130,7 +142,7 @@ export class Invocation {
   private block(b: Block, mask: Uint8Array): void {
     for (const s of b) {
       if (!any(mask)) return;
-      if (--this.ctx.budget < 0) fail('the run exceeded its statement budget (a loop that does not end?)');
+      if (--this.ctx.budget < 0) throw budgetError('statement', 'a batch ran on (a loop that does not end?)');
       this.stmt(s, mask);
     }
   }
@@ -163,6 +175,8 @@ export class Invocation {
         const frame: Frame = { isLoop: true, broke: new Uint8Array(n), continued: new Uint8Array(n) };
         this.frames.push(frame);
         while (any(live)) {
+          // an iteration counts as a statement, so that an empty loop meets the budget too
+          if (--this.ctx.budget < 0) throw budgetError('statement', 'a batch ran on (a loop that does not end?)');
           frame.continued.fill(0);
           this.block(s.body, live);
           for (let l = 0; l < n; l++) live[l] = live[l]! | frame.continued[l]!;

@@ -14,6 +14,7 @@ import { layoutOf } from './layout.js';
 import { makeContext, type ExecBindings } from './run.js';
 import { V } from './values.js';
 import { withDenormals } from './ops.js';
+import { checkLanes, reserveWords, startRun } from './budget.js';
 import { FILE_WORDS } from './stages.js';
 
 function fail(why: string): never {
@@ -71,6 +72,8 @@ function runGroup(
   const m: Module = p.module;
   const [sx, sy, sz] = sf.threadGroup!;
   const n = sx * sy * sz;
+  startRun(run);
+  checkLanes(n, `a thread group of ${sx} × ${sy} × ${sz}`);
   const group = run.group ?? [0, 0, 0];
   const groups = run.groups ?? [1, 1, 1];
   const { ctx } = makeContext(m, run);
@@ -80,6 +83,7 @@ function runGroup(
     if (g.space !== 'workgroup' || !g.name.startsWith('mesh_')) return;
     const t = m.types[g.type];
     const words = t ? layoutOf(m, t).size : 0;
+    reserveWords(words, `groupshared ${g.name}`);
     const mem = new Uint32Array(words);
     const given = fixed.get(g.name);
     if (given) mem.set(given.subarray(0, words));

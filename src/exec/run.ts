@@ -13,6 +13,7 @@ import { V, type ExecTexture, type SampleCallback } from './values.js';
 import { f32ToBits } from './float.js';
 import { withDenormals } from './ops.js';
 import { currentTrace, type AccessTrace } from './races.js';
+import { checkLanes, reserveWords, startBatch, startRun, DEFAULT_STATEMENT_BUDGET } from './budget.js';
 
 function fail(why: string): never {
   throw new IridiaError('E701_EXEC_ERROR', why);
@@ -27,6 +28,11 @@ export interface ExecBindings {
   readonly sample?: SampleCallback;
   /** Statements (per batch) a run may execute before it is refused as not ending; default 2^24. */
   readonly budget?: number;
+  /** Bytes the run may allocate (locals, private and groupshared memory, constant-buffer copies,
+   * values); default 2^30 (budget.ts). */
+  readonly memoryBudget?: number;
+  /** Lanes the run may dispatch in all; default 2^24 (budget.ts). */
+  readonly dispatchBudget?: number;
   /** Lanes in a wave (subgroup_size; ir.ts "Subgroups"): a power of two from 4 to 128, default 32
    * (WAVE_SIZE). Set it to a device's subgroup size to compare wave programs with that device. */
   readonly waveSize?: number;
@@ -66,6 +72,7 @@ export function makeContext(
   newGroup(): void;
   privateOf(id: number, n: number): { mem: Uint32Array; size: number } | undefined;
 } {
+  startBatch();
   let workgroup = new Map<number, Uint32Array>();
   const privates = new Map<number, { n: number; mem: Uint32Array }>();
   const buffers = b.buffers ?? {};
@@ -78,7 +85,7 @@ export function makeContext(
     module: m,
     waveSize,
     sample: b.sample,
-    budget: b.budget ?? 1 << 24,
+    budget: b.budget ?? DEFAULT_STATEMENT_BUDGET,
     trace: b.trace ?? currentTrace(),
     bufferAt: (key) => buffers[key],
     textureAt: (key) => textures[key],
@@ -95,6 +102,7 @@ export function makeContext(
             const bound = g.binding ? buffers[`${g.binding.group}:${g.binding.binding}`] : undefined;
             if (!bound) return undefined;
             // A constant buffer bound with fewer rows than declared reads zero past its end.
+            reserveWords(Math.max(size, bound.length), `a copy of constant buffer ${g.name}`);
             mem = new Uint32Array(Math.max(size, bound.length));
             mem.set(bound);
             uniformCopies.set(id, mem);
@@ -107,7 +115,10 @@ export function makeContext(
         }
         case 'workgroup': {
           let mem = workgroup.get(id);
-          if (!mem) workgroup.set(id, (mem = new Uint32Array(size)));
+          if (!mem) {
+            reserveWords(size, `groupshared ${g.name}`);
+            workgroup.set(id, (mem = new Uint32Array(size)));
+          }
           return shared(mem);
         }
         case 'private': {
@@ -115,6 +126,7 @@ export function makeContext(
           if (sp) return shared(sp);
           let p = privates.get(id);
           if (!p || p.n !== n) {
+            reserveWords(size * n, `private ${g.name} over ${n} lanes`);
             const mem = new Uint32Array(size * n);
             const c = g.init !== undefined ? m.constants[g.init] : undefined;
             if (c)
@@ -133,6 +145,7 @@ export function makeContext(
   return {
     ctx,
     newGroup: () => {
+      startBatch();
       workgroup = new Map();
       privates.clear();
     },
@@ -167,12 +180,15 @@ export interface ComputeRun {
 
 /** Runs a compute program's entry point; storage buffers and images are written in place. */
 function runComputeImpl(program: Program | Module, run: ComputeRun & ExecBindings): ComputeResult {
+  startRun(run);
   const m = moduleOf(program);
   const ep = entry(m, 'compute');
   const f = m.functions[ep.function]!;
   const [sx, sy, sz] = ep.workgroupSize ?? [1, 1, 1];
   const n = sx * sy * sz;
   const [gx, gy, gz] = run.workgroups;
+  checkLanes(n, `a thread group of ${sx} × ${sy} × ${sz}`);
+  checkLanes(n * gx * gy * gz, `a dispatch of ${gx} × ${gy} × ${gz} groups of ${n} threads`);
   const { ctx, newGroup } = makeContext(m, run);
   const budget = ctx.budget;
   let statements = 0;
@@ -267,6 +283,7 @@ function bindingsOfResult(
 
 /** Runs a pixel program over every pixel of a width × height target, as 2x2 quads. */
 function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): PixelResult {
+  startRun(run);
   const m = moduleOf(program);
   const ep = entry(m, 'fragment');
   const f = m.functions[ep.function]!;
@@ -274,6 +291,7 @@ function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): 
   const qw = Math.ceil(width / 2);
   const qh = Math.ceil(height / 2);
   const n = qw * qh * 4;
+  checkLanes(n, `a ${width} × ${height} target (as 2x2 quads)`);
   // Lane l: quad q = l >> 2 at (2 * (q % qw), 2 * floor(q / qw)), position in quad l & 3.
   const px = new Int32Array(n);
   const py = new Int32Array(n);
@@ -373,10 +391,12 @@ export interface VertexResult {
 
 /** Runs a vertex program's entry point over `vertexCount` vertices. */
 function runVertexImpl(program: Program | Module, run: VertexRun & ExecBindings): VertexResult {
+  startRun(run);
   const m = moduleOf(program);
   const ep = entry(m, 'vertex');
   const f = m.functions[ep.function]!;
   const n = run.vertexCount;
+  checkLanes(n, `${n} vertices`);
   const args = f.args.map((a) => {
     const w = words(m, a.type);
     const v = new V(n, w);

@@ -14,6 +14,7 @@ import { Invocation } from './invocation.js';
 import { makeContext, type ExecBindings } from './run.js';
 import { V } from './values.js';
 import { withDenormals } from './ops.js';
+import { checkLanes, reserveWords, startRun } from './budget.js';
 import { f32ToBits } from './float.js';
 import { parseContainer } from '../container/container.js';
 import { decodeProgram } from '../sm4/decode.js';
@@ -68,10 +69,12 @@ export interface EmittedVertex {
 
 export function runGeometry(p: Program, run: GeometryRun): { vertices: EmittedVertex[]; laneStatements: number } {
   return withDenormals(run.denormals ?? 'flush', () => {
+    startRun(run);
     const sf = stageFns(p, 'geometry');
     const m = p.module;
     const instances = sf.instanceCount ?? 1;
     const n = run.primitives * instances;
+    checkLanes(n, `${run.primitives} primitives × ${instances} instances`);
     const fn = m.functions[sf.main]!;
     const vIn = fn.args.find((a) => a.name === 'v_in');
     const inWords = vIn ? layoutOf(m, m.types[vIn.type]!).size : 0;
@@ -140,11 +143,16 @@ export interface HullResult {
 
 export function runHull(p: Program, run: HullRun): HullResult {
   return withDenormals(run.denormals ?? 'flush', () => {
+    startRun(run);
     const sf = stageFns(p, 'hull');
     const m = p.module;
     const cpIn = sf.inputControlPoints ?? 1;
     const cpOut = sf.main >= 0 ? (sf.outputControlPoints ?? cpIn) : cpIn;
     const inWords = cpIn * FILE_WORDS;
+    checkLanes(run.patches * cpOut, `${run.patches} patches × ${cpOut} control points`);
+    for (const k of run.phaseInstances ?? [])
+      checkLanes(run.patches * k, `${run.patches} patches × ${k} phase instances`);
+    reserveWords(run.patches * (cpOut + 1) * FILE_WORDS, 'the control points and patch constants');
     const controlPoints = new Uint32Array(run.patches * cpOut * FILE_WORDS);
     if (sf.main >= 0) {
       const n = run.patches * cpOut;
@@ -194,11 +202,13 @@ export interface DomainRun extends ExecBindings {
 /** Per patch and domain point, the output register file (128 words). */
 export function runDomain(p: Program, run: DomainRun): Uint32Array {
   return withDenormals(run.denormals ?? 'flush', () => {
+    startRun(run);
     const sf = stageFns(p, 'domain');
     const m = p.module;
     const cp = sf.inputControlPoints ?? 1;
     const k = run.domainPoints.length;
     const n = run.patches * k;
+    checkLanes(n, `${run.patches} patches × ${k} domain points`);
     const { ctx } = makeContext(m, run);
     const args = argsFor(m, sf.main, n, (name, l) => {
       const patch = Math.floor(l / k);

@@ -5,6 +5,7 @@
 // a program writes is in the caller's array afterwards.
 
 import type { Type } from '../ir/ir.js';
+import { checkValueWords } from './budget.js';
 
 export class V {
   readonly kind = 'value' as const;
@@ -18,6 +19,7 @@ export class V {
     readonly w: number,
     u?: Uint32Array,
   ) {
+    if (!u) checkValueWords(n * w);
     this.u = u ?? new Uint32Array(n * w);
     this.i = new Int32Array(this.u.buffer, this.u.byteOffset, this.u.length);
     this.f = new Float32Array(this.u.buffer, this.u.byteOffset, this.u.length);

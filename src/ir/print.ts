@@ -23,7 +23,11 @@ export function printModule(m: Module): string {
     const early = ep.earlyFragmentTests ? ' early_fragment_tests' : '';
     out.push(`entry ${ep.stage} ${ep.name} = fn ${m.functions[ep.function]?.name ?? '?'}${ws}${early}`);
   }
-  for (const f of m.functions) out.push('', ...printFunction(m, f));
+  for (const f of m.functions) {
+    out.push('');
+    // one line at a time: spreading a function of 10^5 lines into push() overflows the stack
+    for (const line of printFunction(m, f)) out.push(line);
+  }
   return out.join('\n') + '\n';
 }
 

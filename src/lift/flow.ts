@@ -32,6 +32,9 @@ export interface SubroutineExit {
 
 const TERMINAL = new Set(['break', 'return', 'continue']);
 
+/** Levels of each of if, loop and switch Direct3D 10/11 allow. */
+const MAX_NESTING = 64;
+
 export class Flow {
   private readonly frames: Frame[] = [];
   /** `ret`s lifted inside a loop or switch of a subroutine body so far. */
@@ -81,11 +84,22 @@ export class Flow {
     return this.frames.some((f) => f.kind === 'loop');
   }
 
+  /** Direct3D 10/11 nest if, loop and switch 64 deep each (the assembly reference of each): a
+   * program deeper than that is refused by name, before the IR, the printer or the executor recurse
+   * over it. */
+  private nest(kind: 'if' | 'loop' | 'switch'): void {
+    let n = 0;
+    for (const f of this.frames) if (f.kind === kind) n++;
+    if (n >= MAX_NESTING)
+      this.L.invalid(`${kind} nested more than ${MAX_NESTING} deep (Direct3D allows ${MAX_NESTING})`);
+  }
+
   /** Lifts one flow instruction; false when `ins` is not one. */
   handle(ins: Instruction): boolean {
     const L = this.L;
     switch (ins.opcode) {
       case 0x1f: // if
+        this.nest('if');
         this.frames.push({ kind: 'if', cond: this.cond(ins), accept: undefined });
         L.f.open();
         return true;
@@ -110,6 +124,7 @@ export class Flow {
         return true;
       }
       case 0x30: // loop
+        this.nest('loop');
         this.frames.push({ kind: 'loop', rets: this.nestedRets });
         L.f.open();
         return true;
@@ -155,6 +170,7 @@ export class Flow {
         return true;
       case 0x4c: {
         // switch
+        this.nest('switch');
         const selector = L.src(ins.operands[0] as Operand, 'u32', [0]);
         this.frames.push({ kind: 'switch', selector, cases: [], current: undefined, rets: this.nestedRets });
         L.f.open();
@@ -167,6 +183,11 @@ export class Flow {
         if (top?.kind !== 'switch') return L.invalid('case outside a switch');
         const isDefault = ins.opcode === 0x0a;
         const value = isDefault ? undefined : (ins.operands[0]?.values?.[0] ?? 0) >>> 0;
+        // a switch takes each case value once and one default (the IR's switch, like WGSL's)
+        const labels = [...top.cases, ...(top.current ? [top.current] : [])];
+        if (value !== undefined && labels.some((c) => c.values.includes(value)))
+          return L.invalid(`case ${value} appears twice in one switch`);
+        if (isDefault && labels.some((c) => c.isDefault)) return L.invalid('a switch with two defaults');
         if (top.current && L.f.openLength() === 0) {
           if (value !== undefined) top.current.values.push(value);
           else top.current.isDefault = true;

@@ -69,6 +69,32 @@ export function ioDecl(ins: Instruction): IoDecl | undefined {
   };
 }
 
+/** The register files a declaration sizes (v#, o#, vicp, vocp, vpc): 32 registers in Direct3D 11. */
+const FILE_TYPES: ReadonlySet<number> = new Set([
+  OT.input,
+  OT.output,
+  OT.inputControlPoint,
+  OT.outputControlPoint,
+  OT.inputPatchConstant,
+]);
+
+/** An input or output declaration as Direct3D accepts it, checked where it is read: a four-component
+ * register named by a non-empty write mask, a register below 32, at most 32 vertices or control
+ * points. */
+export function checkIoDecl(L: Lifter, ins: Instruction): void {
+  const o = ins.operands[0];
+  const d = ioDecl(ins);
+  if (!o || !d) return;
+  if (o.numComponents === 2 && (o.selectionMode !== 0 || o.mask === 0))
+    L.invalid(
+      `a register declared with ${o.selectionMode !== 0 ? 'a swizzle' : 'an empty write mask'}, not a write mask`,
+    );
+  if (!FILE_TYPES.has(d.opType)) return;
+  if (d.register >= 32) L.invalid(`register ${d.register} declared, past Direct3D's 32 registers`);
+  if (d.outer !== undefined && d.outer > 32)
+    L.invalid(`an array of ${d.outer} vertices or control points declared (Direct3D allows 32)`);
+}
+
 export function isOutputDecl(ins: Instruction): boolean {
   return ins.opcode >= 0x65 && ins.opcode <= 0x67;
 }

@@ -14,7 +14,7 @@ import { decodeProgram } from '../sm4/decode.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
 import { ALU } from './alu.js';
 import { Flow, fallsThrough } from './flow.js';
-import { buildInputs, buildOutputs, ioDecl, type IoDecl } from './io.js';
+import { buildInputs, buildOutputs, checkIoDecl, ioDecl, type IoDecl } from './io.js';
 import { MEMORY } from './memory.js';
 import { LOD } from './lod.js';
 import { EVAL } from './eval.js';
@@ -116,6 +116,7 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
     }
     const io = ioDecl(i);
     if (io) {
+      checkIoDecl(L, i);
       decls.push(io);
       continue;
     }

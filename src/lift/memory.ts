@@ -164,8 +164,14 @@ function sampleLike(
       L.invalid('gather on a 1D texture');
     const offset = offsetExpr(L, res, offsets);
     const comparison = kind === 'sample_c' || kind === 'sample_c_lz' || kind === 'gather_c' || kind === 'gather_po_c';
-    const smp = sres.depth;
-    void smp;
+    // A sampler's declared mode decides its kind (a sampler's `depth` is mode_comparison): the _c
+    // instructions take a comparison sampler, the others a default one (the IR has no other pairing).
+    if (comparison !== sres.depth)
+      L.invalid(
+        comparison
+          ? `${kind} through s${smpOp.indices[0]?.imm ?? 0}, which is not declared mode_comparison`
+          : `${kind} through s${smpOp.indices[0]?.imm ?? 0}, which is declared mode_comparison (only the _c instructions take it)`,
+      );
     const depthRef = comparison ? L.src(op(ins, ins.operands.length - 1), 'f32', [0]) : undefined;
     let level: SampleLevel = { kind: 'auto' };
     const fragment = L.stage === 'pixel';
@@ -423,6 +429,7 @@ const ldUavTyped: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const viewOp = op(ins, 2);
   const { res, handle } = L.resources.find('u', viewOp);
+  if (res.shape === 'raw' || res.shape === 'structured') L.invalid('ld_uav_typed on a raw or structured view');
   if (res.shape === 'buffer') {
     writeSwizzled(L, dst, viewOp, bufferRead(L, res, handle, L.src(op(ins, 1), 'u32', [0]), 'vec4'), 'u32');
     return;
@@ -437,6 +444,7 @@ const ldUavTyped: Handler = (L, ins) => {
 const storeUavTyped: Handler = (L, ins) => {
   const viewOp = op(ins, 0);
   const { res, handle } = L.resources.find('u', viewOp);
+  if (res.shape === 'raw' || res.shape === 'structured') L.invalid('store_uav_typed on a raw or structured view');
   if (viewOp.numComponents === 2 && viewOp.mask !== 0xf)
     L.refuse(
       'partial-mask store through a view',

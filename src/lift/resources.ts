@@ -54,6 +54,7 @@ export interface BoundResource {
   readonly shape: TextureShape;
   /** Texture sampled scalar, or the storage format of a typed UAV. */
   readonly scalar: 'f32' | 'i32' | 'u32';
+  /** Textures: read through a comparison sampler (bound as a depth texture); samplers: mode_comparison. */
   readonly depth: boolean;
   readonly format?: StorageFormat;
   /** Buffers: words per element (typed: 4 or 1), structure stride in bytes. */
@@ -194,6 +195,8 @@ export class Resources {
     const isArray = count !== 1;
     const group = { b: 0, t: 1, s: 2, u: 3, g: -1 }[cls];
     const name = `${cls === 'b' ? 'cb' : cls}${id}`;
+    // A register (5.1: a range id) is declared once: two declarations would be two globals on one binding.
+    if (this.bound.has(`${cls}${id}`)) L.invalid(`${name} is declared twice`);
     // An unbounded range gets `unboundedCount` bindings, or more when a constant index reaches further.
     const given = count ?? Math.max(this.unbounded(), (this.usage.maxIndex.get(`${cls}${id}`) ?? 0) - lower + 1);
     if (given > 4096)
@@ -380,7 +383,7 @@ export class Resources {
           {
             shape: 'buffer',
             scalar: 'f32',
-            depth: false,
+            depth: comparison,
             stride: 0,
             atomic: false,
             scalarElements: false,

@@ -26,6 +26,10 @@ import { Subroutines } from './subroutines.js';
 import type { Ifce } from '../parts/ifce.js';
 import { Resources, scanUsage } from './resources.js';
 import { Lifter, OT } from './state.js';
+import { checkIoDecl } from './io.js';
+
+/** Instances of one hull fork or join phase iridia reads (dcl_hs_*_phase_instance_count). */
+const MAX_PHASE_INSTANCES = 128;
 
 const REGS = 32;
 
@@ -156,7 +160,10 @@ export function liftStage(
       case 0x5b:
         return true;
     }
-    if (i.opcode >= 0x5f && i.opcode <= 0x67) return true; // I/O sizes are fixed at 32 registers
+    if (i.opcode >= 0x5f && i.opcode <= 0x67) {
+      checkIoDecl(L, i);
+      return true; // I/O sizes are fixed at 32 registers
+    }
     if (i.opcode === 0x99 || i.opcode === 0x9a) return true;
     if (i.opcode === 0x90 || i.opcode === 0x91 || i.opcode === 0x92) return L.classes.declare(L, i);
     return false;
@@ -180,7 +187,14 @@ export function liftStage(
       phaseInstances.push(1);
     } else if (i.opcode === 0x72) phase = undefined;
     else if ((i.opcode === 0x99 || i.opcode === 0x9a) && phase !== undefined) {
-      phaseInstances[phase] = i.values[0] ?? 1;
+      const n = i.values[0] ?? 1;
+      // Each instance of a fork or join phase writes patch constants: more instances than the 32
+      // registers of 4 components a patch has is not a program (iridia's bound; a lane each).
+      if (n < 1 || n > MAX_PHASE_INSTANCES) {
+        L.ins = i;
+        L.invalid(`a hull phase of ${n} instances (iridia reads 1 to ${MAX_PHASE_INSTANCES})`);
+      }
+      phaseInstances[phase] = n;
     }
   }
   if (stage === 'hull' && phaseInstances.length > 0) info.phaseInstances = phaseInstances;

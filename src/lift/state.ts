@@ -275,8 +275,14 @@ export class Lifter {
   /** The lanes a destination writes (one-lane registers write lane 0). */
   lanes(op: Operand): number[] {
     if (op.numComponents !== 2) return [0];
+    // A destination names its components by a write mask (selection mode 0), never an empty one.
+    if (op.selectionMode !== 0)
+      return this.invalid(
+        `a destination selects its components by ${op.selectionMode === 1 ? 'a swizzle' : 'one component'}, not a write mask`,
+      );
     const out: number[] = [];
     for (let k = 0; k < 4; k++) if (op.mask & (1 << k)) out.push(k);
+    if (out.length === 0) return this.invalid('a destination with an empty write mask');
     return out;
   }
 

@@ -56,6 +56,7 @@ import { openGpu } from '../../gpu/session.js';
 import { constantVaryings, seededGpuBindings } from '../../gpu/seeded.js';
 import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
+import type { BudgetOptions } from '../../exec/budget.js';
 import type { Binding, Type } from '../../ir/ir.js';
 
 function words(w: Words): Uint32Array {
@@ -196,7 +197,7 @@ export const SEEDED_DEFAULTS = {
   patches: 1,
 };
 
-interface RunSize {
+export interface RunSize {
   readonly workgroups: [number, number, number];
   readonly width: number;
   readonly height: number;
@@ -344,13 +345,15 @@ function colourOutputs(p: Program): Array<{ location: number; width: number; sca
   return out.sort((a, b) => a.location - b.location);
 }
 
-function seededCpu(p: Program, seed: number, size: RunSize): SeededResult {
+/** A seeded run on the executor (exported for the fuzz target `exec`, which gives small budgets). */
+export function seededCpu(p: Program, seed: number, size: RunSize, limits: BudgetOptions = {}): SeededResult {
   const b = seedBindings(p, seed);
   const out = seededHead(p, seed, b, 'executor', size);
   const base = {
     buffers: b.buffers,
     textures: b.textures,
     sample: nearestClampSampler(b.textures, { views: b.views, compare: b.compare }),
+    ...limits,
   };
   if (p.stage === 'compute') runCompute(p, { ...base, workgroups: size.workgroups });
   else if (p.stage === 'pixel') {

@@ -64,6 +64,13 @@ export function resourceOf(
   return { h, res: h.res, e: x.resources.expr(h) };
 }
 
+/** The sampler operand `k` of a sample, gather or lod: a handle of a sampler (class 3), else E602. */
+export function samplerOf(L: DxilLifter, c: Instruction, k: number, x: OpContext): { res: DxResource; e: ExprId } {
+  const r = resourceOf(L, c, k, x);
+  if (r.res.cls !== 's') return L.invalid(`a sampler operand that is a handle of class ${r.res.cls}, not a sampler`);
+  return r;
+}
+
 export function vec(L: DxilLifter, s: Scalar, parts: ExprId[]): ExprId {
   return parts.length === 1 ? parts[0]! : L.e({ op: 'compose', type: L.m.vec(s, parts.length), parts });
 }

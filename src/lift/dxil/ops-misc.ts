@@ -35,6 +35,7 @@ import {
   fromLane,
   num,
   resourceOf,
+  samplerOf,
   retType,
   u32,
   vec,
@@ -103,7 +104,7 @@ function dot4Add(signed: boolean): Handler {
 /** TextureGatherRaw(srv, sampler, coord0..3, offset0, offset1): the red texels of the footprint, as bits. */
 const textureGatherRaw: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
-  const { e: sampler } = resourceOf(L, c, 2, x);
+  const { e: sampler } = samplerOf(L, c, 2, x);
   const t = retType(c);
   if (res.cls !== 't' || !(res.shape === '2d' || res.shape === '2darray'))
     return L.invalid('a raw gather of a view that is not a 2D texture');
@@ -134,7 +135,7 @@ const calculateLod: Handler = (L, c, x) => {
       'CalculateLOD outside a pixel program (WGSL has derivatives in fragment programs only)',
     );
   const { res, e: image } = resourceOf(L, c, 1, x);
-  resourceOf(L, c, 2, x);
+  samplerOf(L, c, 2, x);
   const lanes = footprintLanes(res.shape);
   if (res.cls !== 't' || lanes === undefined) return L.invalid(`CalculateLOD on a ${res.shape} view`);
   L.note(LOD_NOTE);

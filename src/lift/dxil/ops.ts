@@ -6,7 +6,7 @@
 
 import type { ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
-import { dxOpName } from '../../dxil/dxop.js';
+import { dxOp, dxOpName } from '../../dxil/dxop.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
@@ -20,6 +20,7 @@ import {
   handleOf,
   num,
   resourceOf,
+  samplerOf,
   retType,
   toLane,
   u32,
@@ -445,7 +446,7 @@ type SampleKind = 'sample' | 'bias' | 'level' | 'grad' | 'cmp' | 'cmpLevelZero' 
 function sample(kind: SampleKind): Handler {
   return (L, c, x) => {
     const { res, e: image } = resourceOf(L, c, 1, x);
-    const { e: sampler } = resourceOf(L, c, 2, x);
+    const { e: sampler } = samplerOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
       return L.invalid('sampling a view that is not a texture');
     if (res.shape === '2dms' || res.shape === '2dmsarray')
@@ -561,7 +562,7 @@ const gather =
   (cmp: boolean): Handler =>
   (L, c, x) => {
     const { res, e: image } = resourceOf(L, c, 1, x);
-    const { e: sampler } = resourceOf(L, c, 2, x);
+    const { e: sampler } = samplerOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape.startsWith('1d') || res.shape === 'buffer')
       return L.invalid('a gather of a view that is not a 2D, cube or 3D texture');
     const fc = floatCoords(L, c, 3, res);
@@ -986,6 +987,14 @@ function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
 
 export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | undefined {
   const opcode = L.imm(c.ops[0], 'a dx.op opcode');
+  // The function called is the opcode's class (dx.op.<class>[.<overload>], hctdb.py's class names;
+  // dxc spells the first letters in lower case): another function has another signature.
+  const row = dxOp(opcode);
+  const name = (c.callee as { name?: string } | undefined)?.name;
+  const fn = name?.toLowerCase();
+  const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
+  if (row && fn !== undefined && cls !== undefined && fn !== cls && !fn.startsWith(`${cls}.`))
+    return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
   return h(L, c, x);

@@ -1,0 +1,122 @@
+// Fuzz findings of the DXIL readers and lifter (npm run fuzz -- lift-dxil / dxil-listing), each from
+// its shrunk reproducer: a committed fixture and the mutation the campaign found. Before the fixes the
+// lifter built IR that does not validate (an operand of another type, a cast its types do not allow, a
+// dx.op called through another operation's function) and the listing crashed on a constant
+// getelementptr of a non-pointer; now each is refused where the record or the call is read.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { lift } from '../../src/lift/lift.js';
+import { parseContainer } from '../../src/container/container.js';
+import { disassembleDxil, readPartModule } from '../../src/dxil/disassemble.js';
+import { Constant, Func } from '../../src/dxil/ir.js';
+import { liftModule } from '../../src/lift/dxil/lift.js';
+import { FIXTURES, readBytes } from '../helpers/shared.js';
+import { mutant, refuses, typedOnly } from './repro.js';
+
+type Ops = Parameters<typeof mutant>[2];
+
+const operandTypes: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
+  {
+    name: 'an add of an i1 operand in an i32 add (IR: add of u32 and bool)',
+    seed: 'test/fixtures/dxil-lift/DXIL__SpriteBatch.comp.dxil',
+    ops: [{ op: 'flip', part: 1, r: 4043957104, bits: 128 }],
+    reason: /instruction record 2 reads a i1 value where its type says i32/,
+  },
+  {
+    name: 'a float operand in an i32 add',
+    seed: 'test/fixtures/dxil-lift/DXIL__SpriteBatch.comp.dxil',
+    ops: [{ op: 'flip', part: 5, r: 3838642814, bits: 8 }],
+    reason: /instruction record 2 reads a float value where its type says i32/,
+  },
+  {
+    name: 'an i32 argument where a call takes a float (IR: mul of f32 and u32)',
+    seed: 'test/fixtures/dxil-lift/MeshViewer__MeshViewerVS.dxil',
+    ops: [{ op: 'add', part: 5, r: 1029400209, delta: 1 }],
+    reason: /instruction record 34 reads a i32 value where its type says float/,
+  },
+  {
+    name: 'an i1 argument where a call takes a float (IR: select condition is not bool)',
+    seed: 'test/fixtures/dxil/DXIL__FillTexture.comp_232c51f1.dxil',
+    ops: [{ op: 'flip', part: 3, r: 795669110, bits: 128 }],
+    reason: /instruction record 34 reads a i1 value where its type says float/,
+  },
+  {
+    name: 'an i32 argument of sin (IR: sin of u32)',
+    seed: 'test/fixtures/dxil/GeneratedShaders__bluestein_chirp_fp16.dxil',
+    ops: [
+      { op: 'dup-part', r: 1674233699 },
+      { op: 'byte', part: 0, r: 2052507510, value: 3279721646 },
+    ],
+    reason: /instruction record 34 reads a i32 value where its type says float/,
+  },
+  {
+    name: 'uitofp of a float (IR: shift of f32)',
+    seed: 'test/fixtures/dxil/GeneratedShaders__bluestein_chirp_fp16.dxil',
+    ops: [{ op: 'flip', part: 4, r: 316855411, bits: 1 }],
+    reason: /cast opcode 5 from float to float/,
+  },
+];
+
+for (const c of operandTypes)
+  test(`lift-dxil: ${c.name} is E404 (LLVM's "Invalid record")`, () => {
+    const b = mutant('lift-dxil', c.seed, c.ops);
+    refuses(() => lift(b), 'E404_BITCODE_RECORD', c.reason);
+    typedOnly('lift-dxil', b);
+  });
+
+const dxOps: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
+  {
+    name: 'FAbs called through dx.op.loadInput (IR: compose of f32 from u32)',
+    seed: 'test/fixtures/dxil-lift/DXIL__TexturedQuad.frag.dxil',
+    ops: [{ op: 'add', part: 6, r: 3665341753, delta: 1 }],
+    reason: /dx\.op 6 \(FAbs, class Unary\) called through @dx\.op\.loadInput\.f32/,
+  },
+  {
+    name: 'Cos called through dx.op.loadInput (IR: cos of 4 operands)',
+    seed: 'test/fixtures/dxil/d3d12__D3D12_Blit__g_BlitFrom2DArray.dxil',
+    ops: [{ op: 'add', part: 6, r: 35764037, delta: 1 }],
+    reason: /dx\.op 12 \(Cos, class Unary\) called through @dx\.op\.loadInput\.f32/,
+  },
+];
+
+for (const c of dxOps)
+  test(`lift-dxil: ${c.name} is E602`, () => {
+    const b = mutant('lift-dxil', c.seed, c.ops);
+    refuses(() => lift(b), 'E602_LIFT_INVALID', c.reason);
+    typedOnly('lift-dxil', b);
+  });
+
+test('dxil-listing: a constant getelementptr of a non-pointer is E404 (it crashed the printer)', () => {
+  const b = mutant('dxil-listing', 'test/fixtures/container/testgpu__cube.frag.dxil', [
+    { op: 'add', part: 0, r: 3427049221, delta: -1 },
+  ]);
+  refuses(() => disassembleDxil(parseContainer(b)), 'E404_BITCODE_RECORD', /constant/);
+  typedOnly('dxil-listing', b);
+});
+
+test('lift-dxil: a sample whose sampler handle is of another class is E602 (IR: sample with a non-sampler)', () => {
+  // Found on a ../shared corpus program (vkd3d-proton's texture_feedback_gather_po): the i8 3 of
+  // createHandle(57, i8 3, ...) read as i8 2, so the sampler operand was a constant buffer's handle. Made
+  // here from a committed fixture: its sampler's createHandle names class 0, its texture's range.
+  const c = parseContainer(readBytes(join(FIXTURES, 'dxil-lift/DXIL__TexturedQuad.frag.dxil')));
+  const m = readPartModule(c, 'DXIL')!;
+  let changed = 0;
+  for (const f of m.functions)
+    for (const bb of f.blocks)
+      for (const i of bb.insts)
+        if (i.op === 'call' && i.callee instanceof Func && i.callee.name === 'dx.op.createHandle') {
+          const cls = i.ops[1];
+          if (cls instanceof Constant && cls.ck === 'int' && cls.bits === 3n) {
+            cls.bits = 0n;
+            changed++;
+          }
+        }
+  assert.equal(changed, 1);
+  refuses(
+    () => liftModule(m, 'DXIL', 0),
+    'E602_LIFT_INVALID',
+    /a sampler operand that is a handle of class t, not a sampler/,
+  );
+});

@@ -1,0 +1,319 @@
+// A campaign over one target: a pool of worker processes (each with a heap cap), batches of mutant
+// indices handed out until the time or the count is reached, every outcome counted, failures
+// deduplicated by kind and place (outcome, error, first iridia stack frame), and each distinct failure
+// shrunk (operations dropped while the same failure remains) and written as a reproducer.
+
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyOps, hashString, makeMutant, type Op } from './mutate.js';
+import { FAILURES, type Outcome, type Result } from './outcome.js';
+import { loadSeeds, seedsFor, type Seed } from './seeds.js';
+import { targetNamed, type Target } from './targets.js';
+import type { FromWorker, ToWorker } from './worker.js';
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+export interface CampaignOptions {
+  readonly target: string;
+  /** Stop handing out batches after this many seconds (default: only `count` counts). */
+  readonly seconds?: number;
+  /** Run exactly the mutants 0..count-1. */
+  readonly count?: number;
+  readonly seed: number;
+  /** Where reproducers go (none written without it). */
+  readonly out?: string;
+  readonly jobs: number;
+  /** Files sampled from each ../shared folder (0: the committed fixtures only). */
+  readonly shared: number;
+  /** A mutant running longer is a time-out (its worker is killed). */
+  readonly timeoutMs: number;
+  /** The workers' heap cap (--max-old-space-size). */
+  readonly memoryMb: number;
+  readonly shrink: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface FailureReport {
+  readonly key: string;
+  readonly outcome: Outcome;
+  readonly count: number;
+  /** The first mutant with this failure. */
+  readonly index: number;
+  readonly message: string;
+  readonly stack: string;
+  /** The shrunk mutant: a seed file and operations. */
+  readonly seedFile: string;
+  readonly ops: readonly Op[];
+  readonly reproducer?: string;
+}
+
+export interface TargetReport {
+  readonly target: string;
+  readonly seed: number;
+  readonly seeds: number;
+  readonly mutants: number;
+  readonly seconds: number;
+  readonly outcomes: Record<Outcome, number>;
+  /** Typed errors by code. */
+  readonly codes: Record<string, number>;
+  readonly failures: readonly FailureReport[];
+}
+
+const BATCH = 25;
+
+/** One worker process; respawned after a time-out, a crash or an out-of-memory abort. */
+export class Worker {
+  private child: ChildProcess | undefined;
+  private stderr = '';
+  private onMessage: ((m: FromWorker) => void) | undefined;
+  private onExit: ((code: number | null, signal: string | null) => void) | undefined;
+  private init: ToWorker & { type: 'init' } = { type: 'init', target: '', campaign: 0, shared: 0 };
+  private opts: { timeoutMs: number; memoryMb: number } = { timeoutMs: 5000, memoryMb: 512 };
+
+  /** Points the worker at a target (a live worker switches without a restart). */
+  async retarget(init: ToWorker & { type: 'init' }, opts: { timeoutMs: number; memoryMb: number }): Promise<void> {
+    const respawn = opts.memoryMb !== this.opts.memoryMb;
+    this.init = init;
+    this.opts = opts;
+    if (respawn) this.close();
+    if (!this.child) return;
+    const child = this.child;
+    await new Promise<void>((resolve, reject) => {
+      this.onMessage = (m) => (m.type === 'ready' ? resolve() : undefined);
+      this.onExit = (code) => reject(new Error(`the fuzz worker exited (${code}): ${this.stderr}`));
+      child.send(init);
+    });
+  }
+
+  private async spawn(): Promise<void> {
+    this.stderr = '';
+    const child = fork(WORKER, [], {
+      execArgv: ['--import', 'tsx', `--max-old-space-size=${this.opts.memoryMb}`],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      if (this.stderr.length < 65536) this.stderr += d.toString();
+    });
+    child.on('message', (m: FromWorker) => this.onMessage?.(m));
+    child.on('exit', (code, signal) => this.onExit?.(code, signal));
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      this.onMessage = (m) => (m.type === 'ready' ? resolve() : undefined);
+      this.onExit = (code) => reject(new Error(`the fuzz worker exited (${code}) before it was ready: ${this.stderr}`));
+      child.send(this.init);
+    });
+  }
+
+  /** Runs a batch (or one replay), calling `result` for each mutant; time-outs and deaths become
+   * results of the mutant that was running, and the worker is respawned for the rest. */
+  async run(first: number, last: number, message: (from: number) => ToWorker, result: (i: number, r: Result) => void) {
+    let next = first;
+    while (next < last) {
+      if (!this.child) await this.spawn();
+      const child = this.child!;
+      await new Promise<void>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        const arm = () => {
+          if (timer) clearTimeout(timer);
+          timer = setTimeout(() => {
+            this.onExit = undefined;
+            child.kill('SIGKILL');
+            this.child = undefined;
+            result(next, { outcome: 'timeout', key: 'timeout', message: `ran past ${this.opts.timeoutMs} ms` });
+            next++;
+            resolve();
+          }, this.opts.timeoutMs);
+        };
+        this.onMessage = (m) => {
+          if (m.type !== 'result') return;
+          result(m.index, m as Result);
+          next = m.index + 1;
+          if (next >= last) {
+            clearTimeout(timer);
+            resolve();
+          } else arm();
+        };
+        this.onExit = (code, signal) => {
+          clearTimeout(timer);
+          this.child = undefined;
+          const oom = /heap out of memory|Allocation failed|Reached heap limit|allocation failure/i.test(this.stderr);
+          const why = oom ? 'oom' : 'crash';
+          result(next, {
+            outcome: why,
+            key: oom ? 'oom' : `crash ${signal ?? code}`,
+            message: `the worker died (${signal ?? code}): ${this.stderr.slice(-2000)}`,
+          });
+          next++;
+          resolve();
+        };
+        arm();
+        child.send(message(next));
+      });
+    }
+  }
+
+  close(): void {
+    this.onExit = undefined;
+    this.child?.kill('SIGKILL');
+    this.child = undefined;
+  }
+}
+
+function emptyOutcomes(): Record<Outcome, number> {
+  return { ok: 0, typed: 0, untyped: 0, 'invalid-ir': 0, memory: 0, crash: 0, oom: 0, timeout: 0 };
+}
+
+/** Runs a campaign on one target. `workers` (kept alive by the caller, closed by it) saves the
+ * start-up of fresh processes when several targets run in turn; without it the campaign's own are
+ * closed at its end. */
+export async function runCampaign(opts: CampaignOptions, workers: Worker[] = []): Promise<TargetReport> {
+  const target = targetNamed(opts.target);
+  if (!target) throw new Error(`no fuzz target ${opts.target}`);
+  const seeds = seedsFor(target, loadSeeds(opts.shared));
+  if (seeds.length === 0) throw new Error(`no seed file for target ${target.name}`);
+  const init = { type: 'init', target: target.name, campaign: opts.seed, shared: opts.shared } as const;
+  const started = Date.now();
+  const deadline = opts.seconds !== undefined ? started + opts.seconds * 1000 : Infinity;
+  const limit = opts.count ?? (opts.seconds !== undefined ? Infinity : 1000);
+  const outcomes = emptyOutcomes();
+  const codes: Record<string, number> = {};
+  const failures = new Map<string, { r: Result; index: number; count: number }>();
+  let handed = 0;
+  let mutants = 0;
+  const record = (i: number, r: Result): void => {
+    mutants++;
+    outcomes[r.outcome]++;
+    if (r.outcome === 'typed' && r.code) codes[r.code] = (codes[r.code] ?? 0) + 1;
+    if (FAILURES.includes(r.outcome)) {
+      const key = r.key ?? r.outcome;
+      const f = failures.get(key);
+      if (f) {
+        f.count++;
+        if (i < f.index) Object.assign(f, { r, index: i });
+      } else {
+        failures.set(key, { r, index: i, count: 1 });
+        opts.log?.(`${target.name}: new failure at mutant ${i}: ${key}`);
+      }
+    }
+  };
+  const pool = workers.slice(0, Math.max(1, opts.jobs));
+  while (pool.length < Math.max(1, opts.jobs)) pool.push(new Worker());
+  const shrinker = pool[0]!;
+  await Promise.all(pool.map((w) => w.retarget(init, opts)));
+  await Promise.all(
+    pool.map(async (w) => {
+      while (handed < limit && Date.now() < deadline) {
+        const from = handed;
+        const to = Math.min(limit, from + BATCH);
+        handed = to;
+        await w.run(from, to, (f) => ({ type: 'batch', from: f, to }), record);
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const reports: FailureReport[] = [];
+  const containers = target.seeds !== 'd3d9';
+  for (const [key, f] of [...failures].sort((a, b) => a[1].index - b[1].index)) {
+    const mu = makeMutant(opts.seed, target.name, f.index, seeds.length, containers);
+    const ops = opts.shrink ? await shrink(shrinker, mu.seed, mu.ops, key, f.r.outcome) : mu.ops;
+    const report: FailureReport = {
+      key,
+      outcome: f.r.outcome,
+      count: f.count,
+      index: f.index,
+      message: f.r.message ?? '',
+      stack: f.r.stack ?? '',
+      seedFile: seeds[mu.seed]!.path,
+      ops,
+      ...(opts.out ? { reproducer: writeReproducer(opts, target, seeds, mu.seed, ops, key, f) } : {}),
+    };
+    reports.push(report);
+  }
+  if (workers.length === 0) pool.forEach((w) => w.close());
+  return {
+    target: target.name,
+    seed: opts.seed,
+    seeds: seeds.length,
+    mutants,
+    seconds,
+    outcomes,
+    codes,
+    failures: reports,
+  };
+}
+
+/** Drops operations one at a time while the mutant still fails with the same key (a time-out, crash
+ * or out-of-memory costs a worker each try: one pass only). */
+async function shrink(w: Worker, seed: number, ops: readonly Op[], key: string, outcome: Outcome): Promise<Op[]> {
+  let cur = [...ops];
+  const slow = outcome === 'timeout' || outcome === 'crash' || outcome === 'oom';
+  const same = async (candidate: Op[]): Promise<boolean> => {
+    let got: Result | undefined;
+    await w.run(
+      0,
+      1,
+      () => ({ type: 'replay', id: 0, seed, ops: candidate }),
+      (_i, r) => (got = r),
+    );
+    return (got?.key ?? got?.outcome) === key;
+  };
+  for (let changed = true; changed && cur.length > 1;) {
+    changed = false;
+    for (let i = cur.length - 1; i >= 0 && cur.length > 1; i--) {
+      const candidate = cur.filter((_, k) => k !== i);
+      if (await same(candidate)) {
+        cur = candidate;
+        changed = true;
+      }
+    }
+    if (slow) break;
+  }
+  return cur;
+}
+
+function slug(key: string): string {
+  const words = key
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+  return `${words}-${hashString(key).toString(16).padStart(8, '0')}`;
+}
+
+function writeReproducer(
+  opts: CampaignOptions,
+  target: Target,
+  seeds: readonly Seed[],
+  seed: number,
+  ops: readonly Op[],
+  key: string,
+  f: { r: Result; index: number; count: number },
+): string {
+  const dir = join(opts.out!, target.name);
+  mkdirSync(dir, { recursive: true });
+  const base = join(dir, slug(key));
+  const bytes = applyOps(
+    seeds[seed]!.bytes,
+    ops,
+    seeds.map((s) => s.bytes),
+    target.focus,
+  );
+  writeFileSync(`${base}.bin`, bytes);
+  const about = {
+    target: target.name,
+    key,
+    outcome: f.r.outcome,
+    count: f.count,
+    campaignSeed: opts.seed,
+    mutant: f.index,
+    seedFile: seeds[seed]!.path,
+    ops,
+    message: f.r.message,
+    stack: f.r.stack,
+    replay: `npm run fuzz -- ${target.name} --replay ${base}.bin`,
+  };
+  writeFileSync(`${base}.json`, `${JSON.stringify(about, null, 2)}\n`);
+  return `${base}.bin`;
+}

@@ -1,0 +1,287 @@
+// The fuzz targets: one per entry point of iridia. A target takes the mutated bytes and calls its entry
+// point; its property is that it returns, or throws an IridiaError, and nothing else (a lifted program
+// must also validate: invalid IR from any input is the lifter's bug). `seeds` picks the seed files it
+// mutates and `focus` the part kinds its byte-level mutations aim at (most of the time).
+
+import { parseContainer, digestState, rewriteContainer } from '../../src/container/container.js';
+import { carveContainers } from '../../src/container/carve.js';
+import { readSignature, isSignatureKind } from '../../src/parts/signature.js';
+import { readRdef } from '../../src/parts/rdef.js';
+import { readStat } from '../../src/parts/stat.js';
+import { readSfi0 } from '../../src/parts/sfi0.js';
+import { readIfce } from '../../src/parts/ifce.js';
+import { readAon9 } from '../../src/parts/aon9.js';
+import { decodeProgram } from '../../src/sm4/decode.js';
+import { disassemble } from '../../src/disasm/disassemble.js';
+import { decodeD3D9 } from '../../src/d3d9/decode.js';
+import { disassembleD3D9 } from '../../src/d3d9/disasm.js';
+import { debugAnnotationResult, readDebugInfo } from '../../src/debug/annotations.js';
+import { readBitcode } from '../../src/dxil/bitstream.js';
+import { readProgramHeader } from '../../src/dxil/program-header.js';
+import { readPartModule, disassembleDxil } from '../../src/dxil/disassemble.js';
+import { readDxilInfo } from '../../src/dxil/dxil-metadata.js';
+import { readPsv0 } from '../../src/dxil/psv0.js';
+import { readRts0 } from '../../src/dxil/rts0.js';
+import { readRdat } from '../../src/dxil/rdat.js';
+import { readIldn, readHash, readVers, readSrci } from '../../src/dxil/parts.js';
+import { reflect } from '../../src/reflect/reflection.js';
+import { d3dReflectJson } from '../../src/reflect/d3d.js';
+import { reflectDxil } from '../../src/dxil/reflect.js';
+import { lift } from '../../src/lift/lift.js';
+import { validateModule } from '../../src/ir/validate.js';
+import { printModule } from '../../src/ir/print.js';
+import { emitWgsl } from '../../src/wgsl/index.js';
+import { seededCpu, SEEDED_DEFAULTS } from '../../src/cli/commands/run.js';
+import type { Program } from '../../src/ir/program.js';
+
+export type SeedKind = 'dxbc' | 'dxil' | 'd3d9' | 'any';
+
+export interface Target {
+  readonly name: string;
+  readonly about: string;
+  /** Which seed files it mutates (and a filter on them: a seed must hold what the target reads). */
+  readonly seeds: SeedKind;
+  readonly needs?: readonly string[];
+  readonly focus: readonly string[];
+  run(bytes: Uint8Array): void;
+}
+
+/** A lifted program that does not validate: the lifter built invalid IR (the property's failure). */
+export class InvalidIrError extends Error {
+  override readonly name = 'InvalidIrError';
+}
+
+const SIGNATURES = ['ISGN', 'OSGN', 'PCSG', 'ISG1', 'OSG1', 'PSG1', 'OSG5'];
+
+function parts(
+  bytes: Uint8Array,
+  kinds: readonly string[],
+  read: (data: Uint8Array, at: number, kind: string) => void,
+) {
+  const c = parseContainer(bytes);
+  for (const p of c.parts) if (kinds.includes(p.kind)) read(p.data, p.offset + 8, p.kind);
+}
+
+function checked(p: Program): Program {
+  const errors = validateModule(p.module);
+  if (errors.length) throw new InvalidIrError(`the lifted IR does not validate: ${errors.slice(0, 3).join('; ')}`);
+  return p;
+}
+
+/** The executor's budgets for a fuzzed run: small, so a program that loops is refused quickly and one
+ * that allocates by a declared size is refused before it allocates. */
+export const FUZZ_LIMITS = { budget: 1 << 14, memoryBudget: 64 << 20, dispatchBudget: 1 << 12 };
+
+export const TARGETS: readonly Target[] = [
+  {
+    name: 'container',
+    about: 'parseContainer, the digest state and the round trip',
+    seeds: 'any',
+    focus: [],
+    run(b) {
+      const c = parseContainer(b);
+      digestState(c);
+      rewriteContainer(c);
+    },
+  },
+  {
+    name: 'part-signature',
+    about: 'readSignature of every ISGN/OSGN/PCSG/ISG1/OSG1/PSG1/OSG5 part',
+    seeds: 'any',
+    focus: SIGNATURES,
+    run: (b) =>
+      parts(b, SIGNATURES, (d, at, k) => {
+        if (isSignatureKind(k)) readSignature(k, d, at);
+      }),
+  },
+  {
+    name: 'part-rdef',
+    about: 'readRdef',
+    seeds: 'any',
+    needs: ['RDEF'],
+    focus: ['RDEF'],
+    run: (b) => parts(b, ['RDEF'], (d, at) => readRdef(d, at)),
+  },
+  {
+    name: 'part-stat',
+    about: 'readStat (DXBC STAT), readSfi0, readIfce',
+    seeds: 'dxbc',
+    focus: ['STAT', 'SFI0', 'IFCE'],
+    run: (b) =>
+      parts(b, ['STAT', 'SFI0', 'IFCE'], (d, at, k) => {
+        if (k === 'STAT') readStat(d, at);
+        else if (k === 'SFI0') readSfi0(d, at);
+        else readIfce(d, at);
+      }),
+  },
+  {
+    name: 'part-aon9',
+    about: 'readAon9 (the Direct3D 9 program of a level-9 container)',
+    seeds: 'dxbc',
+    needs: ['Aon9'],
+    focus: ['Aon9'],
+    run: (b) => parts(b, ['Aon9'], (d, at) => readAon9(d, at)),
+  },
+  {
+    name: 'part-dxil',
+    about: 'readPsv0, readRts0, readRdat, readIldn, readHash, readVers, readSrci, readSfi0',
+    seeds: 'dxil',
+    focus: ['PSV0', 'RTS0', 'RDAT', 'ILDN', 'HASH', 'VERS', 'SRCI', 'SFI0'],
+    run: (b) =>
+      parts(b, ['PSV0', 'RTS0', 'RDAT', 'ILDN', 'HASH', 'VERS', 'SRCI', 'SFI0'], (d, at, k) => {
+        if (k === 'PSV0') readPsv0(d, at);
+        else if (k === 'RTS0') readRts0(d, at);
+        else if (k === 'RDAT') readRdat(d, at);
+        else if (k === 'ILDN') readIldn(d, at);
+        else if (k === 'HASH') readHash(d, at);
+        else if (k === 'VERS') readVers(d, at);
+        else if (k === 'SRCI') readSrci(d, at);
+        else readSfi0(d, at);
+      }),
+  },
+  {
+    name: 'sm4',
+    about: 'decodeProgram of the SHEX/SHDR part',
+    seeds: 'dxbc',
+    needs: ['SHEX|SHDR'],
+    focus: ['SHEX', 'SHDR'],
+    run: (b) => parts(b, ['SHEX', 'SHDR'], (d, _at, k) => decodeProgram(d, k)),
+  },
+  {
+    name: 'disasm',
+    about: 'disassemble (the D3DDisassemble listing) with instruction numbers and offsets',
+    seeds: 'dxbc',
+    focus: ['SHEX', 'SHDR', 'RDEF', 'ISGN', 'OSGN', 'STAT', 'SFI0', 'IFCE'],
+    run(b) {
+      disassemble(b, 0);
+      disassemble(b, 0x04 | 0x20);
+    },
+  },
+  {
+    name: 'd3d9',
+    about: 'decodeD3D9 and disassembleD3D9 of a Direct3D 9 program',
+    seeds: 'd3d9',
+    focus: [],
+    run(b) {
+      decodeD3D9(b);
+      disassembleD3D9(b, 0);
+    },
+  },
+  {
+    name: 'debug',
+    about: 'the SPDB/SDBG readers and the listing annotations',
+    seeds: 'dxbc',
+    needs: ['SPDB|SDBG'],
+    focus: ['SPDB', 'SDBG'],
+    run(b) {
+      const c = parseContainer(b);
+      readDebugInfo(c);
+      debugAnnotationResult(c);
+    },
+  },
+  {
+    name: 'dxil-bitstream',
+    about: 'readBitcode of the DXIL part',
+    seeds: 'dxil',
+    needs: ['DXIL'],
+    focus: ['DXIL'],
+    run: (b) =>
+      parts(b, ['DXIL'], (d, at) => {
+        const h = readProgramHeader(d, 'DXIL', at);
+        readBitcode(h.bitcode, at + h.bitcodeStart);
+      }),
+  },
+  {
+    name: 'dxil-module',
+    about: 'the DXIL module (readModule) and its dx.* metadata (readDxilInfo)',
+    seeds: 'dxil',
+    needs: ['DXIL'],
+    focus: ['DXIL'],
+    run(b) {
+      const m = readPartModule(parseContainer(b), 'DXIL');
+      if (m) readDxilInfo(m);
+    },
+  },
+  {
+    name: 'dxil-listing',
+    about: "disassembleDxil (dxc's /Fc text)",
+    seeds: 'dxil',
+    needs: ['DXIL'],
+    focus: ['DXIL', 'PSV0', 'ISG1', 'OSG1', 'RDAT', 'STAT'],
+    run: (b) => void disassembleDxil(parseContainer(b)),
+  },
+  {
+    name: 'reflect',
+    about: 'reflect and the D3DReflect JSON (DXBC), reflectDxil (DXIL)',
+    seeds: 'any',
+    focus: ['RDEF', 'ISGN', 'OSGN', 'STAT', 'SHEX', 'SHDR', 'PSV0', 'DXIL', 'ISG1', 'OSG1'],
+    run(b) {
+      const c = parseContainer(b);
+      if (c.parts.some((p) => p.kind === 'DXIL')) reflectDxil(c);
+      else d3dReflectJson(reflect(c));
+    },
+  },
+  {
+    name: 'lift-dxbc',
+    about: 'lift of an SM4/5 container; the IR must validate and print',
+    seeds: 'dxbc',
+    needs: ['SHEX|SHDR'],
+    focus: ['SHEX', 'SHDR'],
+    run: (b) => void printModule(checked(lift(b)).module),
+  },
+  {
+    name: 'lift-dxil',
+    about: 'lift of a DXIL container; the IR must validate and print',
+    seeds: 'dxil',
+    needs: ['DXIL'],
+    focus: ['DXIL'],
+    run: (b) => void printModule(checked(lift(b)).module),
+  },
+  {
+    name: 'wgsl',
+    about: 'emitWgsl of what lifts (DXBC and DXIL)',
+    seeds: 'any',
+    needs: ['SHEX|SHDR|DXIL'],
+    focus: ['SHEX', 'SHDR', 'DXIL'],
+    run: (b) => void emitWgsl(checked(lift(b))),
+  },
+  {
+    name: 'exec',
+    about: `the executor on what lifts, seeded bindings, budgets of ${FUZZ_LIMITS.budget} statements, ${FUZZ_LIMITS.memoryBudget >> 20} MiB, ${FUZZ_LIMITS.dispatchBudget} lanes`,
+    seeds: 'any',
+    needs: ['SHEX|SHDR|DXIL'],
+    focus: ['SHEX', 'SHDR', 'DXIL'],
+    run(b) {
+      const p = checked(lift(b));
+      // the seeded run of the command line covers a vertex program only as an entry point
+      if (p.stage === 'vertex' && p.stageFunctions) return;
+      seededCpu(p, 1, { ...SEEDED_DEFAULTS, width: 4, height: 4 }, FUZZ_LIMITS);
+    },
+  },
+  {
+    name: 'carve',
+    about: 'carveContainers over the mutant between junk bytes',
+    seeds: 'any',
+    focus: [],
+    run(b) {
+      const data = new Uint8Array(b.byteLength + 64);
+      data.set([0x44, 0x58, 0x42, 0x43], 8);
+      data.set(b, 32);
+      data.set([0x44, 0x58, 0x42, 0x43], data.byteLength - 6);
+      carveContainers(data);
+    },
+  },
+];
+
+export function targetNamed(name: string): Target | undefined {
+  return TARGETS.find((t) => t.name === name);
+}
+
+/** Mutants per target of issue 19's campaign (`npm run fuzz -- all --campaign`): 10,000,000 for the
+ * container, SM4/5 and DXIL readers, 1,000,000 for the others. */
+export const CAMPAIGN: Readonly<Record<string, number>> = Object.fromEntries(
+  TARGETS.map((t) => [
+    t.name,
+    ['container', 'sm4', 'dxil-bitstream', 'dxil-module'].includes(t.name) ? 10_000_000 : 1_000_000,
+  ]),
+);
