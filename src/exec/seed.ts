@@ -23,7 +23,7 @@
 //     'small' : v mod 16 (integer varyings)
 //     'depth' : the f32 ((v >>> 8) | 1) / 2^24, in (0, 1) (depth textures)
 
-import type { Program, Resource, Varying } from '../ir/program.js';
+import type { HiddenCounter, Program, Resource, Varying } from '../ir/program.js';
 import type { Module, Type } from '../ir/ir.js';
 import type { ExecTexture } from './values.js';
 import type { CompareFunction, TextureView } from './sampler.js';
@@ -42,6 +42,10 @@ export const SEED_DOMAIN_POINTS: readonly (readonly [number, number, number])[] 
   [0, 1, 0],
   [0, 0, 1],
 ];
+/** The value every UAV's hidden counter starts at (ir/program.ts HiddenCounter): an append from it
+ * writes element 16 on, a consume reads element 15 down (both inside SEED_BUFFER_WORDS for the
+ * strides of the corpus's counters). */
+export const SEED_COUNTER = 16;
 /** The comparison function of every comparison sampler (D3D keeps it in the sampler state). */
 export const SEED_COMPARE: CompareFunction = 'less-equal';
 
@@ -198,6 +202,24 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
         buffers[key] = words;
         const writable = g.access === 'read_write';
         out.push({ ...at, kind: 'storage', words, writable, readOnly: !writable });
+        const hidden: HiddenCounter | undefined = r.counter;
+        if (hidden) {
+          // the hidden counter: one word, SEED_COUNTER, read back as "<view>.counter"
+          const ckey = range ? `${hidden.group}:${hidden.binding}:${k}` : `${hidden.group}:${hidden.binding}`;
+          const cwords = Uint32Array.of(SEED_COUNTER);
+          buffers[ckey] = cwords;
+          out.push({
+            ...at,
+            name: `${name}.counter`,
+            key: ckey,
+            group: hidden.group,
+            binding: hidden.binding + k,
+            kind: 'storage',
+            words: cwords,
+            writable: true,
+            readOnly: false,
+          });
+        }
       } else if (t.kind === 'sampler') {
         if (t.comparison) compare[key] = SEED_COMPARE;
         out.push({ ...at, kind: 'sampler', writable: false, comparison: t.comparison });

@@ -48,6 +48,26 @@ export type ResourceKind =
     }
   | { readonly kind: 'groupshared'; readonly bytes: number };
 
+/**
+ * A UAV's hidden counter (append/consume buffers, IncrementCounter/DecrementCounter): one
+ * `atomic<u32>` in a storage binding of its own, in the UAV's group at binding
+ * COUNTER_BINDING_OFFSET + the UAV's binding (a range's element k at that + k, a binding array of
+ * counters beside the range). Both lifters bind it alike, so a DXBC and a DXIL build of one HLSL
+ * take the same counter. Its value is the caller's: Direct3D sets it when the view is bound (the
+ * UAV counter's initial value); a caller binds one u32 word holding it and reads it back after the
+ * run. Seeded runs (src/exec/seed.ts) start it at SEED_COUNTER.
+ */
+export interface HiddenCounter {
+  /** The counter global's name in the IR and WGSL (the UAV's name + "_counter"). */
+  readonly name: string;
+  readonly global: GlobalId;
+  readonly group: number;
+  readonly binding: number;
+}
+
+/** Bindings a UAV's hidden counter is placed above its view (see HiddenCounter). */
+export const COUNTER_BINDING_OFFSET = 512;
+
 export interface Resource {
   /** The global's name in the IR and WGSL. */
   readonly name: string;
@@ -64,6 +84,8 @@ export interface Resource {
   readonly group: number;
   readonly binding: number;
   readonly kind: ResourceKind;
+  /** A UAV with a hidden counter: where the counter is bound. */
+  readonly counter?: HiddenCounter;
 }
 
 export interface Interface {

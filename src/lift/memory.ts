@@ -8,6 +8,7 @@ import type { Instruction, Operand } from '../sm4/types.js';
 import type { BoundResource } from './resources.js';
 import { OT, type Lifter } from './state.js';
 import type { Handler } from './alu.js';
+import { updateCounter } from './counter.js';
 
 const op = (ins: Instruction, k: number): Operand => {
   const o = ins.operands[k];
@@ -504,6 +505,26 @@ function atomic(name: AtomicName, immediate: boolean): Handler {
   };
 }
 
+/** imm_atomic_alloc / imm_atomic_consume: the UAV's hidden counter (counter.ts): alloc gives the
+ * value before its increment, consume the value after its decrement, in every lane of the mask. */
+function counterUpdate(increment: boolean): Handler {
+  return (L, ins) => {
+    const dst = op(ins, 0);
+    const uavOp = op(ins, 1);
+    if (uavOp.type !== OT.uav) return L.invalid('imm_atomic_alloc/consume on a register that is not a UAV');
+    const value = updateCounter(L.f, L.resources.findCounter(uavOp), increment);
+    if (dst.type === OT.null) return;
+    const lanes = L.lanes(dst);
+    const v = L.f.bind(increment ? 'alloc' : 'consumed', value);
+    L.write(
+      dst,
+      lanes.length === 1 ? v : L.e({ op: 'splat', size: lanes.length as 2 | 3 | 4, value: v }),
+      'u32',
+      lanes,
+    );
+  };
+}
+
 const resinfo: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const resOp = op(ins, 2);
@@ -738,6 +759,8 @@ export const MEMORY: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0xaf, atomic('imin', false)],
   [0xb0, atomic('umax', false)],
   [0xb1, atomic('umin', false)],
+  [0xb2, counterUpdate(true)],
+  [0xb3, counterUpdate(false)],
   [0xb4, atomic('add', true)],
   [0xb5, atomic('and', true)],
   [0xb6, atomic('or', true)],

@@ -17,14 +17,17 @@
 // - ViewID: 0, what Direct3D gives without view instancing (WebGPU has none), noted.
 // - BarrierByMemoryType / BarrierByMemoryHandle (SM6.8): as Barrier, by memory class.
 // - Refused by name: AttributeAtVertex (WGSL reads no single vertex's attribute), StartVertexLocation
-//   and StartInstanceLocation (no WGSL counterpart), BufferUpdateCounter (counters, as the SM4/5
-//   lifter), RawBufferVectorLoad/Store (SM6.9 long vectors: LLVM vector values).
+//   and StartInstanceLocation (no WGSL counterpart), RawBufferVectorLoad/Store (SM6.9 long vectors:
+//   LLVM vector values).
+// - BufferUpdateCounter (IncrementCounter, DecrementCounter, Append, Consume): the view's hidden
+//   counter, lift/counter.ts (the SM4/5 lifter's imm_atomic_alloc/consume).
 
 import type { ExprId } from '../../ir/ir.js';
 import type { Instruction } from '../../dxil/ir.js';
 import { levelOfDetail, footprintLanes, LOD_NOTE } from '../lod.js';
 import { samplePositionWords } from '../memory.js';
 import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
+import { updateCounter } from '../counter.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
 import { floatCoords, offsets, texelTuple } from './ops.js';
@@ -245,13 +248,24 @@ const viewId: Handler = (L) => {
   return L.u32(0);
 };
 
+/** BufferUpdateCounter(uav, inc): the view's hidden counter (lift/counter.ts, as the SM4/5 lifter's
+ * imm_atomic_alloc/consume): inc 1 gives the value before the increment, -1 the value after the
+ * decrement (IncrementCounter / DecrementCounter). */
+const bufferUpdateCounter: Handler = (L, c, x) => {
+  const { h } = resourceOf(L, c, 1, x);
+  const inc = L.imm(arg(L, c, 2), 'a counter direction');
+  const step = (inc << 24) >> 24;
+  if (step !== 1 && step !== -1) return L.invalid(`BufferUpdateCounter by ${step} (DXIL allows 1 and -1)`);
+  return updateCounter(L.f, x.resources.counterExpr(h), step === 1);
+};
+
 const refused =
   (reason: Parameters<DxilLifter['refuse']>[0], detail: string): Handler =>
   (L) =>
     L.refuse(reason, detail);
 
 export const MISC_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
-  [70, refused('append/consume counter', 'BufferUpdateCounter (a UAV counter, as the SM4/5 lifter refuses them)')],
+  [70, bufferUpdateCounter],
   [75, texture2DMSGetSamplePosition],
   [
     76,

@@ -14,6 +14,7 @@ import type { DxilInfo, DxilResource } from '../../dxil/dxil-metadata.js';
 import { Constant, Instruction, GlobalVar, type Func, type Value } from '../../dxil/ir.js';
 import type { DxilLifter, HandleVal } from './lifter.js';
 import { imageOf as sm4ImageOf } from '../resources.js';
+import { addCounter, COUNTER_NOTE } from '../counter.js';
 
 export type Shape =
   | '1d'
@@ -67,6 +68,8 @@ export interface DxResource {
   readonly isArray: boolean;
   /** Bindings given (an unbounded range gets `unboundedCount`). */
   readonly count: number;
+  /** A UAV with a hidden counter: the counter's global (lift/counter.ts). */
+  readonly counter?: number;
 }
 
 const CLASS_OF = { CBuffer: 'b', SRV: 't', Sampler: 's', UAV: 'u' } as const;
@@ -260,7 +263,6 @@ export class DxResources {
       kind = { kind: 'sampler', comparison };
     } else if (shape === 'buffer' || shape === 'raw' || shape === 'structured') {
       const uav = cls === 'u';
-      if (uav && r.hasCounter) L.refuse('append/consume counter', `${r.name}: a UAV with a hidden counter`);
       atomic = uav && usage.atomic.has(key);
       const typedLoaded = usage.typedLoad.has(key);
       scalarElements = shape !== 'buffer' || (uav && (atomic || typedLoaded));
@@ -346,6 +348,16 @@ export class DxResources {
       ...(access ? { access } : {}),
       binding: { group, binding },
     });
+    // A hidden counter (the metadata's flag; a heap annotation's): beside the view, as the SM4/5 lifter's.
+    const counter =
+      cls === 'u' && r.hasCounter && (shape === 'structured' || shape === 'raw')
+        ? (addCounter(L.m, name, group, binding, isArray ? count : undefined) ??
+          L.refuse(
+            'append/consume counter',
+            `${name}: its counter's binding would pass WebGPU's 1000 bindings a group`,
+          ))
+        : undefined;
+    if (counter) L.note(COUNTER_NOTE(name, counter.group, counter.binding));
     if (unbounded)
       L.note(`${name}: the unbounded range ${cls}${r.lowerBound}.. (space ${r.space}) is given ${count} bindings`);
     const res: DxResource = {
@@ -362,6 +374,7 @@ export class DxResources {
       rows,
       isArray,
       count,
+      ...(counter ? { counter: counter.global } : {}),
     };
     this.byKey.set(key, res);
     this.list.push({
@@ -376,6 +389,7 @@ export class DxResources {
       group,
       binding,
       kind,
+      ...(counter ? { counter } : {}),
     });
   }
 
@@ -412,6 +426,21 @@ export class DxResources {
     const rel = r.lowerBound === 0 ? abs : L.bin('sub', abs, L.u32(r.lowerBound));
     if (nu) L.note(`${res.cls}${r.id}: indexed by a non-uniform value (needs non-uniform binding-array indexing)`);
     return { kind: 'handle', res, index: L.once(rel, 'element'), nonUniform: nu };
+  }
+
+  /** The hidden counter of the view a handle names (the element of a range's counters). */
+  counterExpr(h: HandleVal): number {
+    const L = this.L;
+    if (h.res.counter === undefined)
+      return L.invalid(`${h.res.dx.name || h.res.dx.id}: a counter update on a view without a counter`);
+    const g = L.global(h.res.counter);
+    if (h.index === undefined) return g;
+    const e = L.f.exprs[h.index];
+    if (e && e.op === 'literal') {
+      if (e.bits >= h.res.count) return L.invalid(`${h.res.dx.name}[${e.bits}] is outside its range`);
+      return L.member(g, e.bits);
+    }
+    return L.access(g, h.index);
   }
 
   /** The global (or binding-array element) a handle names, as an IR expression. */
