@@ -21,6 +21,9 @@ export interface Varying {
   readonly componentType: number;
   /** WGSL location, or the builtin's name. */
   readonly location?: number;
+  /** A geometry program's output of a stream other than 0 (absent: stream 0). Each stream's
+   * elements are packed into the output registers on their own (two streams may share a register). */
+  readonly stream?: number;
   readonly builtin?: string;
 }
 

@@ -213,10 +213,6 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   }
   if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');
   if (isDoubleOpcode(i.opcode)) L.refuse('double precision', 'a double-precision instruction');
-  if (i.opcode >= 0x75 && i.opcode <= 0x77) {
-    const stream = i.operands[0]?.indices[0]?.imm ?? 0;
-    if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
-  }
   L.refuse('opcode not handled', 'this instruction is not lifted yet');
 }
 
