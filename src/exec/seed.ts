@@ -198,7 +198,10 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
         buffers[key] = words;
         out.push({ ...at, kind: 'uniform', words, writable: false });
       } else if (g.space === 'storage') {
-        const words = seededWords(seed, stream, SEED_BUFFER_WORDS);
+        const words =
+          r.kind.kind === 'uav' && r.kind.texels
+            ? seededTexelWords(seed, stream, r.kind.dimension)
+            : seededWords(seed, stream, SEED_BUFFER_WORDS);
         buffers[key] = words;
         const writable = g.access === 'read_write';
         out.push({ ...at, kind: 'storage', words, writable, readOnly: !writable });
@@ -271,6 +274,20 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
     return p0 - q0 || p1 - q1 || p2 - q2;
   });
   return { buffers, textures, views, compare, resources: out, unbound };
+}
+
+/** A typed texture view held as words (lift/texels.ts): the header (width, height, depth-or-layers, 0)
+ * of a SEED_TEXTURE_SIZE texture as seedBindings sizes textures (1D: height 1; arrays 2 layers; 3D 4
+ * deep), then its texels from the stream, word 4 on being the stream's first word. */
+function seededTexelWords(seed: number, stream: string, dimension: string): Uint32Array {
+  const width = SEED_TEXTURE_SIZE;
+  const height = dimension === '1d' || dimension === '1darray' ? 1 : SEED_TEXTURE_SIZE;
+  const depth = dimension === '3d' ? 4 : dimension.endsWith('array') ? 2 : 1;
+  const texels = width * height * depth;
+  const out = new Uint32Array(4 + texels);
+  out.set([width, height, depth, 0]);
+  out.set(seededWords(seed, stream, texels), 4);
+  return out;
 }
 
 /** The stream of a varying: its semantic and index ("in:TEXCOORD0"), not its register or location. */

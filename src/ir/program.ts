@@ -48,6 +48,10 @@ export type ResourceKind =
       readonly view: 'typed' | 'raw' | 'structured';
       readonly dimension: string;
       readonly stride?: number;
+      /** A typed texture view used atomically, held as a storage buffer of one word a texel
+       * (lift/texels.ts): words 0-2 its width, height and depth-or-layers, which the caller writes;
+       * texel (x, y, z) at word 4 + x + width * (y + height * z). */
+      readonly texels?: true;
     }
   | { readonly kind: 'groupshared'; readonly bytes: number };
 

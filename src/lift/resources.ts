@@ -12,6 +12,7 @@ import type { Instruction, Operand } from '../sm4/types.js';
 import { OT, type Lifter } from './state.js';
 import { OPCODES } from '../sm4/opcodes.js';
 import { addCounter, COUNTER_NOTE } from './counter.js';
+import { TEXELS_NOTE } from './texels.js';
 
 export type TextureShape =
   | 'buffer'
@@ -65,6 +66,8 @@ export interface BoundResource {
   readonly rows: number;
   /** A UAV with a hidden counter: the counter's global (a binding array beside a range's). */
   readonly counter?: GlobalId;
+  /** A typed texture view used atomically, held as words (texels.ts). */
+  readonly texels?: true;
 }
 
 /** What the program does with each resource, found before declaring (depth use, atomics, loads). */
@@ -435,7 +438,36 @@ export class Resources {
           );
           return true;
         }
-        if (atomic) L.refuse('texture atomics', `u${key}: atomics on a typed texture view have no WGSL counterpart`);
+        if (atomic && shape !== '2dms' && shape !== '2dmsarray' && shape !== 'cube' && shape !== 'cubearray') {
+          // WebGPU has no texture atomics: the view is a storage buffer of one word a texel (texels.ts)
+          const scalar = rt.scalar === 'i32' ? 'i32' : 'u32';
+          if (rt.scalar === 'f32')
+            L.note(`u${key}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
+          L.note(TEXELS_NOTE(`u${key}`));
+          const elem = L.m.array(L.m.type({ kind: 'atomic', scalar }), null);
+          this.add(
+            'u',
+            ins,
+            op,
+            spaceWord(1),
+            elem,
+            'storage',
+            'read_write',
+            { kind: 'uav', view: 'typed', dimension: shape, texels: true },
+            {
+              shape,
+              scalar: rt.scalar,
+              depth: false,
+              stride: 4,
+              atomic: true,
+              scalarElements: true,
+              rows: 0,
+              texels: true,
+            },
+          );
+          return true;
+        }
+        if (atomic) L.refuse('texture atomics', `u${key}: atomics on a ${shape} typed texture view`);
         if (shape === '2dms' || shape === '2dmsarray' || shape === 'cube' || shape === 'cubearray')
           L.refuse('resource kind not handled', `u${key}: a ${shape} storage texture`);
         const wide = !loaded;

@@ -12,6 +12,7 @@ import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { coordLayout } from '../memory.js';
+import { texelAtomic, texelDimensions, texelLoad, texelStore } from './texels.js';
 import {
   arg,
   builtinArg,
@@ -650,6 +651,7 @@ function intCoords(
 
 const textureLoad: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.texels) return texelLoad(L, c, res, image);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
     return resRet(L, c, typedLanes(L, res, image, u32(L, c, 3)));
   const off = res.shape === '3d' ? offsets(L, c, 6, 3, res) : offsets(L, c, 6, 2, res);
@@ -681,6 +683,7 @@ const textureLoad: Handler = (L, c, x) => {
 
 const textureStore: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.texels) return texelStore(L, c, res, image);
   if (res.cls !== 'u' || !res.format) return L.invalid('a texture store to a view that is not a typed texture UAV');
   const { coord, layer, n } = intCoords(L, c, 2, res);
   const vt = arg(L, c, 5).type;
@@ -705,6 +708,7 @@ const textureStore: Handler = (L, c, x) => {
 
 const getDimensions: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.texels) return texelDimensions(L, c, res, image);
   const z = L.u32(0);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured') {
     const words = L.e({ op: 'array_length', pointer: image });
@@ -753,6 +757,7 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
   return (L, c, x) => {
     const { res, e } = resourceOf(L, c, 1, x);
     if (!res.atomic) return L.invalid('an atomic on a view the usage scan did not find atomic');
+    if (res.texels) return texelAtomic(L, c, res, e, cmpxchg);
     const base = cmpxchg ? 2 : 3;
     if (c.type.kind === 'int' && c.type.width === 64) return L.refuse('64-bit integers', 'a 64-bit atomic');
     const idx =

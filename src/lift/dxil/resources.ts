@@ -15,6 +15,7 @@ import { Constant, Instruction, GlobalVar, type Func, type Value } from '../../d
 import type { DxilLifter, HandleVal } from './lifter.js';
 import { imageOf as sm4ImageOf } from '../resources.js';
 import { addCounter, COUNTER_NOTE } from '../counter.js';
+import { TEXELS_NOTE } from '../texels.js';
 
 export type Shape =
   | '1d'
@@ -70,6 +71,8 @@ export interface DxResource {
   readonly count: number;
   /** A UAV with a hidden counter: the counter's global (lift/counter.ts). */
   readonly counter?: number;
+  /** A typed texture view used atomically, held as words (lift/texels.ts). */
+  readonly texels?: true;
 }
 
 const CLASS_OF = { CBuffer: 'b', SRV: 't', Sampler: 's', UAV: 'u' } as const;
@@ -250,6 +253,7 @@ export class DxResources {
     let atomic = false;
     let scalarElements = false;
     let rows = 0;
+    let texels = false;
     if (cls === 'b') {
       rows = Math.max(1, Math.ceil(r.size / 16));
       if (rows > 4096) L.invalid(`${r.name}: a constant buffer of ${rows} rows (Direct3D allows 4096)`);
@@ -306,10 +310,25 @@ export class DxResources {
         dimension: shape,
         returnType: scalar === 'f32' ? 'float' : scalar === 'i32' ? 'sint' : 'uint',
       };
+    } else if (
+      usage.atomic.has(key) &&
+      (shape === '1d' || shape === '1darray' || shape === '2d' || shape === '2darray' || shape === '3d')
+    ) {
+      // WebGPU has no texture atomics: one word a texel in a storage buffer (lift/texels.ts)
+      scalar = compScalar(L, r.compType);
+      if (scalar === 'f32')
+        L.note(`${name}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
+      L.note(TEXELS_NOTE(name));
+      elem = L.m.array(L.m.type({ kind: 'atomic', scalar: scalar === 'i32' ? 'i32' : 'u32' }), null);
+      space = 'storage';
+      access = 'read_write';
+      atomic = true;
+      scalarElements = true;
+      texels = true;
+      kind = { kind: 'uav', view: 'typed', dimension: shape, texels: true };
     } else {
       scalar = compScalar(L, r.compType);
-      if (usage.atomic.has(key))
-        L.refuse('texture atomics', `${name}: atomics on a typed texture view have no WGSL counterpart`);
+      if (usage.atomic.has(key)) L.refuse('texture atomics', `${name}: atomics on a ${shape} typed texture view`);
       if (shape === '2dms' || shape === '2dmsarray' || shape === 'cube' || shape === 'cubearray')
         L.refuse('resource kind not handled', `${name}: a ${shape} storage texture`);
       const wide = !usage.typedLoad.has(key);
@@ -375,6 +394,7 @@ export class DxResources {
       isArray,
       count,
       ...(counter ? { counter: counter.global } : {}),
+      ...(texels ? { texels: true as const } : {}),
     };
     this.byKey.set(key, res);
     this.list.push({
