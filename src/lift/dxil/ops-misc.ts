@@ -8,7 +8,8 @@
 //   four byte products, signed or unsigned, wrapping at 32 bits.
 // - TextureGatherRaw (GatherRaw): the red channel's texels of the four footprint texels, as bits.
 // - CalculateLOD (CalculateLevelOfDetail[Unclamped]): src/lift/lod.ts's computation, the same as
-//   the SM4/5 lifter's `lod` (in pixel programs; WGSL has derivatives in fragment programs only).
+//   the SM4/5 lifter's `lod`; in a compute program (Shader Model 6.6) with the coarse derivatives of
+//   its quads (quad.ts).
 // - EvalCentroid / EvalSampleIndex / EvalSnapped: as src/lift/eval.ts (the input at the pixel
 //   centre; the snapped offset by fine derivatives), with its notes.
 // - Texture2DMSGetSamplePosition: Direct3D's standard pattern, the SM4/5 lifter's `samplepos` table;
@@ -28,6 +29,7 @@ import { levelOfDetail, footprintLanes, LOD_NOTE } from '../lod.js';
 import { samplePositionWords } from '../memory.js';
 import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
 import { updateCounter } from '../counter.js';
+import { computeDerivative } from './quad.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
 import { floatCoords, offsets, texelTuple } from './ops.js';
@@ -131,11 +133,8 @@ const textureGatherRaw: Handler = (L, c, x) => {
 
 /** CalculateLOD(handle, sampler, coord0..2, clamped): lod.ts's level of detail. */
 const calculateLod: Handler = (L, c, x) => {
-  if (L.stage !== 'pixel')
-    return L.refuse(
-      'dx.op not handled',
-      'CalculateLOD outside a pixel program (WGSL has derivatives in fragment programs only)',
-    );
+  if (L.stage !== 'pixel' && L.stage !== 'compute')
+    return L.refuse('dx.op not handled', `CalculateLOD in a ${L.stage} program (derivatives: pixel and compute only)`);
   const { res, e: image } = resourceOf(L, c, 1, x);
   resourceOf(L, c, 2, x);
   const lanes = footprintLanes(res.shape);
@@ -147,7 +146,12 @@ const calculateLod: Handler = (L, c, x) => {
     'f32',
     [3, 4, 5].slice(0, n).map((k) => num(L, c, k)),
   );
-  const { clamped, unclamped } = levelOfDetail(L, image, coord, lanes);
+  // a compute program's coarse derivatives come from its quads (quad.ts, Shader Model 6.6)
+  const derivative =
+    L.stage === 'compute'
+      ? (axis: 'x' | 'y', v: ExprId, w: number) => computeDerivative(L, x, v, w, axis, 'coarse', 'CalculateLOD')
+      : undefined;
+  const { clamped, unclamped } = levelOfDetail(L, image, coord, lanes, ...(derivative ? [derivative] : []));
   const flag = arg(L, c, 6);
   if (flag.type.kind !== 'int' || flag.type.width !== 1) return L.invalid('CalculateLOD without its clamped flag');
   return L.sel(L.num(flag), clamped, unclamped);

@@ -13,6 +13,7 @@ import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore } from './texels.js';
+import { computeDerivative } from './quad.js';
 import {
   arg,
   builtinArg,
@@ -154,7 +155,21 @@ function carry(sub: boolean): Handler {
 }
 
 function deriv(axis: 'x' | 'y', control: 'coarse' | 'fine'): Handler {
-  return (L, c) => {
+  return (L, c, x) => {
+    // Shader Model 6.6 compute: across the thread group's quads (quad.ts)
+    if (L.stage === 'compute')
+      return L.roundHalf(
+        computeDerivative(
+          L,
+          x,
+          num(L, c, 1),
+          1,
+          axis,
+          control,
+          `Deriv${control === 'coarse' ? 'Coarse' : 'Fine'}${axis.toUpperCase()}`,
+        ),
+        c.type,
+      );
     if (L.stage !== 'pixel') {
       L.note('a derivative outside a pixel program is 0');
       return L.f32bits(0);
@@ -503,7 +518,13 @@ function sample(kind: SampleKind): Handler {
         clamp = c.ops[12];
         break;
     }
-    if (level.kind === 'auto' && !fragment) {
+    if (level.kind === 'auto' && L.stage === 'compute') {
+      // Shader Model 6.6: the implicit level of a compute program's sample comes from its quads'
+      // coarse derivatives of the coordinates (quad.ts), passed as the sample's gradients
+      const n = res.shape === '3d' || res.shape === 'cube' || res.shape === 'cubearray' ? 3 : 2;
+      const d = (axis: 'x' | 'y') => computeDerivative(L, x, coord, n, axis, 'coarse', 'an implicit-level sample');
+      level = { kind: 'gradient', x: d('x'), y: d('y') };
+    } else if (level.kind === 'auto' && !fragment) {
       level = { kind: 'zero' };
       L.note('an implicit-level sample outside a pixel program samples level 0');
     }
