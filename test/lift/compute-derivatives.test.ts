@@ -14,6 +14,8 @@ import { lift } from '../../src/lift/lift.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
+import { runMesh } from '../../src/exec/mesh.js';
+import { FILE_WORDS } from '../../src/exec/stages.js';
 import { runOnDawn, runOnExecutor, compareOutputs } from './twins-harness.js';
 
 after(closeWebgpu);
@@ -63,4 +65,28 @@ test('a compute thread group that is neither a 1D nor a 2D quad layout is refuse
       e.category === 'dx.op not handled' &&
       /in a thread group of 8x9x1 \(Direct3D's compute quads need X a multiple of 4, or X and Y even\)/.test(e.message),
   );
+});
+
+// mesh_shader__ms_derivatives (numthreads(16, 8, 1), a 2D quad layout): vertex y * 16 + x gets
+// (|ddx_fine a|, |ddy_fine a|, |ddx_fine b|, |ddy_fine b|) with a = x * c1, b = y * c2 in its second
+// row; the fine derivative of a is the f32 difference of the right and left lanes' products.
+test('mesh_shader__ms_derivatives: fine derivatives across the 2x2 quads of a mesh thread group', (t) => {
+  const path = `${DIR}/mesh_shader__ms_derivatives.dxil`;
+  const skip = skipUnlessShared(path);
+  if (skip) return t.skip(skip);
+  const p = lift(readBytes(sharedPath(path)!));
+  assert.deepEqual(validateModule(p.module), []);
+  const r = runMesh(p);
+  const c1 = f32(0x3d888889); // 0x3FB1111120000000 as f32
+  const c2 = f32(0x3e124925); // 0x3FC24924A0000000 as f32
+  const fr = Math.fround;
+  for (let y = 0; y < 8; y++)
+    for (let x = 0; x < 16; x++) {
+      const v = y * 16 + x;
+      const row = r.vertices.subarray(v * FILE_WORDS + 4, v * FILE_WORDS + 8);
+      const x0 = x & ~1;
+      const y0 = y & ~1;
+      const want = [fr(fr((x0 + 1) * c1) - fr(x0 * c1)), 0, 0, fr(fr((y0 + 1) * c2) - fr(y0 * c2))];
+      assert.deepEqual([...row].map(f32), want, `vertex ${v}`);
+    }
 });

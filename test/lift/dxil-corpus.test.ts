@@ -40,8 +40,8 @@ const ROOT = 'corpus/dxil';
 const SUITE = 'dxil-lift';
 /** Floors: the figures measured when they were last raised (lifted programs; share of non-library
  * programs lifted). */
-const MIN_LIFTED = 816;
-const MIN_SHARE = 0.896;
+const MIN_LIFTED = 823;
+const MIN_SHARE = 0.904;
 
 interface Refusal {
   /** 'E601 <reason key>' or 'E602 invalid'. */
