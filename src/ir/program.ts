@@ -52,6 +52,8 @@ export type ResourceKind =
        * (lift/texels.ts): words 0-2 its width, height and depth-or-layers, which the caller writes;
        * texel (x, y, z) at word 4 + x + width * (y + height * z). */
       readonly texels?: true;
+      /** A multisampled texel view (RWTexture2DMS[Array]): its declared sample count (header word 3). */
+      readonly samples?: number;
     }
   | { readonly kind: 'groupshared'; readonly bytes: number };
 

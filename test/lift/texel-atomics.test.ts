@@ -153,3 +153,42 @@ test('DXIL: AtomicBinOp Or of a RWTexture2D<uint> texel with the coverage mask (
   runPixel(p, { width: 2, height: 2, buffers: { [`${r.group}:${r.binding}`]: words } });
   assert.deepEqual([...words.subarray(4)], [0x11, 0x21, 0x41, 0x81]);
 });
+
+// sm_advanced__cs_multisample_uav (cs_6_7, 4x4x4 threads): thread (x, y, z) stores 16 (y^2) + 4 (x^1)
+// + 64 (z^3) + s as sample s of texel (x^1, y^2) of RWTexture2DMS u0 (z = 3) or of layer z^3 of
+// RWTexture2DMSArray u1 (z < 3, layers 1 to 3 of four); after a barrier it reads back the four samples of (x, y) (of u0 for
+// z = 0, of layer z of u1 otherwise) into element 16 z + 4 y + x of u2: so u2 holds 0.0, 1.0, ... 255.0.
+const MS = 'corpus/dxil/vkd3d-proton/sm_advanced__cs_multisample_uav.dxil';
+
+test('DXIL: RWTexture2DMS[Array] as texel buffers, one word a sample (executor and Dawn)', async (t) => {
+  const skip = skipUnlessShared(MS);
+  if (skip) return t.skip(skip);
+  const p = lift(readBytes(sharedPath(MS)!));
+  assert.deepEqual(validateModule(p.module), []);
+  const kinds = p.interface.resources.map((r) => r.kind);
+  assert.deepEqual(kinds.slice(0, 2), [
+    { kind: 'uav', view: 'typed', dimension: '2dms', texels: true, samples: 4 },
+    { kind: 'uav', view: 'typed', dimension: '2dmsarray', texels: true, samples: 4 },
+  ]);
+  const inputs = () => [view(4, 4, 1, []), view(4, 4, 4, []), new Uint32Array(256)];
+  const withSamples = (w: Uint32Array) => {
+    const out = new Uint32Array(4 + w[0]! * w[1]! * w[2]! * 4);
+    out.set(w.subarray(0, 3));
+    out[3] = 4;
+    return out;
+  };
+  const [u0, u1, u2] = inputs().map((w, k) => (k < 2 ? withSamples(w) : w)) as [Uint32Array, Uint32Array, Uint32Array];
+  runCompute(p, { workgroups: [1, 1, 1], buffers: { '3:0': u0, '3:1': u1, '3:2': u2 } });
+  const want = range(256, (k) => k);
+  assert.deepEqual([...u2].map(f32), want);
+  const gskip = webgpuSkip();
+  if (gskip) return t.skip(gskip);
+  const [g0, g1, g2] = inputs().map((w, k) => (k < 2 ? withSamples(w) : w));
+  const g = await gpuCompute({
+    code: emitWgsl(p),
+    workgroups: [1, 1, 1],
+    bindings: [g0!, g1!, g2!].map((words, k): GpuBinding => ({ group: 3, binding: k, type: 'storage', words })),
+  });
+  assert.ok(g.ok, g.ok ? '' : g.messages.join('\n'));
+  if (g.ok) assert.deepEqual([...g.outputs['3:2']!].map(f32), want);
+});

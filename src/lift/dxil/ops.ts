@@ -12,7 +12,7 @@ import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { coordLayout } from '../memory.js';
-import { texelAtomic, texelDimensions, texelLoad, texelStore } from './texels.js';
+import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
 import { computeDerivative } from './quad.js';
 import {
   arg,
@@ -910,6 +910,13 @@ const TABLE = new Map<number, Handler>([
   [65, sample('cmpLevelZero')],
   [66, textureLoad],
   [67, textureStore],
+  [
+    225,
+    (L, c, x) => {
+      const { res, e } = resourceOf(L, c, 1, x);
+      return textureStoreSample(L, c, res, e);
+    },
+  ],
   [68, loadBuffer(false)],
   [69, storeBuffer(false)],
   [

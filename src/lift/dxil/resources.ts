@@ -15,7 +15,7 @@ import { Constant, Instruction, GlobalVar, type Func, type Value } from '../../d
 import type { DxilLifter, HandleVal } from './lifter.js';
 import { imageOf as sm4ImageOf } from '../resources.js';
 import { addCounter, COUNTER_NOTE } from '../counter.js';
-import { TEXELS_NOTE } from '../texels.js';
+import { TEXELS_MS_NOTE, TEXELS_NOTE } from '../texels.js';
 
 export type Shape =
   | '1d'
@@ -311,25 +311,43 @@ export class DxResources {
         returnType: scalar === 'f32' ? 'float' : scalar === 'i32' ? 'sint' : 'uint',
       };
     } else if (
-      usage.atomic.has(key) &&
-      (shape === '1d' || shape === '1darray' || shape === '2d' || shape === '2darray' || shape === '3d')
+      (usage.atomic.has(key) &&
+        (shape === '1d' || shape === '1darray' || shape === '2d' || shape === '2darray' || shape === '3d')) ||
+      shape === '2dms' ||
+      shape === '2dmsarray'
     ) {
+      // A multisampled UAV (SM6.7 RWTexture2DMS[Array]): WebGPU has no multisampled storage textures,
+      // so it is held as the texel buffer too, one word a sample (a scalar element only)
+      if ((shape === '2dms' || shape === '2dmsarray') && !scalarElement(r))
+        L.refuse('resource kind not handled', `${name}: a ${shape} storage texture of more than one component`);
+      const samples = shape === '2dms' || shape === '2dmsarray' ? sampleCountOf(r) : undefined;
+      if ((shape === '2dms' || shape === '2dmsarray') && !(samples !== undefined && samples >= 1 && samples <= 32))
+        L.refuse('resource kind not handled', `${name}: a multisampled UAV whose sample count is not 1 to 32`);
       // WebGPU has no texture atomics: one word a texel in a storage buffer (lift/texels.ts)
       scalar = compScalar(L, r.compType);
-      if (scalar === 'f32')
-        L.note(`${name}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
-      L.note(TEXELS_NOTE(name));
+      if (samples !== undefined) L.note(TEXELS_MS_NOTE(name));
+      else {
+        if (scalar === 'f32')
+          L.note(`${name}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
+        L.note(TEXELS_NOTE(name));
+      }
       elem = L.m.array(L.m.type({ kind: 'atomic', scalar: scalar === 'i32' ? 'i32' : 'u32' }), null);
       space = 'storage';
       access = 'read_write';
       atomic = true;
       scalarElements = true;
       texels = true;
-      kind = { kind: 'uav', view: 'typed', dimension: shape, texels: true };
+      kind = {
+        kind: 'uav',
+        view: 'typed',
+        dimension: shape,
+        texels: true,
+        ...(samples !== undefined ? { samples } : {}),
+      };
     } else {
       scalar = compScalar(L, r.compType);
       if (usage.atomic.has(key)) L.refuse('texture atomics', `${name}: atomics on a ${shape} typed texture view`);
-      if (shape === '2dms' || shape === '2dmsarray' || shape === 'cube' || shape === 'cubearray')
+      if (shape === 'cube' || shape === 'cubearray')
         L.refuse('resource kind not handled', `${name}: a ${shape} storage texture`);
       const wide = !usage.typedLoad.has(key);
       format = wide
@@ -475,6 +493,24 @@ export class DxResources {
     }
     return L.access(g, h.index);
   }
+}
+
+/** A multisampled view's sample count: the metadata's (SRVs), else its class's template argument
+ * (`RWTexture2DMS<float, 4>`: the UAV metadata has no sample count). */
+function sampleCountOf(r: DxilResource): number | undefined {
+  if (r.sampleCount) return r.sampleCount;
+  let t = r.symbolType;
+  while (t && (t.kind === 'ptr' || t.kind === 'array')) t = t.elt;
+  const m = t?.kind === 'struct' ? /,\s*(\d+)\s*>$/.exec(t.name ?? '') : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Whether a view's element (its symbol's struct's first member) is a scalar, not a vector. */
+function scalarElement(r: DxilResource): boolean {
+  let t = r.symbolType;
+  while (t && (t.kind === 'ptr' || t.kind === 'array')) t = t.elt;
+  const first = t && t.kind === 'struct' ? t.elts[0] : undefined;
+  return first !== undefined && first.kind !== 'vector';
 }
 
 /** The IR image of a texture shape (the SM4/5 lifter's; a buffer, constant buffer or sampler is none). */

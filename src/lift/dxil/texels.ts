@@ -12,20 +12,26 @@ import { texelTuple } from './ops.js';
 
 const scalarOf = (res: DxResource): 'u32' | 'i32' => (res.scalar === 'i32' ? 'i32' : 'u32');
 
-/** The texel word the coordinate operands k, k+1, k+2 name (undef: 0), by the view's shape. */
-function wordAt(L: DxilLifter, c: Instruction, k: number, res: DxResource, buffer: ExprId) {
+const multisampled = (res: DxResource): boolean => res.shape === '2dms' || res.shape === '2dmsarray';
+
+/** The texel word the coordinate operands k, k+1, k+2 name (undef: 0), by the view's shape; a
+ * multisampled view's sample is operand `sampleAt`. */
+function wordAt(L: DxilLifter, c: Instruction, k: number, res: DxResource, buffer: ExprId, sampleAt?: number) {
   const at = (j: number) => (undef(L, c, k + j) ? L.u32(0) : u32(L, c, k + j));
   const x = at(0);
   const s = res.shape;
-  const y = s === '2d' || s === '2darray' || s === '3d' ? at(1) : L.u32(0);
-  const z = s === '3d' || s === '2darray' ? at(2) : s === '1darray' ? at(1) : L.u32(0);
-  return texelWord(L.f, buffer, scalarOf(res), x, y, z);
+  const y = s === '2d' || s === '2darray' || s === '3d' || s === '2dms' || s === '2dmsarray' ? at(1) : L.u32(0);
+  const z = s === '3d' || s === '2darray' || s === '2dmsarray' ? at(2) : s === '1darray' ? at(1) : L.u32(0);
+  if (!multisampled(res)) return texelWord(L.f, buffer, scalarOf(res), x, y, z);
+  if (sampleAt === undefined) return L.invalid('a multisampled view read or written without a sample index');
+  const sample = undef(L, c, sampleAt) ? L.u32(0) : u32(L, c, sampleAt);
+  return texelWord(L.f, buffer, scalarOf(res), x, y, z, sample);
 }
 
 /** TextureLoad(handle, mip, c0, c1, c2, ...): (word, 0, 0, 1 in the view's type), zero outside the view. */
 export function texelLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId): Val {
   const scalar = scalarOf(res);
-  const { index, inRange } = wordAt(L, c, 3, res, buffer);
+  const { index, inRange } = wordAt(L, c, 3, res, buffer, 2);
   const slot = L.f.local('texel', L.tU32);
   const r = L.f.newLet('texel');
   const pointer = L.access(buffer, index);
@@ -45,10 +51,11 @@ export function texelLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer
   return texelTuple(L, c, res.scalar === 'u32' ? u4 : L.bitcast(res.scalar, u4), res.scalar);
 }
 
-/** TextureStore(handle, c0, c1, c2, v0..v3, mask): v0 into the texel's word, inside the view. */
+/** TextureStore(handle, c0, c1, c2, v0..v3, mask) and TextureStoreSample(..., mask, sample): v0 into
+ * the texel's (the sample's) word, inside the view. */
 export function texelStore(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId): undefined {
   const scalar = scalarOf(res);
-  const { index, inRange } = wordAt(L, c, 2, res, buffer);
+  const { index, inRange } = wordAt(L, c, 2, res, buffer, 10);
   const raw = toLane(L, num(L, c, 5), arg(L, c, 5).type);
   const value = L.once(scalar === 'u32' ? raw : L.bitcast('i32', raw), 'value');
   L.f.stmt({
@@ -103,9 +110,15 @@ export function texelAtomic(L: DxilLifter, c: Instruction, res: DxResource, buff
   return L.load(L.local(slot));
 }
 
-/** GetDimensions(handle, mip): the header's size, one level; zero past level 0. */
+/** GetDimensions(handle, mip): the header's size, one level; zero past level 0 (a multisampled
+ * view: its size and sample count). */
 export function texelDimensions(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId): Val {
-  const [w, h, d] = texelHeader(L.f, buffer, scalarOf(res));
+  const [w, h, d, n] = texelHeader(L.f, buffer, scalarOf(res), multisampled(res));
+  if (multisampled(res)) {
+    // (width, height, layers of an array, the sample count), as a multisampled texture's
+    const zero = L.u32(0);
+    return { kind: 'tuple', parts: [w, h, res.shape === '2dmsarray' ? d : zero, n] };
+  }
   const mip = undef(L, c, 2) ? L.u32(0) : u32(L, c, 2);
   const inRange = L.once(L.bin('eq', mip, L.u32(0)), 'in_range');
   const z = (v: ExprId) => L.sel(inRange, v, L.u32(0));
@@ -120,4 +133,11 @@ export function texelDimensions(L: DxilLifter, c: Instruction, res: DxResource, 
           ? [z(w), z(h), zero]
           : [z(w), z(h), z(d)];
   return { kind: 'tuple', parts: [...parts, L.u32(1)] };
+}
+
+/** TextureStoreSample(handle, c0, c1, c2, v0..v3, mask, sample) of a multisampled UAV (SM6.7). */
+export function textureStoreSample(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId): undefined {
+  if (!res.texels || !multisampled(res))
+    return L.invalid('TextureStoreSample to a view that is not a multisampled UAV');
+  return texelStore(L, c, res, buffer);
 }
