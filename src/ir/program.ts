@@ -157,4 +157,8 @@ export interface LiftOptions {
   readonly boundSizes?: Readonly<Record<number, number>>;
   /** Bindings given to an unbounded SM5.1 range (default 16). */
   readonly unboundedCount?: number;
+  /** The pipeline's rasterizer sample count (1, 2, 4, 8 or 16; default 1), which the program does
+   * not carry: what `sampleinfo`/`samplepos` of the rasterizer and DXIL's
+   * RenderTargetGetSampleCount/RenderTargetGetSamplePosition give (Direct3D's standard pattern). */
+  readonly rasterizerSampleCount?: number;
 }

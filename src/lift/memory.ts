@@ -713,8 +713,12 @@ const bufinfo: Handler = (L, ins) => {
 const sampleinfo: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const resOp = op(ins, 1);
-  if (resOp.type === OT.rasterizer)
-    return L.refuse('resource kind not handled', "the rasterizer's sample count is the pipeline's");
+  if (resOp.type === OT.rasterizer) {
+    const n = rasterizerSamples(L, L.resources.options.rasterizerSampleCount);
+    const v4 = L.e({ op: 'compose', type: L.tVec4, parts: [L.u32(n), L.u32(0), L.u32(0), L.u32(0)] });
+    if (((ins.token >>> 11) & 1) === 1) return writeSwizzled(L, dst, resOp, v4, 'u32');
+    return writeSwizzled(L, dst, resOp, L.e({ op: 'convert', to: 'f32', value: v4 }), 'f32');
+  }
   const { res, handle } = textureFor(L, resOp);
   const uint = ((ins.token >>> 11) & 1) === 1;
   const ms = res.shape === '2dms' || res.shape === '2dmsarray';
@@ -763,8 +767,13 @@ const STANDARD_POSITIONS: readonly (readonly [number, number])[] = [
 const samplepos: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const resOp = op(ins, 1);
-  if (resOp.type === OT.rasterizer)
-    return L.refuse('resource kind not handled', "the rasterizer's sample pattern is the pipeline's");
+  if (resOp.type === OT.rasterizer) {
+    const n = rasterizerSamples(L, L.resources.options.rasterizerSampleCount);
+    const idx = L.src(op(ins, 2), 'u32', [0]);
+    const row = L.math('min', L.bin('add', L.u32(n - 1), idx), L.u32(STANDARD_POSITIONS.length - 1));
+    const value = L.sel(L.bin('lt', idx, L.u32(n)), L.load(L.access(L.global(L.samplePositions()), row)), L.zeroVec4());
+    return writeSwizzled(L, dst, resOp, value, 'u32');
+  }
   const { res, handle } = textureFor(L, resOp);
   if (res.shape !== '2dms' && res.shape !== '2dmsarray')
     return L.invalid('samplepos on a texture that is not multisampled');
@@ -778,6 +787,20 @@ const samplepos: Handler = (L, ins) => {
   const value = L.sel(valid, L.load(L.access(L.global(table), row)), L.zeroVec4());
   writeSwizzled(L, dst, resOp, value, 'u32');
 };
+
+/** The rasterizer's sample count a lift assumes (LiftOptions.rasterizerSampleCount, default 1), noted. */
+export function rasterizerSamples(
+  L: { note(s: string): void; invalid(s: string): never },
+  given: number | undefined,
+): number {
+  const n = given ?? 1;
+  if (![1, 2, 4, 8, 16].includes(n))
+    return L.invalid(`the rasterizerSampleCount option is ${n} (Direct3D's standard counts are 1, 2, 4, 8 and 16)`);
+  L.note(
+    `the rasterizer's sample count is ${n} (the lift option rasterizerSampleCount${given === undefined ? ', by default' : ''}: the pipeline's, which the program does not carry), its positions Direct3D's standard pattern`,
+  );
+  return n;
+}
 
 export function samplePositionWords(): number[] {
   const dv = new DataView(new ArrayBuffer(4));

@@ -148,7 +148,7 @@ export class Resources {
     private readonly L: Lifter,
     private readonly usage: Usage,
     private readonly rdef: Rdef | undefined,
-    private readonly options: LiftOptions,
+    readonly options: LiftOptions,
   ) {}
 
   /** Range of a declaration operand: [id, lower, upper] in 5.1, [register] (and rows) before. */

@@ -13,8 +13,9 @@
 // - EvalCentroid / EvalSampleIndex / EvalSnapped: as src/lift/eval.ts (the input at the pixel
 //   centre; the snapped offset by fine derivatives), with its notes.
 // - Texture2DMSGetSamplePosition: Direct3D's standard pattern, the SM4/5 lifter's `samplepos` table;
-//   RenderTargetGetSampleCount / RenderTargetGetSamplePosition are refused as the SM4/5 lifter
-//   refuses `sampleinfo`/`samplepos` of the rasterizer (the pipeline's count, not the program's).
+//   RenderTargetGetSampleCount / RenderTargetGetSamplePosition: the pipeline's sample count, which
+//   the program does not carry, is the lift option rasterizerSampleCount (default 1), and its
+//   positions the standard pattern, as the SM4/5 lifter's `sampleinfo`/`samplepos` of the rasterizer.
 // - ViewID: 0, what Direct3D gives without view instancing (WebGPU has none), noted.
 // - BarrierByMemoryType / BarrierByMemoryHandle (SM6.8): as Barrier, by memory class.
 // - Refused by name: AttributeAtVertex (WGSL reads no single vertex's attribute), StartVertexLocation
@@ -26,9 +27,10 @@
 import type { ExprId } from '../../ir/ir.js';
 import type { Instruction } from '../../dxil/ir.js';
 import { levelOfDetail, footprintLanes, LOD_NOTE } from '../lod.js';
-import { samplePositionWords } from '../memory.js';
+import { rasterizerSamples, samplePositionWords } from '../memory.js';
 import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
 import { updateCounter } from '../counter.js';
+import { rasterizerSampleCount } from './pipeline.js';
 import { computeDerivative } from './quad.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
@@ -263,6 +265,27 @@ const bufferUpdateCounter: Handler = (L, c, x) => {
   return updateCounter(L.f, x.resources.counterExpr(h), step === 1);
 };
 
+/** RenderTargetGetSampleCount(): the pipeline's sample count, the lift option (memory.ts rasterizerSamples). */
+const renderTargetGetSampleCount: Handler = (L) => L.u32(rasterizerSamples(L, rasterizerSampleCount(L)));
+
+/** RenderTargetGetSamplePosition(index): Direct3D's standard position of that sample for the
+ * option's count (the SM4/5 `samplepos` of the rasterizer); (0, 0) past the count. */
+const renderTargetGetSamplePosition: Handler = (L, c) => {
+  const n = rasterizerSamples(L, rasterizerSampleCount(L));
+  const rows = samplePositionWords().length / 4;
+  const idx = L.once(u32(L, c, 1), 'sample');
+  const row = L.math('min', L.bin('add', L.u32(n - 1), idx), L.u32(rows - 1));
+  const value = L.once(
+    L.sel(
+      L.bin('lt', idx, L.u32(n)),
+      L.load(L.access(L.global(samplePositions(L)), row)),
+      L.e({ op: 'zero', type: L.tVec4 }),
+    ),
+    'position',
+  );
+  return { kind: 'tuple', parts: [0, 1].map((k) => L.bitcast('f32', L.swz(value, [k]))) };
+};
+
 const refused =
   (reason: Parameters<DxilLifter['refuse']>[0], detail: string): Handler =>
   (L) =>
@@ -271,17 +294,8 @@ const refused =
 export const MISC_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [70, bufferUpdateCounter],
   [75, texture2DMSGetSamplePosition],
-  [
-    76,
-    refused(
-      'resource kind not handled',
-      "RenderTargetGetSamplePosition: the rasterizer's sample pattern is the pipeline's",
-    ),
-  ],
-  [
-    77,
-    refused('resource kind not handled', "RenderTargetGetSampleCount: the rasterizer's sample count is the pipeline's"),
-  ],
+  [76, renderTargetGetSamplePosition],
+  [77, renderTargetGetSampleCount],
   [81, calculateLod],
   [87, evalSnapped],
   [88, evalAtCentre],
