@@ -40,8 +40,8 @@ const ROOT = 'corpus/dxil';
 const SUITE = 'dxil-lift';
 /** Floors: the figures measured when they were last raised (lifted programs; share of non-library
  * programs lifted). */
-const MIN_LIFTED = 826;
-const MIN_SHARE = 0.907;
+const MIN_LIFTED = 827;
+const MIN_SHARE = 0.908;
 
 interface Refusal {
   /** 'E601 <reason key>' or 'E602 invalid'. */
