@@ -23,7 +23,7 @@
 //     'small' : v mod 16 (integer varyings)
 //     'depth' : the f32 ((v >>> 8) | 1) / 2^24, in (0, 1) (depth textures)
 
-import type { Program, Resource, Varying } from '../ir/program.js';
+import type { HiddenCounter, Program, Resource, Varying } from '../ir/program.js';
 import type { Module, Type } from '../ir/ir.js';
 import type { ExecTexture } from './values.js';
 import type { CompareFunction, TextureView } from './sampler.js';
@@ -42,6 +42,10 @@ export const SEED_DOMAIN_POINTS: readonly (readonly [number, number, number])[] 
   [0, 1, 0],
   [0, 0, 1],
 ];
+/** The value every UAV's hidden counter starts at (ir/program.ts HiddenCounter): an append from it
+ * writes element 16 on, a consume reads element 15 down (both inside SEED_BUFFER_WORDS for the
+ * strides of the corpus's counters). */
+export const SEED_COUNTER = 16;
 /** The comparison function of every comparison sampler (D3D keeps it in the sampler state). */
 export const SEED_COMPARE: CompareFunction = 'less-equal';
 
@@ -194,10 +198,31 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
         buffers[key] = words;
         out.push({ ...at, kind: 'uniform', words, writable: false });
       } else if (g.space === 'storage') {
-        const words = seededWords(seed, stream, SEED_BUFFER_WORDS);
+        const words =
+          r.kind.kind === 'uav' && r.kind.texels
+            ? seededTexelWords(seed, stream, r.kind.dimension, r.kind.samples)
+            : seededWords(seed, stream, SEED_BUFFER_WORDS);
         buffers[key] = words;
         const writable = g.access === 'read_write';
         out.push({ ...at, kind: 'storage', words, writable, readOnly: !writable });
+        const hidden: HiddenCounter | undefined = r.counter;
+        if (hidden) {
+          // the hidden counter: one word, SEED_COUNTER, read back as "<view>.counter"
+          const ckey = range ? `${hidden.group}:${hidden.binding}:${k}` : `${hidden.group}:${hidden.binding}`;
+          const cwords = Uint32Array.of(SEED_COUNTER);
+          buffers[ckey] = cwords;
+          out.push({
+            ...at,
+            name: `${name}.counter`,
+            key: ckey,
+            group: hidden.group,
+            binding: hidden.binding + k,
+            kind: 'storage',
+            words: cwords,
+            writable: true,
+            readOnly: false,
+          });
+        }
       } else if (t.kind === 'sampler') {
         if (t.comparison) compare[key] = SEED_COMPARE;
         out.push({ ...at, kind: 'sampler', writable: false, comparison: t.comparison });
@@ -249,6 +274,21 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
     return p0 - q0 || p1 - q1 || p2 - q2;
   });
   return { buffers, textures, views, compare, resources: out, unbound };
+}
+
+/** A typed texture view held as words (lift/texels.ts): the header (width, height, depth-or-layers,
+ * and 0 or a multisampled view's sample count) of a SEED_TEXTURE_SIZE texture as seedBindings sizes
+ * textures (1D: height 1; arrays 2 layers; 3D 4 deep), then its texels (samples) from the stream,
+ * word 4 on being the stream's first word. */
+function seededTexelWords(seed: number, stream: string, dimension: string, samples?: number): Uint32Array {
+  const width = SEED_TEXTURE_SIZE;
+  const height = dimension === '1d' || dimension === '1darray' ? 1 : SEED_TEXTURE_SIZE;
+  const depth = dimension === '3d' ? 4 : dimension.endsWith('array') ? 2 : 1;
+  const texels = width * height * depth * (samples ?? 1);
+  const out = new Uint32Array(4 + texels);
+  out.set([width, height, depth, samples ?? 0]);
+  out.set(seededWords(seed, stream, texels), 4);
+  return out;
 }
 
 /** The stream of a varying: its semantic and index ("in:TEXCOORD0"), not its register or location. */

@@ -1,6 +1,6 @@
 // Running the stages lifted as functions (Program.stageFunctions; the lifter's stage.ts gives their
 // shapes): geometry (one lane per primitive and instance; `emit` snapshots the private global `o`,
-// `cut` ends the strip; stream 0 only), hull (the control-point phase, one lane per output control
+// `cut` ends the strip of its stream; each vertex carries its stream, 0 to 3), hull (the control-point phase, one lane per output control
 // point, then each fork and join phase with one lane per instance, all instances of a patch sharing
 // the patch constants `pc`) and domain (one lane per domain point). Inputs and outputs are register
 // files: 32 registers of 4 words for each vertex or control point, as the signatures in the
@@ -61,7 +61,9 @@ export interface GeometryRun extends ExecBindings {
 export interface EmittedVertex {
   readonly primitive: number;
   readonly instance: number;
-  /** Strip number within the lane (a cut starts the next one). */
+  /** The stream it was emitted to (emit_stream / EmitStream; 0 for emit). */
+  readonly stream: number;
+  /** Strip number within the lane and stream (a cut of the stream starts the next one). */
   readonly strip: number;
   /** The output register file (128 words). */
   readonly registers: Uint32Array;
@@ -81,8 +83,8 @@ export function runGeometry(p: Program, run: GeometryRun): { vertices: EmittedVe
     const { ctx, privateOf } = makeContext(m, run);
     const o = globalNamed(m, 'o');
     const perLane: EmittedVertex[][] = Array.from({ length: n }, () => []);
-    const strip = new Int32Array(n);
-    ctx.emit = (_stream, mask) => {
+    const strip = new Int32Array(n * 4);
+    ctx.emit = (stream, mask) => {
       const mem = privateOf(o, n);
       for (let l = 0; l < n; l++) {
         if (!mask[l]) continue;
@@ -91,13 +93,14 @@ export function runGeometry(p: Program, run: GeometryRun): { vertices: EmittedVe
         perLane[l]!.push({
           primitive: Math.floor(l / instances),
           instance: l % instances,
-          strip: strip[l]!,
+          stream,
+          strip: strip[l * 4 + stream]!,
           registers: regs,
         });
       }
     };
-    ctx.cut = (_stream, mask) => {
-      for (let l = 0; l < n; l++) if (mask[l]) strip[l]!++;
+    ctx.cut = (stream, mask) => {
+      for (let l = 0; l < n; l++) if (mask[l]) strip[l * 4 + stream]!++;
     };
     const args = argsFor(m, sf.main, n, (name, l) => {
       const prim = Math.floor(l / instances);

@@ -22,6 +22,9 @@ export interface Varying {
   readonly componentType: number;
   /** WGSL location, or the builtin's name. */
   readonly location?: number;
+  /** A geometry program's output of a stream other than 0 (absent: stream 0). Each stream's
+   * elements are packed into the output registers on their own (two streams may share a register). */
+  readonly stream?: number;
   readonly builtin?: string;
 }
 
@@ -46,8 +49,34 @@ export type ResourceKind =
       readonly view: 'typed' | 'raw' | 'structured';
       readonly dimension: string;
       readonly stride?: number;
+      /** A typed texture view used atomically, held as a storage buffer of one word a texel
+       * (lift/texels.ts): words 0-2 its width, height and depth-or-layers, which the caller writes;
+       * texel (x, y, z) at word 4 + x + width * (y + height * z). */
+      readonly texels?: true;
+      /** A multisampled texel view (RWTexture2DMS[Array]): its declared sample count (header word 3). */
+      readonly samples?: number;
     }
   | { readonly kind: 'groupshared'; readonly bytes: number };
+
+/**
+ * A UAV's hidden counter (append/consume buffers, IncrementCounter/DecrementCounter): one
+ * `atomic<u32>` in a storage binding of its own, in the UAV's group at binding
+ * COUNTER_BINDING_OFFSET + the UAV's binding (a range's element k at that + k, a binding array of
+ * counters beside the range). Both lifters bind it alike, so a DXBC and a DXIL build of one HLSL
+ * take the same counter. Its value is the caller's: Direct3D sets it when the view is bound (the
+ * UAV counter's initial value); a caller binds one u32 word holding it and reads it back after the
+ * run. Seeded runs (src/exec/seed.ts) start it at SEED_COUNTER.
+ */
+export interface HiddenCounter {
+  /** The counter global's name in the IR and WGSL (the UAV's name + "_counter"). */
+  readonly name: string;
+  readonly global: GlobalId;
+  readonly group: number;
+  readonly binding: number;
+}
+
+/** Bindings a UAV's hidden counter is placed above its view (see HiddenCounter). */
+export const COUNTER_BINDING_OFFSET = 512;
 
 export interface Resource {
   /** The global's name in the IR and WGSL. */
@@ -65,6 +94,8 @@ export interface Resource {
   readonly group: number;
   readonly binding: number;
   readonly kind: ResourceKind;
+  /** A UAV with a hidden counter: where the counter is bound. */
+  readonly counter?: HiddenCounter;
 }
 
 export interface Interface {
@@ -160,4 +191,8 @@ export interface LiftOptions {
   readonly boundSizes?: Readonly<Record<number, number>>;
   /** Bindings given to an unbounded SM5.1 range (default 16). */
   readonly unboundedCount?: number;
+  /** The pipeline's rasterizer sample count (1, 2, 4, 8 or 16; default 1), which the program does
+   * not carry: what `sampleinfo`/`samplepos` of the rasterizer and DXIL's
+   * RenderTargetGetSampleCount/RenderTargetGetSamplePosition give (Direct3D's standard pattern). */
+  readonly rasterizerSampleCount?: number;
 }

@@ -332,8 +332,10 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
         break;
       }
       case 'kill':
+        break;
       case 'emit':
       case 'cut':
+        if (!Number.isInteger(s.stream) || s.stream < 0 || s.stream > 3) say(ctx, where, `stream ${s.stream} (0 to 3)`);
         break;
       case 'barrier':
         break;

@@ -244,11 +244,6 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
     return;
   }
   if (i.opcode === 0x2c) L.invalid('a label inside the body it would end');
-  if (i.opcode === 0xb2 || i.opcode === 0xb3) L.refuse('append/consume counter', 'imm_atomic_alloc/consume');
-  if (i.opcode >= 0x75 && i.opcode <= 0x77) {
-    const stream = i.operands[0]?.indices[0]?.imm ?? 0;
-    if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
-  }
   L.refuse('opcode not handled', 'this instruction is not lifted yet');
 }
 

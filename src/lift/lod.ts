@@ -82,13 +82,15 @@ export function levelOfDetail(
   image: ExprId,
   coord: ExprId,
   lanes: number | 'cube',
+  derivative: Derivative = pixelDerivative(L),
 ): { clamped: ExprId; unclamped: ExprId } {
   const size = L.e({
     op: 'convert',
     to: 'f32',
     value: L.e({ op: 'image_query', image, query: 'size', level: L.f.i32(0) }),
   });
-  const rho2 = lanes === 'cube' ? cubeFootprint(L, coord, size) : flatFootprint(L, coord, size, lanes);
+  const rho2 =
+    lanes === 'cube' ? cubeFootprint(L, coord, size, derivative) : flatFootprint(L, coord, size, lanes, derivative);
   const r2 = L.once(rho2, 'lod_rho2');
   const unclamped = L.once(
     L.sel(
@@ -103,23 +105,28 @@ export function levelOfDetail(
   return { clamped, unclamped };
 }
 
+/** The coarse derivative of an f32 value of `n` lanes along an axis. A pixel program's is the IR's
+ * `derivative`; a compute program's (Shader Model 6.6) is taken through its quads (dxil/quad.ts). */
+export type Derivative = (axis: 'x' | 'y', value: ExprId, n: number) => ExprId;
+
+function pixelDerivative(L: LodOps): Derivative {
+  return (axis, value) => L.e({ op: 'derivative', axis, control: 'coarse', value });
+}
+
 /** The larger squared length of the footprint's axes, for 1 to 3 plain coordinates. */
-function flatFootprint(L: LodOps, coordIn: ExprId, size: ExprId, n: number): ExprId {
+function flatFootprint(L: LodOps, coordIn: ExprId, size: ExprId, n: number, derivative: Derivative): ExprId {
   const pick = [0, 1, 2].slice(0, n);
   const coord = L.once(coordIn, 'lod_coord');
   const texels = n === 3 ? size : L.swz(size, pick);
   const squared = (axis: 'x' | 'y'): ExprId => {
-    const t = L.once(
-      L.bin('mul', L.e({ op: 'derivative', axis, control: 'coarse', value: coord }), texels),
-      `lod_d${axis}`,
-    );
+    const t = L.once(L.bin('mul', derivative(axis, coord, n), texels), `lod_d${axis}`);
     return n === 1 ? L.bin('mul', t, t) : L.math('dot', t, t);
   };
   return L.math('max', squared('x'), squared('y'));
 }
 
 /** The same for a cube map: the derivatives of the face coordinates the direction selects. */
-function cubeFootprint(L: LodOps, dir: ExprId, size: ExprId): ExprId {
+function cubeFootprint(L: LodOps, dir: ExprId, size: ExprId, derivative: Derivative): ExprId {
   const c = L.once(dir, 'lod_dir');
   const a = L.once(L.math('abs', c), 'lod_abs');
   const [ax, ay, az] = [0, 1, 2].map((k) => L.swz(a, [k])) as [ExprId, ExprId, ExprId];
@@ -139,7 +146,7 @@ function cubeFootprint(L: LodOps, dir: ExprId, size: ExprId): ExprId {
   const v = L.once(L.bin('div', t, am), 'lod_v');
   const half = L.once(L.bin('mul', L.swz(size, [0]), L.f.f32(0.5)), 'lod_half_size');
   const squared = (axis: 'x' | 'y'): ExprId => {
-    const d = L.once(L.e({ op: 'derivative', axis, control: 'coarse', value: c }), `lod_d${axis}`);
+    const d = L.once(derivative(axis, c, 3), `lod_d${axis}`);
     const [dm, ds, dt] = pick(d);
     // d|m| = sign(m) dm; d(s/|m|) = (ds - (s/|m|) d|m|) / |m|, in texels: times size / 2
     const dam = L.once(L.sel(negative, L.e({ op: 'unary', fn: 'neg', arg: dm }), dm), 'lod_dmajor');

@@ -8,6 +8,8 @@ import type { Instruction, Operand } from '../sm4/types.js';
 import type { BoundResource } from './resources.js';
 import { OT, type Lifter } from './state.js';
 import type { Handler } from './alu.js';
+import { updateCounter } from './counter.js';
+import { texelHeader, texelWord } from './texels.js';
 
 const op = (ins: Instruction, k: number): Operand => {
   const o = ins.operands[k];
@@ -434,6 +436,7 @@ const ldUavTyped: Handler = (L, ins) => {
     writeSwizzled(L, dst, viewOp, bufferRead(L, res, handle, L.src(op(ins, 1), 'u32', [0]), 'vec4'), 'u32');
     return;
   }
+  if (res.texels) return writeSwizzled(L, dst, viewOp, texelLoad(L, res, handle, op(ins, 1)), 'u32');
   const { coord, layer } = intCoords(L, op(ins, 1), res);
   const loaded = L.e({ op: 'image_load', image: handle, coord, ...(layer !== undefined ? { arrayIndex: layer } : {}) });
   const inRange = texelInRange(L, handle, coord, coordCount(res), layer !== undefined ? { layer } : {});
@@ -456,11 +459,27 @@ const storeUavTyped: Handler = (L, ins) => {
     storeWord(L, res, handle, idx, value);
     return;
   }
+  if (res.texels) return texelStore(L, res, handle, op(ins, 1), op(ins, 2));
   const { coord, layer } = intCoords(L, op(ins, 1), res);
   const raw = L.src(op(ins, 2), 'u32', [0, 1, 2, 3]);
   const value = res.scalar === 'u32' ? raw : L.bitcast(res.scalar, raw);
   L.f.stmt({ op: 'image_store', image: handle, coord, value, ...(layer !== undefined ? { arrayIndex: layer } : {}) });
 };
+
+/** The word of a texel-buffer view (texels.ts) an address operand names: its lanes as u32 by shape. */
+function texelOf(L: Lifter, res: BoundResource, handle: ExprId, addr: Operand): { index: ExprId; inRange: ExprId } {
+  const { coords, layer } = coordLayout(res.shape);
+  const lane = (k: number) => L.src(addr, 'u32', [k]);
+  const x = lane(0);
+  const y = coords >= 2 ? lane(1) : L.u32(0);
+  const z = res.shape === '3d' ? lane(2) : layer !== undefined ? lane(layer) : L.u32(0);
+  return texelWord(L.f, handle, texelScalar(res), x, y, z);
+}
+
+/** The atomic scalar of a texel-buffer view's words: i32 for a sint view, else u32. */
+function texelScalar(res: BoundResource): 'u32' | 'i32' {
+  return res.scalar === 'i32' ? 'i32' : 'u32';
+}
 
 type AtomicName = 'and' | 'or' | 'xor' | 'add' | 'imax' | 'imin' | 'umax' | 'umin' | 'exchange' | 'compare_exchange';
 
@@ -471,6 +490,7 @@ function atomic(name: AtomicName, immediate: boolean): Handler {
     const srcs = ins.operands.slice(immediate ? 2 : 1);
     const { res, handle } = viewFor(L, viewOp);
     if (!res.atomic) return L.invalid('an atomic on a view not found atomic by the usage scan');
+    if (res.texels) return texelAtomic(L, name, dst, res, handle, srcs);
     if (res.shape !== 'raw' && res.shape !== 'structured' && res.shape !== 'buffer')
       return L.refuse('texture atomics', 'an atomic on a typed texture view');
     const addrOp = srcs[0] as Operand;
@@ -512,6 +532,119 @@ function atomic(name: AtomicName, immediate: boolean): Handler {
   };
 }
 
+/** An atomic on a texel-buffer view (texels.ts): on the texel's word, when inside the view. A sint
+ * view's words are atomic<i32>, so imin/imax compare as Direct3D's signed ones; umin/umax on them, and
+ * imin/imax on a uint view, compare as the words' type (noted). */
+function texelAtomic(
+  L: Lifter,
+  name: AtomicName,
+  dst: Operand | undefined,
+  res: BoundResource,
+  handle: ExprId,
+  srcs: readonly Operand[],
+): void {
+  const scalar = texelScalar(res);
+  const { index, inRange } = texelOf(L, res, handle, srcs[0] as Operand);
+  const signed = name === 'imax' || name === 'imin';
+  const unsigned = name === 'umax' || name === 'umin';
+  if ((signed && scalar === 'u32') || (unsigned && scalar === 'i32'))
+    L.note(
+      `a ${signed ? 'signed' : 'unsigned'} atomic min/max on a ${scalar === 'u32' ? 'uint' : 'sint'} view compares as Direct3D does only for values of one sign`,
+    );
+  const fn = name === 'imax' || name === 'umax' ? 'max' : name === 'imin' || name === 'umin' ? 'min' : name;
+  const word = (o: Operand) => (scalar === 'u32' ? L.src(o, 'u32', [0]) : L.src(o, 'i32', [0]));
+  const value = word(srcs[srcs.length - 1] as Operand);
+  const compare = name === 'compare_exchange' ? word(srcs[1] as Operand) : undefined;
+  if (name === 'compare_exchange') L.note("compare-exchange is WGSL's weak form (it may fail spuriously)");
+  L.f.open();
+  const result = dst && dst.type !== OT.null ? L.f.newLet('old') : undefined;
+  L.f.stmt({
+    op: 'atomic',
+    pointer: L.access(handle, index),
+    fn,
+    value,
+    ...(compare !== undefined ? { compare } : {}),
+    ...(result !== undefined ? { result } : {}),
+  });
+  if (dst && result !== undefined) {
+    const lanes = L.lanes(dst);
+    const r = L.e({ op: 'let', let: result });
+    L.write(
+      dst,
+      lanes.length === 1 ? r : L.e({ op: 'splat', size: lanes.length as 2 | 3 | 4, value: r }),
+      scalar,
+      lanes,
+    );
+  }
+  L.f.stmt({ op: 'if', cond: inRange, accept: L.f.close(), reject: [] });
+}
+
+/** ld_uav_typed of a texel-buffer view: (word, 0, 0, 1 in the view's type) inside the view, else zero. */
+function texelLoad(L: Lifter, res: BoundResource, handle: ExprId, addr: Operand): ExprId {
+  const scalar = texelScalar(res);
+  const { index, inRange } = texelOf(L, res, handle, addr);
+  const slot = readSlot(L, false);
+  L.f.open();
+  const r = L.f.newLet('texel');
+  L.f.stmt({ op: 'atomic', pointer: L.access(handle, index), fn: 'load', result: r });
+  const v = L.e({ op: 'let', let: r });
+  L.f.stmt({ op: 'store', pointer: L.local(slot), value: scalar === 'u32' ? v : L.bitcast('u32', v) });
+  const accept = L.f.close();
+  L.f.stmt({ op: 'if', cond: inRange, accept, reject: [{ op: 'store', pointer: L.local(slot), value: L.u32(0) }] });
+  const w = L.f.bind('texel', L.load(L.local(slot)));
+  const one = L.u32(res.scalar === 'f32' ? 0x3f800000 : 1);
+  return L.e({ op: 'compose', type: L.tVec4, parts: [w, L.u32(0), L.u32(0), L.sel(inRange, one, L.u32(0))] });
+}
+
+/** store_uav_typed of a texel-buffer view: the value's x into the texel's word, inside the view. */
+function texelStore(L: Lifter, res: BoundResource, handle: ExprId, addr: Operand, valueOp: Operand): void {
+  const scalar = texelScalar(res);
+  const { index, inRange } = texelOf(L, res, handle, addr);
+  const value = L.f.bind('value', scalar === 'u32' ? L.src(valueOp, 'u32', [0]) : L.src(valueOp, 'i32', [0]));
+  L.f.stmt({
+    op: 'if',
+    cond: inRange,
+    accept: [{ op: 'atomic', pointer: L.access(handle, index), fn: 'exchange', value }],
+    reject: [],
+  });
+}
+
+/** resinfo of a texel-buffer view: the header's size (texels.ts), one level; zero past level 0. */
+function texelSize(L: Lifter, res: BoundResource, handle: ExprId, mip: ExprId): ExprId {
+  const [w, h, d] = texelHeader(L.f, handle, texelScalar(res));
+  const inRange = L.bin('eq', mip, L.u32(0));
+  const z = (v: ExprId) => L.sel(inRange, v, L.u32(0));
+  const dims =
+    res.shape === '1d'
+      ? [z(w), L.u32(0), L.u32(0)]
+      : res.shape === '1darray'
+        ? [z(w), z(d), L.u32(0)]
+        : res.shape === '2d'
+          ? [z(w), z(h), L.u32(0)]
+          : [z(w), z(h), z(d)];
+  return L.e({ op: 'compose', type: L.tVec4, parts: [...dims, L.u32(1)] });
+}
+
+/** imm_atomic_alloc / imm_atomic_consume: the UAV's hidden counter (counter.ts): alloc gives the
+ * value before its increment, consume the value after its decrement, in every lane of the mask. */
+function counterUpdate(increment: boolean): Handler {
+  return (L, ins) => {
+    const dst = op(ins, 0);
+    const uavOp = op(ins, 1);
+    if (uavOp.type !== OT.uav) return L.invalid('imm_atomic_alloc/consume on a register that is not a UAV');
+    const value = updateCounter(L.f, L.resources.findCounter(uavOp), increment);
+    if (dst.type === OT.null) return;
+    const lanes = L.lanes(dst);
+    const v = L.f.bind(increment ? 'alloc' : 'consumed', value);
+    L.write(
+      dst,
+      lanes.length === 1 ? v : L.e({ op: 'splat', size: lanes.length as 2 | 3 | 4, value: v }),
+      'u32',
+      lanes,
+    );
+  };
+}
+
 const resinfo: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const resOp = op(ins, 2);
@@ -522,6 +655,7 @@ const resinfo: Handler = (L, ins) => {
     return L.invalid('resinfo on a buffer');
   const mip = L.src(op(ins, 1), 'u32', [0]);
   const storage = isUav;
+  if (res.texels) return resinfoResult(L, dst, resOp, kind, texelSize(L, res, handle, mip));
   const ms = res.shape === '2dms' || res.shape === '2dmsarray';
   const levels = storage || ms ? L.u32(1) : L.e({ op: 'image_query', image: handle, query: 'levels' });
   const inRange = L.bin('lt', mip, levels);
@@ -551,7 +685,12 @@ const resinfo: Handler = (L, ins) => {
       dims.push(sz(0), sz(1), sz(2));
       break;
   }
-  const u4 = L.e({ op: 'compose', type: L.tVec4, parts: [...dims, levels] });
+  resinfoResult(L, dst, resOp, kind, L.e({ op: 'compose', type: L.tVec4, parts: [...dims, levels] }));
+};
+
+/** resinfo's result from the (width, height, depth or layers, levels) words: as floats (kind 0), with
+ * reciprocal sizes (kind 1, rcpFloat) or as integers (kind 2, _uint). */
+function resinfoResult(L: Lifter, dst: Operand, resOp: Operand, kind: number, u4: ExprId): void {
   if (kind === 2) return writeSwizzled(L, dst, resOp, u4, 'u32');
   let f4 = L.e({ op: 'convert', to: 'f32', value: u4 });
   if (kind === 1) {
@@ -560,7 +699,7 @@ const resinfo: Handler = (L, ins) => {
     f4 = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [L.swz(rcp, [0, 1, 2]), L.swz(f4, [3])] });
   }
   writeSwizzled(L, dst, resOp, f4, 'f32');
-};
+}
 
 const bufinfo: Handler = (L, ins) => {
   const dst = op(ins, 0);
@@ -582,8 +721,12 @@ const bufinfo: Handler = (L, ins) => {
 const sampleinfo: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const resOp = op(ins, 1);
-  if (resOp.type === OT.rasterizer)
-    return L.refuse('resource kind not handled', "the rasterizer's sample count is the pipeline's");
+  if (resOp.type === OT.rasterizer) {
+    const n = rasterizerSamples(L, L.resources.options.rasterizerSampleCount);
+    const v4 = L.e({ op: 'compose', type: L.tVec4, parts: [L.u32(n), L.u32(0), L.u32(0), L.u32(0)] });
+    if (((ins.token >>> 11) & 1) === 1) return writeSwizzled(L, dst, resOp, v4, 'u32');
+    return writeSwizzled(L, dst, resOp, L.e({ op: 'convert', to: 'f32', value: v4 }), 'f32');
+  }
   const { res, handle } = textureFor(L, resOp);
   const uint = ((ins.token >>> 11) & 1) === 1;
   const ms = res.shape === '2dms' || res.shape === '2dmsarray';
@@ -632,8 +775,13 @@ const STANDARD_POSITIONS: readonly (readonly [number, number])[] = [
 const samplepos: Handler = (L, ins) => {
   const dst = op(ins, 0);
   const resOp = op(ins, 1);
-  if (resOp.type === OT.rasterizer)
-    return L.refuse('resource kind not handled', "the rasterizer's sample pattern is the pipeline's");
+  if (resOp.type === OT.rasterizer) {
+    const n = rasterizerSamples(L, L.resources.options.rasterizerSampleCount);
+    const idx = L.src(op(ins, 2), 'u32', [0]);
+    const row = L.math('min', L.bin('add', L.u32(n - 1), idx), L.u32(STANDARD_POSITIONS.length - 1));
+    const value = L.sel(L.bin('lt', idx, L.u32(n)), L.load(L.access(L.global(L.samplePositions()), row)), L.zeroVec4());
+    return writeSwizzled(L, dst, resOp, value, 'u32');
+  }
   const { res, handle } = textureFor(L, resOp);
   if (res.shape !== '2dms' && res.shape !== '2dmsarray')
     return L.invalid('samplepos on a texture that is not multisampled');
@@ -647,6 +795,20 @@ const samplepos: Handler = (L, ins) => {
   const value = L.sel(valid, L.load(L.access(L.global(table), row)), L.zeroVec4());
   writeSwizzled(L, dst, resOp, value, 'u32');
 };
+
+/** The rasterizer's sample count a lift assumes (LiftOptions.rasterizerSampleCount, default 1), noted. */
+export function rasterizerSamples(
+  L: { note(s: string): void; invalid(s: string): never },
+  given: number | undefined,
+): number {
+  const n = given ?? 1;
+  if (![1, 2, 4, 8, 16].includes(n))
+    return L.invalid(`the rasterizerSampleCount option is ${n} (Direct3D's standard counts are 1, 2, 4, 8 and 16)`);
+  L.note(
+    `the rasterizer's sample count is ${n} (the lift option rasterizerSampleCount${given === undefined ? ', by default' : ''}: the pipeline's, which the program does not carry), its positions Direct3D's standard pattern`,
+  );
+  return n;
+}
 
 export function samplePositionWords(): number[] {
   const dv = new DataView(new ArrayBuffer(4));
@@ -746,6 +908,8 @@ export const MEMORY: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [0xaf, atomic('imin', false)],
   [0xb0, atomic('umax', false)],
   [0xb1, atomic('umin', false)],
+  [0xb2, counterUpdate(true)],
+  [0xb3, counterUpdate(false)],
   [0xb4, atomic('add', true)],
   [0xb5, atomic('and', true)],
   [0xb6, atomic('or', true)],

@@ -11,6 +11,8 @@ import type { Rdef } from '../parts/rdef.js';
 import type { Instruction, Operand } from '../sm4/types.js';
 import { OT, type Lifter } from './state.js';
 import { OPCODES } from '../sm4/opcodes.js';
+import { addCounter, COUNTER_NOTE } from './counter.js';
+import { TEXELS_NOTE } from './texels.js';
 
 export type TextureShape =
   | 'buffer'
@@ -63,6 +65,10 @@ export interface BoundResource {
   /** Typed buffer views held as one word per element. */
   readonly scalarElements: boolean;
   readonly rows: number;
+  /** A UAV with a hidden counter: the counter's global (a binding array beside a range's). */
+  readonly counter?: GlobalId;
+  /** A typed texture view used atomically, held as words (texels.ts). */
+  readonly texels?: true;
 }
 
 /** What the program does with each resource, found before declaring (depth use, atomics, loads). */
@@ -71,6 +77,8 @@ export interface Usage {
   readonly atomic: Set<string>;
   readonly typedLoad: Set<number>;
   readonly typedStore: Set<number>;
+  /** UAVs whose hidden counter imm_atomic_alloc / imm_atomic_consume update. */
+  readonly counter: Set<number>;
   /** SM5.1: the highest constant register index an instruction names, by class and range id. */
   readonly maxIndex: Map<string, number>;
 }
@@ -86,6 +94,7 @@ export function scanUsage(instructions: readonly Instruction[], is51: boolean): 
     atomic: new Set(),
     typedLoad: new Set(),
     typedStore: new Set(),
+    counter: new Set(),
     maxIndex: new Map(),
   };
   const CLASSES: Readonly<Record<number, string>> = {
@@ -114,6 +123,8 @@ export function scanUsage(instructions: readonly Instruction[], is51: boolean): 
     if (ins.opcode === 0xa3 || ins.opcode === 0xe1)
       for (const op of ops) if (op.type === OT.uav) u.typedLoad.add(key(op));
     if (ins.opcode === 0xa4) for (const op of ops) if (op.type === OT.uav) u.typedStore.add(key(op));
+    if (ins.opcode === 0xb2 || ins.opcode === 0xb3)
+      for (const op of ops) if (op.type === OT.uav) u.counter.add(key(op));
   }
   return u;
 }
@@ -138,7 +149,7 @@ export class Resources {
     private readonly L: Lifter,
     private readonly usage: Usage,
     private readonly rdef: Rdef | undefined,
-    private readonly options: LiftOptions,
+    readonly options: LiftOptions,
   ) {}
 
   /** Range of a declaration operand: [id, lower, upper] in 5.1, [register] (and rows) before. */
@@ -430,7 +441,36 @@ export class Resources {
           );
           return true;
         }
-        if (atomic) L.refuse('texture atomics', `u${key}: atomics on a typed texture view have no WGSL counterpart`);
+        if (atomic && shape !== '2dms' && shape !== '2dmsarray' && shape !== 'cube' && shape !== 'cubearray') {
+          // WebGPU has no texture atomics: the view is a storage buffer of one word a texel (texels.ts)
+          const scalar = rt.scalar === 'i32' ? 'i32' : 'u32';
+          if (rt.scalar === 'f32')
+            L.note(`u${key}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
+          L.note(TEXELS_NOTE(`u${key}`));
+          const elem = L.m.array(L.m.type({ kind: 'atomic', scalar }), null);
+          this.add(
+            'u',
+            ins,
+            op,
+            spaceWord(1),
+            elem,
+            'storage',
+            'read_write',
+            { kind: 'uav', view: 'typed', dimension: shape, texels: true },
+            {
+              shape,
+              scalar: rt.scalar,
+              depth: false,
+              stride: 4,
+              atomic: true,
+              scalarElements: true,
+              rows: 0,
+              texels: true,
+            },
+          );
+          return true;
+        }
+        if (atomic) L.refuse('texture atomics', `u${key}: atomics on a ${shape} typed texture view`);
         if (shape === '2dms' || shape === '2dmsarray' || shape === 'cube' || shape === 'cubearray')
           L.refuse('resource kind not handled', `u${key}: a ${shape} storage texture`);
         const wide = !loaded;
@@ -484,7 +524,6 @@ export class Resources {
       case 0x9e: {
         if (!op) return L.invalid('dcl_uav_raw/structured without an operand');
         const structured = ins.opcode === 0x9e;
-        if (ins.token & (1 << 23)) L.refuse('append/consume counter', 'a UAV with a hidden counter');
         const stride = structured ? (ins.values[0] ?? 0) : 4;
         if (structured && (stride === 0 || stride % 4 !== 0 || stride > 2048)) L.invalid(`structure stride ${stride}`);
         const key = op.indices[0]?.imm ?? 0;
@@ -512,6 +551,9 @@ export class Resources {
             rows: 0,
           },
         );
+        // A hidden counter: the declaration's flag (D3D11_SB_UAV_HAS_ORDER_PRESERVING_COUNTER, bit
+        // 23) or an imm_atomic_alloc/consume of the view (fxc flags only append/consume buffers).
+        if (ins.token & (1 << 23) || this.usage.counter.has(key)) this.addCounter(`u${key}`);
         return true;
       }
       case 0x9f:
@@ -549,6 +591,37 @@ export class Resources {
       default:
         return false;
     }
+  }
+
+  /** Gives the UAV just declared as `key` its hidden counter (counter.ts), beside its binding. */
+  private addCounter(key: string): void {
+    const L = this.L;
+    const res = this.bound.get(key);
+    const k = this.list.length - 1;
+    const entry = this.list[k];
+    if (!res || !entry || entry.name !== key) return L.invalid(`${key}: a counter for a view not declared`);
+    const count = res.isArray ? (res.count ?? this.unbounded()) : undefined;
+    const counter = addCounter(L.m, entry.name, entry.group, entry.binding, count);
+    if (!counter)
+      return L.refuse(
+        'append/consume counter',
+        `${key}: its counter's binding would pass WebGPU's 1000 bindings a group`,
+      );
+    this.bound.set(key, { ...res, counter: counter.global });
+    this.list[k] = { ...entry, counter };
+    L.note(COUNTER_NOTE(entry.name, counter.group, counter.binding));
+  }
+
+  /** The hidden counter of the UAV an operand names (an element of a range's counters). */
+  findCounter(op: Operand): ExprId {
+    const L = this.L;
+    const { res } = this.find('u', op);
+    if (res.counter === undefined) return L.invalid(`u${op.indices[0]?.imm ?? 0}: a counter of a view without one`);
+    const g = L.global(res.counter);
+    if (!res.isArray) return g;
+    const ix = L.index(op.indices[1]);
+    if (!ix.dynamic) return L.member(g, ix.imm - res.lower);
+    return L.access(g, res.lower === 0 ? ix.expr : L.bin('sub', ix.expr, L.u32(res.lower)));
   }
 
   private cbLayout(op: Operand): { name: string; offset: number; size: number }[] {

@@ -53,18 +53,19 @@ const PRIMITIVES: Readonly<Record<number, string>> = {
 const TOPOLOGIES: Readonly<Record<number, string>> = { 1: 'point_list', 3: 'line_strip', 5: 'triangle_strip' };
 const DOMAINS: Readonly<Record<number, string>> = { 1: 'isoline', 2: 'tri', 3: 'quad' };
 
+/** The elements of a signature; a geometry program's outputs of every stream (OSG5), each marked with
+ * its stream when not 0. */
 function varyings(sig: Signature | undefined): Varying[] {
-  return (sig?.elements ?? [])
-    .filter((e) => e.stream === 0)
-    .map((e) => ({
-      name: `${e.semanticName}${e.semanticIndex}`,
-      semantic: e.semanticName,
-      semanticIndex: e.semanticIndex,
-      register: e.register,
-      mask: e.mask,
-      systemValue: e.systemValue,
-      componentType: e.componentType,
-    }));
+  return (sig?.elements ?? []).map((e) => ({
+    name: `${e.semanticName}${e.semanticIndex}`,
+    semantic: e.semanticName,
+    semanticIndex: e.semanticIndex,
+    register: e.register,
+    mask: e.mask,
+    systemValue: e.systemValue,
+    componentType: e.componentType,
+    ...(e.stream ? { stream: e.stream } : {}),
+  }));
 }
 
 export function liftStage(
@@ -199,6 +200,8 @@ export function liftStage(
   }
   if (stage === 'hull' && phaseInstances.length > 0) info.phaseInstances = phaseInstances;
 
+  /** Geometry streams other than 0 the program emits to or cuts. */
+  const streams = new Set<number>();
   /** Lifts one instruction of a phase or of a subroutine body it calls. */
   const one = (flow: Flow, i: Instruction): void => {
     if (i.opcode === 0x68) {
@@ -216,7 +219,8 @@ export function liftStage(
     if (i.opcode === 0x13 || i.opcode === 0x14 || i.opcode === 0x09 || (i.opcode >= 0x75 && i.opcode <= 0x77)) {
       if (stage !== 'geometry') L.invalid('emit/cut outside a geometry program');
       const stream = i.opcode >= 0x75 ? (i.operands[0]?.indices[0]?.imm ?? 0) : 0;
-      if (stream !== 0) L.refuse('geometry stream other than 0', `stream ${stream}`);
+      if (stream > 3) L.invalid(`stream ${stream} (Direct3D has four)`);
+      if (stream !== 0) streams.add(stream);
       if (i.opcode !== 0x09 && i.opcode !== 0x76) L.f.stmt({ op: 'emit', stream });
       if (i.opcode === 0x09 || i.opcode === 0x76 || i.opcode === 0x14 || i.opcode === 0x77)
         L.f.stmt({ op: 'cut', stream });
@@ -301,6 +305,7 @@ export function liftStage(
     L.note('the hull program has no control point phase: its input control points pass through');
   if (stage !== 'hull' && main === undefined) L.invalid('the program has no body');
   L.note(`a ${stage} program is lifted as stage functions (raw register arrays in, see docs/lift.md)`);
+  if (streams.size) L.note(STREAMS_NOTE([0, ...streams].sort()));
   return {
     stage,
     interface: {
@@ -318,3 +323,8 @@ export function liftStage(
 }
 
 export type { Builtin };
+
+/** The note of a geometry program writing several streams (both lifters). */
+export const STREAMS_NOTE = (streams: readonly number[]): string =>
+  `the geometry program writes streams ${streams.join(', ')}: each emitted vertex carries its stream, and which ` +
+  "stream is rasterized is the pipeline's (RasterizedStream of its stream-output description, 0 by default)";

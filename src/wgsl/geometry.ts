@@ -2,7 +2,9 @@
 // become calls of two generated functions that record what the executor would see: `emit` copies
 // the output registers (the private global `o`) into iridia_gs_vertices[iridia_gs_count] (up to
 // the program's maximum vertex count, as Direct3D drops vertices past it); `cut` records the vertex
-// count at which a strip ends in iridia_gs_cut_at.
+// count at which a strip ends in iridia_gs_cut_at. Each vertex's stream goes into
+// iridia_gs_vertex_stream and each cut's into iridia_gs_cut_stream (the maximum vertex count is
+// Direct3D's over all streams together); one pair of functions per stream the program uses.
 
 import type { Block, Expr, Function, Global, Module, Stmt } from '../ir/ir.js';
 
@@ -36,7 +38,24 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
     type: type({ kind: 'array', base: u32, length: max }),
   });
   const cuts = add({ name: 'iridia_gs_cuts', space: 'private', type: u32 });
-  const recorder = (name: string, arr: number, n: number, value: (e: Expr[]) => number): Function => {
+  const vertexStream = add({
+    name: 'iridia_gs_vertex_stream',
+    space: 'private',
+    type: type({ kind: 'array', base: u32, length: max }),
+  });
+  const cutStream = add({
+    name: 'iridia_gs_cut_stream',
+    space: 'private',
+    type: type({ kind: 'array', base: u32, length: max }),
+  });
+  const recorder = (
+    name: string,
+    arr: number,
+    n: number,
+    value: (e: Expr[]) => number,
+    streamArr: number,
+    stream: number,
+  ): Function => {
     const exprs: Expr[] = [];
     const e = (x: Expr) => (exprs.push(x), exprs.length - 1);
     const nPtr = e({ op: 'global', global: n });
@@ -44,6 +63,8 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
     const inRange = e({ op: 'binary', fn: 'lt', left: nVal, right: e({ op: 'literal', scalar: 'u32', bits: max }) });
     const slot = e({ op: 'access', base: e({ op: 'global', global: arr }), index: nVal });
     const v = value(exprs);
+    const streamSlot = e({ op: 'access', base: e({ op: 'global', global: streamArr }), index: nVal });
+    const streamValue = e({ op: 'literal', scalar: 'u32', bits: stream });
     const next = e({ op: 'binary', fn: 'add', left: nVal, right: e({ op: 'literal', scalar: 'u32', bits: 1 }) });
     const body: Stmt[] = [
       {
@@ -51,6 +72,7 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
         cond: inRange,
         accept: [
           { op: 'store', pointer: slot, value: v },
+          { op: 'store', pointer: streamSlot, value: streamValue },
           { op: 'store', pointer: nPtr, value: next },
         ],
         reject: [],
@@ -58,28 +80,53 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
     ];
     return { name, args: [], locals: [], lets: [], exprs, body };
   };
-  const emitFn = m.functions.length;
-  const cutFn = emitFn + 1;
-  const emitF = recorder('iridia_emit', verts, count, (ex) => {
-    ex.push({ op: 'global', global: oIndex });
-    ex.push({ op: 'load', pointer: ex.length - 1 });
-    return ex.length - 1;
-  });
-  const cutF = recorder('iridia_cut', cutAt, cuts, (ex) => {
-    ex.push({ op: 'global', global: count });
-    ex.push({ op: 'load', pointer: ex.length - 1 });
-    return ex.length - 1;
-  });
+  const streams = [...new Set(m.functions.flatMap((f) => streamsOf(f.body)))].sort((a, b) => a - b);
+  const added: Function[] = [];
+  const emitFn = new Map<number, number>();
+  const cutFn = new Map<number, number>();
+  for (const k of streams) {
+    const suffix = k === 0 ? '' : `_stream${k}`;
+    emitFn.set(k, m.functions.length + added.length);
+    added.push(
+      recorder(
+        `iridia_emit${suffix}`,
+        verts,
+        count,
+        (ex) => {
+          ex.push({ op: 'global', global: oIndex });
+          ex.push({ op: 'load', pointer: ex.length - 1 });
+          return ex.length - 1;
+        },
+        vertexStream,
+        k,
+      ),
+    );
+    cutFn.set(k, m.functions.length + added.length);
+    added.push(
+      recorder(
+        `iridia_cut${suffix}`,
+        cutAt,
+        cuts,
+        (ex) => {
+          ex.push({ op: 'global', global: count });
+          ex.push({ op: 'load', pointer: ex.length - 1 });
+          return ex.length - 1;
+        },
+        cutStream,
+        k,
+      ),
+    );
+  }
   const rewrite = (b: Block): Stmt[] =>
     b.map((s): Stmt => {
-      if (s.op === 'emit') return { op: 'call', fn: emitFn, args: [] };
-      if (s.op === 'cut') return { op: 'call', fn: cutFn, args: [] };
+      if (s.op === 'emit') return { op: 'call', fn: emitFn.get(s.stream)!, args: [] };
+      if (s.op === 'cut') return { op: 'call', fn: cutFn.get(s.stream)!, args: [] };
       if (s.op === 'if') return { ...s, accept: rewrite(s.accept), reject: rewrite(s.reject) };
       if (s.op === 'loop') return { ...s, body: rewrite(s.body) };
       if (s.op === 'switch') return { ...s, cases: s.cases.map((c) => ({ ...c, body: rewrite(c.body) })) };
       return s;
     });
-  const functions = [...m.functions.map((f) => ({ ...f, body: rewrite(f.body) })), emitF, cutF];
+  const functions = [...m.functions.map((f) => ({ ...f, body: rewrite(f.body) })), ...added];
   return { ...m, types, globals, functions };
 }
 
@@ -91,5 +138,19 @@ function hasEmit(b: Block): boolean {
       (s.op === 'if' && (hasEmit(s.accept) || hasEmit(s.reject))) ||
       (s.op === 'loop' && hasEmit(s.body)) ||
       (s.op === 'switch' && s.cases.some((c) => hasEmit(c.body))),
+  );
+}
+
+function streamsOf(b: Block): number[] {
+  return b.flatMap((s): number[] =>
+    s.op === 'emit' || s.op === 'cut'
+      ? [s.stream]
+      : s.op === 'if'
+        ? [...streamsOf(s.accept), ...streamsOf(s.reject)]
+        : s.op === 'loop'
+          ? streamsOf(s.body)
+          : s.op === 'switch'
+            ? s.cases.flatMap((c) => streamsOf(c.body))
+            : [],
   );
 }

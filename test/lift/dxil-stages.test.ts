@@ -12,7 +12,6 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { lift } from '../../src/lift/lift.js';
-import { IridiaError } from '../../src/errors.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { runGeometry, FILE_WORDS } from '../../src/exec/index.js';
@@ -157,16 +156,6 @@ test(
     });
   },
 );
-
-test('DXIL geometry: an output of stream 1 is refused by name', { skip: skipUnlessShared(SINGLES) }, () => {
-  assert.throws(
-    () => lift(readBytes(single('pso__gs_mismatch_so_1.dxil'))),
-    (e: unknown) =>
-      e instanceof IridiaError &&
-      e.code === 'E601_LIFT_UNSUPPORTED' &&
-      e.reason.startsWith('geometry stream other than 0: SV_Position is an output of stream 1'),
-  );
-});
 
 test(
   `every hull, domain and geometry twin of ../shared/${PAIRS} gives the same words from DXIL as from DXBC`,

@@ -121,11 +121,16 @@ export function runOnExecutor(p: Program, seed: number): { outputs: Outputs; cha
       primitives: 1,
       inputs: seedRegisterFiles(p.interface.inputs, seed, perPrimitive),
     });
-    const files = new Uint32Array(r.vertices.length * FILE_WORDS);
-    r.vertices.forEach((v, i) => files.set(v.registers, i * FILE_WORDS));
-    for (const [k, w] of Object.entries(elementWords(p.interface.outputs, files, r.vertices.length)))
-      out[`out:${k}`] = Uint32Array.from(w);
-    out['emitted'] = Uint32Array.from(r.vertices.flatMap((v) => [v.primitive, v.instance, v.strip]));
+    // each stream's vertices by its own elements (two streams may pack elements into one register)
+    for (const stream of [...new Set(r.vertices.map((v) => v.stream))].sort()) {
+      const vs = r.vertices.filter((v) => v.stream === stream);
+      const files = new Uint32Array(vs.length * FILE_WORDS);
+      vs.forEach((v, i) => files.set(v.registers, i * FILE_WORDS));
+      const els = p.interface.outputs.filter((e) => (e.stream ?? 0) === stream);
+      for (const [k, w] of Object.entries(elementWords(els, files, vs.length)))
+        out[`out${stream ? `@${stream}` : ''}:${k}`] = Uint32Array.from(w);
+    }
+    out['emitted'] = Uint32Array.from(r.vertices.flatMap((v) => [v.primitive, v.instance, v.stream, v.strip]));
   } else if (sf && p.stage === 'hull') {
     const cpIn = sf.inputControlPoints ?? 1;
     const cpOut = sf.main >= 0 ? (sf.outputControlPoints ?? cpIn) : cpIn;

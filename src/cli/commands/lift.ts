@@ -107,6 +107,16 @@ function summary(p: Program): string {
     );
     if (r.kind.kind === 'constantBuffer')
       for (const c of r.kind.layout.constants) out.push(`  ${c.name} +${c.offset} (${c.size} bytes)`);
+    if (r.counter)
+      out.push(
+        `  hidden counter ${r.counter.name}: atomic<u32> @group(${r.counter.group}) @binding(${r.counter.binding})`,
+      );
+    if (r.kind.kind === 'uav' && r.kind.texels)
+      out.push(
+        r.kind.samples !== undefined
+          ? `  words: width, height, layers, samples (${r.kind.samples}); sample s of (x, y, layer z) at 4 + x + width * (y + height * (s + samples * z))`
+          : '  words: width, height, depth-or-layers, 0; texel (x, y, z) at 4 + x + width * (y + height * z)',
+      );
   }
   for (const n of p.notes) out.push(`note: ${n}`);
   return out.join('\n') + '\n';

@@ -282,8 +282,10 @@ interface SeededResult {
   stageOutputs?: Record<string, number[]>;
   /** Hull: the patch constants by semantic, each patch in turn. */
   patchConstants?: Record<string, number[]>;
-  /** Geometry: each emitted vertex's primitive, instance and strip. */
+  /** Geometry: each emitted vertex's primitive, instance and strip (the strip within its stream). */
   emitted?: number[][];
+  /** Geometry writing streams other than 0: each emitted vertex's stream. */
+  streams?: number[];
   /** Mesh and amplification: the one thread group run (numthreads) and the payload passed in
    * (mesh: its words from the seed's `payload` stream) or out (amplification). */
   threadGroup?: number[];
@@ -380,10 +382,19 @@ export function seededCpu(p: Program, seed: number, size: RunSize, limits: Budge
     const perPrimitive = vt?.kind === 'array' && vt.length !== null ? vt.length : 1;
     const inputs = seedRegisterFiles(p.interface.inputs, seed, size.primitives * perPrimitive);
     const r = runGeometry(p, { ...base, primitives: size.primitives, inputs });
-    const files = new Uint32Array(r.vertices.length * FILE_WORDS);
-    r.vertices.forEach((v, i) => files.set(v.registers, i * FILE_WORDS));
-    out.stageOutputs = elementWords(p.interface.outputs, files, r.vertices.length);
+    // each stream's vertices by its own elements; a stream other than 0 as SEMANTICn@stream
+    out.stageOutputs = {};
+    for (const stream of [0, 1, 2, 3]) {
+      const vs = r.vertices.filter((v) => v.stream === stream);
+      if (stream > 0 && !vs.length) continue;
+      const files = new Uint32Array(vs.length * FILE_WORDS);
+      vs.forEach((v, i) => files.set(v.registers, i * FILE_WORDS));
+      const els = p.interface.outputs.filter((e) => (e.stream ?? 0) === stream);
+      for (const [k, w] of Object.entries(elementWords(els, files, vs.length)))
+        out.stageOutputs[stream ? `${k}@${stream}` : k] = w;
+    }
     out.emitted = r.vertices.map((v) => [v.primitive, v.instance, v.strip]);
+    if (r.vertices.some((v) => v.stream !== 0)) out.streams = r.vertices.map((v) => v.stream);
   } else if (p.stageFunctions && p.stage === 'hull') {
     const sf = p.stageFunctions;
     const cpIn = sf.inputControlPoints ?? 1;
@@ -491,6 +502,7 @@ function seededText(r: SeededResult): string {
   if (r.emitted)
     lines.push(
       `emitted ${r.emitted.length} vertices (primitive, instance, strip): ${r.emitted.map((e) => e.join(',')).join(' ')}`,
+      ...(r.streams ? [`streams of the emitted vertices: ${r.streams.join(' ')}`] : []),
     );
   for (const [name, words] of Object.entries(r.stageOutputs ?? {}))
     lines.push(`output ${name} (${words.length} words)`, ...wordLines(words));

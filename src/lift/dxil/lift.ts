@@ -10,6 +10,8 @@
 // (or with UAVs) is a stage function, as in the SM4/5 lifter. Other stages, libraries, wave and
 // raytracing operations are refused by name (UnsupportedError E601 with the reason first).
 
+import { setThreadGroup } from './quad.js';
+import { setRasterizerSampleCount } from './pipeline.js';
 import type { Container } from '../../container/container.js';
 import { IridiaError } from '../../errors.js';
 import type { LiftOptions, Program, Stage } from '../../ir/program.js';
@@ -95,6 +97,8 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
     );
 
   const ctx: OpContext = { resources, inputs: inputs.inputs, outputs: outPlan.outputs, builtins: new Map() };
+  if (stage === 'compute') setThreadGroup(L, threadGroup(L, ep));
+  setRasterizerSampleCount(L, options.rasterizerSampleCount);
   const count = liftBody(L, fn, ctx, outPlan);
   const fnId = L.m.addFunction(L.f.finish(outPlan.type !== undefined ? { type: outPlan.type } : undefined));
   if (!asFunctions) {

@@ -16,6 +16,7 @@
 // {numthreads, payload bytes}). Vertex outputs are the entry's output signature, primitive outputs
 // its third signature (the patch-constant slot of other stages).
 
+import { setThreadGroup } from './quad.js';
 import type { GlobalId } from '../../ir/ir.js';
 import type { LiftOptions, Program, StageFunctions, Varying } from '../../ir/program.js';
 import type { DxilEntryPoint, DxilInfo, DxilSignatureElement } from '../../dxil/dxil-metadata.js';
@@ -157,6 +158,7 @@ export function liftMeshModule(
   L.fnName = fn.name ?? 'main';
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
   const state = readState(L, m, ep, mesh);
+  setThreadGroup(L, state.threadGroup); // derivatives over the group's quads (quad.ts), as in compute
   if (ep.inputs.length) L.invalid(`a${mesh ? ' mesh' : 'n amplification'} program with an input signature`);
   if (!mesh && (ep.outputs.length || ep.patchConstant.length))
     L.invalid('an amplification program with an output signature');

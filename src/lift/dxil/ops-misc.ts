@@ -8,23 +8,30 @@
 //   four byte products, signed or unsigned, wrapping at 32 bits.
 // - TextureGatherRaw (GatherRaw): the red channel's texels of the four footprint texels, as bits.
 // - CalculateLOD (CalculateLevelOfDetail[Unclamped]): src/lift/lod.ts's computation, the same as
-//   the SM4/5 lifter's `lod` (in pixel programs; WGSL has derivatives in fragment programs only).
+//   the SM4/5 lifter's `lod`; in a compute program (Shader Model 6.6) with the coarse derivatives of
+//   its quads (quad.ts).
 // - EvalCentroid / EvalSampleIndex / EvalSnapped: as src/lift/eval.ts (the input at the pixel
 //   centre; the snapped offset by fine derivatives), with its notes.
 // - Texture2DMSGetSamplePosition: Direct3D's standard pattern, the SM4/5 lifter's `samplepos` table;
-//   RenderTargetGetSampleCount / RenderTargetGetSamplePosition are refused as the SM4/5 lifter
-//   refuses `sampleinfo`/`samplepos` of the rasterizer (the pipeline's count, not the program's).
+//   RenderTargetGetSampleCount / RenderTargetGetSamplePosition: the pipeline's sample count, which
+//   the program does not carry, is the lift option rasterizerSampleCount (default 1), and its
+//   positions the standard pattern, as the SM4/5 lifter's `sampleinfo`/`samplepos` of the rasterizer.
 // - ViewID: 0, what Direct3D gives without view instancing (WebGPU has none), noted.
 // - BarrierByMemoryType / BarrierByMemoryHandle (SM6.8): as Barrier, by memory class.
 // - Refused by name: AttributeAtVertex (WGSL reads no single vertex's attribute), StartVertexLocation
-//   and StartInstanceLocation (no WGSL counterpart), BufferUpdateCounter (counters, as the SM4/5
-//   lifter), RawBufferVectorLoad/Store (SM6.9 long vectors: LLVM vector values).
+//   and StartInstanceLocation (no WGSL counterpart), RawBufferVectorLoad/Store (SM6.9 long vectors:
+//   LLVM vector values).
+// - BufferUpdateCounter (IncrementCounter, DecrementCounter, Append, Consume): the view's hidden
+//   counter, lift/counter.ts (the SM4/5 lifter's imm_atomic_alloc/consume).
 
 import type { ExprId } from '../../ir/ir.js';
 import type { Instruction } from '../../dxil/ir.js';
 import { levelOfDetail, footprintLanes, LOD_NOTE } from '../lod.js';
-import { samplePositionWords } from '../memory.js';
+import { rasterizerSamples, samplePositionWords } from '../memory.js';
 import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
+import { updateCounter } from '../counter.js';
+import { rasterizerSampleCount } from './pipeline.js';
+import { computeDerivative } from './quad.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
 import { floatCoords, offsets, texelTuple } from './ops.js';
@@ -129,11 +136,8 @@ const textureGatherRaw: Handler = (L, c, x) => {
 
 /** CalculateLOD(handle, sampler, coord0..2, clamped): lod.ts's level of detail. */
 const calculateLod: Handler = (L, c, x) => {
-  if (L.stage !== 'pixel')
-    return L.refuse(
-      'dx.op not handled',
-      'CalculateLOD outside a pixel program (WGSL has derivatives in fragment programs only)',
-    );
+  if (L.stage !== 'pixel' && L.stage !== 'compute')
+    return L.refuse('dx.op not handled', `CalculateLOD in a ${L.stage} program (derivatives: pixel and compute only)`);
   const { res, e: image } = resourceOf(L, c, 1, x);
   samplerOf(L, c, 2, x);
   const lanes = footprintLanes(res.shape);
@@ -145,7 +149,12 @@ const calculateLod: Handler = (L, c, x) => {
     'f32',
     [3, 4, 5].slice(0, n).map((k) => num(L, c, k)),
   );
-  const { clamped, unclamped } = levelOfDetail(L, image, coord, lanes);
+  // a compute program's coarse derivatives come from its quads (quad.ts, Shader Model 6.6)
+  const derivative =
+    L.stage === 'compute'
+      ? (axis: 'x' | 'y', v: ExprId, w: number) => computeDerivative(L, x, v, w, axis, 'coarse', 'CalculateLOD')
+      : undefined;
+  const { clamped, unclamped } = levelOfDetail(L, image, coord, lanes, ...(derivative ? [derivative] : []));
   const flag = arg(L, c, 6);
   if (flag.type.kind !== 'int' || flag.type.width !== 1) return L.invalid('CalculateLOD without its clamped flag');
   return L.sel(L.num(flag), clamped, unclamped);
@@ -246,25 +255,48 @@ const viewId: Handler = (L) => {
   return L.u32(0);
 };
 
+/** BufferUpdateCounter(uav, inc): the view's hidden counter (lift/counter.ts, as the SM4/5 lifter's
+ * imm_atomic_alloc/consume): inc 1 gives the value before the increment, -1 the value after the
+ * decrement (IncrementCounter / DecrementCounter). */
+const bufferUpdateCounter: Handler = (L, c, x) => {
+  const { h } = resourceOf(L, c, 1, x);
+  const inc = L.imm(arg(L, c, 2), 'a counter direction');
+  const step = (inc << 24) >> 24;
+  if (step !== 1 && step !== -1) return L.invalid(`BufferUpdateCounter by ${step} (DXIL allows 1 and -1)`);
+  return updateCounter(L.f, x.resources.counterExpr(h), step === 1);
+};
+
+/** RenderTargetGetSampleCount(): the pipeline's sample count, the lift option (memory.ts rasterizerSamples). */
+const renderTargetGetSampleCount: Handler = (L) => L.u32(rasterizerSamples(L, rasterizerSampleCount(L)));
+
+/** RenderTargetGetSamplePosition(index): Direct3D's standard position of that sample for the
+ * option's count (the SM4/5 `samplepos` of the rasterizer); (0, 0) past the count. */
+const renderTargetGetSamplePosition: Handler = (L, c) => {
+  const n = rasterizerSamples(L, rasterizerSampleCount(L));
+  const rows = samplePositionWords().length / 4;
+  const idx = L.once(u32(L, c, 1), 'sample');
+  const row = L.math('min', L.bin('add', L.u32(n - 1), idx), L.u32(rows - 1));
+  const value = L.once(
+    L.sel(
+      L.bin('lt', idx, L.u32(n)),
+      L.load(L.access(L.global(samplePositions(L)), row)),
+      L.e({ op: 'zero', type: L.tVec4 }),
+    ),
+    'position',
+  );
+  return { kind: 'tuple', parts: [0, 1].map((k) => L.bitcast('f32', L.swz(value, [k]))) };
+};
+
 const refused =
   (reason: Parameters<DxilLifter['refuse']>[0], detail: string): Handler =>
   (L) =>
     L.refuse(reason, detail);
 
 export const MISC_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
-  [70, refused('append/consume counter', 'BufferUpdateCounter (a UAV counter, as the SM4/5 lifter refuses them)')],
+  [70, bufferUpdateCounter],
   [75, texture2DMSGetSamplePosition],
-  [
-    76,
-    refused(
-      'resource kind not handled',
-      "RenderTargetGetSamplePosition: the rasterizer's sample pattern is the pipeline's",
-    ),
-  ],
-  [
-    77,
-    refused('resource kind not handled', "RenderTargetGetSampleCount: the rasterizer's sample count is the pipeline's"),
-  ],
+  [76, renderTargetGetSamplePosition],
+  [77, renderTargetGetSampleCount],
   [81, calculateLod],
   [87, evalSnapped],
   [88, evalAtCentre],

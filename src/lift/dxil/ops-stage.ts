@@ -6,7 +6,7 @@
 //   loadInput (4)               the input file (v_in, vicp) of vertex / control point operand 4
 //   storeOutput (5)             the output file (`o`: a local returned, a private global in a
 //                               geometry program)
-//   EmitStream, CutStream, EmitThenCutStream (97-99)   emit / cut (stream 0 only)
+//   EmitStream, CutStream, EmitThenCutStream (97-99)   emit / cut of the stream (0 to 3)
 //   GSInstanceID (100), OutputControlPointID (107), PrimitiveID (108), DomainLocation (105)
 //                               the stage function's arguments
 //   LoadOutputControlPoint (103) vocp; LoadPatchConstant (104) vpc; StorePatchConstant (106) `pc`
@@ -143,7 +143,6 @@ const storeOutput: Handler = (L, c, x) => {
   const v = arg(L, c, 4);
   const col = L.imm(arg(L, c, 3), 'an output column');
   const el = signatureElement(L, s.outputs, c, 'output');
-  if (el.stream !== 0) L.refuse('geometry stream other than 0', `${el.name} is an output of stream ${el.stream}`);
   const file = fileOf(L, need(L, s.outFile, 'storeOutput in a patch-constant function'), undefined);
   writeLane(L, file, el, u32(L, c, 2), col, toLane(L, L.num(v), v.type));
   return undefined;
@@ -169,7 +168,6 @@ function emitCut(emit: boolean, cut: boolean): Handler {
     if (s?.stage !== 'geometry') return L.invalid('emit/cut outside a geometry program');
     const stream = L.imm(arg(L, c, 1), 'a stream id');
     if (stream > 3) return L.invalid(`stream ${stream} (Direct3D has four)`);
-    if (stream !== 0) return L.refuse('geometry stream other than 0', `stream ${stream}`);
     if (emit) L.f.stmt({ op: 'emit', stream });
     if (cut) L.f.stmt({ op: 'cut', stream });
     return undefined;

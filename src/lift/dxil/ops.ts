@@ -13,6 +13,8 @@ import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64, storeWords64 } from './ops-f64.js';
 import { coordLayout } from '../memory.js';
+import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
+import { computeDerivative } from './quad.js';
 import {
   arg,
   builtinArg,
@@ -156,7 +158,21 @@ function carry(sub: boolean): Handler {
 }
 
 function deriv(axis: 'x' | 'y', control: 'coarse' | 'fine'): Handler {
-  return (L, c) => {
+  return (L, c, x) => {
+    // Shader Model 6.6 compute: across the thread group's quads (quad.ts)
+    if (L.stage === 'compute')
+      return L.roundHalf(
+        computeDerivative(
+          L,
+          x,
+          num(L, c, 1),
+          1,
+          axis,
+          control,
+          `Deriv${control === 'coarse' ? 'Coarse' : 'Fine'}${axis.toUpperCase()}`,
+        ),
+        c.type,
+      );
     if (L.stage !== 'pixel') {
       L.note('a derivative outside a pixel program is 0');
       return L.f32bits(0);
@@ -514,7 +530,13 @@ function sample(kind: SampleKind): Handler {
         clamp = c.ops[12];
         break;
     }
-    if (level.kind === 'auto' && !fragment) {
+    if (level.kind === 'auto' && L.stage === 'compute') {
+      // Shader Model 6.6: the implicit level of a compute program's sample comes from its quads'
+      // coarse derivatives of the coordinates (quad.ts), passed as the sample's gradients
+      const n = res.shape === '3d' || res.shape === 'cube' || res.shape === 'cubearray' ? 3 : 2;
+      const d = (axis: 'x' | 'y') => computeDerivative(L, x, coord, n, axis, 'coarse', 'an implicit-level sample');
+      level = { kind: 'gradient', x: d('x'), y: d('y') };
+    } else if (level.kind === 'auto' && !fragment) {
       level = { kind: 'zero' };
       L.note('an implicit-level sample outside a pixel program samples level 0');
     }
@@ -662,6 +684,7 @@ function intCoords(
 
 const textureLoad: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.texels) return texelLoad(L, c, res, image);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
     return resRet(L, c, typedLanes(L, res, image, u32(L, c, 3)));
   const off = res.shape === '3d' ? offsets(L, c, 6, 3, res) : offsets(L, c, 6, 2, res);
@@ -693,6 +716,7 @@ const textureLoad: Handler = (L, c, x) => {
 
 const textureStore: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.texels) return texelStore(L, c, res, image);
   if (res.cls !== 'u' || !res.format) return L.invalid('a texture store to a view that is not a typed texture UAV');
   const { coord, layer, n } = intCoords(L, c, 2, res);
   const vt = arg(L, c, 5).type;
@@ -717,6 +741,7 @@ const textureStore: Handler = (L, c, x) => {
 
 const getDimensions: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
+  if (res.texels) return texelDimensions(L, c, res, image);
   const z = L.u32(0);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured') {
     const words = L.e({ op: 'array_length', pointer: image });
@@ -765,6 +790,7 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
   return (L, c, x) => {
     const { res, e } = resourceOf(L, c, 1, x);
     if (!res.atomic) return L.invalid('an atomic on a view the usage scan did not find atomic');
+    if (res.texels) return texelAtomic(L, c, res, e, cmpxchg);
     const base = cmpxchg ? 2 : 3;
     if (c.type.kind === 'int' && c.type.width === 64) return L.refuse('64-bit integers', 'a 64-bit atomic');
     const idx =
@@ -896,6 +922,13 @@ const TABLE = new Map<number, Handler>([
   [65, sample('cmpLevelZero')],
   [66, textureLoad],
   [67, textureStore],
+  [
+    225,
+    (L, c, x) => {
+      const { res, e } = resourceOf(L, c, 1, x);
+      return textureStoreSample(L, c, res, e);
+    },
+  ],
   [68, loadBuffer(false)],
   [69, storeBuffer(false)],
   [

@@ -14,6 +14,8 @@ import type { DxilInfo, DxilResource } from '../../dxil/dxil-metadata.js';
 import { Constant, Instruction, GlobalVar, type Func, type Value } from '../../dxil/ir.js';
 import type { DxilLifter, HandleVal } from './lifter.js';
 import { imageOf as sm4ImageOf } from '../resources.js';
+import { addCounter, COUNTER_NOTE } from '../counter.js';
+import { TEXELS_MS_NOTE, TEXELS_NOTE } from '../texels.js';
 
 export type Shape =
   | '1d'
@@ -67,6 +69,10 @@ export interface DxResource {
   readonly isArray: boolean;
   /** Bindings given (an unbounded range gets `unboundedCount`). */
   readonly count: number;
+  /** A UAV with a hidden counter: the counter's global (lift/counter.ts). */
+  readonly counter?: number;
+  /** A typed texture view used atomically, held as words (lift/texels.ts). */
+  readonly texels?: true;
 }
 
 const CLASS_OF = { CBuffer: 'b', SRV: 't', Sampler: 's', UAV: 'u' } as const;
@@ -247,6 +253,7 @@ export class DxResources {
     let atomic = false;
     let scalarElements = false;
     let rows = 0;
+    let texels = false;
     if (cls === 'b') {
       rows = Math.max(1, Math.ceil(r.size / 16));
       if (rows > 4096) L.invalid(`${r.name}: a constant buffer of ${rows} rows (Direct3D allows 4096)`);
@@ -260,7 +267,6 @@ export class DxResources {
       kind = { kind: 'sampler', comparison };
     } else if (shape === 'buffer' || shape === 'raw' || shape === 'structured') {
       const uav = cls === 'u';
-      if (uav && r.hasCounter) L.refuse('append/consume counter', `${r.name}: a UAV with a hidden counter`);
       atomic = uav && usage.atomic.has(key);
       const typedLoaded = usage.typedLoad.has(key);
       scalarElements = shape !== 'buffer' || (uav && (atomic || typedLoaded));
@@ -304,11 +310,44 @@ export class DxResources {
         dimension: shape,
         returnType: scalar === 'f32' ? 'float' : scalar === 'i32' ? 'sint' : 'uint',
       };
+    } else if (
+      (usage.atomic.has(key) &&
+        (shape === '1d' || shape === '1darray' || shape === '2d' || shape === '2darray' || shape === '3d')) ||
+      shape === '2dms' ||
+      shape === '2dmsarray'
+    ) {
+      // A multisampled UAV (SM6.7 RWTexture2DMS[Array]): WebGPU has no multisampled storage textures,
+      // so it is held as the texel buffer too, one word a sample (a scalar element only)
+      if ((shape === '2dms' || shape === '2dmsarray') && !scalarElement(r))
+        L.refuse('resource kind not handled', `${name}: a ${shape} storage texture of more than one component`);
+      const samples = shape === '2dms' || shape === '2dmsarray' ? sampleCountOf(r) : undefined;
+      if ((shape === '2dms' || shape === '2dmsarray') && !(samples !== undefined && samples >= 1 && samples <= 32))
+        L.refuse('resource kind not handled', `${name}: a multisampled UAV whose sample count is not 1 to 32`);
+      // WebGPU has no texture atomics: one word a texel in a storage buffer (lift/texels.ts)
+      scalar = compScalar(L, r.compType);
+      if (samples !== undefined) L.note(TEXELS_MS_NOTE(name));
+      else {
+        if (scalar === 'f32')
+          L.note(`${name}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
+        L.note(TEXELS_NOTE(name));
+      }
+      elem = L.m.array(L.m.type({ kind: 'atomic', scalar: scalar === 'i32' ? 'i32' : 'u32' }), null);
+      space = 'storage';
+      access = 'read_write';
+      atomic = true;
+      scalarElements = true;
+      texels = true;
+      kind = {
+        kind: 'uav',
+        view: 'typed',
+        dimension: shape,
+        texels: true,
+        ...(samples !== undefined ? { samples } : {}),
+      };
     } else {
       scalar = compScalar(L, r.compType);
-      if (usage.atomic.has(key))
-        L.refuse('texture atomics', `${name}: atomics on a typed texture view have no WGSL counterpart`);
-      if (shape === '2dms' || shape === '2dmsarray' || shape === 'cube' || shape === 'cubearray')
+      if (usage.atomic.has(key)) L.refuse('texture atomics', `${name}: atomics on a ${shape} typed texture view`);
+      if (shape === 'cube' || shape === 'cubearray')
         L.refuse('resource kind not handled', `${name}: a ${shape} storage texture`);
       const wide = !usage.typedLoad.has(key);
       format = wide
@@ -346,6 +385,16 @@ export class DxResources {
       ...(access ? { access } : {}),
       binding: { group, binding },
     });
+    // A hidden counter (the metadata's flag; a heap annotation's): beside the view, as the SM4/5 lifter's.
+    const counter =
+      cls === 'u' && r.hasCounter && (shape === 'structured' || shape === 'raw')
+        ? (addCounter(L.m, name, group, binding, isArray ? count : undefined) ??
+          L.refuse(
+            'append/consume counter',
+            `${name}: its counter's binding would pass WebGPU's 1000 bindings a group`,
+          ))
+        : undefined;
+    if (counter) L.note(COUNTER_NOTE(name, counter.group, counter.binding));
     if (unbounded)
       L.note(`${name}: the unbounded range ${cls}${r.lowerBound}.. (space ${r.space}) is given ${count} bindings`);
     const res: DxResource = {
@@ -362,6 +411,8 @@ export class DxResources {
       rows,
       isArray,
       count,
+      ...(counter ? { counter: counter.global } : {}),
+      ...(texels ? { texels: true as const } : {}),
     };
     this.byKey.set(key, res);
     this.list.push({
@@ -376,6 +427,7 @@ export class DxResources {
       group,
       binding,
       kind,
+      ...(counter ? { counter } : {}),
     });
   }
 
@@ -414,6 +466,21 @@ export class DxResources {
     return { kind: 'handle', res, index: L.once(rel, 'element'), nonUniform: nu };
   }
 
+  /** The hidden counter of the view a handle names (the element of a range's counters). */
+  counterExpr(h: HandleVal): number {
+    const L = this.L;
+    if (h.res.counter === undefined)
+      return L.invalid(`${h.res.dx.name || h.res.dx.id}: a counter update on a view without a counter`);
+    const g = L.global(h.res.counter);
+    if (h.index === undefined) return g;
+    const e = L.f.exprs[h.index];
+    if (e && e.op === 'literal') {
+      if (e.bits >= h.res.count) return L.invalid(`${h.res.dx.name}[${e.bits}] is outside its range`);
+      return L.member(g, e.bits);
+    }
+    return L.access(g, h.index);
+  }
+
   /** The global (or binding-array element) a handle names, as an IR expression. */
   expr(h: HandleVal): number {
     const L = this.L;
@@ -426,6 +493,24 @@ export class DxResources {
     }
     return L.access(g, h.index);
   }
+}
+
+/** A multisampled view's sample count: the metadata's (SRVs), else its class's template argument
+ * (`RWTexture2DMS<float, 4>`: the UAV metadata has no sample count). */
+function sampleCountOf(r: DxilResource): number | undefined {
+  if (r.sampleCount) return r.sampleCount;
+  let t = r.symbolType;
+  while (t && (t.kind === 'ptr' || t.kind === 'array')) t = t.elt;
+  const m = t?.kind === 'struct' ? /,\s*(\d+)\s*>$/.exec(t.name ?? '') : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Whether a view's element (its symbol's struct's first member) is a scalar, not a vector. */
+function scalarElement(r: DxilResource): boolean {
+  let t = r.symbolType;
+  while (t && (t.kind === 'ptr' || t.kind === 'array')) t = t.elt;
+  const first = t && t.kind === 'struct' ? t.elts[0] : undefined;
+  return first !== undefined && first.kind !== 'vector';
 }
 
 /** The IR image of a texture shape (the SM4/5 lifter's; a buffer, constant buffer or sampler is none). */

@@ -20,6 +20,7 @@
 // (patch-constant function, input and output control points, domain, partitioning, output
 // primitive, max tessellation factor).
 
+import { STREAMS_NOTE } from '../stage.js';
 import { FunctionBuilder } from '../../ir/builder.js';
 import type { ExprId, FunctionId, TypeId } from '../../ir/ir.js';
 import type { LiftOptions, Program, StageFunctions, Varying } from '../../ir/program.js';
@@ -77,7 +78,6 @@ function systemValue(el: DxilSignatureElement, row: number, domain: string | und
 function varyings(els: readonly DxilSignatureElement[], domain: string | undefined): Varying[] {
   const out: Varying[] = [];
   for (const el of els) {
-    if (el.stream !== 0) continue;
     for (let r = 0; r < el.rows; r++) {
       const index = el.indices[r] ?? r;
       out.push({
@@ -88,6 +88,7 @@ function varyings(els: readonly DxilSignatureElement[], domain: string | undefin
         mask: ((1 << el.cols) - 1) << Math.max(0, el.startCol),
         systemValue: systemValue(el, r, domain),
         componentType: varyingScalar(el.compType).d3d,
+        ...(el.stream ? { stream: el.stream } : {}),
       });
     }
   }
@@ -137,8 +138,7 @@ export function liftStageProgram(
     const instances = count(md.int(gs[4]) ?? 1, 'a geometry instance count of', 32);
     if (instances > 1) sf.instanceCount = instances;
     const streams = md.int(gs[2]) ?? 1;
-    if (streams & ~1)
-      L.note(`the program declares geometry streams ${streams.toString(2)} (binary): stream 0 is lifted`);
+    if (streams & ~1) L.note(STREAMS_NOTE([0, 1, 2, 3].filter((k) => streams & (1 << k) || k === 0)));
   } else if (stage === 'domain') {
     const ds = md.ops(ep.properties.get(2));
     if (!ds.length) L.invalid('a domain program without its DS state (dx.entryPoints tag 2)');
