@@ -48,8 +48,9 @@ test('iridia lift FILE prints the summary; --ir the IR; --wgsl the WGSL', () => 
 test('iridia lift --wgsl FILE... --out-dir DIR --json writes one .wgsl per lifted input and counts refusals', () => {
   const dir = mkdtempSync(join(tmpdir(), 'iridia-lift-'));
   try {
-    // test/fixtures/lift (which lifts whole) and a folder of double-precision builds (refused)
-    const refused = join(FIXTURES, 'oracle/own/double_immediates');
+    // test/fixtures/lift (which lifts whole) and ps_abort_printf, whose two builds with `abort` are
+    // refused (its msg-ps_5_0 lifts)
+    const refused = join(FIXTURES, 'oracle/own/ps_abort_printf');
     const { code, out } = capture(['--wgsl', LIFT, refused, '--out-dir', dir, '--root', FIXTURES, '--json']);
     const summary = JSON.parse(out) as {
       inputs: number;
@@ -59,11 +60,12 @@ test('iridia lift --wgsl FILE... --out-dir DIR --json writes one .wgsl per lifte
     };
     assert.equal(code, 1, 'two builds are refused');
     assert.equal(summary.inputs, summary.written + summary.failed.length);
-    assert.deepEqual(summary.refusals, { 'double precision': 2 });
+    assert.deepEqual(summary.refusals, { 'opcode not handled': 2 });
     const wgsl = readFileSync(join(dir, 'lift/ps_uint_ops/main-ps_5_0/shader.wgsl'), 'utf8');
     assert.match(wgsl, /^\/\/ lifted by iridia from DXBC ps_5_0/);
     assert.ok(existsSync(join(dir, 'lift/cs_atomics_uav/main-cs_5_0/shader.wgsl')));
-    assert.equal(existsSync(join(dir, 'oracle/own/double_immediates/csmain-cs_5_0/shader.wgsl')), false);
+    assert.equal(existsSync(join(dir, 'oracle/own/ps_abort_printf/csmain-cs_5_0/shader.wgsl')), false);
+    assert.ok(existsSync(join(dir, 'oracle/own/ps_abort_printf/msg-ps_5_0/shader.wgsl')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
