@@ -59,6 +59,8 @@ export type ErrorCode =
   // lifter / executor
   | 'E601_LIFT_UNSUPPORTED'
   | 'E602_LIFT_INVALID'
+  // decompiler (src/decompile): a program the passes or printers cannot yet make readable
+  | 'E603_DECOMPILE_UNSUPPORTED'
   | 'E701_EXEC_ERROR';
 
 export interface ErrorLocation {
