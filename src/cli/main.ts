@@ -63,6 +63,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'lift a program to the IR and emit WGSL',
     usage: 'iridia lift [--wgsl | --ir] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
   },
+  decompile: {
+    summary: 'decompile a program to readable HLSL (or --wgsl), proven equivalent on the executor',
+    usage: 'iridia decompile [--hlsl | --wgsl] FILE [-o OUT] | iridia decompile [--hlsl | --wgsl] FILE... --out-dir DIR [--root R] [--json]',
+  },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
     usage:

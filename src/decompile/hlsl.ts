@@ -15,6 +15,7 @@ import type { Program, Resource, Varying } from '../ir/program.js';
 import type { Rdef, RdefConstantBuffer, RdefType } from '../parts/rdef.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
 import { refuse } from './refuse.js';
+import { localName } from './passes.js';
 
 const SCALAR: Readonly<Record<Scalar, string>> = { f32: 'float', i32: 'int', u32: 'uint', bool: 'bool' };
 const COMP = 'xyzw';
@@ -884,6 +885,8 @@ class HlslPrinter {
         return [this.sample(e), ATOM];
       case 'image_load':
         return [this.imageLoad(e), ATOM];
+      case 'image_query':
+        return [this.imageQuery(e), ATOM];
       default:
         return refuse('operation not handled', e.op);
     }
@@ -1004,6 +1007,53 @@ class HlslPrinter {
     }
   }
 
+  /** GetDimensions is a statement with out parameters: each query is a small helper function. */
+  private imageQuery(e: Extract<Expr, { op: 'image_query' }>): string {
+    const img = this.types[e.image]!.type as Extract<Type, { kind: 'image' }>;
+    const g = this.exprs(e.image);
+    const r = g.op === 'global' ? this.resources.get(g.global) : undefined;
+    if (!r) return refuse('operation not handled', 'a query of a texture that is not a global');
+    const decl = this.declaredTexture(r, img);
+    const storage = img.class.kind === 'storage';
+    const ms = img.class.kind !== 'storage' && img.class.multisampled;
+    const dims = img.dim === '3d' ? ['w', 'h', 'd'] : ['w', 'h'];
+    const outs = [...dims, ...(img.arrayed ? ['layers'] : []), ...(ms ? ['samples'] : storage ? [] : ['levels'])];
+    const takesLevel = !storage && !ms;
+    if (e.query === 'levels' && !takesLevel) return refuse('operation not handled', `levels of ${decl}`);
+    if (e.query === 'samples' && !ms) return refuse('operation not handled', `samples of ${decl}`);
+    const fnName = `iridia_${e.query}_${decl.replace(/[^A-Za-z0-9]/g, '')}`;
+    const ret =
+      e.query === 'size' ? (dims.length === 1 ? 'uint' : `uint${dims.length}`) : 'uint';
+    const result = e.query === 'size' ? `${ret}(${dims.join(', ')})` : e.query;
+    const params = `${decl} t${takesLevel ? ', uint level' : ''}`;
+    this.helpers.add(
+      [
+        `${ret} ${fnName}(${params})`,
+        '{',
+        `    uint ${outs.join(', ')};`,
+        `    t.GetDimensions(${[...(takesLevel ? ['level'] : []), ...outs].join(', ')});`,
+        `    return ${result};`,
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const level = takesLevel ? `, ${e.level !== undefined && e.query === 'size' ? this.ex(e.level) : '0u'}` : '';
+    return `${fnName}(${this.ex(e.image)}${level})`;
+  }
+
+  private declaredTexture(r: Resource, img: Extract<Type, { kind: 'image' }>): string {
+    const k = r.kind;
+    if (k.kind === 'texture') return this.textureType(k.dimension, img);
+    if (k.kind === 'uav' && img.class.kind === 'storage') {
+      const f = img.class.format;
+      const s = f.endsWith('uint') ? 'uint' : f.endsWith('sint') ? 'int' : 'float';
+      const n = f.startsWith('r32') ? '' : '4';
+      const hd = k.dimension === '2d' ? 'Texture2D' : k.dimension === '2darray' ? 'Texture2DArray' : 'Texture3D';
+      return `RW${hd}<${s}${n}>`;
+    }
+    return refuse('operation not handled', `a query of a ${k.kind}`);
+  }
+
   private imageLoad(e: Extract<Expr, { op: 'image_load' }>): string {
     const img = this.types[e.image]!.type as Extract<Type, { kind: 'image' }>;
     const tex = this.ex(e.image, 20);
@@ -1051,10 +1101,4 @@ function readableField(v: Varying | undefined, fallback: string): string {
   if (!v) return fallback;
   const base = v.semantic.replace(/^SV_/i, '').toLowerCase();
   return v.semanticIndex ? `${base}${v.semanticIndex}` : base;
-}
-
-/** A local kept for a value merged across control flow: named by what it holds, not its register. */
-function localName(n: string): string {
-  const reg = /^(r|x)(\d+)$/.exec(n);
-  return reg ? `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}` : n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
 }

@@ -23,6 +23,36 @@ export function readableModule(m: Module, options: PassOptions = {}): Module {
   return { ...m, types: table.types, functions };
 }
 
+/**
+ * Pass 3, names: resources by their RDEF names (register names when the RDEF is stripped), the
+ * locals that stay (values merged across control flow) as `merged<n>` / `indexed<n>` rather than
+ * their registers, lets as `t<n>`. Only names change: types, bindings and statements are kept, so
+ * the executor and the seeded inputs (which go by Direct3D register, src/exec/seed.ts) see the
+ * same program.
+ */
+export function nameProgram(p: Program): Program {
+  const rename = new Map<number, string>();
+  for (const r of p.interface.resources) if (r.reflectedName) rename.set(r.global, r.reflectedName.replace(/[^A-Za-z0-9_]/g, '_'));
+  const globals = p.module.globals.map((g, i) => (rename.has(i) ? { ...g, name: rename.get(i)! } : g));
+  const functions = p.module.functions.map((f) => ({
+    ...f,
+    locals: f.locals.map((l) => ({ ...l, name: localName(l.name) })),
+    lets: f.lets.map((_, i) => ({ name: `t${i}` })),
+  }));
+  const resources = p.interface.resources.map((r) => (rename.has(r.global) ? { ...r, name: rename.get(r.global)! } : r));
+  return {
+    ...p,
+    interface: { ...p.interface, resources },
+    module: { ...p.module, globals, functions },
+  };
+}
+
+/** A local kept for a value merged across control flow, named by what it is rather than its register. */
+export function localName(n: string): string {
+  const reg = /^(r|x)(\d+)$/.exec(n);
+  return reg ? `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}` : n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
+}
+
 export function readableProgram(p: Program, options: PassOptions = {}): Program {
-  return { ...p, module: readableModule(p.module, options) };
+  return nameProgram({ ...p, module: readableModule(p.module, options) });
 }
