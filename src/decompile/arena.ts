@@ -197,6 +197,26 @@ export class Arena {
         return this.literal(e.scalar, e.bits);
       case 'zero':
         return this.intern(e, val(this.table.types[e.type]!));
+      case 'binary': {
+        const l = this.exprs[e.left]!;
+        const r = this.exprs[e.right]!;
+        const int = (x: Expr): x is Extract<Expr, { op: 'literal' }> =>
+          x.op === 'literal' && (x.scalar === 'u32' || x.scalar === 'i32');
+        if (int(l) && int(r)) {
+          const folded = foldInteger(e.fn, l.scalar, l.bits, r.bits);
+          if (folded !== undefined) return this.literal(folded.scalar, folded.bits);
+        }
+        // integer identities (exact: f32 is left alone, x + 0 is not x for x = -0)
+        if (
+          int(r) &&
+          r.bits === 0 &&
+          (e.fn === 'add' || e.fn === 'sub' || e.fn === 'or' || e.fn === 'xor' || e.fn === 'shl' || e.fn === 'shr')
+        )
+          return e.left;
+        if (int(l) && l.bits === 0 && (e.fn === 'add' || e.fn === 'or' || e.fn === 'xor')) return e.right;
+        if (int(r) && r.bits === 1 && (e.fn === 'mul' || e.fn === 'div')) return e.left;
+        return this.intern(e, hint!);
+      }
       case 'select':
         if (e.accept === e.reject) return e.accept;
         return this.intern(e, this.types[e.accept]!);
@@ -255,5 +275,50 @@ export class Arena {
     const e = this.exprs[p]!;
     if (e.op === 'swizzle') return { vector: e.vector, pattern: e.pattern };
     return undefined;
+  }
+}
+
+/** An integer operation on two literals, by the IR's definitions (ir.ts), or undefined (left as it is). */
+function foldInteger(
+  fn: string,
+  scalar: 'u32' | 'i32' | string,
+  a: number,
+  b: number,
+): { scalar: Scalar; bits: number } | undefined {
+  const s = scalar as Scalar;
+  const cmp = (x: boolean): { scalar: Scalar; bits: number } => ({ scalar: 'bool', bits: x ? 1 : 0 });
+  const sa = a | 0;
+  const sb = b | 0;
+  switch (fn) {
+    case 'add':
+      return { scalar: s, bits: (a + b) >>> 0 };
+    case 'sub':
+      return { scalar: s, bits: (a - b) >>> 0 };
+    case 'mul':
+      return { scalar: s, bits: Math.imul(a, b) >>> 0 };
+    case 'and':
+      return { scalar: s, bits: (a & b) >>> 0 };
+    case 'or':
+      return { scalar: s, bits: (a | b) >>> 0 };
+    case 'xor':
+      return { scalar: s, bits: (a ^ b) >>> 0 };
+    case 'shl':
+      return { scalar: s, bits: (a << (b & 31)) >>> 0 };
+    case 'shr':
+      return { scalar: s, bits: (s === 'i32' ? sa >> (b & 31) : a >>> (b & 31)) >>> 0 };
+    case 'eq':
+      return cmp(a === b);
+    case 'ne':
+      return cmp(a !== b);
+    case 'lt':
+      return cmp(s === 'i32' ? sa < sb : a < b);
+    case 'le':
+      return cmp(s === 'i32' ? sa <= sb : a <= b);
+    case 'gt':
+      return cmp(s === 'i32' ? sa > sb : a > b);
+    case 'ge':
+      return cmp(s === 'i32' ? sa >= sb : a >= b);
+    default:
+      return undefined;
   }
 }

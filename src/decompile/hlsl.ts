@@ -274,7 +274,6 @@ class HlslPrinter {
         out.push(`${tt} ${name} : ${reg};`);
       } else if ((k.kind === 'buffer' || k.kind === 'uav') && k.view === 'raw') {
         const el = t.kind === 'array' ? this.m.types[t.base]! : t;
-        if (el.kind === 'atomic') refuse('resource kind not handled', `${name}: atomics on a raw buffer`);
         out.push(`${k.kind === 'uav' ? 'RW' : ''}ByteAddressBuffer ${name} : ${reg};`);
       } else if (k.kind === 'uav' && t.kind === 'image' && t.class.kind === 'storage') {
         const s = t.class.format.endsWith('uint') ? 'uint' : t.class.format.endsWith('sint') ? 'int' : 'float';
@@ -595,7 +594,8 @@ class HlslPrinter {
           compare_exchange: 'InterlockedCompareExchange',
           load: 'InterlockedOr',
         };
-        const ptr = this.ex(s.pointer);
+        const raw = this.rawBuffer(this.exprs(s.pointer));
+        const ptr = raw ? `${this.ex(raw.index, 11)} << 2` : this.ex(s.pointer);
         const args = [ptr];
         if (s.fn === 'compare_exchange') args.push(this.ex(s.compare!), this.ex(s.value!));
         else if (s.fn === 'load') args.push('0');
@@ -610,7 +610,9 @@ class HlslPrinter {
           out.push(`${pad}${typeText(this.atomicType(s.pointer))} ${n};`);
           args.push(n);
         }
-        out.push(`${pad}${fns[s.fn]}(${args.join(', ')});`);
+        out.push(
+          raw ? `${pad}${raw.name}.${fns[s.fn]}(${args.join(', ')});` : `${pad}${fns[s.fn]}(${args.join(', ')});`,
+        );
         return;
       }
       default:
@@ -887,6 +889,26 @@ class HlslPrinter {
         return [this.imageLoad(e), ATOM];
       case 'image_query':
         return [this.imageQuery(e), ATOM];
+      case 'array_length': {
+        const g = this.exprs(e.pointer);
+        const r = g.op === 'global' ? this.resources.get(g.global) : undefined;
+        if (!r || (r.kind.kind !== 'buffer' && r.kind.kind !== 'uav') || r.kind.view !== 'raw')
+          return refuse('operation not handled', 'the length of a buffer that is not a raw view');
+        const decl = `${r.kind.kind === 'uav' ? 'RW' : ''}ByteAddressBuffer`;
+        const fnName = `iridia_words_${decl}`;
+        this.helpers.add(
+          [
+            `uint ${fnName}(${decl} b)`,
+            '{',
+            '    uint bytes;',
+            '    b.GetDimensions(bytes);',
+            '    return bytes >> 2;',
+            '}',
+            '',
+          ].join('\n'),
+        );
+        return [`${fnName}(${this.ex(e.pointer)})`, ATOM];
+      }
       default:
         return refuse('operation not handled', e.op);
     }
@@ -1022,8 +1044,7 @@ class HlslPrinter {
     if (e.query === 'levels' && !takesLevel) return refuse('operation not handled', `levels of ${decl}`);
     if (e.query === 'samples' && !ms) return refuse('operation not handled', `samples of ${decl}`);
     const fnName = `iridia_${e.query}_${decl.replace(/[^A-Za-z0-9]/g, '')}`;
-    const ret =
-      e.query === 'size' ? (dims.length === 1 ? 'uint' : `uint${dims.length}`) : 'uint';
+    const ret = e.query === 'size' ? (dims.length === 1 ? 'uint' : `uint${dims.length}`) : 'uint';
     const result = e.query === 'size' ? `${ret}(${dims.join(', ')})` : e.query;
     const params = `${decl} t${takesLevel ? ', uint level' : ''}`;
     this.helpers.add(

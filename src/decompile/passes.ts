@@ -32,14 +32,17 @@ export function readableModule(m: Module, options: PassOptions = {}): Module {
  */
 export function nameProgram(p: Program): Program {
   const rename = new Map<number, string>();
-  for (const r of p.interface.resources) if (r.reflectedName) rename.set(r.global, r.reflectedName.replace(/[^A-Za-z0-9_]/g, '_'));
+  for (const r of p.interface.resources)
+    if (r.reflectedName) rename.set(r.global, r.reflectedName.replace(/[^A-Za-z0-9_]/g, '_'));
   const globals = p.module.globals.map((g, i) => (rename.has(i) ? { ...g, name: rename.get(i)! } : g));
   const functions = p.module.functions.map((f) => ({
     ...f,
     locals: f.locals.map((l) => ({ ...l, name: localName(l.name) })),
     lets: f.lets.map((_, i) => ({ name: `t${i}` })),
   }));
-  const resources = p.interface.resources.map((r) => (rename.has(r.global) ? { ...r, name: rename.get(r.global)! } : r));
+  const resources = p.interface.resources.map((r) =>
+    rename.has(r.global) ? { ...r, name: rename.get(r.global)! } : r,
+  );
   return {
     ...p,
     interface: { ...p.interface, resources },

@@ -244,6 +244,9 @@ export function promoteRegisters(
 
   const bindValue = (v: ExprId, out: Stmt[], name: string): ExprId => {
     if (trivial(a, v)) return v;
+    // a vector built of trivial parts (an input copied to a register, a literal lane): no let
+    const comps = a.components(v);
+    if (comps && comps.every((c) => trivial(a, c))) return v;
     const inner = a.exprs[v]!;
     if (inner.op === 'bitcast' && !trivial(a, inner.value)) {
       const id = newLet(name, a.types[inner.value]!);

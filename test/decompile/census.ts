@@ -90,12 +90,17 @@ export function glslangFailures(tool: string, entries: readonly Entry[]): { chec
       if (!e.hlsl || !e.d) continue;
       const file = join(dir, 'program.hlsl');
       writeFileSync(file, e.hlsl);
-      const r = spawnSync(tool, ['-D', '-V', '-e', 'main', '-S', STAGES[e.d.lifted.stage]!, file, '-o', join(dir, 'out.spv')], {
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        tool,
+        ['-D', '-V', '-e', 'main', '-S', STAGES[e.d.lifted.stage]!, file, '-o', join(dir, 'out.spv')],
+        {
+          encoding: 'utf8',
+        },
+      );
       checked++;
       if (r.status !== 0) {
-        const first = `${r.stdout}${r.stderr}`.split('\n').find((l) => /ERROR/.test(l)) ?? `exit ${r.status ?? r.signal}`;
+        const first =
+          `${r.stdout}${r.stderr}`.split('\n').find((l) => /ERROR/.test(l)) ?? `exit ${r.status ?? r.signal}`;
         failures.push(`${e.path}: ${first}`);
       }
     }

@@ -26,18 +26,26 @@ test('fixtures: every program that lifts is equivalent after decompiling, and it
   }
 });
 
-test('glslang is installed for the HLSL checks', { skip: needs(tool ? false : 'glslangValidator is not installed (Debian: glslang-tools)') }, () => {
-  assert.ok(tool);
-});
+test(
+  'glslang is installed for the HLSL checks',
+  { skip: needs(tool ? false : 'glslangValidator is not installed (Debian: glslang-tools)') },
+  () => {
+    assert.ok(tool);
+  },
+);
 
-test('../shared/oracle/own: every program that lifts is equivalent after decompiling, and its HLSL is accepted by glslang', { skip: skipUnlessShared('oracle/own') }, (t) => {
-  const c = census(dxbc(sharedPath('oracle/own')!));
-  t.diagnostic(describeCensus('../shared/oracle/own', c));
-  for (const l of c.limits) t.diagnostic(`limit: ${l}`);
-  assert.deepEqual(c.differences, []);
-  if (tool) {
-    const g = glslangFailures(tool, c.entries);
-    t.diagnostic(`glslang accepts ${g.checked - g.failures.length} of ${g.checked}`);
-    assert.deepEqual(g.failures, []);
-  }
-});
+test(
+  '../shared/oracle/own: every program that lifts is equivalent after decompiling, and its HLSL is accepted by glslang',
+  { skip: skipUnlessShared('oracle/own') },
+  (t) => {
+    const c = census(dxbc(sharedPath('oracle/own')!));
+    t.diagnostic(describeCensus('../shared/oracle/own', c));
+    for (const l of c.limits) t.diagnostic(`limit: ${l}`);
+    assert.deepEqual(c.differences, []);
+    if (tool) {
+      const g = glslangFailures(tool, c.entries);
+      t.diagnostic(`glslang accepts ${g.checked - g.failures.length} of ${g.checked}`);
+      assert.deepEqual(g.failures, []);
+    }
+  },
+);

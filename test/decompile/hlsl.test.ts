@@ -95,3 +95,10 @@ test('iridia decompile: HLSL to a file, WGSL to stdout, a batch with refusals co
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the README's decompile listing is the printer's output", () => {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const m = /\$ npx iridia decompile examples\/vertex-color\.dxbc\n([\s\S]*?)```/.exec(readme);
+  assert.ok(m, "the README's decompile example");
+  assert.equal(m[1], VERTEX_COLOR_HLSL);
+});

@@ -47,55 +47,64 @@ const median = (xs: number[]): number => {
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
 };
 
-test('readability over ../shared/oracle/own: names, registers, bitcasts, statements (printed)', { skip: skipUnlessShared('oracle/own') }, (t) => {
-  const files = walk(sharedPath('oracle/own')!).filter((f) => f.endsWith('.dxbc'));
-  const c = census(files, false);
-  let programs = 0;
-  let allNames = 0;
-  const missing: string[] = [];
-  let registerFree = 0;
-  let registerChecked = 0;
-  const withRegisters: string[] = [];
-  let lines = 0;
-  let bitcastLines = 0;
-  const ratios: number[] = [];
-  for (const e of c.entries) {
-    if (!e.hlsl || !e.d) continue;
-    programs++;
-    const refl = reflect(parseContainer(new Uint8Array(readFileSync(e.path))));
-    const names = new Set<string>();
-    for (const cb of refl.rdef?.constantBuffers ?? []) if (cb.type === 0) for (const v of cb.variables) names.add(v.name);
-    for (const b of refl.rdef?.bindings ?? []) names.add(b.name);
-    for (const p of [...refl.inputs, ...refl.outputs]) names.add(p.semanticName);
-    const absent = [...names].filter((n) => !e.hlsl!.toLowerCase().includes(n.toLowerCase().replace(/[^a-z0-9_]/g, '_')));
-    if (absent.length === 0) allNames++;
-    else missing.push(`${e.path}: ${absent.join(', ')}`);
-    const code = e.hlsl.replace(/\/\/.*$/gm, '');
-    if (!/\bindexed\d+\b/.test(code)) {
-      registerChecked++;
-      if (/\b(r\d+|v|o|x\d+|cb\d+)\b/.test(code)) withRegisters.push(e.path);
-      else registerFree++;
+test(
+  'readability over ../shared/oracle/own: names, registers, bitcasts, statements (printed)',
+  { skip: skipUnlessShared('oracle/own') },
+  (t) => {
+    const files = walk(sharedPath('oracle/own')!).filter((f) => f.endsWith('.dxbc'));
+    const c = census(files, false);
+    let programs = 0;
+    let allNames = 0;
+    const missing: string[] = [];
+    let registerFree = 0;
+    let registerChecked = 0;
+    const withRegisters: string[] = [];
+    let lines = 0;
+    let bitcastLines = 0;
+    const ratios: number[] = [];
+    for (const e of c.entries) {
+      if (!e.hlsl || !e.d) continue;
+      programs++;
+      const refl = reflect(parseContainer(new Uint8Array(readFileSync(e.path))));
+      const names = new Set<string>();
+      for (const cb of refl.rdef?.constantBuffers ?? [])
+        if (cb.type === 0) for (const v of cb.variables) names.add(v.name);
+      for (const b of refl.rdef?.bindings ?? []) names.add(b.name);
+      for (const p of [...refl.inputs, ...refl.outputs]) names.add(p.semanticName);
+      const absent = [...names].filter(
+        (n) => !e.hlsl!.toLowerCase().includes(n.toLowerCase().replace(/[^a-z0-9_]/g, '_')),
+      );
+      if (absent.length === 0) allNames++;
+      else missing.push(`${e.path}: ${absent.join(', ')}`);
+      const code = e.hlsl.replace(/\/\/.*$/gm, '');
+      if (!/\bindexed\d+\b/.test(code)) {
+        registerChecked++;
+        if (/\b(r\d+|v|o|x\d+|cb\d+)\b/.test(code)) withRegisters.push(e.path);
+        else registerFree++;
+      }
+      const ls = code.split('\n').filter((l) => l.trim());
+      lines += ls.length;
+      bitcastLines += ls.filter((l) => /\bas(float|int|uint)\(/.test(l)).length;
+      const src = join(dirname(dirname(e.path)), 'source.hlsl');
+      if (existsSync(src)) {
+        const s = statementCount(readFileSync(src, 'utf8'));
+        if (s > 0) ratios.push(statementCount(e.hlsl) / s);
+      }
     }
-    const ls = code.split('\n').filter((l) => l.trim());
-    lines += ls.length;
-    bitcastLines += ls.filter((l) => /\bas(float|int|uint)\(/.test(l)).length;
-    const src = join(dirname(dirname(e.path)), 'source.hlsl');
-    if (existsSync(src)) {
-      const s = statementCount(readFileSync(src, 'utf8'));
-      if (s > 0) ratios.push(statementCount(e.hlsl) / s);
-    }
-  }
-  const share = (100 * bitcastLines) / Math.max(1, lines);
-  t.diagnostic(`${programs} programs printed as HLSL (of ${c.lifted} that lift)`);
-  t.diagnostic(`names: every RDEF and signature name appears in ${allNames} of ${programs}`);
-  for (const m of missing.slice(0, 10)) t.diagnostic(`  missing: ${m}`);
-  t.diagnostic(`registers: ${registerFree} of ${registerChecked} programs without indexable temporaries have no register names`);
-  for (const w of withRegisters.slice(0, 10)) t.diagnostic(`  register names: ${w}`);
-  t.diagnostic(`bitcasts: ${bitcastLines} of ${lines} lines (${share.toFixed(2)}%)`);
-  t.diagnostic(`statements: decompiled / source, median ${median(ratios).toFixed(2)} over ${ratios.length} programs`);
-  assert.ok(programs > 0);
-  assert.equal(allNames, programs, missing.slice(0, 5).join('\n'));
-  assert.equal(registerFree, registerChecked, withRegisters.slice(0, 5).join('\n'));
-  assert.ok(share < 2, `bitcast lines ${share.toFixed(2)}%`);
-  assert.ok(median(ratios) <= 2, `median statement ratio ${median(ratios)}`);
-});
+    const share = (100 * bitcastLines) / Math.max(1, lines);
+    t.diagnostic(`${programs} programs printed as HLSL (of ${c.lifted} that lift)`);
+    t.diagnostic(`names: every RDEF and signature name appears in ${allNames} of ${programs}`);
+    for (const m of missing.slice(0, 10)) t.diagnostic(`  missing: ${m}`);
+    t.diagnostic(
+      `registers: ${registerFree} of ${registerChecked} programs without indexable temporaries have no register names`,
+    );
+    for (const w of withRegisters.slice(0, 10)) t.diagnostic(`  register names: ${w}`);
+    t.diagnostic(`bitcasts: ${bitcastLines} of ${lines} lines (${share.toFixed(2)}%)`);
+    t.diagnostic(`statements: decompiled / source, median ${median(ratios).toFixed(2)} over ${ratios.length} programs`);
+    assert.ok(programs > 0);
+    assert.equal(allNames, programs, missing.slice(0, 5).join('\n'));
+    assert.equal(registerFree, registerChecked, withRegisters.slice(0, 5).join('\n'));
+    assert.ok(share < 2, `bitcast lines ${share.toFixed(2)}%`);
+    assert.ok(median(ratios) <= 2, `median statement ratio ${median(ratios)}`);
+  },
+);
