@@ -273,7 +273,6 @@ class HlslPrinter {
         const tt = this.textureType(k.dimension, t);
         out.push(`${tt} ${name} : ${reg};`);
       } else if ((k.kind === 'buffer' || k.kind === 'uav') && k.view === 'raw') {
-        const el = t.kind === 'array' ? this.m.types[t.base]! : t;
         out.push(`${k.kind === 'uav' ? 'RW' : ''}ByteAddressBuffer ${name} : ${reg};`);
       } else if (k.kind === 'uav' && t.kind === 'image' && t.class.kind === 'storage') {
         const s = t.class.format.endsWith('uint') ? 'uint' : t.class.format.endsWith('sint') ? 'int' : 'float';
