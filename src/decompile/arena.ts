@@ -202,6 +202,15 @@ export class Arena {
         const r = this.exprs[e.right]!;
         const int = (x: Expr): x is Extract<Expr, { op: 'literal' }> =>
           x.op === 'literal' && (x.scalar === 'u32' || x.scalar === 'i32');
+        // a comparison of a constant with itself: ordered and not NaN, it is known (f32 NaN: ne is true)
+        if (e.left === e.right && (e.fn === 'eq' || e.fn === 'ne') && this.constant(e.left)) {
+          const s = this.shape(e.left)!;
+          const c = this.constant(e.left)!;
+          const nan = s.scalar === 'f32' && ((c >>> 23) & 0xff) === 0xff && (c & 0x7fffff) !== 0;
+          const truth = e.fn === 'eq' ? !nan : nan;
+          const lit = this.literal('bool', truth ? 1 : 0);
+          return s.width === 1 ? lit : this.mk({ op: 'splat', size: s.width as VecSize, value: lit });
+        }
         if (int(l) && int(r)) {
           const folded = foldInteger(e.fn, l.scalar, l.bits, r.bits);
           if (folded !== undefined) return this.literal(folded.scalar, folded.bits);
@@ -217,12 +226,29 @@ export class Arena {
         if (int(r) && r.bits === 1 && (e.fn === 'mul' || e.fn === 'div')) return e.left;
         return this.intern(e, hint!);
       }
-      case 'select':
+      case 'select': {
         if (e.accept === e.reject) return e.accept;
+        const c = this.constant(e.cond);
+        if (c !== undefined) return c ? e.accept : e.reject;
         return this.intern(e, this.types[e.accept]!);
+      }
       default:
         return this.intern(e, hint!);
     }
+  }
+
+  /** The bits every component of a constant has (a literal, or a splat or compose of one literal), or undefined. */
+  constant(id: ExprId): number | undefined {
+    const e = this.exprs[id]!;
+    if (e.op === 'literal') return e.bits;
+    if (e.op === 'splat') return this.constant(e.value);
+    if (e.op === 'compose') {
+      const bits = e.parts.map((p) => this.constant(p));
+      return bits.every((b) => b !== undefined && b === bits[0]) && this.shape(id)?.width === bits.length
+        ? bits[0]
+        : undefined;
+    }
+    return undefined;
   }
 
   /** The scalar components of a vector built by compose (parts flattened), or undefined. */

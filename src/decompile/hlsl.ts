@@ -787,6 +787,62 @@ class HlslPrinter {
     return `mul(${this.ex(vector!)}, ${m})`;
   }
 
+  /** The 32-bit pattern every component of a constant has (a literal, splat or compose of one literal), or undefined. */
+  private constBits(id: ExprId): number | undefined {
+    const e = this.exprs(id);
+    if (e.op === 'literal') return e.bits;
+    if (e.op === 'splat') return this.constBits(e.value);
+    if (e.op === 'compose') {
+      const bits = e.parts.map((p) => this.constBits(p));
+      return bits.every((b) => b !== undefined && b === bits[0]) ? bits[0] : undefined;
+    }
+    return undefined;
+  }
+
+  /** `x != x` (x is NaN): the x, or undefined. */
+  private isNaNTest(id: ExprId): ExprId | undefined {
+    const e = this.exprs(id);
+    return e.op === 'binary' && e.fn === 'ne' && e.left === e.right ? e.left : undefined;
+  }
+
+  /**
+   * Direct3D's operations the lifter spells out, printed as the HLSL intrinsic that is Direct3D's
+   * operation (their HLSL meaning is Direct3D's rule, which the IR writes out):
+   *   x != x ? 0 : clamp(x, 0, 1)                    saturate(x)   (mov_sat: NaN gives 0)
+   *   x != x ? y : (y != y ? x : min(x, y))          min(x, y)     (min/max: a NaN operand gives the other)
+   */
+  private selectIdiom(e: Extract<Expr, { op: 'select' }>): string | undefined {
+    const x = this.isNaNTest(e.cond);
+    if (x === undefined) return undefined;
+    const r = this.exprs(e.reject);
+    const F0 = 0;
+    const F1 = 0x3f800000;
+    if (
+      r.op === 'math' &&
+      r.fn === 'clamp' &&
+      r.args[0] === x &&
+      this.constBits(e.accept) === F0 &&
+      this.constBits(r.args[1]!) === F0 &&
+      this.constBits(r.args[2]!) === F1 &&
+      scalarOf(this.value(x)) === 'f32'
+    )
+      return `saturate(${this.ex(x)})`;
+    if (r.op === 'math' && (r.fn === 'min' || r.fn === 'max') && r.args[0] === x && r.args[1] === e.accept) {
+      // the second operand a constant that is not NaN (its own NaN test folded away)
+      const c = this.constBits(e.accept);
+      const nan = c !== undefined && ((c >>> 23) & 0xff) === 0xff && (c & 0x7fffff) !== 0;
+      if (c !== undefined && !nan) return `${r.fn}(${this.ex(x)}, ${this.ex(e.accept)})`;
+    }
+    if (r.op === 'select') {
+      const y = this.isNaNTest(r.cond);
+      if (y === undefined || e.accept !== y || r.accept !== x) return undefined;
+      const m = this.exprs(r.reject);
+      if (m.op === 'math' && (m.fn === 'min' || m.fn === 'max') && m.args[0] === x && m.args[1] === y)
+        return `${m.fn}(${this.ex(x)}, ${this.ex(y)})`;
+    }
+    return undefined;
+  }
+
   /** Parts that are the components of one vector let printed for a matrix product, in order: that let (swizzled). */
   private aliasRun(parts: readonly ExprId[]): string | undefined {
     const names = parts.map((x) => {
@@ -825,6 +881,8 @@ class HlslPrinter {
         const t = this.m.types[e.type]!;
         const merged = this.aliasRun(e.parts);
         if (merged) return [merged, ATOM];
+        if (e.parts.length > 1 && e.parts.every((q) => q === e.parts[0]) && this.value(e.parts[0]!).kind === 'scalar')
+          return [`((${typeText(t)})${this.ex(e.parts[0]!, 15)})`, ATOM];
         return [`${typeText(t)}(${e.parts.map((x) => this.ex(x)).join(', ')})`, ATOM];
       }
       case 'splat':
@@ -863,8 +921,11 @@ class HlslPrinter {
       }
       case 'binary':
         return this.binary(e, id);
-      case 'select':
+      case 'select': {
+        const idiom = this.selectIdiom(e);
+        if (idiom) return [idiom, ATOM];
         return [`${this.ex(e.cond, 3)} ? ${this.ex(e.accept, 3)} : ${this.ex(e.reject, 2)}`, 2];
+      }
       case 'math':
         return [this.math(e, id), ATOM];
       case 'bitcast':
@@ -908,8 +969,6 @@ class HlslPrinter {
         );
         return [`${fnName}(${this.ex(e.pointer)})`, ATOM];
       }
-      default:
-        return refuse('operation not handled', e.op);
     }
   }
 

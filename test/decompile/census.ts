@@ -32,7 +32,7 @@ export interface Census {
   readonly refusals: Map<string, number>;
 }
 
-export function census(paths: readonly string[], runEquivalence = true): Census {
+export function census(paths: readonly string[], runEquivalence = true, seeds?: number[]): Census {
   const entries: Entry[] = [];
   let lifted = 0;
   let notLifted = 0;
@@ -54,7 +54,7 @@ export function census(paths: readonly string[], runEquivalence = true): Census 
     const problems = validateModule(d.readable.module);
     if (problems.length) differences.push(`${path}: the readable module does not validate: ${problems[0]}`);
     else if (runEquivalence) {
-      const v = equivalence(d.lifted, d.readable);
+      const v = equivalence(d.lifted, d.readable, seeds);
       if (v.kind === 'same') equivalent++;
       else if (v.kind === 'limit') limits.push(`${path}: ${v.why}`);
       else differences.push(`${path}: ${v.first}`);
