@@ -215,6 +215,24 @@ export class Arena {
           const folded = foldInteger(e.fn, l.scalar, l.bits, r.bits);
           if (folded !== undefined) return this.literal(folded.scalar, folded.bits);
         }
+        // the same on vectors of one integer constant (component-wise, so the same in each lane)
+        const ls = this.shape(e.left);
+        const rs = this.shape(e.right);
+        const lc = this.constant(e.left);
+        const rc = this.constant(e.right);
+        if (
+          ls &&
+          rs &&
+          ls.width > 1 &&
+          lc !== undefined &&
+          rc !== undefined &&
+          (ls.scalar === 'u32' || ls.scalar === 'i32') &&
+          (rs.scalar === 'u32' || rs.scalar === 'i32')
+        ) {
+          const folded = foldInteger(e.fn, ls.scalar, lc, rc);
+          if (folded !== undefined)
+            return this.mk({ op: 'splat', size: ls.width as VecSize, value: this.literal(folded.scalar, folded.bits) });
+        }
         // integer identities (exact: f32 is left alone, x + 0 is not x for x = -0)
         if (
           int(r) &&

@@ -206,7 +206,7 @@ class HlslPrinter {
       refuse('stage not handled', `a ${p.stage} program (lifted as stage functions); vertex, pixel and compute are`);
     const ep = p.module.entryPoints[0]!;
     for (const r of p.interface.resources) this.resources.set(r.global, r);
-    const head = [`// decompiled by iridia from DXBC ${p.provenance.target}`];
+    const head = [`// decompiled by iridia from ${p.provenance.bytecode} ${p.provenance.target}`];
     const decls = this.declarations();
     const fn = this.m.functions[ep.function]!;
     const body = this.entry(fn, ep);
@@ -827,6 +827,36 @@ class HlslPrinter {
       scalarOf(this.value(x)) === 'f32'
     )
       return `saturate(${this.ex(x)})`;
+    // ftou / ftoi: NaN gives 0, out of range saturates: (uint)x / (int)x
+    if (r.op === 'select' && this.constBits(e.accept) === 0) {
+      const ge = this.exprs(r.cond);
+      const cv = this.exprs(r.reject);
+      const cl = cv.op === 'convert' ? this.exprs(cv.value) : undefined;
+      if (
+        ge.op === 'binary' &&
+        ge.fn === 'ge' &&
+        ge.left === x &&
+        cv.op === 'convert' &&
+        cl?.op === 'math' &&
+        cl.fn === 'clamp' &&
+        cl.args[0] === x
+      ) {
+        const limits =
+          cv.to === 'u32'
+            ? { hi: 0x4f800000, max: 0xffffffff, lo: 0, top: 0x4f7fffff }
+            : cv.to === 'i32'
+              ? { hi: 0x4f000000, max: 0x7fffffff, lo: 0xcf000000, top: 0x4effffff }
+              : undefined;
+        if (
+          limits &&
+          this.constBits(ge.right) === limits.hi &&
+          this.constBits(r.accept) === limits.max &&
+          this.constBits(cl.args[1]!) === limits.lo &&
+          this.constBits(cl.args[2]!) === limits.top
+        )
+          return `((${typeText(this.value(e.reject))})${this.ex(x, 15)})`;
+      }
+    }
     if (r.op === 'math' && (r.fn === 'min' || r.fn === 'max') && r.args[0] === x && r.args[1] === e.accept) {
       // the second operand a constant that is not NaN (its own NaN test folded away)
       const c = this.constBits(e.accept);

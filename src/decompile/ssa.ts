@@ -53,9 +53,20 @@ export function trivial(a: Arena, id: ExprId): boolean {
       return trivial(a, e.value);
     case 'member':
       return a.types[e.base]?.kind === 'value' && trivial(a, e.base);
+    case 'load':
+      return uniformRegister(a, e.pointer);
     default:
       return false;
   }
+}
+
+/** A constant-buffer register at a literal index: uniform memory, which no invocation writes. */
+function uniformRegister(a: Arena, ptr: ExprId): boolean {
+  const e = a.exprs[ptr]!;
+  if (e.op !== 'member' && e.op !== 'access') return false;
+  if (e.op === 'access' && a.exprs[e.index]!.op !== 'literal') return false;
+  const g = a.exprs[e.base]!;
+  return g.op === 'global' && a.module.globals[g.global]?.space === 'uniform';
 }
 
 export function promoteRegisters(
