@@ -138,7 +138,7 @@ test('readability: the statement count is within 2x of the source on the median'
   assert.ok(median(get().ratios) <= 2, `median ${median(get().ratios)}`);
 });
 
-// The issue's other three criteria are not met yet: they run and report, marked todo with the reason.
+// The issue's other two criteria are not met yet: they run and report, marked todo with the reason.
 test(
   'readability: every RDEF and signature name appears',
   {
@@ -151,14 +151,10 @@ test(
   },
 );
 
-test(
-  'readability: no register names in programs without indexable temporaries',
-  { skip, todo: 'some values keep a register-level name' },
-  () => {
-    const f = get();
-    assert.equal(f.registerFree, f.registerChecked, f.withRegisters.slice(0, 5).join('\n'));
-  },
-);
+test('readability: no register names in programs without indexable temporaries', { skip }, () => {
+  const f = get();
+  assert.equal(f.registerFree, f.registerChecked, f.withRegisters.slice(0, 5).join('\n'));
+});
 
 test(
   'readability: bitcasts are under 2% of the lines',
