@@ -13,6 +13,7 @@
 import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type, TypeId } from '../ir/ir.js';
 import type { Program, Resource, Varying } from '../ir/program.js';
 import type { Rdef, RdefConstantBuffer, RdefType } from '../parts/rdef.js';
+import type { SignatureElement } from '../parts/signature.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
 import { refuse } from './refuse.js';
 import { localName } from './passes.js';
@@ -169,10 +170,13 @@ interface CbView {
 
 export interface HlslOptions {
   readonly rdef?: Rdef | undefined;
+  /** The input signature's elements (ISGN): those the program does not read become fields too, so
+   * the HLSL keeps the program's input signature. */
+  readonly inputSignature?: readonly SignatureElement[] | undefined;
 }
 
 export function printHlsl(p: Program, options: HlslOptions = {}): string {
-  return new HlslPrinter(p, options.rdef).print();
+  return new HlslPrinter(p, options.rdef, options.inputSignature ?? []).print();
 }
 
 class HlslPrinter {
@@ -187,6 +191,7 @@ class HlslPrinter {
   constructor(
     private readonly p: Program,
     private readonly rdef: Rdef | undefined,
+    private readonly inputSignature: readonly SignatureElement[],
   ) {
     this.m = p.module;
   }
@@ -382,6 +387,22 @@ class HlslPrinter {
       inLines.push(`    ${interp(a.binding)}${typeText(t)} ${f} : ${sem};`);
       this.argText.push(`input.${f}`);
     });
+    if (stage !== 'compute') {
+      // elements the program does not read: fields it ignores, so the input signature is the program's
+      const read = new Set(this.p.interface.inputs.map((v) => `${v.semantic.toUpperCase()}${v.semanticIndex}`));
+      for (const el of this.inputSignature) {
+        if (read.has(`${el.semanticName.toUpperCase()}${el.semanticIndex}`)) continue;
+        const width = [1, 2, 4, 8].filter((b) => el.mask & b).length;
+        const scalar = el.componentType === 1 ? 'uint' : el.componentType === 2 ? 'int' : 'float';
+        if (width === 0) continue;
+        const f = field(
+          readableField({ semantic: el.semanticName, semanticIndex: el.semanticIndex } as Varying, el.semanticName),
+        );
+        inLines.push(
+          `    ${scalar}${width > 1 ? width : ''} ${f} : ${el.semanticName}${el.semanticIndex}; // not read`,
+        );
+      }
+    }
     if (inLines.length) lines.push(`struct ${inName}`, '{', ...inLines, '};', '');
     // outputs
     let retType = 'void';

@@ -7,6 +7,7 @@ import type { Container } from '../container/container.js';
 import { parseContainer } from '../container/container.js';
 import { liftContainer } from '../lift/lift.js';
 import { readRdef, type Rdef } from '../parts/rdef.js';
+import { readSignature, type SignatureElement, type SignatureKind } from '../parts/signature.js';
 import { IridiaError } from '../errors.js';
 import type { Program } from '../ir/program.js';
 import { emitWgsl } from '../wgsl/index.js';
@@ -23,6 +24,8 @@ export interface Decompiled {
   /** The same program with its readable module (same interface, bindings and stage). */
   readonly readable: Program;
   readonly rdef: Rdef | undefined;
+  /** The input signature (ISGN/ISG1), when the container has one that reads. */
+  readonly inputSignature?: readonly SignatureElement[];
 }
 
 /** The container's RDEF, or undefined when it has none or it cannot be read (register names then). */
@@ -40,11 +43,27 @@ export function containerRdef(c: Container): Rdef | undefined {
 export function decompile(bytes: Uint8Array, options: PassOptions = {}): Decompiled {
   const c = parseContainer(bytes);
   const lifted = liftContainer(c);
-  return { lifted, readable: readableProgram(lifted, options), rdef: containerRdef(c) };
+  return {
+    lifted,
+    readable: readableProgram(lifted, options),
+    rdef: containerRdef(c),
+    inputSignature: inputSignature(c),
+  };
 }
 
 export function decompiledHlsl(d: Decompiled): string {
-  return printHlsl(d.readable, { rdef: d.rdef });
+  return printHlsl(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
+}
+
+function inputSignature(c: Container): readonly SignatureElement[] {
+  const part = c.parts.find((p) => p.kind === 'ISGN' || p.kind === 'ISG1');
+  if (!part) return [];
+  try {
+    return readSignature(part.kind as SignatureKind, part.data, part.offset + 8).elements;
+  } catch (e) {
+    if (!(e instanceof IridiaError)) throw e;
+    return [];
+  }
 }
 
 export function decompiledWgsl(d: Decompiled): string {
