@@ -143,7 +143,7 @@ test(
   'readability: every RDEF and signature name appears',
   {
     skip,
-    todo: 'signature elements the program does not read (a pixel input SV_Position) have no argument in the lifted IR',
+    todo: 'a conservative depth output (SV_DepthGreaterEqual, SV_DepthLessEqual) is SV_Depth in the lifted interface',
   },
   () => {
     const f = get();
