@@ -214,12 +214,22 @@ function mutableRead(
   f: Function,
   id: ExprId,
   memo: Map<ExprId, { mem: boolean; quad: boolean }>,
+  inlined?: { readonly lets: ReadonlySet<number>; readonly values: ReadonlyMap<number, ExprId> },
 ): { mem: boolean; quad: boolean } {
   const hit = memo.get(id);
   if (hit) return hit;
   const e: Expr = f.exprs[id]!;
   let mem = false;
   let quad = false;
+  // a let inlined in this same round is evaluated where its reader is: what its value reads counts
+  if (e.op === 'let' && inlined?.lets.has(e.let)) {
+    const v = inlined.values.get(e.let);
+    if (v !== undefined) {
+      const r = mutableRead(m, f, v, memo, inlined);
+      mem = r.mem;
+      quad = r.quad;
+    }
+  }
   if (e.op === 'local') mem = true;
   else if (e.op === 'global') {
     const g = m.globals[e.global]!;
@@ -232,7 +242,7 @@ function mutableRead(
   } else if (e.op === 'derivative') quad = true;
   else if (e.op === 'sample' && (e.level.kind === 'auto' || e.level.kind === 'bias')) quad = true;
   for (const c of childrenOf(e)) {
-    const r = mutableRead(m, f, c, memo);
+    const r = mutableRead(m, f, c, memo, inlined);
     mem ||= r.mem;
     quad ||= r.quad;
   }
@@ -288,6 +298,8 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   }
   if (foldSingle) {
     const memo = new Map<ExprId, { mem: boolean; quad: boolean }>();
+    const letValues = new Map<number, ExprId>();
+    for (const [l, st] of letStmt) if (st.op === 'let') letValues.set(l, st.value);
     const visit = (b: Block): void => {
       b.forEach((s, i) => {
         if (s.op === 'if') {
@@ -301,7 +313,7 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
         if (target < 0) return;
         const user = b[target]!;
         if (user.op === 'let' && inline.has(user.let)) return; // one step at a time
-        const r = mutableRead(m, f, s.value, memo);
+        const r = mutableRead(m, f, s.value, memo, { lets: inline, values: letValues });
         for (let k = i + 1; k < target; k++) {
           const between = b[k]!;
           if (r.mem && writesMemory(between)) return;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { REPO } from '../helpers/shared.js';
+import { REPO, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { readableProgram } from '../../src/decompile/passes.js';
@@ -42,3 +42,15 @@ test('without folding each definition is one let, and the words are still the sa
   assert.ok(lets >= 4, `the four dot products stay lets: ${lets}`);
   assert.equal(equivalence(p, r).kind, 'same');
 });
+
+// A let inlined into another let in the same round is evaluated where that one is read: what it
+// reads counts there (a load of a local that an `if` in between writes must not move past it).
+test(
+  'folding does not move a load past a write through another let folded the same round',
+  { skip: skipUnlessShared('oracle/own/rdef_tbuffer') },
+  () => {
+    const f = join(sharedPath('oracle/own/rdef_tbuffer')!, 'main-ps_5_0/shader.dxbc');
+    const p = lift(new Uint8Array(readFileSync(f)));
+    assert.equal(equivalence(p, readableProgram(p), [1]).kind, 'same');
+  },
+);
