@@ -11,6 +11,23 @@ import { needs } from '../helpers/strict.js';
 import { census, describeCensus, glslang, glslangFailures } from './census.js';
 
 const dxbc = (dir: string): string[] => walk(dir).filter((f) => f.endsWith('.dxbc'));
+
+/** HLSL glslang cannot take for reasons of its own (Shader Model 5 features its front end lacks), by name. */
+const GLSLANG_LACKS: readonly { name: string; pattern: RegExp }[] = [
+  // GatherCmpGreen/Blue/Alpha: glslang implements only GatherCmpRed (and GatherCmp)
+  { name: 'component-level gather compare', pattern: /unimplemented: component-level gather compare/ },
+];
+
+function ownFailures(failures: readonly string[], say: (s: string) => void): string[] {
+  const counts = new Map<string, number>();
+  const rest = failures.filter((f) => {
+    const lack = GLSLANG_LACKS.find((l) => l.pattern.test(f));
+    if (lack) counts.set(lack.name, (counts.get(lack.name) ?? 0) + 1);
+    return !lack;
+  });
+  for (const [n, c] of counts) say(`glslang lacks ${n}: ${c} programs`);
+  return rest;
+}
 const tool = glslang();
 
 test('fixtures: every program that lifts is equivalent after decompiling, and its HLSL is accepted by glslang', (t) => {
@@ -22,7 +39,10 @@ test('fixtures: every program that lifts is equivalent after decompiling, and it
   if (tool) {
     const g = glslangFailures(tool, c.entries);
     t.diagnostic(`glslang accepts ${g.checked - g.failures.length} of ${g.checked}`);
-    assert.deepEqual(g.failures, []);
+    assert.deepEqual(
+      ownFailures(g.failures, (x) => t.diagnostic(x)),
+      [],
+    );
   }
 });
 
