@@ -60,6 +60,8 @@ export type ErrorCode =
   // lifter / executor
   | 'E601_LIFT_UNSUPPORTED'
   | 'E602_LIFT_INVALID'
+  // decompiler (src/decompile): a program the passes or printers cannot yet make readable
+  | 'E603_DECOMPILE_UNSUPPORTED'
   | 'E701_EXEC_ERROR'
   | 'E702_EXEC_BUDGET'
   // engine structures (src/engines/skate): E801-E809

@@ -80,6 +80,11 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage:
       'iridia skate binding-set|pass-binding|input-layout|render-state FILE [-o OUT] [--json] | iridia skate map PROGRAM --sets SET0 SET1 --pass PASS [--layout L] [--usage N=NAME,...] [--state S] [-o OUT] [--json] | iridia skate census DIR... [-o OUT] [--json]',
   },
+  decompile: {
+    summary: 'decompile a program to readable HLSL (or --wgsl), proven equivalent on the executor',
+    usage:
+      'iridia decompile [--hlsl | --wgsl] FILE [-o OUT] | iridia decompile [--hlsl | --wgsl] FILE... --out-dir DIR [--root R] [--json]',
+  },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
     usage:

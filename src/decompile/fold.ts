@@ -1,0 +1,380 @@
+// Passes 2 to 4 over the promoted function, each a rebuild of the function through the arena's smart
+// constructor (arena.ts), so every rebuild also applies its exact rewrites (bitcasts that cancel,
+// swizzles of composes, ...):
+//
+//   cleanup   dead code and copy removal: a local never loaded loses its stores and its declaration;
+//             a let no statement reads is dropped (expressions have no side effects); a let whose
+//             value is trivial (a literal, argument, another let, or a component or bitcast of one)
+//             is replaced by that value wherever it is read.
+//   fold      a let read exactly once, by a statement of the same block, is inlined there when
+//             moving its evaluation cannot change its value: no statement between them writes
+//             memory its value reads (stores, atomics, image stores, calls, barriers), and a value
+//             that takes derivatives or samples with an implicit level is not moved past a
+//             statement that holds a `kill`, a barrier or a nested block.
+//
+// Both repeat until nothing changes.
+
+import type { Block, Expr, ExprId, Function, Module, Stmt } from '../ir/ir.js';
+import type { Resolved } from '../ir/typeof.js';
+import { Arena, TypeTable } from './arena.js';
+import { childrenOf, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
+
+interface Plan {
+  /** Lets replaced by an expression of the old arena (their value). */
+  inline: Set<number>;
+  /** Let statements dropped (unused). */
+  drop: Set<number>;
+  /** Locals removed (never loaded): their stores go too. */
+  deadLocals: Set<number>;
+}
+
+/** Rebuilds a function with a plan applied. */
+function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resolved[], plan: Plan): Typed {
+  const letTypes: Resolved[] = [];
+  const localMap = new Map<number, number>();
+  const locals = f.locals.filter((_, i) => !plan.deadLocals.has(i));
+  f.locals.forEach((_, i) => {
+    if (!plan.deadLocals.has(i)) localMap.set(i, localMap.size);
+  });
+  const a = new Arena(
+    table,
+    m,
+    f.args.map((x) => x.type),
+    locals.map((l) => l.type),
+    letTypes,
+  );
+  const lets: { name: string }[] = [];
+  const letMap = new Map<number, number>();
+  const letValue = new Map<number, ExprId>();
+  walkStmts(f.body, (s) => {
+    if (s.op === 'let') letValue.set(s.let, s.value);
+  });
+  const memo = new Map<ExprId, ExprId>();
+  const copy = (id: ExprId): ExprId => {
+    const hit = memo.get(id);
+    if (hit !== undefined) return hit;
+    const e = f.exprs[id]!;
+    let out: ExprId;
+    if (e.op === 'let') {
+      if (plan.inline.has(e.let)) out = copy(letValue.get(e.let)!);
+      else {
+        const n = letMap.get(e.let);
+        if (n === undefined) throw new Error(`decompile: let ${e.let} read before it is bound`);
+        out = a.let(n);
+      }
+    } else if (e.op === 'local') out = a.mk({ op: 'local', local: localMap.get(e.local)! });
+    else out = a.mk(mapChildren(e, copy), types[id]);
+    memo.set(id, out);
+    return out;
+  };
+  const bindLet = (old: number, value: ExprId | undefined, fallback?: Resolved): number => {
+    lets.push({ name: f.lets[old]!.name });
+    letTypes.push(value !== undefined ? a.types[value]! : fallback!);
+    letMap.set(old, lets.length - 1);
+    return lets.length - 1;
+  };
+  const resultType = (old: number): Resolved => {
+    for (let i = 0; i < f.exprs.length; i++) {
+      const e = f.exprs[i]!;
+      if (e.op === 'let' && e.let === old) return types[i]!;
+    }
+    return { kind: 'value', type: { kind: 'scalar', scalar: 'u32' } };
+  };
+  const rootLocal = (ptr: ExprId): number | undefined => {
+    let e = f.exprs[ptr]!;
+    while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
+    return e.op === 'local' ? e.local : undefined;
+  };
+  const block = (b: Block): Stmt[] => {
+    const out: Stmt[] = [];
+    for (const s of b) {
+      switch (s.op) {
+        case 'let':
+          if (plan.inline.has(s.let) || plan.drop.has(s.let)) break;
+          {
+            const v = copy(s.value);
+            out.push({ op: 'let', let: bindLet(s.let, v), value: v });
+          }
+          break;
+        case 'store': {
+          const l = rootLocal(s.pointer);
+          if (l !== undefined && plan.deadLocals.has(l)) break;
+          out.push({ op: 'store', pointer: copy(s.pointer), value: copy(s.value) });
+          break;
+        }
+        case 'if':
+          out.push({ op: 'if', cond: copy(s.cond), accept: block(s.accept), reject: block(s.reject) });
+          break;
+        case 'loop':
+          out.push({ op: 'loop', body: block(s.body) });
+          break;
+        case 'switch':
+          out.push({
+            op: 'switch',
+            selector: copy(s.selector),
+            cases: s.cases.map((c) => ({ values: c.values, isDefault: c.isDefault, body: block(c.body) })),
+          });
+          break;
+        case 'return':
+          out.push(s.value === undefined ? s : { op: 'return', value: copy(s.value) });
+          break;
+        case 'atomic':
+          out.push({
+            op: 'atomic',
+            pointer: copy(s.pointer),
+            fn: s.fn,
+            ...(s.value !== undefined ? { value: copy(s.value) } : {}),
+            ...(s.compare !== undefined ? { compare: copy(s.compare) } : {}),
+            ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
+          });
+          break;
+        case 'subgroup':
+          out.push({
+            op: 'subgroup',
+            fn: s.fn,
+            ...(s.argument !== undefined ? { argument: copy(s.argument) } : {}),
+            ...(s.index !== undefined ? { index: copy(s.index) } : {}),
+            ...(s.reduce !== undefined ? { reduce: s.reduce } : {}),
+            result: bindLet(s.result, undefined, resultType(s.result)),
+          });
+          break;
+        case 'call':
+          out.push({
+            op: 'call',
+            fn: s.fn,
+            args: s.args.map(copy),
+            ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
+          });
+          break;
+        case 'image_store':
+          out.push({
+            op: 'image_store',
+            image: copy(s.image),
+            coord: copy(s.coord),
+            ...(s.arrayIndex !== undefined ? { arrayIndex: copy(s.arrayIndex) } : {}),
+            value: copy(s.value),
+          });
+          break;
+        default:
+          out.push(s);
+      }
+    }
+    return out;
+  };
+  const body = block(f.body);
+  const fn: Function = {
+    name: f.name,
+    args: f.args,
+    ...(f.result ? { result: f.result } : {}),
+    locals: locals.map((l) => (l.init === undefined ? l : { ...l, init: copy(l.init) })),
+    lets,
+    exprs: a.exprs,
+    body,
+  };
+  return { fn, types: a.types };
+}
+
+/** Expression types of a function built by the arena (its `types` are kept alongside). */
+export interface Typed {
+  readonly fn: Function;
+  readonly types: readonly Resolved[];
+}
+
+/** Multiplicity of each expression: how many times the statements' trees reach it. */
+function multiplicity(f: Function): number[] {
+  const n = new Array<number>(f.exprs.length).fill(0);
+  walkStmts(f.body, (s) => {
+    for (const x of stmtExprs(s)) n[x]!++;
+  });
+  for (const l of f.locals) if (l.init !== undefined) n[l.init]!++;
+  for (let i = f.exprs.length - 1; i >= 0; i--) {
+    if (n[i] === 0) continue;
+    for (const c of childrenOf(f.exprs[i]!)) n[c]! += n[i]!;
+  }
+  return n;
+}
+
+const WRITES: ReadonlySet<string> = new Set(['store', 'atomic', 'image_store', 'call', 'barrier']);
+
+function writesMemory(s: Stmt): boolean {
+  let w = false;
+  walkStmts([s], (x) => {
+    if (WRITES.has(x.op)) w = true;
+  });
+  return w;
+}
+function blocksQuadMotion(s: Stmt): boolean {
+  if (s.op === 'if' || s.op === 'loop' || s.op === 'switch') return true;
+  return s.op === 'kill' || s.op === 'barrier';
+}
+
+/** Which globals' memory may change while a function runs (everything but uniform, handle, read-only storage). */
+function mutableRead(
+  m: Module,
+  f: Function,
+  id: ExprId,
+  memo: Map<ExprId, { mem: boolean; quad: boolean }>,
+  inlined?: { readonly lets: ReadonlySet<number>; readonly values: ReadonlyMap<number, ExprId> },
+): { mem: boolean; quad: boolean } {
+  const hit = memo.get(id);
+  if (hit) return hit;
+  const e: Expr = f.exprs[id]!;
+  let mem = false;
+  let quad = false;
+  // a let inlined in this same round is evaluated where its reader is: what its value reads counts
+  if (e.op === 'let' && inlined?.lets.has(e.let)) {
+    const v = inlined.values.get(e.let);
+    if (v !== undefined) {
+      const r = mutableRead(m, f, v, memo, inlined);
+      mem = r.mem;
+      quad = r.quad;
+    }
+  }
+  if (e.op === 'local') mem = true;
+  else if (e.op === 'global') {
+    const g = m.globals[e.global]!;
+    mem = g.space === 'private' || g.space === 'workgroup' || (g.space === 'storage' && g.access !== 'read');
+    if (g.space === 'handle') {
+      const t = m.types[g.type]!;
+      const img = t.kind === 'binding_array' ? m.types[t.base]! : t;
+      if (img.kind === 'image' && img.class.kind === 'storage') mem = true;
+    }
+  } else if (e.op === 'derivative') quad = true;
+  else if (e.op === 'sample' && (e.level.kind === 'auto' || e.level.kind === 'bias')) quad = true;
+  for (const c of childrenOf(e)) {
+    const r = mutableRead(m, f, c, memo, inlined);
+    mem ||= r.mem;
+    quad ||= r.quad;
+  }
+  const out = { mem, quad };
+  memo.set(id, out);
+  return out;
+}
+
+function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean): Plan {
+  const n = multiplicity(f);
+  const uses = new Array<number>(f.lets.length).fill(0);
+  f.exprs.forEach((e, i) => {
+    if (e.op === 'let') uses[e.let]! += n[i]!;
+  });
+  // locals that are loaded somewhere (as the root of a load's pointer)
+  const loaded = new Set<number>();
+  f.exprs.forEach((e, i) => {
+    if (e.op !== 'load' || n[i] === 0) return;
+    let p = f.exprs[e.pointer]!;
+    while (p.op === 'member' || p.op === 'access') p = f.exprs[p.base]!;
+    if (p.op === 'local') loaded.add(p.local);
+  });
+  const deadLocals = new Set<number>();
+  // a local passed anywhere but a store's pointer or a load is kept (atomics, array_length...)
+  const otherUse = new Set<number>();
+  f.exprs.forEach((e, i) => {
+    if (n[i] === 0) return;
+    for (const c of childrenOf(e)) {
+      const ce = f.exprs[c]!;
+      if (ce.op === 'local' && e.op !== 'member' && e.op !== 'access' && e.op !== 'load') otherUse.add(ce.local);
+    }
+  });
+  walkStmts(f.body, (s) => {
+    if (s.op === 'store') return;
+    for (const x of stmtExprs(s)) {
+      let p = f.exprs[x]!;
+      while (p.op === 'member' || p.op === 'access') p = f.exprs[p.base]!;
+      if (p.op === 'local') otherUse.add(p.local);
+    }
+  });
+  f.locals.forEach((_, i) => {
+    if (!loaded.has(i) && !otherUse.has(i)) deadLocals.add(i);
+  });
+  const drop = new Set<number>();
+  const inline = new Set<number>();
+  const letStmt = new Map<number, Stmt>();
+  walkStmts(f.body, (s) => {
+    if (s.op === 'let') letStmt.set(s.let, s);
+  });
+  for (const [l, s] of letStmt) {
+    if (uses[l] === 0) drop.add(l);
+    else if (s.op === 'let' && a && trivial(a, s.value)) inline.add(l);
+  }
+  if (foldSingle) {
+    const memo = new Map<ExprId, { mem: boolean; quad: boolean }>();
+    const letValues = new Map<number, ExprId>();
+    for (const [l, st] of letStmt) if (st.op === 'let') letValues.set(l, st.value);
+    const visit = (b: Block): void => {
+      b.forEach((s, i) => {
+        if (s.op === 'if') {
+          visit(s.accept);
+          visit(s.reject);
+        } else if (s.op === 'loop') visit(s.body);
+        else if (s.op === 'switch') for (const c of s.cases) visit(c.body);
+        if (s.op !== 'let' || uses[s.let] !== 1 || inline.has(s.let)) return;
+        // the single use: a later statement of this block that reads the let directly
+        const target = findUse(f, b, i, s.let);
+        if (target < 0) return;
+        const user = b[target]!;
+        if (user.op === 'let' && inline.has(user.let)) return; // one step at a time
+        const r = mutableRead(m, f, s.value, memo, { lets: inline, values: letValues });
+        for (let k = i + 1; k < target; k++) {
+          const between = b[k]!;
+          if (r.mem && writesMemory(between)) return;
+          if (r.quad && blocksQuadMotion(between)) return;
+        }
+        inline.add(s.let);
+      });
+    };
+    visit(f.body);
+  }
+  // a let both dropped and inlined: dropped wins
+  for (const l of drop) inline.delete(l);
+  return { inline, drop, deadLocals };
+}
+
+/** The index of the statement of `b` after `from` whose own expressions read `l`, or -1. */
+function findUse(f: Function, b: Block, from: number, l: number): number {
+  const reads = (id: ExprId, seen: Set<ExprId>): boolean => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    const e = f.exprs[id]!;
+    if (e.op === 'let') return e.let === l;
+    return childrenOf(e).some((c) => reads(c, seen));
+  };
+  for (let k = from + 1; k < b.length; k++) {
+    const s = b[k]!;
+    const seen = new Set<ExprId>();
+    if (stmtExprs(s).some((x) => reads(x, seen))) return k;
+    // a use inside a nested block: not this block's
+    let nested = false;
+    walkStmts([s], (x) => {
+      if (x !== s && stmtExprs(x).some((y) => reads(y, new Set()))) nested = true;
+    });
+    if (nested) return -1;
+  }
+  return -1;
+}
+
+/** Cleanup then folding, each to a fixed point (bounded). */
+export function simplifyFunction(
+  m: Module,
+  table: TypeTable,
+  f: Function,
+  types: readonly Resolved[],
+  fold: boolean,
+): Typed {
+  let cur: Typed = { fn: f, types };
+  for (let round = 0; round < 64; round++) {
+    const probe = new Arena(
+      table,
+      m,
+      cur.fn.args.map((x) => x.type),
+      cur.fn.locals.map((l) => l.type),
+      [],
+    );
+    // the probe reads expression kinds only (trivial() looks at ops and value-ness)
+    (probe as unknown as { exprs: Expr[] }).exprs.push(...cur.fn.exprs);
+    (probe as unknown as { types: Resolved[] }).types.push(...cur.types);
+    const p = plan(m, cur.fn, probe, fold);
+    if (!p.inline.size && !p.drop.size && !p.deadLocals.size) return cur;
+    cur = rebuild(m, table, cur.fn, cur.types, p);
+  }
+  return cur;
+}

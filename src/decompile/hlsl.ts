@@ -1,0 +1,1234 @@
+// The HLSL printer (Shader Model 5 syntax) over the readable IR (passes.ts). Names come from the
+// container: constant buffers are declared with their RDEF variables (types, matrices with their
+// majorness, arrays, structs; `packoffset` only where HLSL's packing would put a variable elsewhere)
+// and a register read prints as the variables it covers (`Tint`, `WorldViewProj._m00_m10_m20_m30`);
+// resources by their RDEF names; inputs and outputs as structs of their semantics. Without an RDEF a
+// constant buffer is `uint4 cb0[rows]` read with asfloat/asint.
+//
+// The text is the IR written in HLSL, expression by expression; where HLSL's operation is
+// Direct3D's and the IR spells Direct3D's rule out, the HLSL one is printed (idioms.ts):
+// `mul(v, M)` for dot products against the registers of a constant-buffer matrix. What this
+// printer cannot yet write is refused by name (refuse.ts), never approximated.
+
+import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type, TypeId } from '../ir/ir.js';
+import type { Program, Resource, Varying } from '../ir/program.js';
+import type { Rdef, RdefConstantBuffer, RdefType } from '../parts/rdef.js';
+import type { SignatureElement } from '../parts/signature.js';
+import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
+import { refuse } from './refuse.js';
+import { localName } from './passes.js';
+
+const SCALAR: Readonly<Record<Scalar, string>> = { f32: 'float', i32: 'int', u32: 'uint', bool: 'bool' };
+const COMP = 'xyzw';
+
+const RESERVED = new Set(
+  (
+    'asm asm_fragment break buffer bool cbuffer centroid class column_major compile compile_fragment const continue ' +
+    'discard do double else export extern false float for fxgroup groupshared half if in inline inout int interface ' +
+    'line lineadj linear matrix min16float min10float min16int min12int min16uint namespace nointerpolation noperspective ' +
+    'NULL out packoffset pass pixelfragment point precise return register row_major sample sampler shared snorm stateblock ' +
+    'static string struct switch tbuffer technique texture triangle triangleadj true typedef uniform unorm uint unsigned ' +
+    'vector vertexfragment void volatile while main input output'
+  ).split(' '),
+);
+
+function f32Text(bits: number): string {
+  const exp = (bits >>> 23) & 0xff;
+  if (exp === 0xff || (exp === 0 && (bits & 0x7fffff) !== 0)) return `asfloat(0x${bits.toString(16)}u)`;
+  const v = new Float32Array(new Uint32Array([bits]).buffer)[0]!;
+  if (Object.is(v, -0)) return '-0.0';
+  let s = '';
+  for (let p = 1; p <= 9; p++) {
+    s = v.toPrecision(p);
+    if (Math.fround(Number(s)) === v) break;
+  }
+  s = String(Number(s));
+  if (!/[.e]/.test(s)) s += '.0';
+  return s;
+}
+
+function literalText(scalar: Scalar, bits: number): string {
+  switch (scalar) {
+    case 'f32':
+      return f32Text(bits);
+    case 'u32':
+      return `${bits >>> 0}u`;
+    case 'i32':
+      return bits === 0x80000000 ? '(-2147483647 - 1)' : `${bits | 0}`;
+    case 'bool':
+      return bits ? 'true' : 'false';
+  }
+}
+
+function typeText(t: Type): string {
+  if (t.kind === 'scalar') return SCALAR[t.scalar];
+  if (t.kind === 'vector') return `${SCALAR[t.scalar]}${t.size}`;
+  return refuse('operation not handled', `a value of type ${t.kind}`);
+}
+
+/** One constant-buffer register lane as HLSL: the variable text and its scalar type. */
+interface Lane {
+  /** The variable element ('Tint', 'M', 'arr[2]', 's.v'). */
+  readonly base: string;
+  /** A vector's component (0..3), a matrix's `_mRC`, or '' for a scalar. */
+  readonly part: number | string;
+  readonly scalar: Scalar;
+  /** The width of the vector `base` names (1: scalar). */
+  readonly width: number;
+  readonly matrix: boolean;
+}
+
+const RDEF_SCALAR: Readonly<Record<number, Scalar>> = {
+  1: 'bool',
+  2: 'i32',
+  3: 'f32',
+  19: 'u32',
+  57: 'f32',
+  58: 'f32',
+  59: 'f32',
+  60: 'i32',
+  61: 'i32',
+  62: 'u32',
+};
+
+function rdefTypeName(t: RdefType): string {
+  const s = RDEF_SCALAR[t.type];
+  if (t.class === 5) return t.name ?? refuse('constant buffer layout', 'a struct without a name (RDEF 4.x)');
+  if (s === undefined) return refuse('constant buffer layout', `variable type ${t.type}`);
+  const n = SCALAR[s];
+  if (t.class === 0) return n;
+  if (t.class === 1) return `${n}${t.columns}`;
+  if (t.class === 2) return `row_major ${n}${t.rows}x${t.columns}`;
+  if (t.class === 3) return `${n}${t.rows}x${t.columns}`;
+  return refuse('constant buffer layout', `variable class ${t.class}`);
+}
+
+/** Registers (16 bytes) one element of a type takes, and the bytes of its last register. */
+function elementSize(t: RdefType): number {
+  if (t.class === 0 || t.class === 1) return t.columns * 4;
+  if (t.class === 2) return (t.rows - 1) * 16 + t.columns * 4;
+  if (t.class === 3) return (t.columns - 1) * 16 + t.rows * 4;
+  if (t.class === 5) {
+    let end = 0;
+    for (const m of t.members) end = Math.max(end, m.offset + typeSize(m.type));
+    return end;
+  }
+  return 0;
+}
+function typeSize(t: RdefType): number {
+  const one = elementSize(t);
+  if (t.elements <= 1) return one;
+  return (t.elements - 1) * roundUp(one) + one;
+}
+const roundUp = (n: number): number => Math.ceil(n / 16) * 16;
+
+/** The lanes of a constant buffer, by byte offset / 4, from its RDEF variables. */
+function laneMap(cb: RdefConstantBuffer): Map<number, Lane> {
+  const lanes = new Map<number, Lane>();
+  const place = (t: RdefType, offset: number, base: string): void => {
+    const count = Math.max(1, t.elements);
+    for (let e = 0; e < count; e++) {
+      const at = offset + e * roundUp(elementSize(t));
+      const name = t.elements > 0 ? `${base}[${e}]` : base;
+      const s = RDEF_SCALAR[t.type];
+      if (t.class === 5) {
+        for (const m of t.members) place(m.type, at + m.offset, `${name}.${m.name}`);
+        continue;
+      }
+      if (s === undefined) continue;
+      if (t.class === 0 || t.class === 1)
+        for (let c = 0; c < t.columns; c++)
+          lanes.set(at / 4 + c, {
+            base: name,
+            part: t.class === 0 ? '' : c,
+            scalar: s,
+            width: t.class === 0 ? 1 : t.columns,
+            matrix: false,
+          });
+      else if (t.class === 2 || t.class === 3) {
+        const regs = t.class === 2 ? t.rows : t.columns;
+        const per = t.class === 2 ? t.columns : t.rows;
+        for (let r = 0; r < regs; r++)
+          for (let c = 0; c < per; c++) {
+            const [row, col] = t.class === 2 ? [r, c] : [c, r];
+            lanes.set(at / 4 + r * 4 + c, { base: name, part: `_m${row}${col}`, scalar: s, width: 1, matrix: true });
+          }
+      }
+    }
+  };
+  for (const v of cb.variables) place(v.type, v.startOffset, v.name);
+  return lanes;
+}
+
+interface CbView {
+  readonly name: string;
+  /** Lanes by word; undefined without an RDEF (a `uint4 name[rows]` array). */
+  readonly lanes: Map<number, Lane> | undefined;
+  readonly rdef: RdefConstantBuffer | undefined;
+  readonly matrices: Map<number, { name: string; rows: number; columns: number; rowMajor: boolean }>;
+}
+
+export interface HlslOptions {
+  readonly rdef?: Rdef | undefined;
+  /** The input signature's elements (ISGN): those the program does not read become fields too, so
+   * the HLSL keeps the program's input signature. */
+  readonly inputSignature?: readonly SignatureElement[] | undefined;
+}
+
+export function printHlsl(p: Program, options: HlslOptions = {}): string {
+  return new HlslPrinter(p, options.rdef, options.inputSignature ?? []).print();
+}
+
+class HlslPrinter {
+  private readonly m: Module;
+  private readonly out: string[] = [];
+  private readonly used = new Set<string>(RESERVED);
+  private readonly globalNames = new Map<number, string>();
+  private readonly cbs = new Map<number, CbView>();
+  private readonly resources = new Map<number, Resource>();
+  private readonly helpers = new Set<string>();
+
+  constructor(
+    private readonly p: Program,
+    private readonly rdef: Rdef | undefined,
+    private readonly inputSignature: readonly SignatureElement[],
+  ) {
+    this.m = p.module;
+  }
+
+  private unique(want: string): string {
+    let base = want.replace(/[^A-Za-z0-9_]/g, '_');
+    if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
+    let n = base;
+    for (let k = 1; this.used.has(n) || this.used.has(n.toLowerCase()); k++) n = `${base}_${k}`;
+    this.used.add(n);
+    return n;
+  }
+
+  print(): string {
+    const p = this.p;
+    if (p.stageFunctions || p.module.entryPoints.length !== 1)
+      refuse('stage not handled', `a ${p.stage} program (lifted as stage functions); vertex, pixel and compute are`);
+    const ep = p.module.entryPoints[0]!;
+    for (const r of p.interface.resources) this.resources.set(r.global, r);
+    const head = [`// decompiled by iridia from ${p.provenance.bytecode} ${p.provenance.target}`];
+    const decls = this.declarations();
+    const fn = this.m.functions[ep.function]!;
+    const body = this.entry(fn, ep);
+    return [...head, ...decls, ...[...this.helpers], ...body].join('\n') + '\n';
+  }
+
+  // ---- declarations
+
+  private declarations(): string[] {
+    const out: string[] = [];
+    const structs = new Map<string, RdefType>();
+    const collect = (t: RdefType): void => {
+      if (t.class === 5 && t.name && !structs.has(t.name)) {
+        for (const m of t.members) collect(m.type);
+        structs.set(t.name, t);
+      }
+    };
+    this.m.globals.forEach((g, gi) => {
+      const r = this.resources.get(gi);
+      const t = this.m.types[g.type]!;
+      if (g.space === 'private') refuse('resource kind not handled', `private global ${g.name}`);
+      if (g.space === 'workgroup') {
+        const name = this.unique(g.name);
+        this.globalNames.set(gi, name);
+        const [el, dims] = this.arrayDecl(t);
+        out.push(`groupshared ${el} ${name}${dims};`);
+        return;
+      }
+      if (!r) return refuse('resource kind not handled', `global ${g.name} without a resource`);
+      const reg = `register(${r.registerClass}${r.register}${r.space ? `, space${r.space}` : ''})`;
+      if (r.count !== 1) refuse('resource kind not handled', `${g.name}: a range of registers`);
+      const k = r.kind;
+      if (k.kind === 'constantBuffer') {
+        const cb = this.rdef?.constantBuffers.find((c) => c.name === r.reflectedName && c.type === 0);
+        if (cb) {
+          for (const v of cb.variables) collect(v.type);
+          const name = this.unique(cb.name);
+          this.globalNames.set(gi, name);
+          const view: CbView = { name, lanes: laneMap(cb), rdef: cb, matrices: new Map() };
+          for (const v of cb.variables) {
+            const vt = v.type;
+            if ((vt.class === 2 || vt.class === 3) && vt.elements === 0 && v.startOffset % 16 === 0)
+              view.matrices.set(v.startOffset / 16, {
+                name: v.name,
+                rows: vt.rows,
+                columns: vt.columns,
+                rowMajor: vt.class === 2,
+              });
+          }
+          this.cbs.set(gi, view);
+        } else {
+          const name = this.unique(r.reflectedName || `cb${r.register}`);
+          this.globalNames.set(gi, name);
+          this.cbs.set(gi, { name, lanes: undefined, rdef: undefined, matrices: new Map() });
+        }
+        return;
+      }
+      const name = this.unique(r.reflectedName || `${r.registerClass}${r.register}`);
+      this.globalNames.set(gi, name);
+      if (k.kind === 'sampler')
+        out.push(`${k.comparison ? 'SamplerComparisonState' : 'SamplerState'} ${name} : ${reg};`);
+      else if (k.kind === 'texture') {
+        if (t.kind !== 'image') return refuse('resource kind not handled', `${name}: a ${k.dimension} texture`);
+        const tt = this.textureType(k.dimension, t);
+        out.push(`${tt} ${name} : ${reg};`);
+      } else if ((k.kind === 'buffer' || k.kind === 'uav') && k.view === 'raw') {
+        out.push(`${k.kind === 'uav' ? 'RW' : ''}ByteAddressBuffer ${name} : ${reg};`);
+      } else if (k.kind === 'uav' && t.kind === 'image' && t.class.kind === 'storage') {
+        const s = t.class.format.endsWith('uint') ? 'uint' : t.class.format.endsWith('sint') ? 'int' : 'float';
+        const n = t.class.format.startsWith('r32') ? '' : '4';
+        const dim = k.dimension;
+        const hd = dim === '2d' ? 'Texture2D' : dim === '2darray' ? 'Texture2DArray' : dim === '3d' ? 'Texture3D' : '';
+        if (!hd) refuse('resource kind not handled', `${name}: a ${dim} storage texture`);
+        out.push(`RW${hd}<${s}${n}> ${name} : ${reg};`);
+      } else refuse('resource kind not handled', `${name}: a ${k.kind}${'view' in k ? ` (${k.view})` : ''} view`);
+    });
+    const head: string[] = [];
+    for (const [, s] of structs) {
+      head.push(`struct ${s.name}`, '{');
+      for (const m of s.members)
+        head.push(`    ${rdefTypeName(m.type)} ${m.name}${m.type.elements > 0 ? `[${m.type.elements}]` : ''};`);
+      head.push('};', '');
+    }
+    for (const [gi, cb] of this.cbs) {
+      const r = this.resources.get(gi)!;
+      const reg = `register(b${r.register}${r.space ? `, space${r.space}` : ''})`;
+      head.push(`cbuffer ${cb.rdef ? cb.name : `${cb.name}_registers`} : ${reg}`, '{');
+      if (cb.rdef) {
+        let at = 0;
+        for (const v of cb.rdef.variables) {
+          const size = typeSize(v.type);
+          const aggregate = v.type.elements > 0 || v.type.class >= 2;
+          let start = aggregate ? roundUp(at) : at;
+          if (!aggregate && (start % 16) + size > 16) start = roundUp(start);
+          const pack =
+            start === v.startOffset
+              ? ''
+              : ` : packoffset(c${Math.floor(v.startOffset / 16)}${v.startOffset % 16 ? `.${COMP[(v.startOffset % 16) / 4]}` : ''})`;
+          if (pack && (aggregate ? v.startOffset % 16 !== 0 : false))
+            refuse('constant buffer layout', `${v.name} at offset ${v.startOffset}`);
+          head.push(
+            `    ${rdefTypeName(v.type)} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}${pack};`,
+          );
+          at = v.startOffset + size;
+        }
+      } else {
+        const k = r.kind;
+        const rows = k.kind === 'constantBuffer' ? k.rows : 1;
+        head.push(`    uint4 ${cb.name}[${rows}];`);
+      }
+      head.push('};', '');
+    }
+    return [...head, ...out, ...(out.length ? [''] : [])];
+  }
+
+  private textureType(dimension: string, t: Extract<Type, { kind: 'image' }>): string {
+    const names: Record<string, string> = {
+      '2d': 'Texture2D',
+      '2darray': 'Texture2DArray',
+      '3d': 'Texture3D',
+      cube: 'TextureCube',
+      cubearray: 'TextureCubeArray',
+      '2dms': 'Texture2DMS',
+    };
+    const n = names[dimension];
+    if (!n) return refuse('resource kind not handled', `a ${dimension} texture`);
+    const s = t.class.kind === 'sampled' ? SCALAR[t.class.scalar] : 'float';
+    return `${n}<${s}4>`;
+  }
+
+  private arrayDecl(t: Type): [string, string] {
+    if (t.kind === 'array' && t.length !== null) {
+      const [el, dims] = this.arrayDecl(this.m.types[t.base]!);
+      return [el, `[${t.length}]${dims}`];
+    }
+    if (t.kind === 'atomic') return [SCALAR[t.scalar], ''];
+    return [typeText(t), ''];
+  }
+
+  // ---- the entry point
+
+  private fn!: Function;
+  private types!: Resolved[];
+  private argText: string[] = [];
+  private letNames: string[] = [];
+  private localNames: string[] = [];
+  private resultStruct: { name: string; members: string[] } | undefined;
+
+  private entry(fn: Function, ep: Module['entryPoints'][number]): string[] {
+    this.fn = fn;
+    this.types = resolveFunction(this.m, fn);
+    const stage = ep.stage;
+    const lines: string[] = [];
+    const inputs = new Map(this.p.interface.inputs.map((v) => [v.name, v]));
+    const outputs = new Map(this.p.interface.outputs.map((v) => [v.name, v]));
+    const inName = stage === 'vertex' ? 'VSInput' : stage === 'fragment' ? 'PSInput' : 'CSInput';
+    const outName = stage === 'vertex' ? 'VSOutput' : 'PSOutput';
+    // inputs: one struct
+    const fields = new Set<string>();
+    const field = (want: string): string => {
+      let n = want.replace(/[^A-Za-z0-9_]/g, '_');
+      if (RESERVED.has(n)) n = `${n}_`;
+      let k = n;
+      for (let i = 1; fields.has(k); i++) k = `${n}_${i}`;
+      fields.add(k);
+      return k;
+    };
+    const inLines: string[] = [];
+    fn.args.forEach((a) => {
+      const t = this.m.types[a.type]!;
+      const sem = this.semantic(a.binding, inputs.get(a.name), stage, true);
+      const f = field(readableField(inputs.get(a.name), a.name));
+      inLines.push(`    ${interp(a.binding)}${typeText(t)} ${f} : ${sem};`);
+      this.argText.push(`input.${f}`);
+    });
+    if (stage !== 'compute') {
+      // elements the program does not read: fields it ignores, so the input signature is the program's
+      const read = new Set(this.p.interface.inputs.map((v) => `${v.semantic.toUpperCase()}${v.semanticIndex}`));
+      for (const el of this.inputSignature) {
+        if (read.has(`${el.semanticName.toUpperCase()}${el.semanticIndex}`)) continue;
+        const width = [1, 2, 4, 8].filter((b) => el.mask & b).length;
+        const scalar = el.componentType === 1 ? 'uint' : el.componentType === 2 ? 'int' : 'float';
+        if (width === 0) continue;
+        const f = field(
+          readableField({ semantic: el.semanticName, semanticIndex: el.semanticIndex } as Varying, el.semanticName),
+        );
+        inLines.push(
+          `    ${scalar}${width > 1 ? width : ''} ${f} : ${el.semanticName}${el.semanticIndex}; // not read`,
+        );
+      }
+    }
+    if (inLines.length) lines.push(`struct ${inName}`, '{', ...inLines, '};', '');
+    // outputs
+    let retType = 'void';
+    if (fn.result) {
+      const rt = this.m.types[fn.result.type]!;
+      fields.clear();
+      if (rt.kind === 'struct') {
+        const members = rt.members.map((mb) => field(readableField(outputs.get(mb.name), mb.name)));
+        lines.push(`struct ${outName}`, '{');
+        rt.members.forEach((mb, i) => {
+          const sem = this.semantic(mb.binding, outputs.get(mb.name), stage, false);
+          lines.push(`    ${typeText(this.m.types[mb.type]!)} ${members[i]} : ${sem};`);
+        });
+        lines.push('};', '');
+        this.resultStruct = { name: outName, members };
+        retType = outName;
+      } else {
+        retType = typeText(rt);
+        this.resultStruct = undefined;
+      }
+    }
+    const attrs: string[] = [];
+    if (stage === 'compute') {
+      const [x, y, z] = ep.workgroupSize ?? [1, 1, 1];
+      attrs.push(`[numthreads(${x}, ${y}, ${z})]`);
+    }
+    if (ep.earlyFragmentTests) attrs.push('[earlydepthstencil]');
+    let sig = `${retType} main(${inLines.length ? `${inName} input` : ''})`;
+    if (fn.result && this.resultStruct === undefined)
+      sig += ` : ${this.semantic(fn.result.binding, [...outputs.values()][0], stage, false)}`;
+    this.localNames = fn.locals.map((l) => this.unique(localName(l.name)));
+    this.letNames = fn.lets.map(() => '');
+    const body: string[] = [];
+    for (let i = 0; i < fn.locals.length; i++) {
+      const l = fn.locals[i]!;
+      const [el, dims] = this.arrayDecl(this.m.types[l.type]!);
+      body.push(
+        `    ${el} ${this.localNames[i]}${dims} = ${l.init !== undefined ? this.ex(l.init) : zeroText(this.m.types[l.type]!, (t) => this.m.types[t]!)};`,
+      );
+    }
+    this.block(fn.body, 1, body);
+    return [...lines, ...attrs, sig, '{', ...body, '}'];
+  }
+
+  private semantic(b: Binding | undefined, v: Varying | undefined, stage: string, input: boolean): string {
+    if (b?.kind === 'builtin') {
+      const map: Record<string, string> = {
+        position: 'SV_Position',
+        vertex_index: 'SV_VertexID',
+        instance_index: 'SV_InstanceID',
+        front_facing: 'SV_IsFrontFace',
+        frag_depth: 'SV_Depth',
+        sample_index: 'SV_SampleIndex',
+        sample_mask: 'SV_Coverage',
+        local_invocation_id: 'SV_GroupThreadID',
+        local_invocation_index: 'SV_GroupIndex',
+        global_invocation_id: 'SV_DispatchThreadID',
+        workgroup_id: 'SV_GroupID',
+      };
+      const s = map[b.builtin];
+      if (!s) return refuse('system value not handled', b.builtin);
+      return s;
+    }
+    if (stage === 'fragment' && !input && b?.kind === 'location') return `SV_Target${b.location}`;
+    if (!v) return refuse('system value not handled', 'a varying without a signature element');
+    return `${v.semantic}${v.semanticIndex}`;
+  }
+
+  // ---- statements
+
+  private block(b: Block, depth: number, out: string[]): void {
+    const pad = '    '.repeat(depth);
+    for (let i = 0; i < b.length; i++) {
+      // consecutive scalar lets that are the components of one matrix product: one vector let
+      const run: Extract<Stmt, { op: 'let' }>[] = [];
+      for (let j = i; j < b.length && run.length < 4; j++) {
+        const s = b[j]!;
+        if (s.op !== 'let' || this.value(s.value).kind !== 'scalar') break;
+        run.push(s);
+      }
+      let taken = 0;
+      for (let n = run.length; n >= 2; n--) {
+        const mul = this.mulOf(run.slice(0, n).map((s) => s.value));
+        if (!mul) continue;
+        const name = this.letName(run[0]!.let, { kind: 'vector', scalar: 'f32', size: n as 2 });
+        out.push(`${pad}float${n} ${name} = ${mul};`);
+        run.slice(0, n).forEach((s, k) => this.letAlias.set(s.let, `${name}.${COMP[k]}`));
+        taken = n;
+        break;
+      }
+      if (taken) {
+        i += taken - 1;
+        continue;
+      }
+      this.stmt(b[i]!, depth, pad, out);
+    }
+  }
+
+  private letCounter = 0;
+  private readonly letAlias = new Map<number, string>();
+  private letName(id: number, t: Type): string {
+    if (!this.letNames[id]) {
+      const hint = this.fn.lets[id]!.name;
+      const named = /^[A-Za-z_][A-Za-z0-9_]*$/.test(hint) && !/^(r|v|o|x|cb|t|u)\d/.test(hint) && hint.length > 1;
+      if (named) this.letNames[id] = this.unique(hint);
+      else {
+        let n: string;
+        do n = `${scalarOf(t) === 'bool' ? 'b' : 't'}${this.letCounter++}`;
+        while (this.used.has(n));
+        this.used.add(n);
+        this.letNames[id] = n;
+      }
+    }
+    return this.letNames[id]!;
+  }
+
+  private stmt(s: Stmt, depth: number, pad: string, out: string[]): void {
+    switch (s.op) {
+      case 'let': {
+        const t = this.value(s.value);
+        out.push(`${pad}${typeText(t)} ${this.letName(s.let, t)} = ${this.ex(s.value)};`);
+        return;
+      }
+      case 'store': {
+        const ptr = this.exprs(s.pointer);
+        const raw = this.rawBuffer(ptr);
+        if (raw) {
+          out.push(`${pad}${raw.name}.Store(${this.ex(raw.index, 11)} << 2, ${this.ex(s.value)});`);
+          return;
+        }
+        out.push(`${pad}${this.ex(s.pointer)} = ${this.ex(s.value)};`);
+        return;
+      }
+      case 'if': {
+        out.push(`${pad}if (${this.ex(s.cond)})`, `${pad}{`);
+        this.block(s.accept, depth + 1, out);
+        if (s.reject.length) {
+          out.push(`${pad}}`, `${pad}else`, `${pad}{`);
+          this.block(s.reject, depth + 1, out);
+        }
+        out.push(`${pad}}`);
+        return;
+      }
+      case 'loop':
+        out.push(`${pad}[loop] for (;;)`, `${pad}{`);
+        this.block(s.body, depth + 1, out);
+        out.push(`${pad}}`);
+        return;
+      case 'switch': {
+        const st = this.value(s.selector);
+        const sc = scalarOf(st)!;
+        out.push(`${pad}switch (${this.ex(s.selector)})`, `${pad}{`);
+        for (const c of s.cases) {
+          for (const v of c.values) out.push(`${pad}case ${literalText(sc, v)}:`);
+          if (c.isDefault) out.push(`${pad}default:`);
+          out.push(`${pad}{`);
+          this.block(c.body, depth + 1, out);
+          out.push(`${pad}    break;`, `${pad}}`);
+        }
+        out.push(`${pad}}`);
+        return;
+      }
+      case 'break':
+      case 'continue':
+        out.push(`${pad}${s.op};`);
+        return;
+      case 'kill':
+        out.push(`${pad}discard;`);
+        return;
+      case 'return': {
+        if (s.value === undefined) {
+          out.push(`${pad}return;`);
+          return;
+        }
+        const e = this.fn.exprs[s.value]!;
+        if (this.resultStruct && e.op === 'compose') {
+          out.push(`${pad}${this.resultStruct.name} output;`);
+          e.parts.forEach((part, i) => out.push(`${pad}output.${this.resultStruct!.members[i]} = ${this.ex(part)};`));
+          out.push(`${pad}return output;`);
+          return;
+        }
+        if (this.resultStruct) refuse('statement not handled', 'a return of a struct that is not built in place');
+        out.push(`${pad}return ${this.ex(s.value)};`);
+        return;
+      }
+      case 'barrier': {
+        const mem = s.workgroup && (s.storage || s.texture) ? 'All' : s.workgroup ? 'Group' : 'Device';
+        out.push(`${pad}${mem}MemoryBarrier${s.execution ? 'WithGroupSync' : ''}();`);
+        return;
+      }
+      case 'image_store': {
+        const coord = this.ex(s.coord);
+        const full =
+          s.arrayIndex !== undefined
+            ? `${typeText({ kind: 'vector', scalar: 'u32', size: (widthOf(this.value(s.coord)) + 1) as 3 })}(${coord}, ${this.ex(s.arrayIndex)})`
+            : coord;
+        out.push(`${pad}${this.ex(s.image)}[${full}] = ${this.storeValue(s)};`);
+        return;
+      }
+      case 'atomic': {
+        const fns: Record<string, string> = {
+          add: 'InterlockedAdd',
+          and: 'InterlockedAnd',
+          or: 'InterlockedOr',
+          xor: 'InterlockedXor',
+          min: 'InterlockedMin',
+          max: 'InterlockedMax',
+          exchange: 'InterlockedExchange',
+          compare_exchange: 'InterlockedCompareExchange',
+          load: 'InterlockedOr',
+        };
+        const raw = this.rawBuffer(this.exprs(s.pointer));
+        const ptr = raw ? `${this.ex(raw.index, 11)} << 2` : this.ex(s.pointer);
+        const args = [ptr];
+        if (s.fn === 'compare_exchange') args.push(this.ex(s.compare!), this.ex(s.value!));
+        else if (s.fn === 'load') args.push('0');
+        else args.push(this.ex(s.value!));
+        if (s.result !== undefined) {
+          const t = this.atomicType(s.pointer);
+          const n = this.letName(s.result, t);
+          out.push(`${pad}${typeText(t)} ${n};`);
+          args.push(n);
+        } else if (s.fn === 'exchange' || s.fn === 'compare_exchange' || s.fn === 'load') {
+          const n = this.unique('ignored');
+          out.push(`${pad}${typeText(this.atomicType(s.pointer))} ${n};`);
+          args.push(n);
+        }
+        out.push(
+          raw ? `${pad}${raw.name}.${fns[s.fn]}(${args.join(', ')});` : `${pad}${fns[s.fn]}(${args.join(', ')});`,
+        );
+        return;
+      }
+      default:
+        refuse('statement not handled', s.op);
+    }
+  }
+
+  private storeValue(s: Extract<Stmt, { op: 'image_store' }>): string {
+    const img = this.types[s.image]!;
+    const v = this.ex(s.value);
+    if (img.type.kind === 'image' && img.type.class.kind === 'storage' && img.type.class.format.startsWith('r32'))
+      return `${v}.x`;
+    return v;
+  }
+
+  private atomicType(ptr: ExprId): Type {
+    const t = this.types[ptr]!.type;
+    return t.kind === 'atomic' ? { kind: 'scalar', scalar: t.scalar } : t;
+  }
+
+  // ---- expressions
+
+  private exprs(id: ExprId): Expr {
+    return this.fn.exprs[id]!;
+  }
+  private value(id: ExprId): Type {
+    return this.types[id]!.type;
+  }
+
+  /** A raw buffer's word: `access(global, index)` of a ByteAddressBuffer. */
+  private rawBuffer(e: Expr): { name: string; index: ExprId } | undefined {
+    if (e.op !== 'access') return undefined;
+    const b = this.exprs(e.base);
+    if (b.op !== 'global') return undefined;
+    const r = this.resources.get(b.global);
+    if (!r || (r.kind.kind !== 'buffer' && r.kind.kind !== 'uav') || r.kind.view !== 'raw') return undefined;
+    return { name: this.globalNames.get(b.global)!, index: e.index };
+  }
+
+  /** A constant-buffer register read: `load(cb[k])` with a literal k. */
+  private cbRegister(id: ExprId): { cb: CbView; row: number } | undefined {
+    const e = this.exprs(id);
+    if (e.op !== 'load') return undefined;
+    const ptr = this.exprs(e.pointer);
+    if (ptr.op !== 'member' && ptr.op !== 'access') return undefined;
+    const g = this.exprs(ptr.base);
+    if (g.op !== 'global' || !this.cbs.has(g.global)) return undefined;
+    const cb = this.cbs.get(g.global)!;
+    let row: number;
+    if (ptr.op === 'member') row = ptr.index;
+    else {
+      const ix = this.exprs(ptr.index);
+      if (ix.op !== 'literal') {
+        if (cb.lanes) refuse('dynamically indexed constant buffer', cb.name);
+        return undefined;
+      }
+      row = ix.bits;
+    }
+    return { cb, row };
+  }
+
+  /** A read of components `comps` of register `row`, as `want`. */
+  private cbText(cb: CbView, row: number, comps: readonly number[], want: Scalar): string {
+    const width = comps.length;
+    const vec = width === 1 ? SCALAR[want] : `${SCALAR[want]}${width}`;
+    if (!cb.lanes) {
+      const text = `${cb.name}[${row}]${comps.length === 4 && comps.every((c, i) => c === i) ? '' : `.${comps.map((c) => COMP[c]).join('')}`}`;
+      return want === 'u32' ? text : `${want === 'f32' ? 'asfloat' : 'asint'}(${text})`;
+    }
+    const lanes = comps.map((c) => {
+      const l = cb.lanes!.get(row * 4 + c);
+      if (!l) return refuse('constant buffer layout', `${cb.name}: register ${row} component ${COMP[c]} is padding`);
+      return l;
+    });
+    // group runs of one vector (consecutive components) or one matrix
+    const groups: { text: string; scalar: Scalar; width: number }[] = [];
+    let i = 0;
+    while (i < lanes.length) {
+      const l = lanes[i]!;
+      let j = i + 1;
+      if (l.matrix) {
+        const parts = [l.part as string];
+        while (j < lanes.length && lanes[j]!.matrix && lanes[j]!.base === l.base)
+          parts.push(lanes[j++]!.part as string);
+        // one element at a time: glslang's HLSL front end crashes on multi-element matrix swizzles
+        const text =
+          parts.length === 1
+            ? `${l.base}.${parts[0]}`
+            : `${SCALAR[l.scalar]}${parts.length}(${parts.map((x) => `${l.base}.${x}`).join(', ')})`;
+        groups.push({ text, scalar: l.scalar, width: parts.length });
+      } else if (l.width === 1) groups.push({ text: l.base, scalar: l.scalar, width: 1 });
+      else {
+        const parts = [l.part as number];
+        while (j < lanes.length && lanes[j]!.base === l.base && !lanes[j]!.matrix)
+          parts.push(lanes[j++]!.part as number);
+        const whole = parts.length === l.width && parts.every((c, k) => c === k);
+        groups.push({
+          text: whole ? l.base : `${l.base}.${parts.map((c) => COMP[c]).join('')}`,
+          scalar: l.scalar,
+          width: parts.length,
+        });
+      }
+      i = j;
+    }
+    const conv = groups.map((g) => {
+      if (g.scalar === want) return g.text;
+      if (g.scalar === 'bool') return refuse('constant buffer layout', `${g.text}: a bool constant read as ${want}`);
+      return `${want === 'f32' ? 'asfloat' : want === 'i32' ? 'asint' : 'asuint'}(${g.text})`;
+    });
+    return conv.length === 1 ? conv[0]! : `${vec}(${conv.join(', ')})`;
+  }
+
+  /** A read of a constant-buffer register, through swizzles and bitcasts: (cb, row, comps, scalar). */
+  private cbRead(id: ExprId): { cb: CbView; row: number; comps: number[]; scalar: Scalar } | undefined {
+    let e = this.exprs(id);
+    let comps: number[] | undefined;
+    let scalar: Scalar | undefined;
+    for (let depth = 0; depth < 4; depth++) {
+      if (e.op === 'swizzle') {
+        const inner = e.pattern;
+        comps = comps ? comps.map((k) => inner[k]!) : [...inner];
+        id = e.vector;
+      } else if (e.op === 'bitcast') {
+        scalar ??= e.to;
+        id = e.value;
+      } else break;
+      e = this.exprs(id);
+    }
+    const reg = this.cbRegister(id);
+    if (!reg) return undefined;
+    return { ...reg, comps: comps ?? [0, 1, 2, 3], scalar: scalar ?? 'u32' };
+  }
+
+  /** `mul(v, M)` / `mul(M, v)`: a compose of dot products of one vector with a matrix's registers. */
+  private mulIdiom(e: Expr): string | undefined {
+    if (e.op !== 'compose') return undefined;
+    return this.mulOf(e.parts);
+  }
+
+  /** `mul` for scalar dot products, component j the j-th of `parts`; undefined when they are not one. */
+  private mulOf(parts: readonly ExprId[]): string | undefined {
+    if (parts.length < 2) return undefined;
+    let vector: ExprId | undefined;
+    const regs: { cb: CbView; row: number }[] = [];
+    for (const part of parts) {
+      const d = this.exprs(part);
+      if (d.op !== 'math' || d.fn !== 'dot') return undefined;
+      const [a, b] = d.args as [ExprId, ExprId];
+      const rb = this.cbRead(b);
+      const ra = this.cbRead(a);
+      const [v, r] = rb && rb.scalar === 'f32' ? [a, rb] : ra && ra.scalar === 'f32' ? [b, ra] : [undefined, undefined];
+      if (v === undefined || !r) return undefined;
+      if (vector !== undefined && vector !== v) return undefined;
+      vector = v;
+      const width = widthOf(this.value(v));
+      if (!r.comps.every((c, k) => c === k) || r.comps.length !== width) return undefined;
+      regs.push(r);
+    }
+    const first = regs[0]!;
+    const mat = first.cb.matrices.get(first.row);
+    if (!mat || !regs.every((r, k) => r.cb === first.cb && r.row === first.row + k)) return undefined;
+    const width = widthOf(this.value(vector!));
+    const n = regs.length;
+    if (mat.rowMajor) {
+      // register i is row i: dot(row i, v) = (M v)[i]; fewer rows or columns: the upper-left block
+      if (n > mat.rows || width > mat.columns) return undefined;
+      const m = n === mat.rows && width === mat.columns ? mat.name : `(float${n}x${width})${mat.name}`;
+      return `mul(${m}, ${this.ex(vector!)})`;
+    }
+    // register j is column j: dot(v, column j) = (v M)[j]
+    if (n > mat.columns || width > mat.rows) return undefined;
+    const m = n === mat.columns && width === mat.rows ? mat.name : `(float${width}x${n})${mat.name}`;
+    return `mul(${this.ex(vector!)}, ${m})`;
+  }
+
+  /** The 32-bit pattern every component of a constant has (a literal, splat or compose of one literal), or undefined. */
+  private constBits(id: ExprId): number | undefined {
+    const e = this.exprs(id);
+    if (e.op === 'literal') return e.bits;
+    if (e.op === 'splat') return this.constBits(e.value);
+    if (e.op === 'compose') {
+      const bits = e.parts.map((p) => this.constBits(p));
+      return bits.every((b) => b !== undefined && b === bits[0]) ? bits[0] : undefined;
+    }
+    return undefined;
+  }
+
+  /** `x != x` (x is NaN): the x, or undefined. */
+  private isNaNTest(id: ExprId): ExprId | undefined {
+    const e = this.exprs(id);
+    return e.op === 'binary' && e.fn === 'ne' && e.left === e.right ? e.left : undefined;
+  }
+
+  /**
+   * Direct3D's operations the lifter spells out, printed as the HLSL intrinsic that is Direct3D's
+   * operation (their HLSL meaning is Direct3D's rule, which the IR writes out):
+   *   x != x ? 0 : clamp(x, 0, 1)                    saturate(x)   (mov_sat: NaN gives 0)
+   *   x != x ? y : (y != y ? x : min(x, y))          min(x, y)     (min/max: a NaN operand gives the other)
+   */
+  private selectIdiom(e: Extract<Expr, { op: 'select' }>): string | undefined {
+    const x = this.isNaNTest(e.cond);
+    if (x === undefined) return undefined;
+    const r = this.exprs(e.reject);
+    const F0 = 0;
+    const F1 = 0x3f800000;
+    if (
+      r.op === 'math' &&
+      r.fn === 'clamp' &&
+      r.args[0] === x &&
+      this.constBits(e.accept) === F0 &&
+      this.constBits(r.args[1]!) === F0 &&
+      this.constBits(r.args[2]!) === F1 &&
+      scalarOf(this.value(x)) === 'f32'
+    )
+      return `saturate(${this.ex(x)})`;
+    // ftou / ftoi: NaN gives 0, out of range saturates: (uint)x / (int)x
+    if (r.op === 'select' && this.constBits(e.accept) === 0) {
+      const ge = this.exprs(r.cond);
+      const cv = this.exprs(r.reject);
+      const cl = cv.op === 'convert' ? this.exprs(cv.value) : undefined;
+      if (
+        ge.op === 'binary' &&
+        ge.fn === 'ge' &&
+        ge.left === x &&
+        cv.op === 'convert' &&
+        cl?.op === 'math' &&
+        cl.fn === 'clamp' &&
+        cl.args[0] === x
+      ) {
+        const limits =
+          cv.to === 'u32'
+            ? { hi: 0x4f800000, max: 0xffffffff, lo: 0, top: 0x4f7fffff }
+            : cv.to === 'i32'
+              ? { hi: 0x4f000000, max: 0x7fffffff, lo: 0xcf000000, top: 0x4effffff }
+              : undefined;
+        if (
+          limits &&
+          this.constBits(ge.right) === limits.hi &&
+          this.constBits(r.accept) === limits.max &&
+          this.constBits(cl.args[1]!) === limits.lo &&
+          this.constBits(cl.args[2]!) === limits.top
+        )
+          return `((${typeText(this.value(e.reject))})${this.ex(x, 15)})`;
+      }
+    }
+    if (r.op === 'math' && (r.fn === 'min' || r.fn === 'max') && r.args[0] === x && r.args[1] === e.accept) {
+      // the second operand a constant that is not NaN (its own NaN test folded away)
+      const c = this.constBits(e.accept);
+      const nan = c !== undefined && ((c >>> 23) & 0xff) === 0xff && (c & 0x7fffff) !== 0;
+      if (c !== undefined && !nan) return `${r.fn}(${this.ex(x)}, ${this.ex(e.accept)})`;
+    }
+    if (r.op === 'select') {
+      const y = this.isNaNTest(r.cond);
+      if (y === undefined || e.accept !== y || r.accept !== x) return undefined;
+      const m = this.exprs(r.reject);
+      if (m.op === 'math' && (m.fn === 'min' || m.fn === 'max') && m.args[0] === x && m.args[1] === y)
+        return `${m.fn}(${this.ex(x)}, ${this.ex(y)})`;
+    }
+    return undefined;
+  }
+
+  /** Parts that are the components of one vector let printed for a matrix product, in order: that let (swizzled). */
+  private aliasRun(parts: readonly ExprId[]): string | undefined {
+    const names = parts.map((x) => {
+      const e = this.exprs(x);
+      return e.op === 'let' ? this.letAlias.get(e.let) : undefined;
+    });
+    if (names.some((n) => n === undefined)) return undefined;
+    const base = names[0]!.slice(0, -2);
+    const comps = names.map((n) => n!.slice(-1)).join('');
+    if (!names.every((n) => n!.slice(0, -2) === base)) return undefined;
+    const width = [...this.letAlias.values()].filter((n) => n.slice(0, -2) === base).length;
+    return comps === COMP.slice(0, width) ? base : `${base}.${comps}`;
+  }
+
+  /** HLSL text of an expression; `prec` is the binding strength the context needs (higher: tighter). */
+  private ex(id: ExprId, prec = 0): string {
+    const [text, p] = this.exP(id);
+    return p < prec ? `(${text})` : text;
+  }
+
+  private exP(id: ExprId): [string, number] {
+    const e = this.exprs(id);
+    const ATOM = 20;
+    const cb = e.op === 'swizzle' || e.op === 'bitcast' || e.op === 'load' ? this.cbRead(id) : undefined;
+    if (cb) return [this.cbText(cb.cb, cb.row, cb.comps, cb.scalar), ATOM];
+    switch (e.op) {
+      case 'literal':
+        return [literalText(e.scalar, e.bits), e.scalar === 'i32' && (e.bits | 0) < 0 ? 14 : ATOM];
+      case 'zero':
+        return [zeroText(this.m.types[e.type]!, (t) => this.m.types[t]!), ATOM];
+      case 'constant':
+        return refuse('operation not handled', 'a module constant');
+      case 'compose': {
+        const mul = this.mulIdiom(e);
+        if (mul) return [mul, ATOM];
+        const t = this.m.types[e.type]!;
+        const merged = this.aliasRun(e.parts);
+        if (merged) return [merged, ATOM];
+        if (e.parts.length > 1 && e.parts.every((q) => q === e.parts[0]) && this.value(e.parts[0]!).kind === 'scalar')
+          return [`((${typeText(t)})${this.ex(e.parts[0]!, 15)})`, ATOM];
+        return [`${typeText(t)}(${e.parts.map((x) => this.ex(x)).join(', ')})`, ATOM];
+      }
+      case 'splat':
+        return [`((${typeText(this.value(id))})${this.ex(e.value, 15)})`, ATOM];
+      case 'swizzle':
+        return [`${this.ex(e.vector, ATOM)}.${e.pattern.map((k) => COMP[k]).join('')}`, ATOM];
+      case 'arg':
+        return [this.argText[e.index]!, ATOM];
+      case 'global':
+        return [this.globalNames.get(e.global) ?? refuse('resource kind not handled', `global ${e.global}`), ATOM];
+      case 'local':
+        return [this.localNames[e.local]!, ATOM];
+      case 'let':
+        return [this.letAlias.get(e.let) ?? this.letName(e.let, this.value(id)), ATOM];
+      case 'access': {
+        const raw = this.rawBuffer(e);
+        if (raw) return [`${raw.name}.Load(${this.ex(e.index, 11)} << 2)`, ATOM];
+        return [`${this.ex(e.base, ATOM)}[${this.ex(e.index)}]`, ATOM];
+      }
+      case 'member': {
+        const bt = this.types[e.base]!.type;
+        if (bt.kind === 'vector') return [`${this.ex(e.base, ATOM)}.${COMP[e.index]}`, ATOM];
+        if (bt.kind === 'array') return [`${this.ex(e.base, ATOM)}[${e.index}]`, ATOM];
+        return refuse('operation not handled', `member of a ${bt.kind}`);
+      }
+      case 'load': {
+        const ptr = this.exprs(e.pointer);
+        const g = ptr.op === 'global' ? ptr : undefined;
+        if (g && this.cbs.has(g.global)) return refuse('operation not handled', 'a whole constant buffer read');
+        return this.exP(e.pointer);
+      }
+      case 'unary': {
+        const s = scalarOf(this.value(id));
+        const op = e.fn === 'neg' ? '-' : s === 'bool' ? '!' : '~';
+        return [`${op}${this.ex(e.arg, 15)}`, 14];
+      }
+      case 'binary':
+        return this.binary(e, id);
+      case 'select': {
+        const idiom = this.selectIdiom(e);
+        if (idiom) return [idiom, ATOM];
+        return [`${this.ex(e.cond, 3)} ? ${this.ex(e.accept, 3)} : ${this.ex(e.reject, 2)}`, 2];
+      }
+      case 'math':
+        return [this.math(e, id), ATOM];
+      case 'bitcast':
+        return [`${e.to === 'f32' ? 'asfloat' : e.to === 'i32' ? 'asint' : 'asuint'}(${this.ex(e.value)})`, ATOM];
+      case 'convert': {
+        const t = this.value(id);
+        const from = scalarOf(this.value(e.value));
+        if (e.to === 'bool' || from === 'bool' || from === e.to || from === 'f32' || e.to === 'f32')
+          return [`(${typeText(t)})${this.ex(e.value, 15)}`, 14];
+        return [`(${typeText(t)})${this.ex(e.value, 15)}`, 14];
+      }
+      case 'derivative': {
+        const base = e.axis === 'width' ? 'fwidth' : `dd${e.axis}`;
+        const suffix = e.control === 'none' || e.axis === 'width' ? '' : `_${e.control}`;
+        if (e.axis === 'width' && e.control !== 'none') refuse('operation not handled', `fwidth ${e.control}`);
+        return [`${base}${suffix}(${this.ex(e.value)})`, ATOM];
+      }
+      case 'sample':
+        return [this.sample(e), ATOM];
+      case 'image_load':
+        return [this.imageLoad(e), ATOM];
+      case 'image_query':
+        return [this.imageQuery(e), ATOM];
+      case 'array_length': {
+        const g = this.exprs(e.pointer);
+        const r = g.op === 'global' ? this.resources.get(g.global) : undefined;
+        if (!r || (r.kind.kind !== 'buffer' && r.kind.kind !== 'uav') || r.kind.view !== 'raw')
+          return refuse('operation not handled', 'the length of a buffer that is not a raw view');
+        const decl = `${r.kind.kind === 'uav' ? 'RW' : ''}ByteAddressBuffer`;
+        const fnName = `iridia_words_${decl}`;
+        this.helpers.add(
+          [
+            `uint ${fnName}(${decl} b)`,
+            '{',
+            '    uint bytes;',
+            '    b.GetDimensions(bytes);',
+            '    return bytes >> 2;',
+            '}',
+            '',
+          ].join('\n'),
+        );
+        return [`${fnName}(${this.ex(e.pointer)})`, ATOM];
+      }
+    }
+  }
+
+  private binary(e: Extract<Expr, { op: 'binary' }>, id: ExprId): [string, number] {
+    const ops: Record<string, [string, number]> = {
+      mul: ['*', 13],
+      div: ['/', 13],
+      rem: ['%', 13],
+      add: ['+', 12],
+      sub: ['-', 12],
+      shl: ['<<', 11],
+      shr: ['>>', 11],
+      lt: ['<', 10],
+      le: ['<=', 10],
+      gt: ['>', 10],
+      ge: ['>=', 10],
+      eq: ['==', 9],
+      ne: ['!=', 9],
+      and: ['&', 8],
+      xor: ['^', 7],
+      or: ['|', 6],
+    };
+    const s = scalarOf(this.value(e.left));
+    let [op, p] = ops[e.fn]!;
+    if (s === 'bool' && e.fn === 'and') [op, p] = ['&&', 5];
+    if (s === 'bool' && e.fn === 'or') [op, p] = ['||', 4];
+    if (s === 'bool' && e.fn === 'xor') [op, p] = ['!=', 9];
+    void id;
+    return [`${this.ex(e.left, p)} ${op} ${this.ex(e.right, p + 1)}`, p];
+  }
+
+  private math(e: Extract<Expr, { op: 'math' }>, id: ExprId): string {
+    const a = e.args.map((x) => this.ex(x));
+    const names: Record<string, string> = {
+      min: 'min',
+      max: 'max',
+      clamp: 'clamp',
+      saturate: 'saturate',
+      floor: 'floor',
+      ceil: 'ceil',
+      trunc: 'trunc',
+      round: 'round',
+      fract: 'frac',
+      sqrt: 'sqrt',
+      inverse_sqrt: 'rsqrt',
+      exp2: 'exp2',
+      log2: 'log2',
+      sin: 'sin',
+      cos: 'cos',
+      tan: 'tan',
+      asin: 'asin',
+      acos: 'acos',
+      atan: 'atan',
+      sinh: 'sinh',
+      cosh: 'cosh',
+      tanh: 'tanh',
+      fma: 'mad',
+      dot: 'dot',
+      count_one_bits: 'countbits',
+      reverse_bits: 'reversebits',
+      first_leading_bit: 'firstbithigh',
+      first_trailing_bit: 'firstbitlow',
+      all: 'all',
+      any: 'any',
+      abs: 'abs',
+    };
+    if (e.fn === 'pack2x16float') {
+      const v = this.ex(e.args[0]!, 20);
+      return `(f32tof16(${v}.x) | (f32tof16(${v}.y) << 16))`;
+    }
+    if (e.fn === 'unpack2x16float') {
+      const v = this.ex(e.args[0]!, 11);
+      return `float2(f16tof32(${v}), f16tof32(${v} >> 16))`;
+    }
+    const n = names[e.fn];
+    if (!n) return refuse('operation not handled', e.fn);
+    void id;
+    return `${n}(${a.join(', ')})`;
+  }
+
+  private sample(e: Extract<Expr, { op: 'sample' }>): string {
+    const img = this.types[e.image]!.type as Extract<Type, { kind: 'image' }>;
+    let coord = this.ex(e.coord);
+    if (e.arrayIndex !== undefined) {
+      const w = widthOf(this.value(e.coord)) + 1;
+      coord = `float${w}(${coord}, ${this.ex(e.arrayIndex)})`;
+    }
+    const tex = this.ex(e.image, 20);
+    const smp = this.ex(e.sampler);
+    const off = e.offset !== undefined ? `, ${this.ex(e.offset)}` : '';
+    if (e.clamp !== undefined) refuse('operation not handled', 'a sample with a level-of-detail clamp');
+    if (e.gather !== undefined) {
+      const which = ['Red', 'Green', 'Blue', 'Alpha'][e.gather]!;
+      if (e.depthRef !== undefined) return `${tex}.GatherCmp${which}(${smp}, ${coord}, ${this.ex(e.depthRef)}${off})`;
+      return `${tex}.Gather${which}(${smp}, ${coord}${off})`;
+    }
+    const l = e.level;
+    if (e.depthRef !== undefined) {
+      const ref = this.ex(e.depthRef);
+      if (l.kind === 'zero') return `${tex}.SampleCmpLevelZero(${smp}, ${coord}, ${ref}${off})`;
+      if (l.kind === 'auto') return `${tex}.SampleCmp(${smp}, ${coord}, ${ref}${off})`;
+      return refuse('operation not handled', `a comparison sample with level ${l.kind}`);
+    }
+    const depth = img.class.kind === 'depth' ? '.x' : '';
+    switch (l.kind) {
+      case 'auto':
+        return `${tex}.Sample(${smp}, ${coord}${off})${depth}`;
+      case 'zero':
+        return `${tex}.SampleLevel(${smp}, ${coord}, 0.0${off})${depth}`;
+      case 'exact':
+        return `${tex}.SampleLevel(${smp}, ${coord}, ${this.ex(l.level)}${off})${depth}`;
+      case 'bias':
+        return `${tex}.SampleBias(${smp}, ${coord}, ${this.ex(l.bias)}${off})${depth}`;
+      case 'gradient':
+        return `${tex}.SampleGrad(${smp}, ${coord}, ${this.ex(l.x)}, ${this.ex(l.y)}${off})${depth}`;
+    }
+  }
+
+  /** GetDimensions is a statement with out parameters: each query is a small helper function. */
+  private imageQuery(e: Extract<Expr, { op: 'image_query' }>): string {
+    const img = this.types[e.image]!.type as Extract<Type, { kind: 'image' }>;
+    const g = this.exprs(e.image);
+    const r = g.op === 'global' ? this.resources.get(g.global) : undefined;
+    if (!r) return refuse('operation not handled', 'a query of a texture that is not a global');
+    const decl = this.declaredTexture(r, img);
+    const storage = img.class.kind === 'storage';
+    const ms = img.class.kind !== 'storage' && img.class.multisampled;
+    const dims = img.dim === '3d' ? ['w', 'h', 'd'] : ['w', 'h'];
+    const outs = [...dims, ...(img.arrayed ? ['layers'] : []), ...(ms ? ['samples'] : storage ? [] : ['levels'])];
+    const takesLevel = !storage && !ms;
+    if (e.query === 'levels' && !takesLevel) return refuse('operation not handled', `levels of ${decl}`);
+    if (e.query === 'samples' && !ms) return refuse('operation not handled', `samples of ${decl}`);
+    const fnName = `iridia_${e.query}_${decl.replace(/[^A-Za-z0-9]/g, '')}`;
+    const ret = e.query === 'size' ? (dims.length === 1 ? 'uint' : `uint${dims.length}`) : 'uint';
+    const result = e.query === 'size' ? `${ret}(${dims.join(', ')})` : e.query;
+    const params = `${decl} t${takesLevel ? ', uint level' : ''}`;
+    this.helpers.add(
+      [
+        `${ret} ${fnName}(${params})`,
+        '{',
+        `    uint ${outs.join(', ')};`,
+        `    t.GetDimensions(${[...(takesLevel ? ['level'] : []), ...outs].join(', ')});`,
+        `    return ${result};`,
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const level = takesLevel ? `, ${e.level !== undefined && e.query === 'size' ? this.ex(e.level) : '0u'}` : '';
+    return `${fnName}(${this.ex(e.image)}${level})`;
+  }
+
+  private declaredTexture(r: Resource, img: Extract<Type, { kind: 'image' }>): string {
+    const k = r.kind;
+    if (k.kind === 'texture') return this.textureType(k.dimension, img);
+    if (k.kind === 'uav' && img.class.kind === 'storage') {
+      const f = img.class.format;
+      const s = f.endsWith('uint') ? 'uint' : f.endsWith('sint') ? 'int' : 'float';
+      const n = f.startsWith('r32') ? '' : '4';
+      const hd = k.dimension === '2d' ? 'Texture2D' : k.dimension === '2darray' ? 'Texture2DArray' : 'Texture3D';
+      return `RW${hd}<${s}${n}>`;
+    }
+    return refuse('operation not handled', `a query of a ${k.kind}`);
+  }
+
+  private imageLoad(e: Extract<Expr, { op: 'image_load' }>): string {
+    const img = this.types[e.image]!.type as Extract<Type, { kind: 'image' }>;
+    const tex = this.ex(e.image, 20);
+    const cw = widthOf(this.value(e.coord));
+    const cs = scalarOf(this.value(e.coord))!;
+    const parts = [this.ex(e.coord)];
+    if (e.arrayIndex !== undefined) parts.push(this.ex(e.arrayIndex));
+    const n = cw + (e.arrayIndex !== undefined ? 1 : 0);
+    if (img.class.kind === 'storage') {
+      const c = n === 1 ? parts[0]! : `${SCALAR[cs]}${n}(${parts.join(', ')})`;
+      const one = img.class.format.startsWith('r32');
+      const s = img.class.format.endsWith('uint') ? 'uint' : img.class.format.endsWith('sint') ? 'int' : 'float';
+      return one ? `${s}4(${tex}[${c}], 0, 0, 0)` : `${tex}[${c}]`;
+    }
+    if (img.class.multisampled) {
+      const c = n === 1 ? parts[0]! : `${SCALAR[cs]}${n}(${parts.join(', ')})`;
+      return `${tex}.Load(${c}, ${this.ex(e.sample!)})${img.class.kind === 'depth' ? '.x' : ''}`;
+    }
+    parts.push(e.level !== undefined ? this.ex(e.level) : '0');
+    return `${tex}.Load(${SCALAR[cs]}${n + 1}(${parts.join(', ')}))${img.class.kind === 'depth' ? '.x' : ''}`;
+  }
+}
+
+function zeroText(t: Type, type: (id: TypeId) => Type): string {
+  if (t.kind === 'scalar' || t.kind === 'vector') return `(${typeText(t)})0`;
+  if (t.kind === 'array' && t.length !== null) {
+    const el = zeroText(type(t.base), type);
+    return `{ ${Array.from({ length: t.length }, () => el).join(', ')} }`;
+  }
+  return refuse('operation not handled', `a zero ${t.kind}`);
+}
+
+function interp(b: Binding | undefined): string {
+  if (!b || b.kind !== 'location') return '';
+  const parts: string[] = [];
+  if (b.interpolation === 'flat') parts.push('nointerpolation');
+  if (b.interpolation === 'linear') parts.push('noperspective');
+  if (b.sampling === 'centroid') parts.push('centroid');
+  if (b.sampling === 'sample') parts.push('sample');
+  return parts.length ? `${parts.join(' ')} ` : '';
+}
+
+/** A field name from a signature element: the semantic in lower case, its index when not 0. */
+function readableField(v: Varying | undefined, fallback: string): string {
+  if (!v) return fallback;
+  const base = v.semantic.replace(/^SV_/i, '').toLowerCase();
+  return v.semanticIndex ? `${base}${v.semanticIndex}` : base;
+}

@@ -1,0 +1,71 @@
+// iridia's decompiler (docs/decompile.md): a lifted program made readable. The IR→IR passes
+// (passes.ts) give a readable IR module that the executor runs and that is proven equivalent to the
+// lifted one by running both; two printers write it: HLSL (hlsl.ts) and readable WGSL (the WGSL
+// emitter over the readable module, with the container's names).
+
+import type { Container } from '../container/container.js';
+import { parseContainer } from '../container/container.js';
+import { liftContainer } from '../lift/lift.js';
+import { readRdef, type Rdef } from '../parts/rdef.js';
+import { readSignature, type SignatureElement, type SignatureKind } from '../parts/signature.js';
+import { IridiaError } from '../errors.js';
+import type { Program } from '../ir/program.js';
+import { emitWgsl } from '../wgsl/index.js';
+import { readableProgram, type PassOptions } from './passes.js';
+import { printHlsl } from './hlsl.js';
+
+export { readableProgram, readableModule } from './passes.js';
+export { printHlsl } from './hlsl.js';
+export { DecompileRefusal } from './refuse.js';
+
+export interface Decompiled {
+  /** The lifted program. */
+  readonly lifted: Program;
+  /** The same program with its readable module (same interface, bindings and stage). */
+  readonly readable: Program;
+  readonly rdef: Rdef | undefined;
+  /** The input signature (ISGN/ISG1), when the container has one that reads. */
+  readonly inputSignature?: readonly SignatureElement[];
+}
+
+/** The container's RDEF, or undefined when it has none or it cannot be read (register names then). */
+export function containerRdef(c: Container): Rdef | undefined {
+  const part = c.parts.find((p) => p.kind === 'RDEF');
+  if (!part) return undefined;
+  try {
+    return readRdef(part.data, part.offset + 8);
+  } catch (e) {
+    if (!(e instanceof IridiaError)) throw e;
+    return undefined;
+  }
+}
+
+export function decompile(bytes: Uint8Array, options: PassOptions = {}): Decompiled {
+  const c = parseContainer(bytes);
+  const lifted = liftContainer(c);
+  return {
+    lifted,
+    readable: readableProgram(lifted, options),
+    rdef: containerRdef(c),
+    inputSignature: inputSignature(c),
+  };
+}
+
+export function decompiledHlsl(d: Decompiled): string {
+  return printHlsl(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
+}
+
+function inputSignature(c: Container): readonly SignatureElement[] {
+  const part = c.parts.find((p) => p.kind === 'ISGN' || p.kind === 'ISG1');
+  if (!part) return [];
+  try {
+    return readSignature(part.kind as SignatureKind, part.data, part.offset + 8).elements;
+  } catch (e) {
+    if (!(e instanceof IridiaError)) throw e;
+    return [];
+  }
+}
+
+export function decompiledWgsl(d: Decompiled): string {
+  return emitWgsl(d.readable).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
+}
