@@ -192,3 +192,13 @@ export {
 export { openGpu, type GpuSession } from './gpu/index.js';
 export type { CompileResult, ComputeJob, PixelJob, GpuBinding } from './gpu/index.js';
 export * as skate from './engines/skate/index.js';
+export {
+  decompile,
+  decompiledHlsl,
+  decompiledWgsl,
+  readableProgram,
+  readableModule,
+  printHlsl,
+  DecompileRefusal,
+  type Decompiled,
+} from './decompile/index.js';

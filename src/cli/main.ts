@@ -83,7 +83,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   decompile: {
     summary: 'decompile a program to readable HLSL (or --wgsl), proven equivalent on the executor',
     usage:
-      'iridia decompile [--hlsl | --wgsl] FILE [-o OUT] | iridia decompile [--hlsl | --wgsl] FILE... --out-dir DIR [--root R] [--json]',
+      'iridia decompile [--hlsl | --wgsl] [--json] [-o OUT] FILE | iridia decompile [--hlsl | --wgsl] FILE... --out-dir DIR [--root R] [--json]',
   },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',

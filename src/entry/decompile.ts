@@ -1,0 +1,14 @@
+// iridia/decompile: readable programs (src/decompile): the lifted program made readable, printed as
+// HLSL or readable WGSL. A subpath export of the package (package.json "exports"); the same names as
+// the root export (src/index.ts), by layer. test/package/exports.test.ts checks that every root name is in one.
+
+export {
+  decompile,
+  decompiledHlsl,
+  decompiledWgsl,
+  readableProgram,
+  readableModule,
+  printHlsl,
+  DecompileRefusal,
+  type Decompiled,
+} from '../decompile/index.js';
