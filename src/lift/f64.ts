@@ -412,6 +412,26 @@ const shift =
     b.ret(b.vec(ext));
   };
 
+/**
+ * The first two operands of a product (mul, div, fma): a NaN among them returned quietened (a's
+ * first), the product's sign, and which of them is zero or infinite.
+ */
+function productOperands(b: Fn) {
+  const a = b.pair(b.arg(0), 'a');
+  const c = b.pair(b.arg(1), 'b');
+  b.when(b.isNaN(a), () => b.ret(b.quiet(a)));
+  b.when(b.isNaN(c), () => b.ret(b.quiet(c)));
+  return {
+    a,
+    c,
+    sign: b.let(b.and(b.xor(a[1], c[1]), b.u(0x80000000)), 'sign'),
+    za: b.let(b.isZero64([a[0], b.and(a[1], b.u(0x7fffffff))]), 'za'),
+    zc: b.let(b.isZero64([c[0], b.and(c[1], b.u(0x7fffffff))]), 'zc'),
+    ia: b.let(b.isInf(a), 'ia'),
+    ic: b.let(b.isInf(c), 'ic'),
+  };
+}
+
 /** Add or subtract (b's sign flipped first). */
 const fadd =
   (sub: boolean): Body =>
@@ -496,15 +516,7 @@ const BODIES: Record<Soft64Op, Body> = {
   f64_add: fadd(false),
   f64_sub: fadd(true),
   f64_mul: (b) => {
-    const a = b.pair(b.arg(0), 'a');
-    const c = b.pair(b.arg(1), 'b');
-    b.when(b.isNaN(a), () => b.ret(b.quiet(a)));
-    b.when(b.isNaN(c), () => b.ret(b.quiet(c)));
-    const sign = b.let(b.and(b.xor(a[1], c[1]), b.u(0x80000000)), 'sign');
-    const za = b.let(b.isZero64([a[0], b.and(a[1], b.u(0x7fffffff))]), 'za');
-    const zc = b.let(b.isZero64([c[0], b.and(c[1], b.u(0x7fffffff))]), 'zc');
-    const ia = b.let(b.isInf(a), 'ia');
-    const ic = b.let(b.isInf(c), 'ic');
+    const { a, c, sign, za, zc, ia, ic } = productOperands(b);
     b.when(b.or(b.and(ia, zc), b.and(ic, za)), () => b.ret(b.defaultNaN()));
     b.when(b.or(ia, ic), () => b.ret(b.vec([b.u(0), b.or(sign, b.u(0x7ff00000))])));
     b.when(b.or(za, zc), () => b.ret(b.vec([b.u(0), sign])));
@@ -531,15 +543,7 @@ const BODIES: Record<Soft64Op, Body> = {
     b.ret(b.call('f64_round', sign, b.sub(b.add(ea, ec), b.i(1023)), b.vec([lo, hi])));
   },
   f64_div: (b) => {
-    const a = b.pair(b.arg(0), 'a');
-    const c = b.pair(b.arg(1), 'b');
-    b.when(b.isNaN(a), () => b.ret(b.quiet(a)));
-    b.when(b.isNaN(c), () => b.ret(b.quiet(c)));
-    const sign = b.let(b.and(b.xor(a[1], c[1]), b.u(0x80000000)), 'sign');
-    const za = b.let(b.isZero64([a[0], b.and(a[1], b.u(0x7fffffff))]), 'za');
-    const zc = b.let(b.isZero64([c[0], b.and(c[1], b.u(0x7fffffff))]), 'zc');
-    const ia = b.let(b.isInf(a), 'ia');
-    const ic = b.let(b.isInf(c), 'ic');
+    const { a, c, sign, za, zc, ia, ic } = productOperands(b);
     b.when(b.or(b.and(ia, ic), b.and(za, zc)), () => b.ret(b.defaultNaN()));
     b.when(b.or(ia, zc), () => b.ret(b.vec([b.u(0), b.or(sign, b.u(0x7ff00000))])));
     b.when(b.or(za, ic), () => b.ret(b.vec([b.u(0), sign])));
@@ -574,19 +578,11 @@ const BODIES: Record<Soft64Op, Body> = {
   },
   f64_fma: (b) => {
     // a * b + c with one rounding: the exact product (106 bits) and c aligned in 128-bit integers
-    const a = b.pair(b.arg(0), 'a');
-    const c = b.pair(b.arg(1), 'b');
+    const { a, c, sign: sp, za, zc, ia, ic } = productOperands(b);
     const z = b.pair(b.arg(2), 'c');
-    b.when(b.isNaN(a), () => b.ret(b.quiet(a)));
-    b.when(b.isNaN(c), () => b.ret(b.quiet(c)));
     b.when(b.isNaN(z), () => b.ret(b.quiet(z)));
-    const sp = b.let(b.and(b.xor(a[1], c[1]), b.u(0x80000000)), 'sign');
     const sz = b.signOf(z);
-    const za = b.let(b.isZero64([a[0], b.and(a[1], b.u(0x7fffffff))]), 'za');
-    const zc = b.let(b.isZero64([c[0], b.and(c[1], b.u(0x7fffffff))]), 'zc');
     const zz = b.let(b.isZero64([z[0], b.and(z[1], b.u(0x7fffffff))]), 'zz');
-    const ia = b.let(b.isInf(a), 'ia');
-    const ic = b.let(b.isInf(c), 'ic');
     b.when(b.or(b.and(ia, zc), b.and(ic, za)), () => b.ret(b.defaultNaN()));
     b.when(b.or(ia, ic), () => {
       b.when(b.and(b.isInf(z), b.ne(sz, sp)), () => b.ret(b.defaultNaN()));

@@ -20,37 +20,11 @@ import { runCompute } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import type { Program } from '../../src/ir/program.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
+import { BIN, CAST } from '../../src/lift/dxil/inst.js';
+import { BINOPS, CASTS } from '../../src/dxil/printer-support.js';
 
 const FILL = join(FIXTURES, 'dxil/DXIL__FillTexture.comp_232c51f1.dxil');
 const wgsl: string[] = [];
-
-const BIN = {
-  add: 0,
-  sub: 1,
-  mul: 2,
-  udiv: 3,
-  sdiv: 4,
-  urem: 5,
-  srem: 6,
-  shl: 7,
-  lshr: 8,
-  ashr: 9,
-  and: 10,
-  or: 11,
-  xor: 12,
-};
-const CAST = {
-  trunc: 0,
-  zext: 1,
-  sext: 2,
-  fptoui: 3,
-  fptosi: 4,
-  uitofp: 5,
-  sitofp: 6,
-  fptrunc: 7,
-  fpext: 8,
-  bitcast: 11,
-};
 
 class Body {
   readonly out: Instruction[] = [];
@@ -196,6 +170,19 @@ const INTS = [
   u64(-7n),
   0x0123456789abcdefn,
 ];
+
+test("the lifter's LLVM opcode numbers are the listing printer's (checked against dxc's listings)", () => {
+  // The programs below are built with the lifter's tables; this ties them to the printer's, so a
+  // wrong number in either cannot make both sides agree silently.
+  assert.deepEqual(
+    Object.entries(BIN),
+    BINOPS.map((name, i) => [name, i]),
+  );
+  assert.deepEqual(
+    Object.entries(CAST),
+    CASTS.map((name, i) => [name, i]),
+  );
+});
 
 test('i64 binops: add, sub, mul, division (by zero: all ones), shifts (counts modulo 64), and, or, xor', () => {
   const ref: Record<keyof typeof BIN, (a: bigint, b: bigint) => bigint> = {

@@ -13,7 +13,7 @@ import { ftoi, ftou, utof } from '../semantics.js';
 import { type DxilLifter, type Memory, type PtrVal, type Val, halfToFloatBits, isExpr } from './lifter.js';
 
 // LLVM's opcodes as the bitcode numbers them.
-const BIN = {
+export const BIN = {
   add: 0,
   sub: 1,
   mul: 2,
@@ -28,7 +28,7 @@ const BIN = {
   or: 11,
   xor: 12,
 };
-const CAST = {
+export const CAST = {
   trunc: 0,
   zext: 1,
   sext: 2,
