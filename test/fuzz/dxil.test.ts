@@ -79,6 +79,12 @@ const dxOps: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
     ops: [{ op: 'add', part: 6, r: 35764037, delta: 1 }],
     reason: /dx\.op 12 \(Cos, class Unary\) called through @dx\.op\.loadInput\.f32/,
   },
+  {
+    name: 'two UAV ranges of one space sharing a register (IR: binding used by two globals)',
+    seed: 'test/fixtures/dxil/GeneratedShaders__bluestein_chirp_fp16.dxil',
+    ops: [{ op: 'flip', part: 4, r: 3327128111, bits: 128 }],
+    reason: / overlap at u0 \(space 0\)/,
+  },
 ];
 
 for (const c of dxOps)

@@ -200,8 +200,30 @@ export class DxResources {
     return u;
   }
 
+  /**
+   * DXIL's rule (the validator's "resource overlaps"): two ranges of one register class in one space
+   * share no register. Malformed metadata that breaks it is refused here, before two globals could
+   * take one binding.
+   */
+  private checkOverlaps(): void {
+    const end = (r: (typeof this.all)[number]): number =>
+      r.rangeSize === 0xffffffff || r.rangeSize === 0 ? Infinity : r.lowerBound + r.rangeSize;
+    const sorted = [...this.all].sort(
+      (a, b) => CLASS_OF[a.cls].localeCompare(CLASS_OF[b.cls]) || a.space - b.space || a.lowerBound - b.lowerBound,
+    );
+    for (let k = 1; k < sorted.length; k++) {
+      const a = sorted[k - 1]!;
+      const b = sorted[k]!;
+      if (CLASS_OF[a.cls] === CLASS_OF[b.cls] && a.space === b.space && b.lowerBound < end(a))
+        this.L.invalid(
+          `${a.name || `${a.cls}${a.id}`} and ${b.name || `${b.cls}${b.id}`} overlap at ${CLASS_OF[b.cls]}${b.lowerBound} (space ${b.space})`,
+        );
+    }
+  }
+
   /** Declares every resource of the metadata as a global. */
   declareAll(fns: readonly Func[]): void {
+    this.checkOverlaps();
     const usage = this.scan(fns);
     const next = [0, 0, 0, 0];
     const simple = new Set<string>();
