@@ -66,6 +66,15 @@ for (const c of operandTypes)
     typedOnly('lift-dxil', b);
   });
 
+test('lift-dxil: a %dx.types.CBufRet.i32 whose first lane became i1 is E602 (IR: shift of bool by u32)', () => {
+  // the flip rewrites the type table: { i1, i32, i32, i32 }; the handler took every lane's type from the first
+  const b = mutant('lift-dxil', 'test/fixtures/dxil-lift/MeshViewer__MeshViewerPS.dxil', [
+    { op: 'flip', part: 1, r: 3328040701, bits: 128 },
+  ]);
+  refuses(() => lift(b), 'E602_LIFT_INVALID', /returns a %dx\.types\.CBufRet\.i32 whose lanes are not of one type/);
+  typedOnly('lift-dxil', b);
+});
+
 const dxOps: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
   {
     name: 'FAbs called through dx.op.loadInput (IR: compose of f32 from u32)',

@@ -1030,7 +1030,43 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
     return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
+  const shape = resultShapeFault(c.type);
+  if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
   return h(L, c, x);
+}
+
+/** DXIL's overload suffix of a type (i32, f16, v4f32), or undefined for one that has none. */
+function overloadSuffix(t: Type): string | undefined {
+  if (t.kind === 'int') return `i${t.width}`;
+  if (t.kind === 'half') return 'f16';
+  if (t.kind === 'float') return 'f32';
+  if (t.kind === 'double') return 'f64';
+  if (t.kind === 'vector' && t.elt) {
+    const e = overloadSuffix(t.elt);
+    return e && `v${t.count}${e}`;
+  }
+  return undefined;
+}
+
+/** What is wrong with a dx.op's result struct of DXIL's value-returning kinds (`dx.types.ResRet.T`:
+ * lanes of T and an i32 status; `dx.types.CBufRet.T`: lanes of T), or undefined when it is well
+ * formed: every lane of one type, the overload the struct's name says. The handlers read a lane's
+ * type from the first lane, so a struct whose lanes disagree is malformed, not lifted. */
+function resultShapeFault(t: Type): string | undefined {
+  if (t.kind !== 'struct' || !t.name) return undefined;
+  const m = /^dx\.types\.(ResRet|CBufRet)\.([a-z0-9]+)/.exec(t.name);
+  if (!m) return undefined;
+  const lanes = m[1] === 'ResRet' ? t.elts.slice(0, -1) : t.elts;
+  if (m[1] === 'ResRet') {
+    const status = t.elts[t.elts.length - 1];
+    if (!status || status.kind !== 'int' || status.width !== 32) return `a %${t.name} without its i32 status`;
+  }
+  if (lanes.length === 0) return `a %${t.name} without lanes`;
+  if (lanes.some((e) => e !== lanes[0] && overloadSuffix(e) !== overloadSuffix(lanes[0]!)))
+    return `a %${t.name} whose lanes are not of one type`;
+  const suffix = overloadSuffix(lanes[0]!);
+  if (suffix !== m[2]) return `a %${t.name} whose lanes are ${suffix ?? `of kind ${lanes[0]!.kind}`}`;
+  return undefined;
 }
 
 /** The dx.op opcodes the lifter carries (tests and the census read it). */
