@@ -110,6 +110,10 @@ export class FunctionBuilder {
   readonly lets: { name: string }[] = [];
   readonly args: FunctionArgument[] = [];
   private readonly blocks: Stmt[][] = [[]];
+  /** The depth (blocks.length) of the outermost block opened where control could not reach: it
+   * and every block inside it are dead, their statements dropped with the statement that would
+   * hold them. Infinity while no dead block is open. */
+  private deadFrom = Infinity;
   /** Literal expressions by scalar (SCALAR_INDEX) and bit pattern. */
   private readonly literalCache: Map<number, ExprId>[] = [new Map(), new Map(), new Map(), new Map()];
 
@@ -179,6 +183,7 @@ export class FunctionBuilder {
 
   /** Whether control can no longer reach the end of the innermost open block. */
   unreachable(): boolean {
+    if (this.blocks.length >= this.deadFrom) return true;
     const top = this.blocks[this.blocks.length - 1] ?? [];
     const last = top[top.length - 1];
     return last !== undefined && (last.op === 'break' || last.op === 'continue' || !fallsThrough(top));
@@ -199,11 +204,15 @@ export class FunctionBuilder {
   }
 
   open(): void {
+    // a block opened after a statement control cannot pass will be dropped with its statement:
+    // nothing in it may bind a let that a kept expression reads
+    if (this.deadFrom === Infinity && this.unreachable()) this.deadFrom = this.blocks.length + 1;
     this.blocks.push([]);
   }
 
   close(): Block {
     if (this.blocks.length <= 1) throw new Error('FunctionBuilder: close without open');
+    if (this.blocks.length === this.deadFrom) this.deadFrom = Infinity;
     return this.blocks.pop() ?? [];
   }
 

@@ -50,6 +50,34 @@ test('exec: a vertex program lifted as stage functions is not a seeded-run failu
   );
 });
 
+test('exec: a ret in the middle of a /Od program leaves no let unbound (IR: let 3 is never bound)', () => {
+  // a nop became ret at the top level: the code after it is dead, and a let bound inside a dead
+  // block was dropped with the block while its expression stayed in the arena
+  const b = mutant('exec', 'test/fixtures/oracle/own/debug_inline/main-ps_5_0-zi-od/shader.dxbc', [
+    { op: 'flip', part: 3, r: 3538751852, bits: 4 },
+  ]);
+  const p = lift(b);
+  assert.deepEqual(validateModule(p.module), []);
+  typedOnly('exec', b);
+});
+
+test('a let bound in a block opened after a return is not bound at all', () => {
+  const m = new ModuleBuilder();
+  const f = new FunctionBuilder(m, 'main');
+  f.stmt({ op: 'return' });
+  f.open();
+  const v = f.bind('dead', f.u32(1));
+  assert.equal(f.unreachable(), true, 'inside a dead block');
+  f.stmt({ op: 'let', let: f.newLet('x'), value: v });
+  const body = f.close();
+  assert.deepEqual(body, [], 'nothing kept in the dead block');
+  f.open();
+  f.close();
+  const g = f.finish();
+  assert.equal(g.lets.filter((l) => l.name === 'dead').length, 0);
+  assert.equal(g.body.length, 1);
+});
+
 /** A compute module: one local of `length` vec4<u32>, a group of `size` threads, an endless loop when
  * asked. It validates: the budgets, not the IR, refuse it. */
 function computeModule(length: number, size: [number, number, number], loop = false): Module {
