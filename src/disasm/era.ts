@@ -4,6 +4,13 @@
 // NAME.ms.asm, by compiler"): fxc 9.29.952 (DirectX SDK June 2010), 9.30.9200 (Windows 8 SDK) and
 // 6.3.9600 (Windows 8.1 SDK). Each era is one row of data; the printers read its fields.
 //
+// Era 10.0 is today's layout with msvcrt's float digits: 26 listings of ../shared/corpus/dxbc
+// (directxtex and directxtk builds with /Qstrip_reflect, so no RDEF names their compiler) print
+// `dcl_constantbuffer CB0[2]` as 10.x does and floats as the msvcrt eras do, which neither era 10
+// nor 6.3 reproduces. The one compiler of the corpus between 6.3.9600 and 10.1 is 10.0.10011.16384
+// (the RDEF creator of 219 containers, none with a listing beside it), so a 10.0 creator is read as
+// this era; no listing of the corpus confirms that mapping.
+//
 // What no era can reproduce: the comment an old fxc passed (its command line, wrapped in `//   `
 // lines after the creator line, or the `///` some projects left in its place). The container does not
 // hold it; a comparison sets those lines apart (see test/disasm/era.test.ts).
@@ -11,7 +18,7 @@
 import { IridiaError } from '../errors.js';
 import type { Crt } from './literal.js';
 
-export type EraName = '10' | '6.3' | '9.30' | '9.29';
+export type EraName = '10' | '10.0' | '6.3' | '9.30' | '9.29';
 
 export interface Era {
   readonly name: EraName;
@@ -41,6 +48,16 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     sgvInterpolation: true,
     structuredResourceSpace: false,
     crt: 'ucrt',
+    aoffimmiSuffix: true,
+  },
+  '10.0': {
+    name: '10.0',
+    bindings: 'bind',
+    signatureFormatWidth: 7,
+    upperCaseConstantBufferDecl: true,
+    sgvInterpolation: true,
+    structuredResourceSpace: false,
+    crt: 'msvcrt',
     aoffimmiSuffix: true,
   },
   '6.3': {
@@ -82,11 +99,15 @@ export function eraOfCreator(creator: string | undefined): Era {
   const m = /Compiler (\d+)\.(\d+)/.exec(creator ?? '');
   if (!m) return ERA_10;
   const key = `${m[1]}.${m[2]}`;
+  if (key === '10.1') return ERA_10;
   return key in ERAS ? ERAS[key as EraName] : ERA_10;
 }
 
-/** An era by its name (`10`, `6.3`, `9.30`, `9.29`); a bad name is E109. */
+/** An era by its name (`10`, `10.0`, `6.3`, `9.30`, `9.29`); a bad name is E109. */
 export function eraNamed(name: string): Era {
   if (name in ERAS) return ERAS[name as EraName];
-  throw new IridiaError('E109_BAD_ARGUMENT', `no listing era ${JSON.stringify(name)} (10, 6.3, 9.30, 9.29 or auto)`);
+  throw new IridiaError(
+    'E109_BAD_ARGUMENT',
+    `no listing era ${JSON.stringify(name)} (10, 10.0, 6.3, 9.30, 9.29 or auto)`,
+  );
 }

@@ -1,7 +1,7 @@
 // `iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE`: the listing Microsoft's D3DDisassemble
 // prints for a container (Shader Model 4/5/5.1), a bare Direct3D 9 program, a bare fx_5_0 effect or a
 // DXIL container (dxc's /Fc text), and a root-signature container's RTS0 as DirectX Shader Compiler's
-// printRootSignature writes it. --era 10|9.29|9.30|6.3|auto prints the spellings of that compiler era
+// printRootSignature writes it. --era 10|10.0|9.29|9.30|6.3|auto prints the spellings of that compiler era
 // (src/disasm/era.ts; auto: the RDEF creator's, 10 without one; default 10).
 // `iridia disasm [--flags N] FILE... --out-dir DIR [--root R] [--json]`: one .asm per input, in one
 // process; --json prints the batch summary as JSON.
@@ -59,7 +59,7 @@ options:
   --flags N       the D3D_DISASM_* flag word, a number (0x24) or names joined by commas
                   (numbering,offsets); DXIL and root signatures take no flags:
 ${DISASM_FLAG_NAMES.map(([name, bit, what]) => `                    ${name.padEnd(10)} 0x${bit.toString(16).padStart(2, '0')}  ${what}`).join('\n')}
-  --era E         the compiler era whose spellings to print: 10 (default), 9.29, 9.30, 6.3, or auto
+  --era E         the compiler era whose spellings to print: 10 (default), 10.0, 9.29, 9.30, 6.3, or auto
                   (the era of the RDEF creator string; 10 without one). src/disasm/era.ts
   -o, --output OUT  write the listing to OUT instead of standard output
   --json          one JSON object (schema iridia.disasm/1, docs/json.md): the listing as "text";
