@@ -116,7 +116,21 @@ export function helpText(): string {
   ].join('\n');
 }
 
+/** A reader that stops reading (`iridia disasm X | head`) closes the pipe: the rest of the output
+ * has nowhere to go, so the command ends there, quietly, as other command-line tools do, instead of
+ * an unhandled EPIPE. Any other error of the stream is left to Node. */
+let pipeGuarded = false;
+function quietOnClosedPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedPipe();
   const [name, ...rest] = argv;
   if (name === undefined) {
     process.stderr.write(helpText());
