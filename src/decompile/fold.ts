@@ -14,7 +14,7 @@
 //
 // Both repeat until nothing changes.
 
-import type { Block, Expr, ExprId, Function, Module, Stmt } from '../ir/ir.js';
+import type { Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type, TypeId } from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
 import { childrenOf, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
@@ -26,13 +26,23 @@ interface Plan {
   drop: Set<number>;
   /** Locals removed (never loaded): their stores go too. */
   deadLocals: Set<number>;
+  /** Scalar or vector locals of u32 (a register's form) given the scalar their values are written
+   * and read as: a store's value is bitcast to it, a load is bitcast back, and the arena cancels
+   * those bitcasts against the ones the program had. */
+  retype?: Map<number, Scalar>;
 }
 
 /** Rebuilds a function with a plan applied. */
 function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resolved[], plan: Plan): Typed {
   const letTypes: Resolved[] = [];
   const localMap = new Map<number, number>();
-  const locals = f.locals.filter((_, i) => !plan.deadLocals.has(i));
+  const retype = plan.retype ?? new Map<number, Scalar>();
+  const retyped = <L extends { name: string; type: TypeId }>(l: L, i: number): L => {
+    const to = retype.get(i);
+    if (to === undefined) return l;
+    return { ...l, type: retypedType(table, l.type, to) };
+  };
+  const locals = f.locals.map(retyped).filter((_, i) => !plan.deadLocals.has(i));
   f.locals.forEach((_, i) => {
     if (!plan.deadLocals.has(i)) localMap.set(i, localMap.size);
   });
@@ -63,7 +73,16 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
         out = a.let(n);
       }
     } else if (e.op === 'local') out = a.mk({ op: 'local', local: localMap.get(e.local)! });
-    else out = a.mk(mapChildren(e, copy), types[id]);
+    else if (retype.size && rootsAtRetyped(id)) {
+      // a pointer into a retyped local: the same pointer, to the new type
+      const t = types[id]!;
+      out = a.mk(mapChildren(e, copy), { ...t, type: retypedOf(table, t.type, retype.get(rootLocal(id)!)!) });
+    } else if (e.op === 'load' && retype.size && rootsAtRetyped(e.pointer)) {
+      const to = retype.get(rootLocal(e.pointer)!)!;
+      const t = types[id]!;
+      const load = a.mk({ op: 'load', pointer: copy(e.pointer) }, { ...t, type: retypedOf(table, t.type, to) });
+      out = a.mk({ op: 'bitcast', to: 'u32', value: load }, t);
+    } else out = a.mk(mapChildren(e, copy), types[id]);
     memo.set(id, out);
     return out;
   };
@@ -85,6 +104,13 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
     return e.op === 'local' ? e.local : undefined;
   };
+  /** Whether a pointer expression (local, member or access of one) is rooted at a retyped local. */
+  function rootsAtRetyped(ptr: ExprId): boolean {
+    const e = f.exprs[ptr]!;
+    if (e.op !== 'local' && e.op !== 'member' && e.op !== 'access') return false;
+    const l = rootLocal(ptr);
+    return l !== undefined && retype.has(l);
+  }
   const block = (b: Block): Stmt[] => {
     const out: Stmt[] = [];
     for (const s of b) {
@@ -99,7 +125,9 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
         case 'store': {
           const l = rootLocal(s.pointer);
           if (l !== undefined && plan.deadLocals.has(l)) break;
-          out.push({ op: 'store', pointer: copy(s.pointer), value: copy(s.value) });
+          const to = l === undefined ? undefined : retype.get(l);
+          const value = to === undefined ? copy(s.value) : a.mk({ op: 'bitcast', to, value: copy(s.value) });
+          out.push({ op: 'store', pointer: copy(s.pointer), value });
           break;
         }
         case 'if':
@@ -166,7 +194,15 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     name: f.name,
     args: f.args,
     ...(f.result ? { result: f.result } : {}),
-    locals: locals.map((l) => (l.init === undefined ? l : { ...l, init: copy(l.init) })),
+    locals: locals.map((l, i) => {
+      if (l.init === undefined) return l;
+      const old = [...localMap].find(([, n]) => n === i)![0];
+      const to = retype.get(old);
+      if (to === undefined) return { ...l, init: copy(l.init) };
+      // a retyped local's initial value: zero of its new type, or the old one's bits
+      const zero = f.exprs[l.init]!.op === 'zero';
+      return { ...l, init: a.mk(zero ? { op: 'zero', type: l.type } : { op: 'bitcast', to, value: copy(l.init) }) };
+    }),
     lets,
     exprs: a.exprs,
     body,
@@ -326,7 +362,102 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   }
   // a let both dropped and inlined: dropped wins
   for (const l of drop) inline.delete(l);
-  return { inline, drop, deadLocals };
+  const retype = a ? retypes(m, f, a, n, otherUse, deadLocals) : new Map<number, Scalar>();
+  return { inline, drop, deadLocals, retype };
+}
+
+/** A u32 type (scalar, vector, or a sized array of them) with its scalar replaced. */
+function retypedOf(table: TypeTable, t: Type, to: Scalar): Type {
+  if (t.kind === 'vector') return { kind: 'vector', scalar: to, size: t.size };
+  if (t.kind === 'array') return { kind: 'array', base: retypedType(table, t.base, to), length: t.length };
+  return { kind: 'scalar', scalar: to };
+}
+function retypedType(table: TypeTable, id: TypeId, to: Scalar): TypeId {
+  return table.id(retypedOf(table, table.types[id]!, to));
+}
+
+/**
+ * Kept locals of a register's form (u32, vector of u32) whose values are mostly written and read as
+ * another scalar: each store of `bitcast<u32>(x)` with x of scalar S, and each load read through
+ * `bitcast<S>` (of it or of its lanes), is a vote for S; every other load and store (but a literal's)
+ * votes u32. A local whose best S outvotes u32 is retyped to S (a bitcast never changes a bit, so
+ * the program's words stay the same).
+ */
+function retypes(
+  m: Module,
+  f: Function,
+  a: Arena,
+  n: readonly number[],
+  otherUse: ReadonlySet<number>,
+  dead: ReadonlySet<number>,
+): Map<number, Scalar> {
+  const root = (ptr: ExprId): number | undefined => {
+    let e = f.exprs[ptr]!;
+    while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
+    return e.op === 'local' ? e.local : undefined;
+  };
+  // a local read or written whole as an array, or with an initial value that is not zero, stays
+  const whole = new Set<number>();
+  f.exprs.forEach((e, i) => {
+    if (n[i] === 0 || e.op !== 'load') return;
+    const p = f.exprs[e.pointer]!;
+    if (p.op === 'local' && a.table.types[f.locals[p.local]!.type]!.kind === 'array') whole.add(p.local);
+  });
+  walkStmts(f.body, (s) => {
+    if (s.op !== 'store') return;
+    const p = f.exprs[s.pointer]!;
+    if (p.op === 'local' && a.table.types[f.locals[p.local]!.type]!.kind === 'array') whole.add(p.local);
+  });
+  const candidate = (l: number): boolean => {
+    if (otherUse.has(l) || dead.has(l) || whole.has(l)) return false;
+    const local = f.locals[l]!;
+    if (local.init !== undefined && f.exprs[local.init]!.op !== 'zero') return false;
+    let t = a.table.types[local.type]!;
+    if (t.kind === 'array' && t.length !== null) t = a.table.types[t.base]!;
+    return (t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32';
+  };
+  const votes = new Map<number, Map<Scalar, number>>();
+  const vote = (l: number, s: Scalar, k: number): void => {
+    const v = votes.get(l) ?? new Map<Scalar, number>();
+    votes.set(l, v);
+    v.set(s, (v.get(s) ?? 0) + k);
+  };
+  const loadOf = (id: ExprId): number | undefined => {
+    let e = f.exprs[id]!;
+    if (e.op === 'swizzle') e = f.exprs[e.vector]!;
+    return e.op === 'load' ? root(e.pointer) : undefined;
+  };
+  f.exprs.forEach((e, i) => {
+    if (n[i] === 0) return;
+    if (e.op === 'load') {
+      const l = root(e.pointer);
+      if (l !== undefined && candidate(l)) vote(l, 'u32', n[i]!);
+    } else if (e.op === 'bitcast' && e.to !== 'u32' && e.to !== 'bool') {
+      const l = loadOf(e.value);
+      // this load was counted as u32 above: the read through a bitcast moves its vote
+      if (l !== undefined && candidate(l)) {
+        vote(l, 'u32', -n[i]!);
+        vote(l, e.to, n[i]!);
+      }
+    }
+  });
+  walkStmts(f.body, (s) => {
+    if (s.op !== 'store') return;
+    const l = root(s.pointer);
+    if (l === undefined || !candidate(l)) return;
+    const v = f.exprs[s.value]!;
+    if (v.op === 'literal' || v.op === 'splat' || v.op === 'zero') return;
+    const inner = v.op === 'bitcast' ? a.shape(v.value) : undefined;
+    vote(l, inner && inner.scalar !== 'bool' ? inner.scalar : 'u32', 1);
+  });
+  const out = new Map<number, Scalar>();
+  for (const [l, v] of votes) {
+    const plain = v.get('u32') ?? 0;
+    let best: Scalar | undefined;
+    for (const s of ['f32', 'i32'] as const) if ((v.get(s) ?? 0) > Math.max(plain, best ? v.get(best)! : 0)) best = s;
+    if (best) out.set(l, best);
+  }
+  return out;
 }
 
 /** The index of the statement of `b` after `from` whose own expressions read `l`, or -1. */
@@ -373,7 +504,7 @@ export function simplifyFunction(
     (probe as unknown as { exprs: Expr[] }).exprs.push(...cur.fn.exprs);
     (probe as unknown as { types: Resolved[] }).types.push(...cur.types);
     const p = plan(m, cur.fn, probe, fold);
-    if (!p.inline.size && !p.drop.size && !p.deadLocals.size) return cur;
+    if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size) return cur;
     cur = rebuild(m, table, cur.fn, cur.types, p);
   }
   return cur;

@@ -462,6 +462,8 @@ class HlslPrinter {
         global_invocation_id: 'SV_DispatchThreadID',
         workgroup_id: 'SV_GroupID',
       };
+      // a conservative depth output keeps its semantic (the interface spells it as the signature does)
+      if (b.builtin === 'frag_depth' && v && /^SV_Depth(GreaterEqual|LessEqual)$/i.test(v.semantic)) return v.semantic;
       const s = map[b.builtin];
       if (!s) return refuse('system value not handled', b.builtin);
       return s;
@@ -560,7 +562,10 @@ class HlslPrinter {
           if (c.isDefault) out.push(`${pad}default:`);
           out.push(`${pad}{`);
           this.block(c.body, depth + 1, out);
-          out.push(`${pad}    break;`, `${pad}}`);
+          // HLSL's cases fall through, the IR's do not: a body that does not end in a jump gets its break
+          const last = c.body[c.body.length - 1];
+          if (last?.op !== 'break' && last?.op !== 'return' && last?.op !== 'continue') out.push(`${pad}    break;`);
+          out.push(`${pad}}`);
         }
         out.push(`${pad}}`);
         return;
@@ -833,6 +838,8 @@ class HlslPrinter {
    *   x != x ? y : (y != y ? x : min(x, y))          min(x, y)     (min/max: a NaN operand gives the other)
    */
   private selectIdiom(e: Extract<Expr, { op: 'select' }>): string | undefined {
+    const guarded = this.guardIdiom(e);
+    if (guarded !== undefined) return guarded;
     const x = this.isNaNTest(e.cond);
     if (x === undefined) return undefined;
     const r = this.exprs(e.reject);
@@ -890,6 +897,114 @@ class HlslPrinter {
       const m = this.exprs(r.reject);
       if (m.op === 'math' && (m.fn === 'min' || m.fn === 'max') && m.args[0] === x && m.args[1] === y)
         return `${m.fn}(${this.ex(x)}, ${this.ex(y)})`;
+    }
+    return undefined;
+  }
+
+  /** `x` when `id` is `bitcast<to>(x)`, or undefined. */
+  private uncast(id: ExprId, to: Scalar): ExprId | undefined {
+    const e = this.exprs(id);
+    return e.op === 'bitcast' && e.to === to ? e.value : undefined;
+  }
+
+  /** `fn(x)` when `id` is math `fn` of the one operand `x`. */
+  private isMath(id: ExprId, fn: string, x: ExprId): boolean {
+    const e = this.exprs(id);
+    return e.op === 'math' && e.fn === fn && e.args.length === 1 && e.args[0] === x;
+  }
+
+  /** `x op c` with c's bits: x, or undefined. */
+  private compares(id: ExprId, fn: string, bits: number): ExprId | undefined {
+    const e = this.exprs(id);
+    return e.op === 'binary' && e.fn === fn && this.constBits(e.right) === bits ? e.left : undefined;
+  }
+
+  /**
+   * The lifter's guards of Direct3D's float rules (src/lift/semantics.ts, alu.ts), each printed as the
+   * HLSL intrinsic whose meaning on Direct3D is that rule:
+   *   x >= MIN ? rsqrt(x) : x > -MIN ? ±inf of x's sign : NaN      rsqrt(x)   (a denormal is a zero)
+   *   x >= MIN ? log2(x) : x > -MIN ? -inf : NaN                   log2(x)
+   *   x <= -MIN ? NaN : sqrt(x)                                    sqrt(x)
+   *   |x| is NaN ? NaN : x >= 128 ? inf : exp2(x)                  exp2(x)
+   *   |x| < inf ? f(x) : NaN                                       frac, sin, cos (of an infinity: NaN)
+   *   |x| < MIN ? the zero of x's sign : x                         x          (a float move's flush)
+   */
+  private guardIdiom(e: Extract<Expr, { op: 'select' }>): string | undefined {
+    const MIN = 0x00800000;
+    const NEG_MIN = 0x80800000;
+    const INF = 0x7f800000;
+    const NEG_INF = 0xff800000;
+    const NAN = 0x7fc00000;
+    const SIGN = 0x80000000;
+    const signOf = (id: ExprId, x: ExprId): boolean => {
+      const and = this.exprs(id);
+      return (
+        and.op === 'binary' &&
+        and.fn === 'and' &&
+        this.uncast(and.left, 'u32') === x &&
+        this.constBits(and.right) === SIGN
+      );
+    };
+    const f32 = (x: ExprId) => scalarOf(this.value(x)) === 'f32';
+    const r = this.exprs(e.reject);
+    // rsqrt and log2: x >= MIN ? f(x) : (x > -MIN ? low : NaN)
+    const ge = this.compares(e.cond, 'ge', MIN);
+    if (ge !== undefined && f32(ge) && r.op === 'select' && this.compares(r.cond, 'gt', NEG_MIN) === ge) {
+      if (this.constBits(r.reject) !== NAN) return undefined;
+      if (this.isMath(e.accept, 'log2', ge) && this.constBits(r.accept) === NEG_INF) return `log2(${this.ex(ge)})`;
+      const inf = this.uncast(r.accept, 'f32');
+      const or = inf === undefined ? undefined : this.exprs(inf);
+      if (
+        this.isMath(e.accept, 'inverse_sqrt', ge) &&
+        or?.op === 'binary' &&
+        or.fn === 'or' &&
+        signOf(or.left, ge) &&
+        this.constBits(or.right) === INF
+      )
+        return `rsqrt(${this.ex(ge)})`;
+      return undefined;
+    }
+    // sqrt: x <= -MIN ? NaN : sqrt(x)
+    const le = this.compares(e.cond, 'le', NEG_MIN);
+    if (le !== undefined && f32(le) && this.constBits(e.accept) === NAN && this.isMath(e.reject, 'sqrt', le))
+      return `sqrt(${this.ex(le)})`;
+    // exp2: (bits(x) & 0x7fffffff) > INF ? NaN : (x >= 128 ? inf : exp2(x))
+    const nanTest = this.exprs(e.cond);
+    if (nanTest.op === 'binary' && nanTest.fn === 'gt' && this.constBits(nanTest.right) === INF) {
+      const and = this.exprs(nanTest.left);
+      const x =
+        and.op === 'binary' && and.fn === 'and' && this.constBits(and.right) === 0x7fffffff
+          ? this.uncast(and.left, 'u32')
+          : undefined;
+      if (
+        x !== undefined &&
+        f32(x) &&
+        this.constBits(e.accept) === NAN &&
+        r.op === 'select' &&
+        this.compares(r.cond, 'ge', 0x43000000) === x &&
+        this.constBits(r.accept) === INF &&
+        this.isMath(r.reject, 'exp2', x)
+      )
+        return `exp2(${this.ex(x)})`;
+      return undefined;
+    }
+    // |x| < inf ? f(x) : NaN, and |x| < MIN ? zero of x's sign : x
+    const lt = this.exprs(e.cond);
+    if (lt.op !== 'binary' || lt.fn !== 'lt') return undefined;
+    const abs = this.exprs(lt.left);
+    if (abs.op !== 'math' || abs.fn !== 'abs' || abs.args.length !== 1) return undefined;
+    const x = abs.args[0]!;
+    if (!f32(x)) return undefined;
+    const limit = this.constBits(lt.right);
+    if (limit === INF && this.constBits(e.reject) === NAN) {
+      const fn = this.exprs(e.accept);
+      const names: Readonly<Record<string, string>> = { fract: 'frac', sin: 'sin', cos: 'cos' };
+      const name = fn.op === 'math' ? names[fn.fn] : undefined;
+      if (fn.op === 'math' && name && this.isMath(e.accept, fn.fn, x)) return `${name}(${this.ex(x)})`;
+    }
+    if (limit === MIN && e.reject === x) {
+      const zero = this.uncast(e.accept, 'f32');
+      if (zero !== undefined && signOf(zero, x)) return this.ex(x);
     }
     return undefined;
   }

@@ -18,7 +18,7 @@
 // zero literals). Loads of everything else (globals, other locals) are copied as they are, and a
 // store's value that reads memory is always bound to a let at the store, so it is evaluated there.
 
-import type { Block, Expr, ExprId, Function, LocalId, Module, Stmt, Type } from '../ir/ir.js';
+import type { Block, Expr, ExprId, Function, LocalId, Module, Scalar, Stmt, Type } from '../ir/ir.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
 
@@ -200,7 +200,8 @@ export function promoteRegisters(
     } else if (e.op === 'let') {
       const n = letMap.get(e.let);
       if (n === undefined) throw new Error(`decompile: let ${e.let} read before it is bound`);
-      out = a.let(n);
+      const to = letCast.get(e.let);
+      out = to === undefined ? a.let(n) : a.mk({ op: 'bitcast', to, value: a.let(n) });
     } else {
       out = a.mk(
         mapChildren(e, (c) => rw(st, c, memo)),
@@ -253,16 +254,33 @@ export function promoteRegisters(
   };
   const copyState = (st: State): State => new Map([...st].map(([k, v]) => [k, { lanes: [...v.lanes] }]));
 
+  /** A value that is a bitcast of a non-trivial value (bitcast<T>(x), or lanes of one:
+   * swizzle(bitcast<T>(x), p)): the let holds x (or x's lanes) in x's own type and the bitcast moves
+   * to its reads, where the arena cancels it against the reads' own bitcasts back. A swizzle and a
+   * bitcast commute: neither changes a bit. */
+  const castOut = (v: ExprId): { value: ExprId; to: Scalar } | undefined => {
+    const inner = a.exprs[v]!;
+    if (inner.op === 'bitcast' && !trivial(a, inner.value)) return { value: inner.value, to: inner.to };
+    if (inner.op === 'swizzle') {
+      const under = a.exprs[inner.vector]!;
+      if (under.op === 'bitcast' && !trivial(a, under.value))
+        return { value: a.mk({ op: 'swizzle', vector: under.value, pattern: inner.pattern }), to: under.to };
+    }
+    return undefined;
+  };
+  /** Lets of the lifted function bound to x where their value was bitcast<T>(x): T, applied at each read. */
+  const letCast = new Map<number, Scalar>();
+
   const bindValue = (v: ExprId, out: Stmt[], name: string): ExprId => {
     if (trivial(a, v)) return v;
     // a vector built of trivial parts (an input copied to a register, a literal lane): no let
     const comps = a.components(v);
     if (comps && comps.every((c) => trivial(a, c))) return v;
-    const inner = a.exprs[v]!;
-    if (inner.op === 'bitcast' && !trivial(a, inner.value)) {
-      const id = newLet(name, a.types[inner.value]!);
-      out.push({ op: 'let', let: id, value: inner.value });
-      return a.mk({ op: 'bitcast', to: inner.to, value: a.let(id) });
+    const cast = castOut(v);
+    if (cast) {
+      const id = newLet(name, a.types[cast.value]!);
+      out.push({ op: 'let', let: id, value: cast.value });
+      return a.mk({ op: 'bitcast', to: cast.to, value: a.let(id) });
     }
     const id = newLet(name, a.types[v]!);
     out.push({ op: 'let', let: id, value: v });
@@ -282,10 +300,13 @@ export function promoteRegisters(
       const x = (id: ExprId): ExprId => rw(st, id, memo);
       switch (s.op) {
         case 'let': {
-          const v = x(s.value);
+          const v0 = x(s.value);
+          const cast = castOut(v0);
+          const v = cast ? cast.value : v0;
           const id = newLet(f.lets[s.let]!.name, a.types[v]!);
           out.push({ op: 'let', let: id, value: v });
           letMap.set(s.let, id);
+          if (cast) letCast.set(s.let, cast.to);
           break;
         }
         case 'store': {

@@ -380,9 +380,14 @@ export function buildOutputs(
       const x = L.swz(L.load(L.local(local)), [0]);
       return depth ? L.bitcast('f32', x) : x;
     });
+    // the semantic as the signature spells it (SV_DepthGreaterEqual, SV_DepthLessEqual keep their promise
+    // in the interface although WGSL writes frag_depth)
+    const spelled = sig?.elements.find((el) =>
+      depth ? /^SV_Depth(GreaterEqual|LessEqual)?$/i.test(el.semanticName) : /^SV_Coverage$/i.test(el.semanticName),
+    )?.semanticName;
     varyings.push({
       name: depth ? 'SV_Depth' : 'SV_Coverage',
-      semantic: depth ? 'SV_Depth' : 'SV_Coverage',
+      semantic: spelled ?? (depth ? 'SV_Depth' : 'SV_Coverage'),
       semanticIndex: 0,
       register: 0,
       mask: 1,

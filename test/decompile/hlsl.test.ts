@@ -102,3 +102,27 @@ test("the README's decompile listing is the printer's output", () => {
   assert.ok(m, "the README's decompile example");
   assert.equal(m[1], VERTEX_COLOR_HLSL);
 });
+
+// The lifter's guards of Direct3D's float rules (NaN and infinity results of rsq, log, sqrt, exp,
+// frc, sincos; a float move's denormal flush) print as the HLSL intrinsic whose meaning on Direct3D
+// is that rule, not as the select tree WGSL needed.
+test('guards of Direct3D float rules print as their HLSL intrinsics', () => {
+  const cases: [string, string[]][] = [
+    ['lift/modifiers_saturate/main-ps_5_0/shader.dxbc', ['exp2(', 'frac(', 'sqrt(']],
+    ['oracle/own/debug_include/main-ps_5_0-zi/shader.dxbc', ['rsqrt(']],
+    ['exec/fx_histogram-main-cs_5_0.dxbc', ['log2(']],
+    ['lift/ps_call_return/main-ps_5_0/shader.dxbc', ['sin(', 'cos(']],
+  ];
+  for (const [path, intrinsics] of cases) {
+    const hlsl = decompiledHlsl(decompile(new Uint8Array(readFileSync(join(FIXTURES, path)))));
+    for (const name of intrinsics) assert.ok(hlsl.includes(name), `${path}: ${name}\n${hlsl}`);
+    assert.ok(!hlsl.includes('asfloat(0x7fc00000u)'), `${path}: no NaN constant of a guard left\n${hlsl}`);
+    assert.ok(!hlsl.includes('1.1754944e-38'), `${path}: no smallest-normal test of a guard left\n${hlsl}`);
+  }
+});
+
+test('a conservative depth output keeps its semantic', () => {
+  const path = join(FIXTURES, 'oracle/own/zi_depth_return/depthGE-ps_5_0-zi/shader.dxbc');
+  const hlsl = decompiledHlsl(decompile(new Uint8Array(readFileSync(path))));
+  assert.match(hlsl, / : SV_DepthGreaterEqual;/);
+});

@@ -54,3 +54,31 @@ test(
     assert.equal(equivalence(p, readableProgram(p), [1]).kind, 'same');
   },
 );
+
+const fixture = (path: string): Uint8Array => new Uint8Array(readFileSync(join(REPO, 'test/fixtures', path)));
+
+// Type recovery: a value the lifter binds as bitcast<u32>(x) is bound as x (the bitcast moves to its
+// reads and cancels against the reads' own), and a kept local mostly written and read as floats is
+// a float local; neither changes a word.
+test('a let of bitcast<u32>(x) holds x, and a local of float values is a float local (same words)', () => {
+  const p = lift(fixture('oracle/own/ps_flow_loops/main-ps_5_0/shader.dxbc'));
+  const r = readableProgram(p);
+  assert.deepEqual(validateModule(r.module), []);
+  const fn = r.module.functions[0]!;
+  const castLets = fn.body.filter((s) => {
+    if (s.op !== 'let') return false;
+    const e = fn.exprs[s.value]!;
+    return e.op === 'bitcast' && fn.exprs[e.value]!.op !== 'let' && fn.exprs[e.value]!.op !== 'arg';
+  });
+  assert.deepEqual(castLets, [], 'no let is bound to a bitcast of a computed value');
+  const localTypes = fn.locals.map((l) => r.module.types[l.type]!);
+  assert.ok(
+    localTypes.some((t) => t.kind === 'vector' && t.scalar === 'f32'),
+    `a merged register of float values is a float local: ${JSON.stringify(localTypes)}`,
+  );
+  assert.ok(
+    localTypes.some((t) => t.kind === 'vector' && t.scalar === 'u32'),
+    'the loop counter register (written as uint) stays uint',
+  );
+  assert.equal(equivalence(p, r, [1, 2]).kind, 'same');
+});

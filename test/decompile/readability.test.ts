@@ -138,29 +138,22 @@ test('readability: the statement count is within 2x of the source on the median'
   assert.ok(median(get().ratios) <= 2, `median ${median(get().ratios)}`);
 });
 
-// The issue's other two criteria are not met yet: they run and report, marked todo with the reason.
-test(
-  'readability: every RDEF and signature name appears',
-  {
-    skip,
-    todo: 'a conservative depth output (SV_DepthGreaterEqual, SV_DepthLessEqual) is SV_Depth in the lifted interface',
-  },
-  () => {
-    const f = get();
-    assert.equal(f.allNames, f.programs, f.missing.slice(0, 5).join('\n'));
-  },
-);
+test('readability: every RDEF and signature name appears', { skip }, () => {
+  const f = get();
+  assert.equal(f.allNames, f.programs, f.missing.slice(0, 5).join('\n'));
+});
 
 test('readability: no register names in programs without indexable temporaries', { skip }, () => {
   const f = get();
   assert.equal(f.registerFree, f.registerChecked, f.withRegisters.slice(0, 5).join('\n'));
 });
 
+// The issue's last criterion is not met yet: it runs and reports, marked todo with the reason.
 test(
   'readability: bitcasts are under 2% of the lines',
   {
     skip,
-    todo: 'integer programs and constants read as another type keep asuint/asint/asfloat (no type recovery of kept locals yet)',
+    todo: 'registers whose lanes hold values of different types, integer work on float values and D3D booleans (0xffffffff) keep asuint/asint/asfloat',
   },
   () => {
     const f = get();
