@@ -247,14 +247,21 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
         L.insIndex = position.get(i)!;
         L.values.set(i, { kind: 'ptr', mem: allocaMemory(L, i, allocas++), offset: L.u32(0), type: i.explicitType! });
       }
-  // Phis: one local each.
-  const phiLocal = new Map<Instruction, number>();
+  // Phis: one local each (a vector phi: one a lane).
+  const phiLocal = new Map<Instruction, number[]>();
   for (const b of blocks)
     for (const i of b.insts)
       if (i.op === 'phi') {
         L.ins = i;
         L.insIndex = position.get(i)!;
-        phiLocal.set(i, L.f.local(`phi${phiLocal.size}`, L.irType(i.type)));
+        const name = `phi${phiLocal.size}`;
+        if (i.type.kind === 'vector') {
+          const t = L.irType(L.laneType(i.type));
+          phiLocal.set(
+            i,
+            Array.from({ length: i.type.count }, (_, k) => L.f.local(`${name}_${k}`, t)),
+          );
+        } else phiLocal.set(i, [L.f.local(name, L.irType(i.type))]);
       }
   L.ins = undefined;
 
@@ -270,8 +277,8 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
         L.ins = i;
         L.insIndex = position.get(i)!;
         if (i.op === 'phi') {
-          const local = phiLocal.get(i)!;
-          L.define(i, L.load(L.local(local)), `p${L.insIndex}`);
+          const locals = phiLocal.get(i)!.map((l) => L.load(L.local(l)));
+          L.define(i, i.type.kind === 'vector' ? { kind: 'vec', lanes: locals } : locals[0]!, `p${L.insIndex}`);
           continue;
         }
         if (i === b.insts[b.insts.length - 1]) break;
@@ -286,16 +293,18 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
       const target = blocks[to]!;
       const phis = target.insts.filter((i) => i.op === 'phi');
       if (!phis.length) return;
-      const values: ExprId[] = [];
+      const stores: [number, ExprId][] = [];
+      const parallel = phis.length > 1 || phis.some((p) => p.type.kind === 'vector');
       for (const p of phis) {
         L.ins = p;
         L.insIndex = position.get(p)!;
         const k = p.blocks.indexOf(from);
         if (k < 0) return L.invalid(`a phi has no value for its predecessor block ${from}`);
-        const v = L.num(p.ops[k]!);
-        values.push(phis.length > 1 ? L.once(v, 'incoming') : v);
+        const v = p.type.kind === 'vector' ? L.lanes(p.ops[k]!) : [L.num(p.ops[k]!)];
+        const locals = phiLocal.get(p)!;
+        v.forEach((x, j) => stores.push([locals[j]!, parallel ? L.once(x, 'incoming') : x]));
       }
-      phis.forEach((p, k) => L.f.stmt({ op: 'store', pointer: L.local(phiLocal.get(p)!), value: values[k]! }));
+      for (const [local, value] of stores) L.f.stmt({ op: 'store', pointer: L.local(local), value });
       L.ins = undefined;
     },
     condition: (k) => {

@@ -15,6 +15,7 @@ import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64,
 import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
 import { computeDerivative } from './quad.js';
+import { liftVectorDxOp } from './ops-vector.js';
 import {
   arg,
   builtinArg,
@@ -75,6 +76,9 @@ function bitTest(kind: 'nan' | 'inf' | 'finite' | 'normal'): Handler {
       case 'finite':
         return L.bin('lt', bits, L.u32(0x7f800000));
       case 'normal':
+        // a half is held as the f32 of its value: binary16's normals are those from 2^-14 up
+        if (c.type.kind !== 'half' && c.ops[1]?.type.kind === 'half')
+          return L.bin('and', L.bin('ge', bits, L.u32(0x38800000)), L.bin('lt', bits, L.u32(0x7f800000)));
         return L.bin('and', L.bin('ne', exp, L.u32(0)), L.bin('ne', exp, L.u32(0x7f800000)));
     }
   };
@@ -1028,6 +1032,8 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
   const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
   if (row && fn !== undefined && cls !== undefined && fn !== cls && !fn.startsWith(`${cls}.`))
     return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
+  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftDxOp(L, lane, x), TABLE);
+  if (v !== 'scalar') return v;
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
   return h(L, c, x);
