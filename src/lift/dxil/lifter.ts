@@ -95,6 +95,10 @@ export class DxilLifter implements ExprOps {
   native16 = false;
   readonly memories = new Map<Value, Memory>();
   fnName = 'main';
+  /** The functions being inlined (calls.ts), innermost last. */
+  readonly callStack: Func[] = [];
+  /** LLVM instructions lifted through inlining so far (bounded by calls.ts MAX_INLINED). */
+  inlined = 0;
 
   constructor(
     readonly stage: Stage,
@@ -291,7 +295,8 @@ export class DxilLifter implements ExprOps {
     this.laneType(v.type);
     const n = v.type.count;
     const x = this.val(v);
-    if (isExpr(x) || x.kind !== 'vec') return this.invalid(`a ${isExpr(x) ? 'number' : x.kind} where a vector is needed`);
+    if (isExpr(x) || x.kind !== 'vec')
+      return this.invalid(`a ${isExpr(x) ? 'number' : x.kind} where a vector is needed`);
     if (x.lanes.length !== n) return this.invalid(`a vector of ${x.lanes.length} lanes where ${n} are needed`);
     return x.lanes;
   }

@@ -101,7 +101,15 @@ function vectorStore(L: DxilLifter, c: Instruction, x: OpContext, store: Handler
     try {
       const [index, offset] = chunkAddress(L, c, k * bytes, made);
       const values = [0, 1, 2, 3].map((j) => standIn(L, et, j < n ? lanes[k + j]! : (L.zeroOf(et) as ExprId), made));
-      const ops = [intConstant(32, 140), arg(L, c, 1), index, offset, ...values, intConstant(8, (1 << n) - 1), arg(L, c, 5)];
+      const ops = [
+        intConstant(32, 140),
+        arg(L, c, 1),
+        index,
+        offset,
+        ...values,
+        intConstant(8, (1 << n) - 1),
+        arg(L, c, 5),
+      ];
       store(L, withOps(c, ops, c.type), x);
     } finally {
       release(L, made);
