@@ -16,11 +16,11 @@
 // The corpus programs are vkd3d-proton's (LGPL-2.1-or-later), so those tests skip without ../shared;
 // Tint compiles every lifted program when WebGPU is here.
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FIXTURES, readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
-import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
+import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
 import { Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
@@ -33,6 +33,8 @@ import type { Program } from '../../src/ir/program.js';
 import { BIN, CAST } from '../../src/lift/dxil/inst.js';
 import { halfToFloatBits } from '../../src/lift/dxil/lifter.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
+
+after(closeWebgpu);
 
 const ROOT = 'corpus/dxil';
 const skip = skipUnlessShared(ROOT);
@@ -435,6 +437,44 @@ test('lane-wise binops and casts on long vectors; VectorReduceAnd/Or; FDot', () 
   const dot = Array.from({ length: 12 }, (_, k) => (k + 1) ** 4).reduce((s, x) => Math.fround(s + x), 0);
   assert.deepEqual(got, [144, bits(dot), 0b011, 7]);
 });
+
+test(
+  "on Dawn: the storage and load/store programs give the executor's words",
+  { skip: skip || webgpuSkip() },
+  async () => {
+    const runs: [string, Record<string, Uint32Array>][] = [
+      [
+        'vkd3d-proton/sm_advanced__cs_long_vector_storage.dxil',
+        Object.fromEntries(
+          [0, 1, 2, 3].map((k) => [`3:${k}`, Uint32Array.from({ length: 256 }, (_, i) => bits(1 + 256 * k + i))]),
+        ),
+      ],
+      [
+        'vkd3d-proton/sm_advanced__cs_long_vector_load_store.dxil',
+        Object.fromEntries(
+          [0, 1, 2, 3, 4, 5].flatMap((k) => [
+            [`1:${k}`, packHalves(Array.from({ length: 1024 }, (_, i) => halfOfInt(i)))],
+            [`3:${k}`, new Uint32Array(512)],
+          ]),
+        ),
+      ],
+    ];
+    for (const [name, buffers] of runs) {
+      const p = corpus(name);
+      const bindings = Object.entries(buffers).map(([key, words]) => {
+        const [group, binding] = key.split(':').map(Number) as [number, number];
+        return { group, binding, type: 'storage' as const, words: words.slice(), readOnly: group === 1 };
+      });
+      const cpu = Object.fromEntries(Object.entries(buffers).map(([k, w]) => [k, w.slice()]));
+      runCompute(p, { workgroups: [1, 1, 1], buffers: cpu });
+      const g = await gpuCompute({ code: emitWgsl(p), workgroups: [1, 1, 1], bindings });
+      assert.ok(g.ok, g.ok ? '' : g.messages.join('\n'));
+      if (!g.ok) continue;
+      for (const key of Object.keys(buffers).filter((k) => k.startsWith('3:')))
+        assert.deepEqual([...g.outputs[key]!], [...cpu[key]!], `${name} ${key}`);
+    }
+  },
+);
 
 test('Tint compiles every program lifted here', { skip: webgpuSkip() }, async () => {
   const results = await compileWgsl(wgsl);
