@@ -8,12 +8,13 @@
 //   test_sm69_long_vector_waveops (wave operations on <8 x i32>, a vector phi of 19 edges) — their
 //   inputs and expected values written out here from that file;
 // - dxil-spirv's asm/control-flow-multi-break-with-non-idom-loop-header (calls of two noinline
-//   functions, one with a result), against a direct reading of its LLVM;
+//   functions, one with a result), against a direct reading of its LLVM (MIT: committed under
+//   test/fixtures/dxil-lift, so this one runs on a fresh clone);
 // and LLVM vector instructions built into a real dxc program (test/fixtures/dxil/DXIL__FillTexture,
 // as test/lift/dxil-i64.test.ts does), run against JavaScript: shufflevector with undef mask lanes,
 // extractelement and insertelement at computed indices (past the last lane too), select of vectors
 // with a scalar and a vector condition, lane-wise binops, casts and comparisons, VectorReduce and FDot.
-// The corpus programs are vkd3d-proton's (LGPL-2.1-or-later), so those tests skip without ../shared;
+// The vkd3d-proton programs are LGPL-2.1-or-later, so not committed: those tests skip without ../shared;
 // Tint compiles every lifted program when WebGPU is here.
 
 import { after, test } from 'node:test';
@@ -210,71 +211,69 @@ test(
   },
 );
 
-test(
-  'calls of internal functions: dxil-spirv multi-break program, its trace against a reading of its LLVM',
-  { skip },
-  () => {
-    const p = lifted(corpus('dxil-spirv/asm__control-flow-multi-break-with-non-idom-loop-header.dxil'));
-    // someFn(label): u0[atomic add of u0[0]] = label; getBranchTarget(label) = u1[label]. main:
-    // 17: f; ctr++ -> 18: f; t(18)==20 ? 20 : 21. 21: f; t==32 ? 32 : 24. 24: f; t==30 ? 30 : 43.
-    // 43: f; t==30 ? 30 : 32. 32: f; ctr < 99 ? 17 : 20. 20: f -> 23. 30: f -> 23. 23: f; ret.
-    const trace = (u1: number[]): number[] => {
-      const out: number[] = [];
-      const t = (l: number) => u1[l] ?? 0;
-      let ctr = 0;
-      let at = 17;
-      for (;;) {
-        out.push(at);
-        switch (at) {
-          case 17:
-            ctr++;
-            at = 18;
-            break;
-          case 18:
-            at = t(18) === 20 ? 20 : 21;
-            break;
-          case 21:
-            at = t(21) === 32 ? 32 : 24;
-            break;
-          case 24:
-            at = t(24) === 30 ? 30 : 43;
-            break;
-          case 43:
-            at = t(43) === 30 ? 30 : 32;
-            break;
-          case 32:
-            at = ctr < 99 ? 17 : 20;
-            break;
-          case 20:
-          case 30:
-            at = 23;
-            break;
-          case 23:
-            return out;
-        }
+test('calls of internal functions: dxil-spirv multi-break program, its trace against a reading of its LLVM', () => {
+  const p = lifted(
+    lift(readBytes(join(FIXTURES, 'dxil-lift/asm__control-flow-multi-break-with-non-idom-loop-header.dxil'))),
+  );
+  // someFn(label): u0[atomic add of u0[0]] = label; getBranchTarget(label) = u1[label]. main:
+  // 17: f; ctr++ -> 18: f; t(18)==20 ? 20 : 21. 21: f; t==32 ? 32 : 24. 24: f; t==30 ? 30 : 43.
+  // 43: f; t==30 ? 30 : 32. 32: f; ctr < 99 ? 17 : 20. 20: f -> 23. 30: f -> 23. 23: f; ret.
+  const trace = (u1: number[]): number[] => {
+    const out: number[] = [];
+    const t = (l: number) => u1[l] ?? 0;
+    let ctr = 0;
+    let at = 17;
+    for (;;) {
+      out.push(at);
+      switch (at) {
+        case 17:
+          ctr++;
+          at = 18;
+          break;
+        case 18:
+          at = t(18) === 20 ? 20 : 21;
+          break;
+        case 21:
+          at = t(21) === 32 ? 32 : 24;
+          break;
+        case 24:
+          at = t(24) === 30 ? 30 : 43;
+          break;
+        case 43:
+          at = t(43) === 30 ? 30 : 32;
+          break;
+        case 32:
+          at = ctr < 99 ? 17 : 20;
+          break;
+        case 20:
+        case 30:
+          at = 23;
+          break;
+        case 23:
+          return out;
       }
-    };
-    const cases: [string, number[]][] = [
-      ['18 -> 20', { 18: 20 } as unknown as number[]],
-      ['21 -> 32 (99 trips)', { 21: 32 } as unknown as number[]],
-      ['24 -> 30', { 24: 30 } as unknown as number[]],
-      ['43 -> 30', { 43: 30 } as unknown as number[]],
-      ['43 -> 32 (99 trips)', {} as unknown as number[]],
-    ];
-    for (const [what, table] of cases) {
-      const u1 = new Uint32Array(64);
-      for (const [k, v] of Object.entries(table)) u1[Number(k)] = v;
-      const want = trace([...u1]);
-      const u0 = new Uint32Array(1 + 8 * want.length + 8);
-      u0[0] = 1;
-      runCompute(p, { workgroups: [1, 1, 1], buffers: { '3:0': u0, '3:1': u1 } });
-      // eight threads append their traces through one atomic counter: the multiset is theirs
-      assert.equal(u0[0], 1 + 8 * want.length, `${what}: appends`);
-      const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-      assert.deepEqual(sorted([...u0.slice(1, 1 + 8 * want.length)]), sorted(Array(8).fill(want).flat()), what);
     }
-  },
-);
+  };
+  const cases: [string, number[]][] = [
+    ['18 -> 20', { 18: 20 } as unknown as number[]],
+    ['21 -> 32 (99 trips)', { 21: 32 } as unknown as number[]],
+    ['24 -> 30', { 24: 30 } as unknown as number[]],
+    ['43 -> 30', { 43: 30 } as unknown as number[]],
+    ['43 -> 32 (99 trips)', {} as unknown as number[]],
+  ];
+  for (const [what, table] of cases) {
+    const u1 = new Uint32Array(64);
+    for (const [k, v] of Object.entries(table)) u1[Number(k)] = v;
+    const want = trace([...u1]);
+    const u0 = new Uint32Array(1 + 8 * want.length + 8);
+    u0[0] = 1;
+    runCompute(p, { workgroups: [1, 1, 1], buffers: { '3:0': u0, '3:1': u1 } });
+    // eight threads append their traces through one atomic counter: the multiset is theirs
+    assert.equal(u0[0], 1 + 8 * want.length, `${what}: appends`);
+    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    assert.deepEqual(sorted([...u0.slice(1, 1 + 8 * want.length)]), sorted(Array(8).fill(want).flat()), what);
+  }
+});
 
 // ---- LLVM vector instructions built into FillTexture -------------------------------------------
 
