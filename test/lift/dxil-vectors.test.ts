@@ -24,7 +24,7 @@ import { FIXTURES, readBytes, sharedPath, skipUnlessShared } from '../helpers/sh
 import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
-import { Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
+import { Block, Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
 import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
@@ -364,6 +364,62 @@ function runVec(build: (b: Vec) => Value[]): number[] {
   runCompute(p, { workgroups: [1, 1, 1], textures: { '3:0': { width: 8, height: 8, depthOrLayers: 1, levels } } });
   return [...levels[0]!.slice(0, 4)];
 }
+
+test('vector phis on a loop back edge: (a, b) = (b, a + b) lane-wise, each phi reading the other', () => {
+  // FillTexture's block split in three: entry -> loop (phis a, b, n; n + 1 < trips + tid ? loop : exit) -> exit (the store)
+  for (const trips of [1, 2, 5]) {
+    const c = parseContainer(readBytes(FILL));
+    const m = readPartModule(c, 'DXIL')!;
+    const main = m.functions.find((f) => f.name === 'main')!;
+    const entry = main.blocks[0]!;
+    const insts = entry.insts;
+    const store = insts.findIndex((i) => i.op === 'call' && i.callee?.name === 'dx.op.textureStore.f32');
+    const st = insts[store]!;
+    const b = new Vec(m, st.ops[2]!);
+    const v4 = b.vec(4, b.i32);
+    const a0 = b.lanes([0, 1, 2, 3]);
+    const b0 = b.lanes([1, 1, 1, 10]);
+    const head = b.out.splice(0);
+    const label = new Type('label');
+    const loop = new Block(label, 1);
+    const exit = new Block(label, 2);
+    const phi = (t: Type, init: Value) => {
+      const i = new Instruction('phi', t);
+      i.blocks = [0, 1];
+      i.ops = [init, init];
+      return i;
+    };
+    const pa = phi(v4, a0);
+    const pb = phi(v4, b0);
+    const pn = phi(b.i32, b.int(0));
+    const sum = b.inst('binop', v4, BIN.add, [pa, pb]);
+    const n1 = b.inst('binop', b.i32, BIN.add, [pn, b.int(1)]);
+    const more = b.inst('cmp', b.i1, 36, [n1, b.live(trips)]); // ult
+    pa.ops = [a0, pb];
+    pb.ops = [b0, sum];
+    pn.ops = [b.int(0), n1];
+    const br = new Instruction('br', new Type('void'));
+    br.blocks = [1, 2];
+    br.ops = [more];
+    loop.insts = [pa, pb, pn, ...b.out.splice(0), br];
+    const lanes = [0, 1, 2, 3].map((k) => b.inst('cast', b.f32, CAST.bitcast, [b.extract(pa, b.int(k))]));
+    st.ops = [...st.ops.slice(0, 5), ...lanes, st.ops[9]!];
+    exit.insts = [...b.out.splice(0), ...insts.slice(store)];
+    const jump = new Instruction('br', new Type('void'));
+    jump.blocks = [1];
+    entry.insts = [...insts.slice(0, store), ...head, jump];
+    main.blocks = [entry, loop, exit];
+    const p = lifted(liftModule(m, 'DXIL', 0));
+    const levels = [new Uint32Array(8 * 8 * 4)];
+    runCompute(p, { workgroups: [1, 1, 1], textures: { '3:0': { width: 8, height: 8, depthOrLayers: 1, levels } } });
+    // the reference: the same recurrence in JavaScript
+    let a = [0, 1, 2, 3];
+    let bb = [1, 1, 1, 10];
+    // the exit reads the phi of the last trip: trips - 1 updates
+    for (let n = 0; n + 1 < trips; n++) [a, bb] = [bb, a.map((x, k) => x + bb[k]!)];
+    assert.deepEqual([...levels[0]!.slice(0, 4)], a, `${trips} trips`);
+  }
+});
 
 test('shufflevector: lanes from both operands by the mask, an undef mask lane zero', () => {
   const got = runVec((b) => {

@@ -86,7 +86,9 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
   const bound = new Map<Value, Val>();
   callee.args.forEach((a, k) => {
     const v = L.val(call.ops[k]!);
-    if (a.type !== call.ops[k]!.type) L.invalid(`argument ${k} of @${name} is of another type`);
+    const t = call.ops[k]!.type;
+    if (a.type.kind !== t.kind || a.type.width !== t.width || a.type.count !== t.count)
+      L.invalid(`argument ${k} of @${name} is of another type`);
     if (isExpr(v)) bound.set(a, L.once(v, 'arg'));
     else if (v.kind === 'vec') bound.set(a, { kind: 'vec', lanes: v.lanes.map((l) => L.once(l, 'arg')) });
     else if (v.kind === 'ptr') bound.set(a, { ...v, offset: L.once(v.offset, 'arg') });

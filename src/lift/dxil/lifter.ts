@@ -56,6 +56,8 @@ export type Val = ExprId | PtrVal | HandleVal | TupleVal | VecVal;
  * (DXIL.rst, "Long vectors"); the lanes are IR values, so a vector type with more is refused.
  */
 export const MAX_VECTOR_LANES = 1024;
+/** Lanes of vector types the lifter may meet in one program (a bound on its work: 2^22). */
+export const MAX_VECTOR_WORK = 1 << 22;
 
 export const isExpr = (v: Val): v is ExprId => typeof v === 'number';
 
@@ -95,6 +97,8 @@ export class DxilLifter implements ExprOps {
   native16 = false;
   readonly memories = new Map<Value, Memory>();
   fnName = 'main';
+  /** Lanes of the vector types met so far (bounded by MAX_VECTOR_WORK). */
+  vectorWork = 0;
   /** The functions being inlined (calls.ts), innermost last. */
   readonly callStack: Func[] = [];
   /** LLVM instructions lifted through inlining so far (bounded by calls.ts MAX_INLINED). */
@@ -287,6 +291,9 @@ export class DxilLifter implements ExprOps {
     if (t.count < 1 || t.count > MAX_VECTOR_LANES)
       return this.refuse('vector types', `a vector of ${t.count} lanes (at most ${MAX_VECTOR_LANES})`);
     if (t.elt.kind === 'vector' || t.elt.kind === 'ptr') return this.invalid(`a vector of ${t.elt.kind}s`);
+    this.vectorWork += t.count;
+    if (this.vectorWork > MAX_VECTOR_WORK)
+      return this.refuse('vector types', `vectors of more than ${MAX_VECTOR_WORK} lanes in all`);
     return t.elt;
   }
 

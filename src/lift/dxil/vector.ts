@@ -69,8 +69,10 @@ export function lanewise(
   if (!shape) return L.invalid('a lane-wise instruction without a vector');
   L.laneType(shape);
   const n = shape.count;
-  for (const o of vecOps)
+  for (const o of vecOps) {
+    L.laneType(o.type);
     if (o.type.count !== n) return L.refuse('vector types', `operands of ${o.type.count} and ${n} lanes`);
+  }
   const operandLanes = i.ops.map((o) => (isVector(o.type) ? L.lanes(o) : undefined));
   const type = isVector(i.type) ? L.laneType(i.type) : i.type;
   const out: ExprId[] = [];
@@ -122,8 +124,14 @@ function pick(L: DxilLifter, lanes: readonly ExprId[], index: ExprId, lo: number
   return L.sel(L.bin('lt', index, L.u32(mid)), pick(L, lanes, index, lo, mid), pick(L, lanes, index, mid, hi));
 }
 
+/** Operands `n` of an instruction, each present. */
+function operands(L: DxilLifter, i: Instruction, n: number): Value[] {
+  if (i.ops.length < n) return L.invalid(`${i.op} with ${i.ops.length} operands`);
+  return i.ops.slice(0, n);
+}
+
 export function extractElement(L: DxilLifter, i: Instruction): ExprId {
-  const [vec, ix] = i.ops as [Value, Value];
+  const [vec, ix] = operands(L, i, 2) as [Value, Value];
   const lanes = L.lanes(vec);
   const zero = L.zeroOf(L.laneType(vec.type)) as ExprId;
   const k = constIndex(ix);
@@ -134,7 +142,7 @@ export function extractElement(L: DxilLifter, i: Instruction): ExprId {
 }
 
 export function insertElement(L: DxilLifter, i: Instruction): VecVal {
-  const [vec, value, ix] = i.ops as [Value, Value, Value];
+  const [vec, value, ix] = operands(L, i, 3) as [Value, Value, Value];
   const lanes = [...L.lanes(vec)];
   const v = L.num(value);
   const k = constIndex(ix);
@@ -164,7 +172,7 @@ function shuffleMask(L: DxilLifter, m: Value, n: number): (number | undefined)[]
 }
 
 export function shuffleVector(L: DxilLifter, i: Instruction): VecVal {
-  const [a, b, m] = i.ops as [Value, Value, Value];
+  const [a, b, m] = operands(L, i, 3) as [Value, Value, Value];
   L.laneType(i.type);
   const n = i.type.count;
   const from = [...L.lanes(a), ...L.lanes(b)];
