@@ -24,7 +24,7 @@ import { FIXTURES, readBytes, sharedPath, skipUnlessShared } from '../helpers/sh
 import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
-import { Block, Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
+import { Argument, Block, Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
 import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
@@ -347,6 +347,34 @@ class Vec {
   }
 }
 
+/** A function of the module with one block, made of what `body` builds from its arguments. */
+function defineFunction(
+  b: Vec,
+  name: string,
+  ret: Type,
+  params: Type[],
+  body: (args: Argument[]) => Instruction[],
+): Func {
+  const ft = b.type('fn', 0, 0, ret);
+  ft.elts = params;
+  const f = new Func(b.type('ptr', 0, 0, ft), ft);
+  f.name = name;
+  f.args = params.map((t, k) => new Argument(t, k));
+  const block = new Block(new Type('label'), 0);
+  block.insts = body(f.args);
+  f.blocks = [block];
+  b.m.functions.push(f);
+  return f;
+}
+
+function callOf(f: Func, args: Value[]): Instruction {
+  const i = new Instruction('call', f.fnType.elt!);
+  i.callee = f;
+  i.explicitType = f.fnType;
+  i.ops = args;
+  return i;
+}
+
 /** FillTexture storing the four i32 values `build` gives as its four lanes; the words thread 0 stores. */
 function runVec(build: (b: Vec) => Value[]): number[] {
   const c = parseContainer(readBytes(FILL));
@@ -530,6 +558,51 @@ test(
     }
   },
 );
+
+test("a call with a result and a pointer argument: the callee writes the caller's local through it", () => {
+  const got = runVec((b) => {
+    const ptr = b.type('ptr', 0, 0, b.i32);
+    const g = defineFunction(b, 'g', b.i32, [ptr, b.i32], ([p, x]) => {
+      const store = new Instruction('store', b.type('void'));
+      store.ops = [x!, p!];
+      const twice = new Instruction('binop', b.i32);
+      twice.sub = BIN.mul;
+      twice.ops = [x!, b.int(2)];
+      const ret = new Instruction('ret', b.type('void'));
+      ret.ops = [twice];
+      return [store, twice, ret];
+    });
+    const local = b.inst('alloca', ptr, 0, [b.int(1)]);
+    local.explicitType = b.i32;
+    const first = callOf(g, [local, b.live(5)]);
+    b.out.push(first);
+    const stored = b.inst('load', b.i32, 0, [local]);
+    const second = callOf(g, [local, first]); // called again: its own lets, the same local
+    b.out.push(second);
+    const again = b.inst('load', b.i32, 0, [local]);
+    return [first, stored, second, again];
+  });
+  assert.deepEqual(got, [10, 5, 20, 10]);
+});
+
+test('recursion is refused by name (DXIL forbids it)', () => {
+  assert.throws(
+    () =>
+      runVec((b) => {
+        const f: Func = defineFunction(b, 'f', b.type('void'), [], () => {
+          const self = new Instruction('call', b.type('void'));
+          self.ops = [];
+          const ret = new Instruction('ret', b.type('void'));
+          return [self, ret];
+        });
+        f.blocks[0]!.insts[0]!.callee = f;
+        f.blocks[0]!.insts[0]!.explicitType = f.fnType;
+        b.out.push(callOf(f, []));
+        return [b.live(0), b.live(1), b.live(2), b.live(3)];
+      }),
+    (e: unknown) => e instanceof LiftRefusal && /function calls: recursion: @f/.test(e.message),
+  );
+});
 
 test('Tint compiles every program lifted here', { skip: webgpuSkip() }, async () => {
   const results = await compileWgsl(wgsl);
