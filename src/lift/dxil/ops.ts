@@ -905,7 +905,13 @@ const TABLE = new Map<number, Handler>([
   [44, carry(false)],
   [45, carry(true)],
   [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
-  [47, (L, c) => L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))],
+  [
+    47,
+    (L, c) =>
+      c.type.kind === 'double'
+        ? L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))
+        : L.invalid(`Fma of ${c.type.kind} (DXIL defines Fma on doubles only)`),
+  ],
   [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
