@@ -22,8 +22,6 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FIXTURES, readBytes, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
-import { parseContainer } from '../../src/container/container.js';
-import { readPartModule } from '../../src/dxil/disassemble.js';
 import { Argument, Block, Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
 import { lift } from '../../src/lift/lift.js';
@@ -32,6 +30,7 @@ import { runCompute } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import type { Program } from '../../src/ir/program.js';
 import { BIN, CAST } from '../../src/lift/dxil/inst.js';
+import { declaredCall, fillTexture } from './dxil-build.js';
 import { halfToFloatBits } from '../../src/lift/dxil/lifter.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 
@@ -277,8 +276,6 @@ test('calls of internal functions: dxil-spirv multi-break program, its trace aga
 
 // ---- LLVM vector instructions built into FillTexture -------------------------------------------
 
-const FILL = join(FIXTURES, 'dxil/DXIL__FillTexture.comp_232c51f1.dxil');
-
 class Vec {
   readonly out: Instruction[] = [];
   constructor(
@@ -333,15 +330,7 @@ class Vec {
     return this.inst('extractelement', v.type.elt!, 0, [v, k]);
   }
   call(name: string, ret: Type, args: Value[]): Instruction {
-    const ft = this.type('fn', 0, 0, ret);
-    ft.elts = args.map((a) => a.type);
-    const fn = new Func(this.type('ptr'), ft);
-    fn.name = name;
-    fn.isProto = true;
-    const i = new Instruction('call', ret);
-    i.callee = fn;
-    i.explicitType = ft;
-    i.ops = args;
+    const i = declaredCall(name, ret, args);
     this.out.push(i);
     return i;
   }
@@ -377,12 +366,7 @@ function callOf(f: Func, args: Value[]): Instruction {
 
 /** FillTexture storing the four i32 values `build` gives as its four lanes; the words thread 0 stores. */
 function runVec(build: (b: Vec) => Value[]): number[] {
-  const c = parseContainer(readBytes(FILL));
-  const m = readPartModule(c, 'DXIL')!;
-  const main = m.functions.find((f) => f.name === 'main')!;
-  const insts = main.blocks[0]!.insts;
-  const store = insts.findIndex((i) => i.op === 'call' && i.callee?.name === 'dx.op.textureStore.f32');
-  const st = insts[store]!;
+  const { m, insts, store, st } = fillTexture();
   const b = new Vec(m, st.ops[2]!);
   const lanes = build(b).map((v) => b.inst('cast', b.f32, CAST.bitcast, [v]));
   st.ops = [...st.ops.slice(0, 5), ...lanes, st.ops[9]!];
@@ -396,13 +380,8 @@ function runVec(build: (b: Vec) => Value[]): number[] {
 test('vector phis on a loop back edge: (a, b) = (b, a + b) lane-wise, each phi reading the other', () => {
   // FillTexture's block split in three: entry -> loop (phis a, b, n; n + 1 < trips + tid ? loop : exit) -> exit (the store)
   for (const trips of [1, 2, 5]) {
-    const c = parseContainer(readBytes(FILL));
-    const m = readPartModule(c, 'DXIL')!;
-    const main = m.functions.find((f) => f.name === 'main')!;
+    const { m, main, insts, store, st } = fillTexture();
     const entry = main.blocks[0]!;
-    const insts = entry.insts;
-    const store = insts.findIndex((i) => i.op === 'call' && i.callee?.name === 'dx.op.textureStore.f32');
-    const st = insts[store]!;
     const b = new Vec(m, st.ops[2]!);
     const v4 = b.vec(4, b.i32);
     const a0 = b.lanes([0, 1, 2, 3]);
