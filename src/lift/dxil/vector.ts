@@ -76,7 +76,6 @@ export function lanewise(
   const operandLanes = i.ops.map((o) => (isVector(o.type) ? L.lanes(o) : undefined));
   const type = isVector(i.type) ? L.laneType(i.type) : i.type;
   const out: ExprId[] = [];
-  let any = false;
   for (let k = 0; k < n; k++) {
     const made: Value[] = [];
     const ops = i.ops.map((o, j) => {
@@ -89,12 +88,15 @@ export function lanewise(
     } finally {
       release(L, made);
     }
-    if (r === undefined) continue;
+    if (r === undefined) {
+      if (out.length) return L.invalid(`a lane-wise ${i.op} with a result in some lanes only`);
+      continue;
+    }
     if (!isExpr(r)) return L.refuse('vector types', `a lane-wise ${i.op} whose lanes are ${r.kind}s`);
-    any = true;
+    if (out.length !== k) return L.invalid(`a lane-wise ${i.op} with a result in some lanes only`);
     out.push(r);
   }
-  return any ? { kind: 'vec', lanes: out } : undefined;
+  return out.length ? { kind: 'vec', lanes: out } : undefined;
 }
 
 /** A constant lane index (undef: none), or undefined when the index is computed. */
