@@ -10,8 +10,8 @@
 //   (60 cases of elementwise math on <8 x float>) is written out too and skips while the program is
 //   refused for its derivatives in quad-uniform compute control flow (quad.ts);
 // - dxil-spirv's asm/control-flow-multi-break-with-non-idom-loop-header (calls of two noinline
-//   functions, one with a result), against a direct reading of its LLVM (MIT: committed under
-//   test/fixtures/dxil-lift, so this one runs on a fresh clone);
+//   functions, one with a result), against a direct reading of its LLVM (MIT: the committed
+//   fixture test/fixtures/container/, so this one runs on a fresh clone);
 // and LLVM vector instructions built into a real dxc program (test/fixtures/dxil/DXIL__FillTexture,
 // as test/lift/dxil-i64.test.ts does), run against JavaScript: shufflevector with undef mask lanes,
 // extractelement and insertelement at computed indices (past the last lane too), select of vectors
@@ -382,7 +382,7 @@ test(
 
 test('calls of internal functions: dxil-spirv multi-break program, its trace against a reading of its LLVM', () => {
   const p = lifted(
-    lift(readBytes(join(FIXTURES, 'dxil-lift/asm__control-flow-multi-break-with-non-idom-loop-header.dxil'))),
+    lift(readBytes(join(FIXTURES, 'container/asm__control-flow-multi-break-with-non-idom-loop-header.dxil'))),
   );
   // someFn(label): u0[atomic add of u0[0]] = label; getBranchTarget(label) = u1[label]. main:
   // 17: f; ctr++ -> 18: f; t(18)==20 ? 20 : 21. 21: f; t==32 ? 32 : 24. 24: f; t==30 ? 30 : 43.
