@@ -94,6 +94,12 @@ const dxOps: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
     ops: [{ op: 'flip', part: 4, r: 3327128111, bits: 128 }],
     reason: / overlap at u0 \(space 0\)/,
   },
+  {
+    name: 'FMad made Fma of floats (IR: mul of f32 and vec2<u32>: Fma is the double helper)',
+    seed: 'test/fixtures/dxil-lift/MeshViewer__MeshViewerVS.dxil',
+    ops: [{ op: 'flip', part: 0, r: 395048971, bits: 128 }],
+    reason: /Fma of float \(DXIL defines Fma on doubles only\)/,
+  },
 ];
 
 for (const c of dxOps)

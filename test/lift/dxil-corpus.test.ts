@@ -40,8 +40,8 @@ const ROOT = 'corpus/dxil';
 const SUITE = 'dxil-lift';
 /** Floors: the figures measured when they were last raised (lifted programs; share of non-library
  * programs lifted). */
-const MIN_LIFTED = 854;
-const MIN_SHARE = 0.938;
+const MIN_LIFTED = 859;
+const MIN_SHARE = 0.943;
 
 interface Refusal {
   /** 'E601 <reason key>' or 'E602 invalid'. */

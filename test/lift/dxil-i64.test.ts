@@ -13,7 +13,7 @@ import { FIXTURES, readBytes } from '../helpers/shared.js';
 import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { parseContainer } from '../../src/container/container.js';
 import { readPartModule } from '../../src/dxil/disassemble.js';
-import { Block, Constant, Func, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
+import { Block, Constant, Instruction, Type, type Module, type Value } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { runCompute } from '../../src/exec/index.js';
@@ -22,6 +22,7 @@ import type { Program } from '../../src/ir/program.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 import { BIN, CAST } from '../../src/lift/dxil/inst.js';
 import { BINOPS, CASTS } from '../../src/dxil/printer-support.js';
+import { declaredCall } from './dxil-build.js';
 
 const FILL = join(FIXTURES, 'dxil/DXIL__FillTexture.comp_232c51f1.dxil');
 const wgsl: string[] = [];
@@ -75,16 +76,7 @@ class Body {
   }
   /** A call of a dx.op function (declared on first use). */
   call(name: string, ret: Type, args: Value[]): Instruction {
-    const ft = new Type('fn');
-    ft.elt = ret;
-    ft.elts = args.map((a) => a.type);
-    const fn = new Func(new Type('ptr'), ft);
-    fn.name = name;
-    fn.isProto = true;
-    const i = new Instruction('call', ret);
-    i.callee = fn;
-    i.explicitType = ft;
-    i.ops = args;
+    const i = declaredCall(name, ret, args);
     this.out.push(i);
     return i;
   }

@@ -10,7 +10,8 @@
 import type { ExprId, GlobalId, LocalId } from '../../ir/ir.js';
 import { Constant, GlobalVar, Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { ftoi, ftou, utof } from '../semantics.js';
-import { type DxilLifter, type Memory, type PtrVal, type Val, halfToFloatBits, isExpr } from './lifter.js';
+import { type DxilLifter, type Memory, type PtrVal, type Val, type VecVal, halfToFloatBits, isExpr } from './lifter.js';
+import { extractElement, hasVector, insertElement, isVector, lanewise, shuffleVector } from './vector.js';
 
 // LLVM's opcodes as the bitcode numbers them.
 export const BIN = {
@@ -220,6 +221,29 @@ function nextWord(L: DxilLifter, p: PtrVal): PtrVal {
 
 const ATOMIC64 = 'a 64-bit atomic (WGSL has 32-bit atomics only)';
 
+/** The pointer `words` words after the one `p` names. */
+function wordsAfter(L: DxilLifter, p: PtrVal, words: number): PtrVal {
+  if (words === 0) return p;
+  const e = L.f.exprs[p.offset];
+  const offset = e && e.op === 'literal' ? L.u32(e.bits + words) : L.bin('add', p.offset, L.u32(words));
+  return { ...p, offset };
+}
+
+/** A vector's lanes from memory: lane k at `k * words of the element` words on. */
+export function loadVector(L: DxilLifter, p: PtrVal, t: Type): VecVal {
+  const et = L.laneType(t);
+  const w = wordsOf(L, et);
+  const q = { ...p, offset: L.once(p.offset, 'addr') };
+  return { kind: 'vec', lanes: Array.from({ length: t.count }, (_, k) => loadFrom(L, wordsAfter(L, q, k * w), et)) };
+}
+
+export function storeVector(L: DxilLifter, p: PtrVal, t: Type, lanes: readonly ExprId[]): void {
+  const et = L.laneType(t);
+  const w = wordsOf(L, et);
+  const q = { ...p, offset: L.once(p.offset, 'addr') };
+  lanes.forEach((v, k) => storeTo(L, wordsAfter(L, q, k * w), et, v));
+}
+
 export function loadFrom(L: DxilLifter, p: PtrVal, t: Type): ExprId {
   if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
     return L.refuse('vector types', `a load of a whole ${t.kind}`);
@@ -262,6 +286,11 @@ const RMW = ['exchange', 'add', 'sub', 'and', 'nand', 'or', 'xor', 'max', 'min',
 /** Lifts one non-terminator, non-phi instruction; returns its value (undefined: none). */
 export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
   const ops = i.ops;
+  if ((i.op === 'binop' || i.op === 'cast' || i.op === 'cmp' || i.op === 'select') && hasVector(i)) {
+    if (i.op === 'cast' && (!isVector(i.type) || !isVector(ops[0]!.type) || i.type.count !== ops[0]!.type.count))
+      return L.refuse('vector types', 'a cast between a vector and a value of another lane count');
+    return lanewise(L, i, (lane) => liftInst(L, lane));
+  }
   switch (i.op) {
     case 'binop':
       return binop(L, i);
@@ -294,11 +323,13 @@ export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
     }
     case 'load': {
       const p = ptrOf(L, ops[0]!);
+      if (isVector(i.type)) return loadVector(L, p, i.type);
       return loadFrom(L, p, i.type);
     }
     case 'store': {
       const p = ptrOf(L, ops[1]!);
-      storeTo(L, p, ops[0]!.type, L.num(ops[0]!));
+      if (isVector(ops[0]!.type)) storeVector(L, p, ops[0]!.type, L.lanes(ops[0]!));
+      else storeTo(L, p, ops[0]!.type, L.num(ops[0]!));
       return undefined;
     }
     case 'atomicrmw': {
@@ -334,8 +365,11 @@ export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
     case 'fence':
       return undefined;
     case 'extractelement':
+      return extractElement(L, i);
     case 'insertelement':
+      return insertElement(L, i);
     case 'shufflevector':
+      return shuffleVector(L, i);
     case 'insertvalue':
       return L.refuse('vector types', `${i.op}`);
     default:

@@ -31,6 +31,7 @@ import { liftDxOp, type OpContext } from './ops.js';
 import { declareHeaps } from './heap.js';
 import { liftMeshModule } from './mesh.js';
 import { liftStageProgram } from './stage.js';
+import { inlineCall, inlineTree, withCallees, type InlineExit } from './calls.js';
 
 const STAGES: Readonly<Record<string, Exclude<Stage, 'mesh' | 'amplification'>>> = {
   vs: 'vertex',
@@ -80,9 +81,10 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
-  resources.declareAll([fn]);
-  declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
-  declareGlobals(L, m, info, fn);
+  const fns = withCallees([fn]);
+  resources.declareAll(fns);
+  declareHeaps(L, resources, fns, options.unboundedCount ?? 16);
+  declareGlobals(L, m, info, fns);
 
   const entry = true;
   const inputs = buildInputs(L, ep.inputs, entry);
@@ -184,8 +186,17 @@ function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | rea
   };
 }
 
-/** Lifts the entry function's body into L.f; returns the number of LLVM instructions. */
-function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputPlan, 'build'>): number {
+/**
+ * Lifts the entry function's body into L.f; returns the number of LLVM instructions. With `inline`,
+ * the body is a called function's, lifted where it is called (calls.ts): its returns go to `inline`.
+ */
+function liftBody(
+  L: DxilLifter,
+  fn: Func,
+  ctx: OpContext,
+  outPlan: Pick<OutputPlan, 'build'>,
+  inline?: InlineExit,
+): number {
   const blocks = fn.blocks;
   if (blocks.length === 0) return L.invalid('an entry function without blocks');
   if (blocks.length > MAX_BLOCKS) return L.refuse('instruction not handled', `a function of ${blocks.length} blocks`);
@@ -208,6 +219,7 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
   let tree: SNode[];
   try {
     tree = structure({ succs }, term).body;
+    if (inline) tree = inlineTree(tree, blocks.length);
   } catch (e) {
     if (e instanceof IrreducibleError) return L.refuse('irreducible control flow', e.message);
     throw e;
@@ -247,14 +259,21 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
         L.insIndex = position.get(i)!;
         L.values.set(i, { kind: 'ptr', mem: allocaMemory(L, i, allocas++), offset: L.u32(0), type: i.explicitType! });
       }
-  // Phis: one local each.
-  const phiLocal = new Map<Instruction, number>();
+  // Phis: one local each (a vector phi: one a lane).
+  const phiLocal = new Map<Instruction, number[]>();
   for (const b of blocks)
     for (const i of b.insts)
       if (i.op === 'phi') {
         L.ins = i;
         L.insIndex = position.get(i)!;
-        phiLocal.set(i, L.f.local(`phi${phiLocal.size}`, L.irType(i.type)));
+        const name = `phi${phiLocal.size}`;
+        if (i.type.kind === 'vector') {
+          const t = L.irType(L.laneType(i.type));
+          phiLocal.set(
+            i,
+            Array.from({ length: i.type.count }, (_, k) => L.f.local(`${name}_${k}`, t)),
+          );
+        } else phiLocal.set(i, [L.f.local(name, L.irType(i.type))]);
       }
   L.ins = undefined;
 
@@ -270,32 +289,43 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
         L.ins = i;
         L.insIndex = position.get(i)!;
         if (i.op === 'phi') {
-          const local = phiLocal.get(i)!;
-          L.define(i, L.load(L.local(local)), `p${L.insIndex}`);
+          const locals = phiLocal.get(i)!.map((l) => L.load(L.local(l)));
+          L.define(i, i.type.kind === 'vector' ? { kind: 'vec', lanes: locals } : locals[0]!, `p${L.insIndex}`);
           continue;
         }
         if (i === b.insts[b.insts.length - 1]) break;
         if (i.op === 'alloca') continue;
         if (L.f.unreachable()) break;
-        const v = i.op === 'call' ? liftCall(L, i, ctx) : liftInst(L, i);
+        const v = i.op === 'call' ? liftCall(L, i, ctx, outPlan) : liftInst(L, i);
         if (v !== undefined && used.has(i)) L.define(i, v, `v${L.insIndex}`);
       }
       L.ins = undefined;
     },
     edge: (from, to) => {
+      if (inline && to === blocks.length) {
+        // the inlined body returns: its result set, then the call's end (calls.ts)
+        const t = blocks[from]!.insts[blocks[from]!.insts.length - 1]!;
+        L.ins = t;
+        L.insIndex = position.get(t)!;
+        if (t.op === 'ret') inline.onReturn(t);
+        L.ins = undefined;
+        return;
+      }
       const target = blocks[to]!;
       const phis = target.insts.filter((i) => i.op === 'phi');
       if (!phis.length) return;
-      const values: ExprId[] = [];
+      const stores: [number, ExprId][] = [];
+      const parallel = phis.length > 1 || phis.some((p) => p.type.kind === 'vector');
       for (const p of phis) {
         L.ins = p;
         L.insIndex = position.get(p)!;
         const k = p.blocks.indexOf(from);
         if (k < 0) return L.invalid(`a phi has no value for its predecessor block ${from}`);
-        const v = L.num(p.ops[k]!);
-        values.push(phis.length > 1 ? L.once(v, 'incoming') : v);
+        const v = p.type.kind === 'vector' ? L.lanes(p.ops[k]!) : [L.num(p.ops[k]!)];
+        const locals = phiLocal.get(p)!;
+        v.forEach((x, j) => stores.push([locals[j]!, parallel ? L.once(x, 'incoming') : x]));
       }
-      phis.forEach((p, k) => L.f.stmt({ op: 'store', pointer: L.local(phiLocal.get(p)!), value: values[k]! }));
+      for (const [local, value] of stores) L.f.stmt({ op: 'store', pointer: L.local(local), value });
       L.ins = undefined;
     },
     condition: (k) => {
@@ -354,7 +384,7 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
     ret,
   });
   lowering.run(tree);
-  if (fallsThrough(L.f.openBlock())) L.f.stmt(ret());
+  if (!inline && fallsThrough(L.f.openBlock())) L.f.stmt(ret());
   return total;
 }
 
@@ -427,11 +457,14 @@ function crossScope(
   return cross;
 }
 
-function liftCall(L: DxilLifter, i: Instruction, ctx: OpContext) {
+function liftCall(L: DxilLifter, i: Instruction, ctx: OpContext, outPlan: Pick<OutputPlan, 'build'>) {
   const name = i.callee?.name ?? '';
   if (name.startsWith('dx.op.')) return liftDxOp(L, i, ctx);
   if (name.startsWith('llvm.dbg.') || name.startsWith('llvm.lifetime.')) return undefined;
-  return L.refuse('function calls', `a call of @${name}`);
+  const callee = i.callee;
+  if (callee instanceof Func && !callee.isProto)
+    return inlineCall(L, i, callee, (L2, f, exit) => liftBody(L2, f, ctx, outPlan, exit));
+  return L.refuse('function calls', `a call of the declaration @${name}`);
 }
 
 export type { IoElement };

@@ -41,9 +41,23 @@ export interface HandleVal {
 }
 export interface TupleVal {
   readonly kind: 'tuple';
-  readonly parts: readonly ExprId[];
+  /** A struct's members: numbers, or (a ResRet of a Shader Model 6.9 vector) a vector. */
+  readonly parts: readonly (ExprId | VecVal)[];
 }
-export type Val = ExprId | PtrVal | HandleVal | TupleVal;
+/** An LLVM vector `<N x T>`, scalarised: one IR value a lane (lanes: the vector's element count). */
+export interface VecVal {
+  readonly kind: 'vec';
+  readonly lanes: readonly ExprId[];
+}
+export type Val = ExprId | PtrVal | HandleVal | TupleVal | VecVal;
+
+/**
+ * The most lanes an LLVM vector may have: Shader Model 6.9's long vectors hold up to 1024 elements
+ * (DXIL.rst, "Long vectors"); the lanes are IR values, so a vector type with more is refused.
+ */
+export const MAX_VECTOR_LANES = 1024;
+/** Lanes of vector types the lifter may meet in one program (a bound on its work: 2^22). */
+export const MAX_VECTOR_WORK = 1 << 22;
 
 export const isExpr = (v: Val): v is ExprId => typeof v === 'number';
 
@@ -83,6 +97,12 @@ export class DxilLifter implements ExprOps {
   native16 = false;
   readonly memories = new Map<Value, Memory>();
   fnName = 'main';
+  /** Lanes of the vector types met so far (bounded by MAX_VECTOR_WORK). */
+  vectorWork = 0;
+  /** The functions being inlined (calls.ts), innermost last. */
+  readonly callStack: Func[] = [];
+  /** LLVM instructions lifted through inlining so far (bounded by calls.ts MAX_INLINED). */
+  inlined = 0;
 
   constructor(
     readonly stage: Stage,
@@ -193,7 +213,7 @@ export class DxilLifter implements ExprOps {
       case 'double':
         return this.refuse('double precision', 'a double value');
       case 'vector':
-        return this.refuse('vector types', 'an LLVM vector value');
+        return this.refuse('vector types', 'an LLVM vector value where a scalar is needed');
       default:
         return this.invalid(`a ${t.kind} value where a number is needed`);
     }
@@ -258,8 +278,34 @@ export class DxilLifter implements ExprOps {
   /** A value that must be a number (scalar). */
   num(v: Value): ExprId {
     const x = this.val(v);
-    if (!isExpr(x)) return this.invalid(`a ${x.kind} where a number is needed`);
+    if (!isExpr(x)) {
+      if (x.kind === 'vec') return this.refuse('vector types', 'an LLVM vector value where a scalar is needed');
+      return this.invalid(`a ${x.kind} where a number is needed`);
+    }
     return x;
+  }
+
+  /** The element type of an LLVM vector type (its lane count checked against MAX_VECTOR_LANES). */
+  laneType(t: Type): Type {
+    if (t.kind !== 'vector' || !t.elt) return this.invalid(`a ${t.kind} where a vector is needed`);
+    if (t.count < 1 || t.count > MAX_VECTOR_LANES)
+      return this.refuse('vector types', `a vector of ${t.count} lanes (at most ${MAX_VECTOR_LANES})`);
+    if (t.elt.kind === 'vector' || t.elt.kind === 'ptr') return this.invalid(`a vector of ${t.elt.kind}s`);
+    this.vectorWork += t.count;
+    if (this.vectorWork > MAX_VECTOR_WORK)
+      return this.refuse('vector types', `vectors of more than ${MAX_VECTOR_WORK} lanes in all`);
+    return t.elt;
+  }
+
+  /** A value of an LLVM vector type: its lanes (as many as the type has). */
+  lanes(v: Value): readonly ExprId[] {
+    this.laneType(v.type);
+    const n = v.type.count;
+    const x = this.val(v);
+    if (isExpr(x) || x.kind !== 'vec')
+      return this.invalid(`a ${isExpr(x) ? 'number' : x.kind} where a vector is needed`);
+    if (x.lanes.length !== n) return this.invalid(`a vector of ${x.lanes.length} lanes where ${n} are needed`);
+    return x.lanes;
   }
 
   /** An operand as u32 (i1 as 0/1). */
@@ -296,6 +342,10 @@ export class DxilLifter implements ExprOps {
       case 'null':
         if (t.kind === 'ptr') return this.invalid('a null pointer');
         return this.zeroOf(t);
+      case 'data':
+      case 'aggregate':
+        if (t.kind === 'vector') return this.vectorConstant(c);
+        return this.refuse('instruction not handled', `a ${c.ck} constant used as a value`);
       case 'ce-gep':
       case 'ce-cast':
         return this.constantPointer(c);
@@ -310,8 +360,41 @@ export class DxilLifter implements ExprOps {
     return this.words(this.u32(Number(u & 0xffffffffn)), this.u32(Number(u >> 32n)));
   }
 
+  /** A ConstantDataVector (`data`: raw element bits) or ConstantVector (`aggregate`: undef lanes allowed). */
+  private vectorConstant(c: Constant): Val {
+    const et = this.laneType(c.type);
+    const n = c.type.count;
+    const count = c.ck === 'data' ? c.data.length : c.ops.length;
+    if (count !== n) return this.invalid(`a vector constant of ${count} elements for ${n} lanes`);
+    const lanes: ExprId[] = [];
+    for (let k = 0; k < n; k++) {
+      if (c.ck === 'aggregate') {
+        const o = c.ops[k];
+        if (!(o instanceof Constant) || o.type !== et) return this.invalid('a vector constant element of another type');
+        lanes.push(this.num(o));
+        continue;
+      }
+      const bits = c.data[k]!;
+      if (et.kind === 'int') {
+        const w = et.width;
+        if (w === 1) lanes.push(this.bool((bits & 1n) !== 0n));
+        else if (w === 64) lanes.push(this.words64(bits));
+        else if (w > 32) return this.refuse('64-bit integers', `an i${w} constant`);
+        else lanes.push(this.u32(Number(BigInt.asUintN(w, bits))));
+      } else if (et.kind === 'half') lanes.push(this.f32bits(halfToFloatBits(Number(bits & 0xffffn))));
+      else if (et.kind === 'float') lanes.push(this.f32bits(Number(BigInt.asUintN(32, bits))));
+      else if (et.kind === 'double') lanes.push(this.words64(bits));
+      else return this.invalid(`a vector constant of ${et.kind}`);
+    }
+    return { kind: 'vec', lanes };
+  }
+
   zeroOf(t: Type): Val {
-    if (t.kind === 'struct') return { kind: 'tuple', parts: t.elts.map((e) => this.zeroOf(e) as ExprId) };
+    if (t.kind === 'struct') return { kind: 'tuple', parts: t.elts.map((e) => this.zeroOf(e) as ExprId | VecVal) };
+    if (t.kind === 'vector') {
+      const z = this.zeroOf(this.laneType(t)) as ExprId;
+      return { kind: 'vec', lanes: Array.from({ length: t.count }, () => z) };
+    }
     if (this.is64(t)) return this.words64(0n);
     const s = this.scalarOf(t);
     return this.f.literal(s, 0);
@@ -332,14 +415,20 @@ export class DxilLifter implements ExprOps {
       this.f.stmt({ op: 'store', pointer: this.local(l), value: x });
       return this.load(this.local(l));
     };
+    const keepVec = (x: VecVal, hint: string, t: Type | undefined): VecVal => {
+      const lt = t?.kind === 'vector' ? this.irType(this.laneType(t)) : this.tU32;
+      return { kind: 'vec', lanes: x.lanes.map((l, k) => keep(l, `${hint}_${k}`, lt)) };
+    };
     if (isExpr(v)) this.values.set(i, keep(v, name, this.irType(i.type)));
+    else if (v.kind === 'vec') this.values.set(i, keepVec(v, name, i.type));
     else if (v.kind === 'tuple') {
       const elts = i.type.kind === 'struct' ? i.type.elts : [];
-      const types = v.parts.map((_, k) => {
+      const parts = v.parts.map((p, k) => {
         const t = elts[k];
-        return t ? this.irType(t) : this.tU32;
+        if (!isExpr(p)) return keepVec(p, `${name}_${k}`, t);
+        return keep(p, `${name}_${k}`, t ? this.irType(t) : this.tU32);
       });
-      this.values.set(i, { kind: 'tuple', parts: v.parts.map((p, k) => keep(p, `${name}_${k}`, types[k]!)) });
+      this.values.set(i, { kind: 'tuple', parts });
     } else if (v.kind === 'ptr') this.values.set(i, { ...v, offset: keep(v.offset, `${name}_addr`, this.tU32) });
     else this.values.set(i, v.index === undefined ? v : { ...v, index: keep(v.index, `${name}_index`, this.tU32) });
   }

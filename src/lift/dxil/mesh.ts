@@ -24,6 +24,7 @@ import { Constant, Func, type Metadata, type Module } from '../../dxil/ir.js';
 import { DxilLifter } from './lifter.js';
 import { DxResources } from './resources.js';
 import { declareHeaps } from './heap.js';
+import { withCallees } from './calls.js';
 import { SK, varyingScalar, type OutputPlan } from './io.js';
 import type { OpContext } from './ops-common.js';
 import { FILE_WORDS, MESH_IO, type MeshElement, type MeshIo } from './ops-mesh.js';
@@ -135,7 +136,7 @@ function placeElements(
 /** lift.ts's body lifting, passed in (lift.ts calls this module). */
 export interface BodyLifting {
   readonly liftBody: (L: DxilLifter, fn: Func, ctx: OpContext, plan: OutputPlan) => number;
-  readonly declareGlobals: (L: DxilLifter, m: Module, info: DxilInfo, fn: Func) => void;
+  readonly declareGlobals: (L: DxilLifter, m: Module, info: DxilInfo, fn: Func | readonly Func[]) => void;
 }
 
 export function liftMeshModule(
@@ -163,9 +164,10 @@ export function liftMeshModule(
   if (!mesh && (ep.outputs.length || ep.patchConstant.length))
     L.invalid('an amplification program with an output signature');
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
-  resources.declareAll([fn]);
-  declareHeaps(L, resources, [fn], options.unboundedCount ?? 16);
-  declareGlobals(L, m, info, fn);
+  const fns = withCallees([fn]);
+  resources.declareAll(fns);
+  declareHeaps(L, resources, fns, options.unboundedCount ?? 16);
+  declareGlobals(L, m, info, fns);
 
   const vertices = placeElements(L, ep.outputs, 'vertex output');
   const primitives = placeElements(L, ep.patchConstant, 'primitive output');

@@ -313,6 +313,4 @@ export const MISC_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [245, barrierByMemoryHandle],
   [256, refused('system value not handled', 'StartVertexLocation has no WGSL counterpart')],
   [257, refused('system value not handled', 'StartInstanceLocation has no WGSL counterpart')],
-  [303, refused('vector types', 'RawBufferVectorLoad (Shader Model 6.9 long vectors)')],
-  [304, refused('vector types', 'RawBufferVectorStore (Shader Model 6.9 long vectors)')],
 ]);

@@ -15,6 +15,7 @@ import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64,
 import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
 import { computeDerivative } from './quad.js';
+import { liftVectorDxOp } from './ops-vector.js';
 import {
   arg,
   builtinArg,
@@ -75,6 +76,9 @@ function bitTest(kind: 'nan' | 'inf' | 'finite' | 'normal'): Handler {
       case 'finite':
         return L.bin('lt', bits, L.u32(0x7f800000));
       case 'normal':
+        // a half is held as the f32 of its value: binary16's normals are those from 2^-14 up
+        if (c.type.kind !== 'half' && c.ops[1]?.type.kind === 'half')
+          return L.bin('and', L.bin('ge', bits, L.u32(0x38800000)), L.bin('lt', bits, L.u32(0x7f800000)));
         return L.bin('and', L.bin('ne', exp, L.u32(0)), L.bin('ne', exp, L.u32(0x7f800000)));
     }
   };
@@ -901,7 +905,13 @@ const TABLE = new Map<number, Handler>([
   [44, carry(false)],
   [45, carry(true)],
   [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
-  [47, (L, c) => L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))],
+  [
+    47,
+    (L, c) =>
+      c.type.kind === 'double'
+        ? L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))
+        : L.invalid(`Fma of ${c.type.kind} (DXIL defines Fma on doubles only)`),
+  ],
   [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
@@ -1028,6 +1038,8 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
   const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
   if (row && fn !== undefined && cls !== undefined && fn !== cls && !fn.startsWith(`${cls}.`))
     return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
+  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftDxOp(L, lane, x), TABLE);
+  if (v !== 'scalar') return v;
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
   const shape = resultShapeFault(c.type);

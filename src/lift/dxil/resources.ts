@@ -181,7 +181,9 @@ export class DxResources {
               u.maxIndex.set(key(r), Math.max(u.maxIndex.get(key(r)) ?? 0, k));
             }
           }
-          if ((opcode === 140 || opcode === 69) && is16Type(i.ops[4]?.type, this.native16)) {
+          const stored = i.ops[4]?.type;
+          const storedElt = stored?.kind === 'vector' ? stored.elt : stored; // RawBufferVectorStore: its lanes
+          if ((opcode === 140 || opcode === 69 || opcode === 304) && is16Type(storedElt, this.native16)) {
             const r = this.resourceOf(i.ops[1]);
             if (r) u.atomic.add(key(r));
             continue;

@@ -29,6 +29,7 @@ import { Constant, Func, type Metadata, type Module } from '../../dxil/ir.js';
 import { DxilLifter } from './lifter.js';
 import { DxResources } from './resources.js';
 import { declareHeaps } from './heap.js';
+import { withCallees } from './calls.js';
 import type { OpContext } from './ops-common.js';
 import { D3D_NAME, SK, varyingScalar } from './io.js';
 import { REGS, STAGE_IO, type FileRef, type StageIo } from './ops-stage.js';
@@ -162,7 +163,7 @@ export function liftStageProgram(
     sf.phaseInstances = [1];
   }
 
-  const fns = pcFn && pcFn !== fn ? [fn, pcFn] : [fn];
+  const fns = withCallees(pcFn && pcFn !== fn ? [fn, pcFn] : [fn]);
   const resources = new DxResources(L, info, options.unboundedCount ?? 16, L.native16);
   resources.declareAll(fns);
   declareHeaps(L, resources, fns, options.unboundedCount ?? 16);
