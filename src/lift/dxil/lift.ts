@@ -11,6 +11,7 @@
 // raytracing operations are refused by name (UnsupportedError E601 with the reason first).
 
 import { setThreadGroup } from './quad.js';
+import { setUsedValues } from './atomic64.js';
 import { setRasterizerSampleCount } from './pipeline.js';
 import type { Container } from '../../container/container.js';
 import { IridiaError } from '../../errors.js';
@@ -263,6 +264,7 @@ function liftBody(L: DxilLifter, fn: Func, ctx: OpContext, outPlan: Pick<OutputP
     return value === undefined ? { op: 'return' } : { op: 'return', value };
   };
   const used = usedValues(blocks);
+  setUsedValues(L, used);
   const lowering = new Lowering(L, {
     code: (k) => {
       const b = blocks[k]!;

@@ -15,6 +15,7 @@ import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64,
 import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
 import { computeDerivative } from './quad.js';
+import { atomic64Stmt, binOp64 } from './atomic64.js';
 import {
   arg,
   builtinArg,
@@ -792,7 +793,7 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
     if (!res.atomic) return L.invalid('an atomic on a view the usage scan did not find atomic');
     if (res.texels) return texelAtomic(L, c, res, e, cmpxchg);
     const base = cmpxchg ? 2 : 3;
-    if (c.type.kind === 'int' && c.type.width === 64) return L.refuse('64-bit integers', 'a 64-bit atomic');
+    if (c.type.kind === 'int' && c.type.width === 64) return bufferAtomic64(L, c, res, e, cmpxchg);
     const idx =
       res.shape === 'structured' || res.shape === 'raw'
         ? wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1))
@@ -816,6 +817,37 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
     L.f.stmt({ op: 'if', cond: L.bin('lt', ix, L.e({ op: 'array_length', pointer: e })), accept, reject: [] });
     return L.load(L.local(slot));
   };
+}
+
+/** AtomicBinOp.i64 / AtomicCompareExchange.i64 on a raw or structured view: the atomic64 statement
+ * (atomic64.ts) on the element's two words, both in range; the previous value (0 outside the view). */
+function bufferAtomic64(L: DxilLifter, c: Instruction, res: DxResource, e: ExprId, cmpxchg: boolean): Val | undefined {
+  if (res.shape !== 'structured' && res.shape !== 'raw')
+    return L.refuse('64-bit integers', 'a 64-bit atomic on a typed view (its elements are two words: not held)');
+  const base = cmpxchg ? 2 : 3;
+  const ix = L.once(
+    wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1)),
+    'index',
+  );
+  const fn = cmpxchg ? 'compare_exchange' : binOp64(L, L.imm(arg(L, c, 2), 'an atomic operation'));
+  const hi = L.once(L.bin('add', ix, L.u32(1)), 'index_hi');
+  const { stmt, old } = atomic64Stmt(
+    L,
+    L.access(e, ix),
+    L.access(e, hi),
+    fn,
+    num(L, c, 6),
+    cmpxchg ? num(L, c, 5) : undefined,
+  );
+  const length = L.e({ op: 'array_length', pointer: e });
+  const cond = L.bin('and', L.bin('lt', ix, length), L.bin('lt', hi, length));
+  if (old === undefined) {
+    L.f.stmt({ op: 'if', cond, accept: [stmt], reject: [] });
+    return undefined;
+  }
+  const slot = L.f.local('old', L.tV2);
+  L.f.stmt({ op: 'if', cond, accept: [stmt, { op: 'store', pointer: L.local(slot), value: old }], reject: [] });
+  return L.load(L.local(slot));
 }
 
 const barrier: Handler = (L, c) => {
