@@ -98,7 +98,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
     );
 
   const ctx: OpContext = { resources, inputs: inputs.inputs, outputs: outPlan.outputs, builtins: new Map() };
-  if (stage === 'compute') setThreadGroup(L, threadGroup(L, ep));
+  if (stage === 'compute') setThreadGroup(L, threadGroup(L, ep), [info.shaderMajor, info.shaderMinor]);
   setRasterizerSampleCount(L, options.rasterizerSampleCount);
   const count = liftBody(L, fn, ctx, outPlan);
   const fnId = L.m.addFunction(L.f.finish(outPlan.type !== undefined ? { type: outPlan.type } : undefined));
