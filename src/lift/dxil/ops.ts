@@ -4,7 +4,7 @@
 // for reads out of range and nothing for writes out of range. Each handler reads its operands by
 // DXIL's numbering (operand 0 is the opcode). An operation not listed is refused by name.
 
-import type { ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
+import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
@@ -16,6 +16,7 @@ import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
 import { computeDerivative } from './quad.js';
 import { atomic64Stmt, binOp64 } from './atomic64.js';
+import { computedOffsetVector, constantOffsets, switchedSample } from './offsets.js';
 import {
   arg,
   builtinArg,
@@ -474,7 +475,8 @@ function sample(kind: SampleKind): Handler {
         `${res.dx.name || res.cls + res.dx.id}: a filtered sample of an integer texture (WGSL samples float textures only)`,
       );
     const { coord, layer } = floatCoords(L, c, 3, res);
-    const offset = offsets(L, c, 7, 3, res);
+    const computed = !constantOffsets(L, c, 7, 3);
+    const offset = computed ? undefined : offsets(L, c, 7, 3, res);
     const fragment = L.stage === 'pixel';
     let level: SampleLevel = { kind: 'auto' };
     let depthRef: ExprId | undefined;
@@ -544,16 +546,28 @@ function sample(kind: SampleKind): Handler {
     if (clamp && !L.isUndef(clamp)) L.note('a level-of-detail clamp is ignored (WGSL has none)');
     if (depthRef !== undefined && !res.depth)
       return L.invalid('a comparison sample of a texture not found by the usage scan');
-    let value = L.e({
+    const made = (off: ExprId | undefined): Expr => ({
       op: 'sample',
       image,
       sampler,
       coord,
       level,
       ...(layer !== undefined ? { arrayIndex: layer } : {}),
-      ...(offset !== undefined ? { offset } : {}),
+      ...(off !== undefined ? { offset: off } : {}),
       ...(depthRef !== undefined ? { depthRef } : {}),
     });
+    // Shader Model 6.7's computed offsets: a switch over the constant ones (offsets.ts)
+    let value = computed
+      ? switchedSample(
+          L,
+          c,
+          7,
+          res,
+          depthRef !== undefined || res.depth ? L.tF32 : L.m.vec('f32', 4),
+          fragment && (level.kind === 'auto' || level.kind === 'bias'),
+          made,
+        )
+      : L.e(made(offset));
     if (depthRef !== undefined)
       return {
         kind: 'tuple',
@@ -688,7 +702,11 @@ const textureLoad: Handler = (L, c, x) => {
   if (res.texels) return texelLoad(L, c, res, image);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
     return resRet(L, c, typedLanes(L, res, image, u32(L, c, 3)));
-  const off = res.shape === '3d' ? offsets(L, c, 6, 3, res) : offsets(L, c, 6, 2, res);
+  const off = !constantOffsets(L, c, 6, 3)
+    ? computedOffsetVector(L, c, 6, res)
+    : res.shape === '3d'
+      ? offsets(L, c, 6, 3, res)
+      : offsets(L, c, 6, 2, res);
   const { coord, layer, n } = intCoords(L, c, 3, res, off);
   const ms = res.shape === '2dms' || res.shape === '2dmsarray';
   const storage = res.cls === 'u';
