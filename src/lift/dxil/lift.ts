@@ -12,7 +12,7 @@
 
 import { setThreadGroup } from './quad.js';
 import { setUsedValues } from './atomic64.js';
-import { setRasterizerSampleCount } from './pipeline.js';
+import { setDrawStart, setRasterizerSampleCount } from './pipeline.js';
 import type { Container } from '../../container/container.js';
 import { IridiaError } from '../../errors.js';
 import type { LiftOptions, Program, Stage } from '../../ir/program.js';
@@ -77,6 +77,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
     return liftStageProgram(m, info, ep, fn, stage, target, partKind, offset, options, { liftBody, declareGlobals });
   const L = new DxilLifter(stage, partKind, offset);
+  setDrawStart(L, options.startVertexLocation, options.startInstanceLocation);
   L.fnName = fn.name ?? 'main';
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;

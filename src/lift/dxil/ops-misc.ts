@@ -30,7 +30,7 @@ import { levelOfDetail, footprintLanes, LOD_NOTE } from '../lod.js';
 import { rasterizerSamples, samplePositionWords } from '../memory.js';
 import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
 import { updateCounter } from '../counter.js';
-import { rasterizerSampleCount } from './pipeline.js';
+import { drawStart, rasterizerSampleCount } from './pipeline.js';
 import { computeDerivative } from './quad.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
@@ -311,8 +311,8 @@ export const MISC_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [223, textureGatherRaw],
   [244, barrierByMemoryType],
   [245, barrierByMemoryHandle],
-  [256, refused('system value not handled', 'StartVertexLocation has no WGSL counterpart')],
-  [257, refused('system value not handled', 'StartInstanceLocation has no WGSL counterpart')],
+  [256, (L) => L.u32(drawStart(L).vertex)],
+  [257, (L) => L.u32(drawStart(L).instance)],
   [303, refused('vector types', 'RawBufferVectorLoad (Shader Model 6.9 long vectors)')],
   [304, refused('vector types', 'RawBufferVectorStore (Shader Model 6.9 long vectors)')],
 ]);
