@@ -1,13 +1,13 @@
-// Shader Model 6.7's programmable texel offsets: a Sample*, SampleCmp* or TextureLoad whose offset
-// operands are not immediates. Direct3D uses each offset's low four bits as a signed integer
-// (-8..7; D3D12's programmable offset rule, as vkd3d-proton's test_sm67_dynamic_texture_offset
-// computes its expectation with sext4(offset) and applies it per sampled level). WGSL takes only
-// constant sample offsets, so a sample is a switch over the 16 offsets per axis (256 of a 2D
-// texture, 16 of a 1D one), each case sampling with its constant offset; a texture load adds the
-// sign-extended offsets to its integer coordinates (exactly what a load's offset does). A 3D
-// texture's computed sample offsets (4,096 cases) are refused by name, and so is an implicit-level
-// or biased sample of a pixel program with them (WGSL's textureSample needs uniform control flow,
-// which the switch's selector is not). A cube texture ignores offsets (Direct3D does too).
+// Shader Model 6.7's programmable texel offsets: a Sample* or SampleCmp* whose offset operands are
+// not immediates. Direct3D uses each offset's low four bits as a signed integer (-8..7; D3D12's
+// programmable offset rule, as vkd3d-proton's test_sm67_dynamic_texture_offset computes its
+// expectation with sext4(offset) and applies it per sampled level). WGSL takes only constant sample
+// offsets, so a sample is a switch over the 16 offsets per axis (256 of a 2D texture, 16 of a 1D
+// one), each case sampling with its constant offset. A 3D texture's computed sample offsets (4,096
+// cases) are refused by name, and so is an implicit-level or biased sample of a pixel program with
+// them (WGSL's textureSample needs uniform control flow, which the switch's selector is not), and a
+// TextureLoad's or gather's computed offsets stay as ops.ts lifts them. A cube texture ignores
+// offsets (Direct3D does too).
 
 import type { ExprId, Expr, SwitchCase } from '../../ir/ir.js';
 import { Constant, type Instruction } from '../../dxil/ir.js';
@@ -30,18 +30,6 @@ export function constantOffsets(L: DxilLifter, c: Instruction, k: number, n: num
 /** How many offset axes a view's shape takes (a 1D texture's second lane stays 0). */
 function axes(res: DxResource): number {
   return res.shape === '3d' ? 3 : res.shape.startsWith('1d') ? 1 : 2;
-}
-
-/** The offsets k.. as an i32 vector of sign-extended low four bits (2 lanes, 3 for a 3D view). */
-export function computedOffsetVector(L: DxilLifter, c: Instruction, k: number, res: DxResource): ExprId {
-  L.note(COMPUTED_OFFSET_NOTE);
-  const n = axes(res);
-  const lane = (j: number): ExprId => {
-    if (j >= n || undef(L, c, k + j)) return L.i32(0);
-    const shifted = L.bin('shl', L.bitcast('i32', u32(L, c, k + j)), L.u32(28));
-    return L.bin('shr', shifted, L.u32(28));
-  };
-  return vec(L, 'i32', [0, 1, 2].slice(0, res.shape === '3d' ? 3 : 2).map(lane));
 }
 
 /** A sample with computed offsets k..: a switch over the constant offsets, each case storing the

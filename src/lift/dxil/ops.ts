@@ -16,7 +16,7 @@ import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
 import { computeDerivative } from './quad.js';
 import { atomic64Stmt, binOp64 } from './atomic64.js';
-import { computedOffsetVector, constantOffsets, switchedSample } from './offsets.js';
+import { constantOffsets, switchedSample } from './offsets.js';
 import {
   arg,
   builtinArg,
@@ -702,11 +702,7 @@ const textureLoad: Handler = (L, c, x) => {
   if (res.texels) return texelLoad(L, c, res, image);
   if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
     return resRet(L, c, typedLanes(L, res, image, u32(L, c, 3)));
-  const off = !constantOffsets(L, c, 6, 3)
-    ? computedOffsetVector(L, c, 6, res)
-    : res.shape === '3d'
-      ? offsets(L, c, 6, 3, res)
-      : offsets(L, c, 6, 2, res);
+  const off = res.shape === '3d' ? offsets(L, c, 6, 3, res) : offsets(L, c, 6, 2, res);
   const { coord, layer, n } = intCoords(L, c, 3, res, off);
   const ms = res.shape === '2dms' || res.shape === '2dmsarray';
   const storage = res.cls === 'u';
