@@ -53,6 +53,10 @@ export type ResourceKind =
        * (lift/texels.ts): words 0-2 its width, height and depth-or-layers, which the caller writes;
        * texel (x, y, z) at word 4 + x + width * (y + height * z). */
       readonly texels?: true;
+      /** Words a texel of a texel view, or an element of a typed buffer view, holds: 2 for a view a
+       * 64-bit atomic uses (an R32G32_UINT format: the low word first; a texel view's texel
+       * (x, y, z) at word 4 + 2 (x + width * (y + height * z))); absent: 1. */
+      readonly elementWords?: 2;
       /** A multisampled texel view (RWTexture2DMS[Array]): its declared sample count (header word 3). */
       readonly samples?: number;
     }

@@ -1,7 +1,8 @@
 // Shader Model 6.6's 64-bit atomics (src/lift/dxil/atomic64.ts, the IR's atomic64): vkd3d-proton's
 // test_shader_sm66_64bit_atomics programs (cs_64bit_atomics: AtomicBinOp.i64 and
 // AtomicCompareExchange.i64 on structured UAVs; cs_64bit_atomics_shared: atomicrmw and cmpxchg of
-// i64 on groupshared memory) run on the executor with the test's inputs {1<<40, 3<<31, 3<<29,
+// i64 on groupshared memory; cs_64bit_atomics_typed: on R32G32_UINT typed views) run on the
+// executor with the test's inputs {1<<40, 3<<31, 3<<29,
 // 1<<63} against its expected values (run_64bit_atomics_test in tests/d3d12_sm_advanced.c: the
 // sum, the and of the complements, the or, umax, umin, smax, smin, the xor with ~0; the exchanges'
 // and compare-exchanges' results one of the inputs); each refuses WGSL emission by name (WGSL has
@@ -62,6 +63,37 @@ for (const name of [
     const got = fromWords(output);
     for (let i = 0; i < 8; i++) assert.equal(got[i], EXPECTED[i], `value ${i}`);
     for (let i = 8; i < 11; i++) assert.ok(INPUTS.includes(got[i]!), `value ${i} = ${got[i]!.toString(16)}: an input`);
+    assert.throws(
+      () => emitWgsl(p),
+      (e: unknown) => e instanceof IridiaError && /^64-bit integers: a 64-bit atomic/.test(e.reason),
+    );
+  });
+}
+
+// cs_64bit_atomics_typed: the same operations on an 11x11 R32G32_UINT RWTexture2D (texel (i, i)
+// holds value i; a texel view of two words a texel, lift/texels.ts) and values 5 and 6 on an
+// R32G32_UINT RWBuffer (two words an element), as run_64bit_atomics_test reads them back
+for (const name of [
+  'sm_advanced__cs_64bit_atomics_typed.dxil',
+  'tests__d3d12_sm_advanced__cs_code_64bit_atomic_typed.dxil',
+]) {
+  test(`${name}: vkd3d-proton's expected 64-bit atomic results on typed views on the executor`, { skip }, () => {
+    const p = lift(readBytes(join(sharedPath(DIR)!, name)));
+    assert.deepEqual(validateModule(p.module), []);
+    assert.deepEqual(
+      p.interface.resources
+        .filter((r) => r.registerClass === 'u')
+        .map((r) => r.kind.kind === 'uav' && r.kind.elementWords),
+      [2, 2],
+    );
+    const texture = new Uint32Array(4 + 2 * 121);
+    texture.set([11, 11, 1, 0]);
+    const buffer = new Uint32Array(22);
+    runCompute(p, { workgroups: [1, 1, 1], buffers: { '1:0': toWords(INPUTS), '3:0': texture, '3:1': buffer } });
+    const texel = (i: number) => fromWords(texture.subarray(4 + 2 * (i * 11 + i), 6 + 2 * (i * 11 + i)))[0]!;
+    const element = fromWords(buffer);
+    for (let i = 0; i < 8; i++) assert.equal(i === 5 || i === 6 ? element[i] : texel(i), EXPECTED[i], `value ${i}`);
+    for (let i = 8; i < 11; i++) assert.ok(INPUTS.includes(texel(i)), `texel ${i}: an input`);
     assert.throws(
       () => emitWgsl(p),
       (e: unknown) => e instanceof IridiaError && /^64-bit integers: a 64-bit atomic/.test(e.reason),

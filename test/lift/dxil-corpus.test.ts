@@ -41,8 +41,8 @@ const ROOT = 'corpus/dxil';
 const SUITE = 'dxil-lift';
 /** Floors: the figures measured when they were last raised (lifted programs; share of non-library
  * programs lifted). */
-const MIN_LIFTED = 867;
-const MIN_SHARE = 0.953;
+const MIN_LIFTED = 870;
+const MIN_SHARE = 0.956;
 
 interface Refusal {
   /** 'E601 <reason key>' or 'E602 invalid'. */

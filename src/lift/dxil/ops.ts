@@ -13,9 +13,8 @@ import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64, storeWords64 } from './ops-f64.js';
 import { coordLayout } from '../memory.js';
-import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
+import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample, wordsAtomic64 } from './texels.js';
 import { computeDerivative } from './quad.js';
-import { atomic64Stmt, binOp64 } from './atomic64.js';
 import { constantOffsets, switchedSample } from './offsets.js';
 import {
   arg,
@@ -211,6 +210,7 @@ function resRet(L: DxilLifter, c: Instruction, lanes: ExprId[], status: ExprId =
  * Direct3D's defaults for the components the format lacks (0, 0, and 1 in the view's type for
  * alpha; every component 0 out of range), as the SM4/5 lifter's bufferRead gives them. */
 function typedLanes(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId): ExprId[] {
+  if (res.wide) return L.refuse('64-bit integers', 'a typed load of a buffer view a 64-bit atomic uses');
   const ix = L.once(idx, 'index');
   const v = bufferRead(L, res, handle, ix);
   if (!res.scalarElements) return [0, 1, 2, 3].map((k) => L.swz(v, [k]));
@@ -354,6 +354,7 @@ function storeBuffer(raw: boolean): Handler {
     }
     const values = [4, 5, 6, 7].map((k) => (mask & (1 << (k - 4)) ? toLane(L, num(L, c, k), vt) : L.u32(0)));
     if (res.shape === 'buffer') {
+      if (res.wide) return L.refuse('64-bit integers', 'a typed store to a buffer view a 64-bit atomic uses');
       if (res.scalarElements) bufferWrite(L, res, e, u32(L, c, 2), values[0]!);
       else {
         if (mask !== 0xf)
@@ -808,6 +809,7 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
     if (res.texels) return texelAtomic(L, c, res, e, cmpxchg);
     const base = cmpxchg ? 2 : 3;
     if (c.type.kind === 'int' && c.type.width === 64) return bufferAtomic64(L, c, res, e, cmpxchg);
+    if (res.wide) return L.refuse('64-bit integers', 'a 32-bit atomic on a typed view a 64-bit atomic uses');
     const idx =
       res.shape === 'structured' || res.shape === 'raw'
         ? wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1))
@@ -833,35 +835,23 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
   };
 }
 
-/** AtomicBinOp.i64 / AtomicCompareExchange.i64 on a raw or structured view: the atomic64 statement
- * (atomic64.ts) on the element's two words, both in range; the previous value (0 outside the view). */
+/** AtomicBinOp.i64 / AtomicCompareExchange.i64 on a raw or structured view (the element's two
+ * words, both in range) or a typed buffer a 64-bit atomic uses (two words an element): the atomic64
+ * statement (atomic64.ts); the previous value (0 outside the view). */
 function bufferAtomic64(L: DxilLifter, c: Instruction, res: DxResource, e: ExprId, cmpxchg: boolean): Val | undefined {
-  if (res.shape !== 'structured' && res.shape !== 'raw')
-    return L.refuse('64-bit integers', 'a 64-bit atomic on a typed view (its elements are two words: not held)');
   const base = cmpxchg ? 2 : 3;
+  const length = L.e({ op: 'array_length', pointer: e });
+  if (res.shape === 'buffer') {
+    if (!res.wide) return L.invalid('a 64-bit atomic on a typed view the usage scan did not find');
+    const i = L.once(u32(L, c, base), 'element');
+    return wordsAtomic64(L, c, e, L.bin('mul', i, L.u32(2)), L.bin('lt', i, L.bin('div', length, L.u32(2))), cmpxchg);
+  }
   const ix = L.once(
     wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1)),
     'index',
   );
-  const fn = cmpxchg ? 'compare_exchange' : binOp64(L, L.imm(arg(L, c, 2), 'an atomic operation'));
-  const hi = L.once(L.bin('add', ix, L.u32(1)), 'index_hi');
-  const { stmt, old } = atomic64Stmt(
-    L,
-    L.access(e, ix),
-    L.access(e, hi),
-    fn,
-    num(L, c, 6),
-    cmpxchg ? num(L, c, 5) : undefined,
-  );
-  const length = L.e({ op: 'array_length', pointer: e });
-  const cond = L.bin('and', L.bin('lt', ix, length), L.bin('lt', hi, length));
-  if (old === undefined) {
-    L.f.stmt({ op: 'if', cond, accept: [stmt], reject: [] });
-    return undefined;
-  }
-  const slot = L.f.local('old', L.tV2);
-  L.f.stmt({ op: 'if', cond, accept: [stmt, { op: 'store', pointer: L.local(slot), value: old }], reject: [] });
-  return L.load(L.local(slot));
+  const inRange = L.bin('and', L.bin('lt', ix, length), L.bin('lt', L.bin('add', ix, L.u32(1)), length));
+  return wordsAtomic64(L, c, e, ix, inRange, cmpxchg);
 }
 
 const barrier: Handler = (L, c) => {
