@@ -94,7 +94,7 @@ for (const name of [
   'sm_advanced__cs_derivative_2d_unaligned',
   'tests__d3d12_sm_advanced__cs_derivative_2d_unaligned_dxil',
 ])
-  test(`${name}: an 8x9 group takes linear quads; vkd3d-proton's (3, 1/32, 1/32, 2) at every texel`, (t) => {
+  test(`${name}: an 8x9 group takes linear quads; vkd3d-proton's (3, 1/32, 1/32, 2) at every texel; Dawn agrees`, async (t) => {
     const path = `${DIR}/${name}.dxil`;
     const skip = skipUnlessShared(path);
     if (skip) return t.skip(skip);
@@ -120,6 +120,12 @@ for (const name of [
         [3, 1 / 32, 1 / 32, 2],
         `texel (${i % 16}, ${i >> 4})`,
       );
+    // on Dawn: a seeded run's words equal the executor's
+    const skipGpu = webgpuSkip();
+    if (skipGpu) return t.skip(skipGpu);
+    const c = compareOutputs(runOnExecutor(p, 1).outputs, await runOnDawn(p, 1));
+    assert.deepEqual(c.shape, []);
+    assert.equal(c.differing, 0, c.first);
   });
 
 // vkd3d-proton's test_shader_sm66_quad_op_semantics: a 16x16 R32_FLOAT texture of 1 + 16y + x;
@@ -131,7 +137,7 @@ for (const [name, twoD] of [
   ['tests__d3d12_sm_advanced__cs_quad_swap_2d_sm66_dxil', true],
   ['sm_advanced__cs_quad_swap_2d_unaligned', false],
 ] as const)
-  test(`${name}: vkd3d-proton's ${twoD ? '2D' : 'linear'} quad reads on the executor`, (t) => {
+  test(`${name}: vkd3d-proton's ${twoD ? '2D' : 'linear'} quad reads on the executor (and, 2D, a seeded run on Dawn)`, async (t) => {
     const path = `${DIR}/${name}.dxil`;
     const skip = skipUnlessShared(path);
     if (skip) return t.skip(skip);
@@ -157,6 +163,13 @@ for (const [name, twoD] of [
           `texel (${x}, ${y})`,
         );
       }
+    // the exchange's WGSL (2D quads) on Dawn: a seeded run's words equal the executor's
+    if (!twoD) return;
+    const skipGpu = webgpuSkip();
+    if (skipGpu) return t.skip(skipGpu);
+    const c = compareOutputs(runOnExecutor(p, 1).outputs, await runOnDawn(p, 1));
+    assert.deepEqual(c.shape, []);
+    assert.equal(c.differing, 0, c.first);
   });
 
 // mesh_shader__ms_derivatives (numthreads(16, 8, 1), a 2D quad layout): vertex y * 16 + x gets
