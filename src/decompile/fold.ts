@@ -156,6 +156,16 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
             ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
           });
           break;
+        case 'atomic64':
+          out.push({
+            ...s,
+            low: copy(s.low),
+            high: copy(s.high),
+            value: copy(s.value),
+            ...(s.compare !== undefined ? { compare: copy(s.compare) } : {}),
+            ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
+          });
+          break;
         case 'subgroup':
           out.push({
             op: 'subgroup',
@@ -230,7 +240,7 @@ function multiplicity(f: Function): number[] {
   return n;
 }
 
-const WRITES: ReadonlySet<string> = new Set(['store', 'atomic', 'image_store', 'call', 'barrier']);
+const WRITES: ReadonlySet<string> = new Set(['store', 'atomic', 'atomic64', 'image_store', 'call', 'barrier']);
 
 function writesMemory(s: Stmt): boolean {
   let w = false;

@@ -379,6 +379,16 @@ export function promoteRegisters(
           out.push(r);
           break;
         }
+        case 'atomic64':
+          out.push({
+            ...s,
+            low: x(s.low),
+            high: x(s.high),
+            value: x(s.value),
+            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
+            ...(s.result !== undefined ? { result: mapResult(s.result, old, f, s) } : {}),
+          });
+          break;
         case 'subgroup': {
           const r: Stmt = {
             op: 'subgroup',
@@ -483,6 +493,8 @@ export function stmtExprs(s: Stmt): ExprId[] {
       return s.value === undefined ? [] : [s.value];
     case 'atomic':
       return [s.pointer, ...(s.value !== undefined ? [s.value] : []), ...(s.compare !== undefined ? [s.compare] : [])];
+    case 'atomic64':
+      return [s.low, s.high, s.value, ...(s.compare !== undefined ? [s.compare] : [])];
     case 'image_store':
       return [s.image, s.coord, ...(s.arrayIndex !== undefined ? [s.arrayIndex] : []), s.value];
     case 'subgroup':

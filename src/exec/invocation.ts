@@ -70,7 +70,7 @@ function resolved(m: Module, f: IrFunction): Resolved[] {
 }
 
 /** Atomics whose order changes neither the memory nor (results unused) anything else. */
-const COMMUTATIVE = new Set(['add', 'and', 'or', 'xor', 'min', 'max']);
+const COMMUTATIVE = new Set(['add', 'and', 'or', 'xor', 'min', 'max', 'min_s', 'max_s', 'min_u', 'max_u']);
 
 function any(mask: Uint8Array): boolean {
   for (let l = 0; l < mask.length; l++) if (mask[l]) return true;
@@ -251,6 +251,9 @@ export class Invocation {
       case 'atomic':
         this.atomic(s, mask);
         return;
+      case 'atomic64':
+        this.atomic64(s, mask);
+        return;
       case 'image_store':
         this.imageStore(s, mask);
         return;
@@ -328,6 +331,74 @@ export class Invocation {
           break;
       }
       mem[a] = nw >>> 0;
+    }
+    if (s.result !== undefined) this.lets.set(s.result, out);
+  }
+
+  /** A 64-bit atomic (ir.ts atomic64): each lane in turn reads both words, computes and writes both,
+   * so no other lane's access comes between (the lanes run one at a time). */
+  private atomic64(s: Extract<Stmt, { op: 'atomic64' }>, mask: Uint8Array): void {
+    const lo = this.item(s.low);
+    const hi = this.item(s.high);
+    if (lo.kind !== 'ptr' || hi.kind !== 'ptr') fail('atomic64 on a non-pointer');
+    const n = this.n;
+    const v = this.value(s.value);
+    const c = s.compare !== undefined ? this.value(s.compare) : undefined;
+    const out = new V(n, 2);
+    const kind: AccessKind = s.result === undefined && COMMUTATIVE.has(s.fn) ? 'atomic' : 'ordered_atomic';
+    const word = (l: number, k: number): bigint => BigInt(v.u[k * n + l]!);
+    for (let l = 0; l < n; l++) {
+      if (!mask[l]) continue;
+      const a = lo.addr[l]!;
+      const b = hi.addr[l]!;
+      const memA = (lo.mem ?? lo.mems[l])!;
+      const memB = (hi.mem ?? hi.mems[l])!;
+      if (a < 0 || b < 0 || a >= memA.length || b >= memB.length) continue;
+      const old = BigInt(memA[a]!) | (BigInt(memB[b]!) << 32n);
+      out.u[l] = memA[a]!;
+      out.u[n + l] = memB[b]!;
+      if (this.helper[l] && (lo.shared || hi.shared)) continue;
+      if (lo.shared) this.ctx.trace?.access(memA, a, l, kind);
+      if (hi.shared) this.ctx.trace?.access(memB, b, l, kind);
+      const x = word(l, 0) | (word(l, 1) << 32n);
+      const sx = BigInt.asIntN(64, x);
+      const so = BigInt.asIntN(64, old);
+      let nw = old;
+      switch (s.fn) {
+        case 'add':
+          nw = old + x;
+          break;
+        case 'and':
+          nw = old & x;
+          break;
+        case 'or':
+          nw = old | x;
+          break;
+        case 'xor':
+          nw = old ^ x;
+          break;
+        case 'min_s':
+          nw = sx < so ? x : old;
+          break;
+        case 'max_s':
+          nw = sx > so ? x : old;
+          break;
+        case 'min_u':
+          nw = x < old ? x : old;
+          break;
+        case 'max_u':
+          nw = x > old ? x : old;
+          break;
+        case 'exchange':
+          nw = x;
+          break;
+        case 'compare_exchange':
+          if (old === (BigInt(c!.u[l]!) | (BigInt(c!.u[n + l]!) << 32n))) nw = x;
+          break;
+      }
+      nw = BigInt.asUintN(64, nw);
+      memA[a] = Number(nw & 0xffffffffn);
+      memB[b] = Number(nw >> 32n);
     }
     if (s.result !== undefined) this.lets.set(s.result, out);
   }

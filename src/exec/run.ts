@@ -376,6 +376,10 @@ function runPixelImpl(program: Program | Module, run: PixelRun & ExecBindings): 
 
 export interface VertexRun {
   readonly vertexCount: number;
+  /** vertex_index of the first vertex (WebGPU's firstVertex, or an indexed draw's baseVertex;
+   * default 0): vertex l has vertex_index firstVertex + l. */
+  readonly firstVertex?: number;
+  /** instance_index (WebGPU's: firstInstance included; default 0). */
   readonly instanceIndex?: number;
   /** Vertex inputs by location: 4 words per vertex. */
   readonly inputs?: Readonly<Record<number, Uint32Array>>;
@@ -406,7 +410,7 @@ function runVertexImpl(program: Program | Module, run: VertexRun & ExecBindings)
       if (b.kind === 'location') {
         const src = run.inputs?.[b.location];
         for (let k = 0; k < w; k++) v.u[k * n + l] = src?.[l * 4 + k] ?? 0;
-      } else if (b.builtin === 'vertex_index') v.u[l] = l;
+      } else if (b.builtin === 'vertex_index') v.u[l] = ((run.firstVertex ?? 0) + l) >>> 0;
       else if (b.builtin === 'instance_index') v.u[l] = run.instanceIndex ?? 0;
       else fail(`vertex builtin ${b.builtin}`);
     }

@@ -200,7 +200,7 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
       } else if (g.space === 'storage') {
         const words =
           r.kind.kind === 'uav' && r.kind.texels
-            ? seededTexelWords(seed, stream, r.kind.dimension, r.kind.samples)
+            ? seededTexelWords(seed, stream, r.kind.dimension, r.kind.samples, r.kind.elementWords)
             : seededWords(seed, stream, SEED_BUFFER_WORDS);
         buffers[key] = words;
         const writable = g.access === 'read_write';
@@ -278,13 +278,19 @@ export function seedBindings(p: Program, seed: number): SeededBindings {
 
 /** A typed texture view held as words (lift/texels.ts): the header (width, height, depth-or-layers,
  * and 0 or a multisampled view's sample count) of a SEED_TEXTURE_SIZE texture as seedBindings sizes
- * textures (1D: height 1; arrays 2 layers; 3D 4 deep), then its texels (samples) from the stream,
- * word 4 on being the stream's first word. */
-function seededTexelWords(seed: number, stream: string, dimension: string, samples?: number): Uint32Array {
+ * textures (1D: height 1; arrays 2 layers; 3D 4 deep), then its texels (samples; `texelWords` words
+ * each) from the stream, word 4 on being the stream's first word. */
+function seededTexelWords(
+  seed: number,
+  stream: string,
+  dimension: string,
+  samples?: number,
+  texelWords = 1,
+): Uint32Array {
   const width = SEED_TEXTURE_SIZE;
   const height = dimension === '1d' || dimension === '1darray' ? 1 : SEED_TEXTURE_SIZE;
   const depth = dimension === '3d' ? 4 : dimension.endsWith('array') ? 2 : 1;
-  const texels = width * height * depth * (samples ?? 1);
+  const texels = width * height * depth * (samples ?? 1) * texelWords;
   const out = new Uint32Array(4 + texels);
   out.set([width, height, depth, samples ?? 0]);
   out.set(seededWords(seed, stream, texels), 4);

@@ -373,6 +373,10 @@ export type Expr =
 
 export type AtomicFn = 'add' | 'and' | 'or' | 'xor' | 'min' | 'max' | 'exchange' | 'compare_exchange' | 'load';
 
+/** What an `atomic64` statement computes: min/max compare as signed (`_s`) or unsigned (`_u`) 64-bit integers. */
+export type Atomic64Fn =
+  'add' | 'and' | 'or' | 'xor' | 'min_s' | 'max_s' | 'min_u' | 'max_u' | 'exchange' | 'compare_exchange';
+
 /** What a `subgroup` statement computes (see "Subgroups" above). */
 export type SubgroupFn =
   | 'elect'
@@ -426,6 +430,24 @@ export type Stmt =
       readonly value?: ExprId;
       readonly compare?: ExprId;
       /** Names the previous value (a let of the atomic's scalar type). */
+      readonly result?: LetId;
+    }
+  /** A 64-bit atomic on two words (Shader Model 6.6's 64-bit atomics): `low` and `high` point at
+   * `atomic<u32>` words holding the value's low and high 32 bits; `value` and `compare` are
+   * vec2<u32> (x low, y high); the statement reads both words, computes `fn` on the 64-bit value
+   * and writes both words back as ONE atomic step (no other invocation's access of either word
+   * comes between: the executor runs it so); `result` names the previous 64-bit value (vec2<u32>).
+   * add wraps modulo 2^64; compare_exchange writes `value` when both words equal `compare`. WGSL
+   * has 32-bit atomics only: the emitter writes and, or, xor and add (carry into the high word) as
+   * two word atomics when `result` is absent (the final memory is exact: the operations commute)
+   * and refuses the rest by name (see src/wgsl/emit.ts). */
+  | {
+      readonly op: 'atomic64';
+      readonly low: ExprId;
+      readonly high: ExprId;
+      readonly fn: Atomic64Fn;
+      readonly value: ExprId;
+      readonly compare?: ExprId;
       readonly result?: LetId;
     }
   | {

@@ -159,6 +159,12 @@ function printBlock(p: ExprPrinter, b: Block, ind: string, out: string[]): void 
         out.push(`${ind}${r}atomic_${s.fn}(${[p.expr(s.pointer), ...ops].join(', ')})`);
         break;
       }
+      case 'atomic64': {
+        const ops = [s.value, s.compare].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
+        const r = s.result !== undefined ? `let ${p.letName(s.result)} = ` : '';
+        out.push(`${ind}${r}atomic64_${s.fn}(${[p.expr(s.low), p.expr(s.high), ...ops].join(', ')})`);
+        break;
+      }
       case 'subgroup': {
         const ops = [s.argument, s.index].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
         const fold = s.reduce !== undefined ? `_${s.reduce}` : '';

@@ -53,6 +53,10 @@ export type ResourceKind =
        * (lift/texels.ts): words 0-2 its width, height and depth-or-layers, which the caller writes;
        * texel (x, y, z) at word 4 + x + width * (y + height * z). */
       readonly texels?: true;
+      /** Words a texel of a texel view, or an element of a typed buffer view, holds: 2 for a view a
+       * 64-bit atomic uses (an R32G32_UINT format: the low word first; a texel view's texel
+       * (x, y, z) at word 4 + 2 (x + width * (y + height * z))); absent: 1. */
+      readonly elementWords?: 2;
       /** A multisampled texel view (RWTexture2DMS[Array]): its declared sample count (header word 3). */
       readonly samples?: number;
     }
@@ -195,4 +199,15 @@ export interface LiftOptions {
    * not carry: what `sampleinfo`/`samplepos` of the rasterizer and DXIL's
    * RenderTargetGetSampleCount/RenderTargetGetSamplePosition give (Direct3D's standard pattern). */
   readonly rasterizerSampleCount?: number;
+  /** The draw's start vertex and start instance (default 0 each), which the program does not carry:
+   * Direct3D's StartVertexLocation (DrawInstanced's; DrawIndexedInstanced's BaseVertexLocation) and
+   * StartInstanceLocation. WGSL's vertex_index and instance_index include them (WebGPU's
+   * firstVertex or baseVertex, and firstInstance: draw with these same values), Direct3D's
+   * SV_VertexID and SV_InstanceID do not, so a vertex program's SV_VertexID is vertex_index -
+   * startVertexLocation and its SV_InstanceID instance_index - startInstanceLocation (both
+   * lifters), and Shader Model 6.8's StartVertexLocation()/StartInstanceLocation() are these
+   * constants (noted in the program's notes when a program reads them). With the default 0 the
+   * lifted program is right for draws whose firstVertex/baseVertex and firstInstance are 0. */
+  readonly startVertexLocation?: number;
+  readonly startInstanceLocation?: number;
 }

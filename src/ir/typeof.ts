@@ -116,12 +116,15 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
   /** Lets bound by a call: the function called (its result type is the let's). */
   const callLets = new Map<number, number>();
+  /** Lets bound by an atomic64: the previous 64-bit value, vec2<u32>. */
+  const atomic64Lets = new Set<number>();
   const walk = (b: Block): void => {
     for (const s of b) {
       if (s.op === 'let') letValues.set(s.let, s.value);
       else if (s.op === 'atomic' && s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
       else if (s.op === 'subgroup') subgroupLets.set(s.result, s);
       else if (s.op === 'call' && s.result !== undefined) callLets.set(s.result, s.fn);
+      else if (s.op === 'atomic64' && s.result !== undefined) atomic64Lets.add(s.result);
       else if (s.op === 'if') {
         walk(s.accept);
         walk(s.reject);
@@ -158,6 +161,10 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
       else if (s.fn === 'ballot') out.push(val(vt('u32', 4)));
       else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
       else out.push(val(value(s.argument)));
+      continue;
+    }
+    if (e.op === 'let' && atomic64Lets.has(e.let)) {
+      out.push(val(vt('u32', 2)));
       continue;
     }
     if (e.op === 'let' && callLets.has(e.let)) {

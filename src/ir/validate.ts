@@ -4,7 +4,7 @@
 // switch, resource bindings unique, entry points' interfaces bound. Returns every problem found
 // as a line naming the function and the expression or statement; an empty list means valid.
 
-import type { Block, Expr, ExprId, Function, Module, Stmt, Type } from './ir.js';
+import type { Atomic64Fn, Block, Expr, ExprId, Function, Module, Stmt, Type } from './ir.js';
 import { IrTypeError, describe, resolveFunction, sameType, scalarOf, type Resolved } from './typeof.js';
 
 export function validateModule(m: Module): string[] {
@@ -69,6 +69,19 @@ export function validateModule(m: Module): string[] {
   }
   return problems;
 }
+
+const ATOMIC64_FNS: ReadonlySet<string> = new Set<Atomic64Fn>([
+  'add',
+  'and',
+  'or',
+  'xor',
+  'min_s',
+  'max_s',
+  'min_u',
+  'max_u',
+  'exchange',
+  'compare_exchange',
+]);
 
 function usesSubgroups(b: Block): boolean {
   return b.some(
@@ -354,6 +367,29 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
           if (!v || v.kind !== 'scalar' || v.scalar !== sc) say(ctx, where, `atomic operand is not ${sc}`);
         }
         if ((s.fn === 'load') !== (s.value === undefined)) say(ctx, where, 'atomic operand count');
+        if ((s.fn === 'compare_exchange') !== (s.compare !== undefined)) say(ctx, where, 'compare operand');
+        if (s.result !== undefined) {
+          if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
+          ctx.bound.add(s.result);
+          visible.add(s.result);
+        }
+        break;
+      }
+      case 'atomic64': {
+        for (const w of [s.low, s.high]) {
+          use(w);
+          const p = ctx.types[w];
+          if (!p || p.kind !== 'pointer' || p.type.kind !== 'atomic' || p.type.scalar !== 'u32')
+            say(ctx, where, 'atomic64 on a word that is not atomic<u32>');
+        }
+        for (const x of [s.value, s.compare]) {
+          if (x === undefined) continue;
+          use(x);
+          const v = valueType(ctx, x);
+          if (!v || v.kind !== 'vector' || v.scalar !== 'u32' || v.size !== 2)
+            say(ctx, where, 'atomic64 operand is not vec2<u32>');
+        }
+        if (!ATOMIC64_FNS.has(s.fn)) say(ctx, where, `atomic64 function ${String(s.fn)}`);
         if ((s.fn === 'compare_exchange') !== (s.compare !== undefined)) say(ctx, where, 'compare operand');
         if (s.result !== undefined) {
           if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);

@@ -260,6 +260,30 @@ export function buildInputs(
   return out;
 }
 
+/** The note a lift makes when a program reads SV_VertexID/SV_InstanceID with a start given, or
+ * Shader Model 6.8's StartVertexLocation/StartInstanceLocation (LiftOptions.startVertexLocation). */
+export function drawStartNote(vertex: number, instance: number, given: boolean): string {
+  return `the draw's start vertex is ${vertex} and its start instance ${instance} (the lift options startVertexLocation and startInstanceLocation${given ? '' : ', by default'}): WGSL's vertex_index and instance_index include them, so draw with firstVertex (baseVertex) ${vertex} and firstInstance ${instance}; SV_VertexID and SV_InstanceID are vertex_index - ${vertex} and instance_index - ${instance}`;
+}
+
+/** SV_VertexID or SV_InstanceID from WGSL's vertex_index or instance_index: less the draw's start
+ * (LiftOptions.startVertexLocation/startInstanceLocation; Direct3D's ids exclude it, WGSL's include it). */
+export function drawIdBuiltin(
+  L: { u32(v: number): ExprId; bin(fn: 'sub', a: ExprId, b: ExprId): ExprId; note(text: string): void; tU32: TypeId },
+  vertex: boolean,
+  options: { readonly startVertexLocation?: number; readonly startInstanceLocation?: number },
+): { builtin: Builtin; type: TypeId; lanes: (a: ExprId) => ExprId[] } {
+  const v = options.startVertexLocation;
+  const i = options.startInstanceLocation;
+  const start = (vertex ? v : i) ?? 0;
+  if (v !== undefined || i !== undefined) L.note(drawStartNote(v ?? 0, i ?? 0, true));
+  return {
+    builtin: vertex ? 'vertex_index' : 'instance_index',
+    type: L.tU32,
+    lanes: (a) => [start === 0 ? a : L.bin('sub', a, L.u32(start))],
+  };
+}
+
 function inputBuiltin(
   L: Lifter,
   sv: number,
@@ -285,10 +309,8 @@ function inputBuiltin(
       };
     if (sv === SV.sampleIndex) return u('sample_index');
   }
-  if (L.stage === 'vertex') {
-    if (sv === SV.vertexId) return u('vertex_index');
-    if (sv === SV.instanceId) return u('instance_index');
-  }
+  if (L.stage === 'vertex' && (sv === SV.vertexId || sv === SV.instanceId))
+    return drawIdBuiltin(L, sv === SV.vertexId, L.resources.options);
   return undefined;
 }
 

@@ -25,6 +25,9 @@ export const TEXEL_HEADER_WORDS = 4;
 export const TEXELS_NOTE = (name: string): string =>
   `${name}: a typed texture view used atomically is a storage buffer of one 32-bit word a texel (WebGPU has no texture atomics): words 0-2 hold its width, height and depth-or-layers, which the caller writes, texel (x, y, z) is word 4 + x + width * (y + height * z); its loads, stores and size queries read the same words`;
 
+export const TEXELS64_NOTE = (name: string): string =>
+  `${name}: a typed texture view a 64-bit atomic uses is a storage buffer of two 32-bit words a texel (an R32G32_UINT format, the low word first; WebGPU has no texture atomics): words 0-2 hold its width, height and depth-or-layers, which the caller writes, texel (x, y, z) is words 4 + 2 (x + width * (y + height * z)) and the next; its loads, stores and size queries read the same words`;
+
 export const TEXELS_MS_NOTE = (name: string): string =>
   `${name}: a multisampled UAV (WebGPU has no multisampled storage texture) is a storage buffer of one 32-bit word a sample: words 0-3 hold its width, height, layers and sample count, which the caller writes, sample s of texel (x, y) of layer z is word 4 + x + width * (y + height * (s + samples * z)); its loads, stores and size queries read the same words`;
 
@@ -55,17 +58,22 @@ export function texelWord(
   y: ExprId,
   z: ExprId,
   sample?: ExprId,
+  texelWords: 1 | 2 = 1,
 ): { index: ExprId; inRange: ExprId } {
   const [w, h, d, n] = texelHeader(f, buffer, scalar, sample !== undefined);
   const bin = (fn: 'add' | 'mul' | 'lt' | 'and', left: ExprId, right: ExprId) =>
     f.expr({ op: 'binary', fn, left, right });
   const slice = sample === undefined ? z : bin('add', sample, bin('mul', n, z));
+  const texel = bin('add', x, bin('mul', w, bin('add', y, bin('mul', h, slice))));
   const index = f.bind(
     'texel',
-    bin('add', f.u32(TEXEL_HEADER_WORDS), bin('add', x, bin('mul', w, bin('add', y, bin('mul', h, slice))))),
+    bin('add', f.u32(TEXEL_HEADER_WORDS), texelWords === 1 ? texel : bin('mul', texel, f.u32(texelWords))),
   );
   const length = f.expr({ op: 'array_length', pointer: buffer });
   let inside = bin('and', bin('and', bin('lt', x, w), bin('lt', y, h)), bin('lt', z, d));
   if (sample !== undefined) inside = bin('and', inside, bin('lt', sample, n));
-  return { index, inRange: f.bind('in_range', bin('and', inside, bin('lt', index, length))) };
+  // the texel's last word inside the buffer (a two-word texel: its high word too)
+  let fits = bin('lt', index, length);
+  if (texelWords === 2) fits = bin('and', fits, bin('lt', bin('add', index, f.u32(1)), length));
+  return { index, inRange: f.bind('in_range', bin('and', inside, fits)) };
 }

@@ -235,6 +235,24 @@ class FunctionRewrite {
     return rec(h);
   }
 
+  /** An atomic whose result let is demoted: a fresh let per copy, stored to the demoted local. */
+  private demoteResult(mapped: Extract<Stmt, { op: 'atomic' | 'atomic64' }>, result: number | undefined): Stmt {
+    const local = result !== undefined ? this.demoted.get(result) : undefined;
+    if (local === undefined || result === undefined) return mapped;
+    this.lets.push({ name: this.lets[result]?.name ?? 'old' });
+    const fresh = this.lets.length - 1;
+    const read = this.push({ op: 'let', let: fresh });
+    return {
+      op: 'if',
+      cond: this.push({ op: 'literal', scalar: 'bool', bits: 1 }),
+      accept: [
+        { ...mapped, result: fresh } as Stmt,
+        { op: 'store', pointer: this.push({ op: 'local', local }), value: read },
+      ],
+      reject: [],
+    };
+  }
+
   private withSubst(newIndex: ExprId, _subst: Map<number, ExprId>): ExprId {
     return newIndex;
   }
@@ -266,22 +284,19 @@ class FunctionRewrite {
           ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
           ...(s.result !== undefined ? { result: s.result } : {}),
         };
-        const local = s.result !== undefined ? this.demoted.get(s.result) : undefined;
-        if (local === undefined || s.result === undefined) return mapped;
-        // A fresh let per copy, stored to the demoted local.
-        this.lets.push({ name: this.lets[s.result]?.name ?? 'old' });
-        const fresh = this.lets.length - 1;
-        const read = this.push({ op: 'let', let: fresh });
-        return {
-          op: 'if',
-          cond: this.push({ op: 'literal', scalar: 'bool', bits: 1 }),
-          accept: [
-            { ...mapped, result: fresh } as Stmt,
-            { op: 'store', pointer: this.push({ op: 'local', local }), value: read },
-          ],
-          reject: [],
-        };
+        return this.demoteResult(mapped, s.result);
       }
+      case 'atomic64':
+        return this.demoteResult(
+          {
+            ...s,
+            low: x(s.low),
+            high: x(s.high),
+            value: x(s.value),
+            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
+          },
+          s.result,
+        );
       case 'image_store':
         return {
           ...s,
@@ -324,6 +339,8 @@ export function stmtExprs(s: Stmt): ExprId[] {
       return s.value === undefined ? [] : [s.value];
     case 'atomic':
       return [s.pointer, ...(s.value !== undefined ? [s.value] : []), ...(s.compare !== undefined ? [s.compare] : [])];
+    case 'atomic64':
+      return [s.low, s.high, s.value, ...(s.compare !== undefined ? [s.compare] : [])];
     case 'image_store':
       return [s.image, s.coord, s.value, ...(s.arrayIndex !== undefined ? [s.arrayIndex] : [])];
     case 'call':

@@ -26,6 +26,7 @@ import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type
 import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
+import { LiftRefusal } from '../lift/refuse.js';
 
 export interface WgslOptions {
   /** Print `//` comments (provenance lines) given by the caller at the top. */
@@ -320,6 +321,24 @@ class Emitter {
           if (s.result !== undefined)
             line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
           else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+          break;
+        }
+        case 'atomic64': {
+          // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
+          // (they commute); a previous value would be assembled from two moments, so none is used
+          if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
+            throw atomic64Refusal(s);
+          const lo = `&${this.ref(ctx, s.low)}`;
+          const hi = `&${this.ref(ctx, s.high)}`;
+          if (s.fn !== 'add') {
+            const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
+            line(
+              `{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`,
+            );
+          } else
+            line(
+              `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
+            );
           break;
         }
         case 'subgroup':
@@ -871,6 +890,14 @@ function oneTrailingNewline(s: string): string {
 const FOLD_NAMES = { add: 'Add', mul: 'Mul', min: 'Min', max: 'Max', and: 'And', or: 'Or', xor: 'Xor' } as const;
 
 /** A subgroup statement's WGSL call (ir.ts "Subgroups"). */
+/** emitWgsl's refusal of a 64-bit atomic WGSL cannot write exactly (ir.ts atomic64). */
+export function atomic64Refusal(s: Extract<Stmt, { op: 'atomic64' }>): LiftRefusal {
+  return new LiftRefusal(
+    '64-bit integers',
+    `a 64-bit atomic ${s.fn}${s.result !== undefined ? ' whose previous value is used' : ''}: WGSL has 32-bit atomics only, and two word atomics give the exact result only for add, and, or and xor with the previous value unused (the executor runs the program)`,
+  );
+}
+
 function subgroupCall(s: Extract<Stmt, { op: 'subgroup' }>, x: (h: ExprId) => string): string {
   const a = s.argument !== undefined ? x(s.argument) : '';
   const fold = s.reduce !== undefined ? FOLD_NAMES[s.reduce] : '';

@@ -162,6 +162,16 @@ class Scalarize {
             ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
           },
         ];
+      case 'atomic64':
+        return [
+          {
+            ...s,
+            low: x(s.low),
+            high: x(s.high),
+            value: x(s.value),
+            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
+          },
+        ];
       case 'image_store':
         return [
           {

@@ -237,6 +237,7 @@ class FunctionPlan {
           break;
         }
         case 'atomic':
+        case 'atomic64':
         case 'subgroup':
         case 'call':
           if (s.result !== undefined) this.setLet(s.result);

@@ -426,8 +426,17 @@ test('operations with no WGSL counterpart are refused by name', () => {
     }
     return assert.fail(`dx.op ${op} lifted`);
   };
-  assert.equal(refused(257, 'dx.op.startInstanceLocation.i32'), 'system value not handled');
-  assert.equal(refused(256, 'dx.op.startVertexLocation.i32'), 'system value not handled');
+  // StartVertexLocation/StartInstanceLocation lift as the lift options (test/lift/draw-start.test.ts);
+  // outside a vertex program they are invalid (DXIL's rule)
+  for (const [op, name] of [
+    [257, 'dx.op.startInstanceLocation.i32'],
+    [256, 'dx.op.startVertexLocation.i32'],
+  ] as const)
+    assert.throws(
+      () => program((b) => [b.call(name, b.i32, [b.int(op)]), b.int(0), b.int(0), b.int(0)]),
+      (e: unknown) =>
+        e instanceof IridiaError && e.code === 'E602_LIFT_INVALID' && /outside a vertex program/.test(e.reason),
+    );
   // RenderTargetGetSampleCount lifts as the option rasterizerSampleCount (test/lift/rasterizer-samples.test.ts)
   // a barrier on node records belongs to work graphs
   assert.equal(

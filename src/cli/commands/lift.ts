@@ -115,8 +115,12 @@ function summary(p: Program): string {
       out.push(
         r.kind.samples !== undefined
           ? `  words: width, height, layers, samples (${r.kind.samples}); sample s of (x, y, layer z) at 4 + x + width * (y + height * (s + samples * z))`
-          : '  words: width, height, depth-or-layers, 0; texel (x, y, z) at 4 + x + width * (y + height * z)',
+          : r.kind.elementWords === 2
+            ? '  words: width, height, depth-or-layers, 0; texel (x, y, z) at 4 + 2 (x + width * (y + height * z)), low word first'
+            : '  words: width, height, depth-or-layers, 0; texel (x, y, z) at 4 + x + width * (y + height * z)',
       );
+    else if (r.kind.kind === 'uav' && r.kind.elementWords === 2)
+      out.push('  words: element i at 2 i (low) and 2 i + 1 (high)');
   }
   for (const n of p.notes) out.push(`note: ${n}`);
   return out.join('\n') + '\n';

@@ -12,6 +12,7 @@ import { Constant, GlobalVar, Instruction, type Type, type Value } from '../../d
 import { ftoi, ftou, utof } from '../semantics.js';
 import { type DxilLifter, type Memory, type PtrVal, type Val, type VecVal, halfToFloatBits, isExpr } from './lifter.js';
 import { extractElement, hasVector, insertElement, isVector, lanewise, shuffleVector } from './vector.js';
+import { atomic64Stmt, equal64, negate64 } from './atomic64.js';
 
 // LLVM's opcodes as the bitcode numbers them.
 export const BIN = {
@@ -219,7 +220,44 @@ function nextWord(L: DxilLifter, p: PtrVal): PtrVal {
   return { ...p, offset };
 }
 
-const ATOMIC64 = 'a 64-bit atomic (WGSL has 32-bit atomics only)';
+/** A plain 64-bit load of atomic memory: each word by an atomic load (as a plain load, not one step). */
+function wordsAtomic(L: DxilLifter, q: PtrVal): ExprId {
+  const words = [wordPointer(L, q), wordPointer(L, nextWord(L, q))].map((pointer) => {
+    const r = L.f.newLet('word');
+    L.f.stmt({ op: 'atomic', pointer, fn: 'load', result: r });
+    return L.e({ op: 'let', let: r });
+  });
+  return L.words(words[0]!, words[1]!);
+}
+
+/** atomicrmw (`fn`, LLVM's operation) or cmpxchg of an i64 on memory: the atomic64 statement on
+ * the value's two words; the previous value (a cmpxchg: it and whether it equalled `compare`). */
+function atomicWords(
+  L: DxilLifter,
+  p: PtrVal,
+  fn: (typeof RMW)[number] | 'cmpxchg',
+  ops: readonly Value[],
+): Val | undefined {
+  if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
+  if (fn === 'nand') return L.refuse('instruction not handled', 'atomicrmw nand');
+  const at = L.once(p.offset, 'addr');
+  const q = { ...p, offset: at };
+  const low = wordPointer(L, q);
+  const high = wordPointer(L, nextWord(L, q));
+  if (fn === 'cmpxchg') {
+    const compare = L.once(L.num(ops[1]!), 'compare');
+    const { stmt, old } = atomic64Stmt(L, low, high, 'compare_exchange', L.num(ops[2]!), compare);
+    L.f.stmt(stmt);
+    return old === undefined ? undefined : { kind: 'tuple', parts: [old, equal64(L, old, compare)] };
+  }
+  const value = fn === 'sub' ? negate64(L, L.num(ops[1]!)) : L.num(ops[1]!);
+  const op = ({ sub: 'add', max: 'max_s', min: 'min_s', umax: 'max_u', umin: 'min_u' } as const)[
+    fn as 'sub' | 'max' | 'min' | 'umax' | 'umin'
+  ];
+  const { stmt, old } = atomic64Stmt(L, low, high, op ?? (fn as 'exchange' | 'add' | 'and' | 'or' | 'xor'), value);
+  L.f.stmt(stmt);
+  return old;
+}
 
 /** The pointer `words` words after the one `p` names. */
 function wordsAfter(L: DxilLifter, p: PtrVal, words: number): PtrVal {
@@ -248,9 +286,9 @@ export function loadFrom(L: DxilLifter, p: PtrVal, t: Type): ExprId {
   if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
     return L.refuse('vector types', `a load of a whole ${t.kind}`);
   if (L.is64(t)) {
-    if (p.mem.atomic) return L.refuse('64-bit integers', ATOMIC64);
     const at = L.once(p.offset, 'addr');
     const q = { ...p, offset: at };
+    if (p.mem.atomic) return wordsAtomic(L, q);
     return L.words(L.load(wordPointer(L, q)), L.load(wordPointer(L, nextWord(L, q))));
   }
   const ptr = wordPointer(L, p);
@@ -266,10 +304,16 @@ export function storeTo(L: DxilLifter, p: PtrVal, t: Type, v: ExprId): void {
   if (t.kind === 'struct' || t.kind === 'array' || t.kind === 'vector')
     return L.refuse('vector types', `a store of a whole ${t.kind}`);
   if (L.is64(t)) {
-    if (p.mem.atomic) return L.refuse('64-bit integers', ATOMIC64);
     const at = L.once(p.offset, 'addr');
     const q = { ...p, offset: at };
     const w = L.once(v, 'stored');
+    if (p.mem.atomic) {
+      // a plain 64-bit store to memory a 64-bit atomic uses: each word atomically (Direct3D does not
+      // make a plain store one step either)
+      L.f.stmt({ op: 'atomic', pointer: wordPointer(L, q), fn: 'exchange', value: L.swz(w, [0]) });
+      L.f.stmt({ op: 'atomic', pointer: wordPointer(L, nextWord(L, q)), fn: 'exchange', value: L.swz(w, [1]) });
+      return;
+    }
     L.f.stmt({ op: 'store', pointer: wordPointer(L, q), value: L.swz(w, [0]) });
     L.f.stmt({ op: 'store', pointer: wordPointer(L, nextWord(L, q)), value: L.swz(w, [1]) });
     return;
@@ -335,7 +379,8 @@ export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
     case 'atomicrmw': {
       const p = ptrOf(L, ops[0]!);
       const fn = RMW[i.sub];
-      if (L.is64(i.type)) return L.refuse('64-bit integers', ATOMIC64);
+      if (L.is64(i.type))
+        return fn === undefined ? L.invalid(`atomicrmw operation ${i.sub}`) : atomicWords(L, p, fn, ops);
       if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
       if (fn === undefined || fn === 'nand') return L.refuse('instruction not handled', `atomicrmw operation ${i.sub}`);
       let value = L.u(ops[1]!);
@@ -352,7 +397,7 @@ export function liftInst(L: DxilLifter, i: Instruction): Val | undefined {
     }
     case 'cmpxchg': {
       const p = ptrOf(L, ops[0]!);
-      if (L.is64(ops[1]!.type)) return L.refuse('64-bit integers', ATOMIC64);
+      if (L.is64(ops[1]!.type)) return atomicWords(L, p, 'cmpxchg', ops);
       if (!p.mem.atomic) return L.invalid('an atomic on memory the usage scan did not find atomic');
       const compare = L.once(L.u(ops[1]!), 'compare');
       const value = L.u(ops[2]!);

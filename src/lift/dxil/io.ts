@@ -10,7 +10,8 @@ import type { Binding, Builtin, ExprId, LocalId, Scalar, StructMember, TypeId } 
 import type { Varying } from '../../ir/program.js';
 import type { DxilSignatureElement } from '../../dxil/dxil-metadata.js';
 import type { DxilLifter } from './lifter.js';
-import { interpolation } from '../io.js';
+import { drawIdBuiltin, interpolation } from '../io.js';
+import { drawOptions } from './pipeline.js';
 
 /** DXIL::SemanticKind values used here. */
 export const SK = {
@@ -174,10 +175,8 @@ function inputBuiltin(
       return { builtin: 'front_facing', type: L.tBool, lanes: (a) => [L.sel(a, L.u32(0xffffffff), L.u32(0))] };
     if (sk === SK.sampleIndex) return u('sample_index');
   }
-  if (L.stage === 'vertex') {
-    if (sk === SK.vertexId) return u('vertex_index');
-    if (sk === SK.instanceId) return u('instance_index');
-  }
+  if (L.stage === 'vertex' && (sk === SK.vertexId || sk === SK.instanceId))
+    return drawIdBuiltin(L, sk === SK.vertexId, drawOptions(L));
   return undefined;
 }
 

@@ -11,7 +11,8 @@
 // raytracing operations are refused by name (UnsupportedError E601 with the reason first).
 
 import { setThreadGroup } from './quad.js';
-import { setRasterizerSampleCount } from './pipeline.js';
+import { setUsedValues } from './atomic64.js';
+import { setDrawStart, setRasterizerSampleCount } from './pipeline.js';
 import type { Container } from '../../container/container.js';
 import { IridiaError } from '../../errors.js';
 import type { LiftOptions, Program, Stage } from '../../ir/program.js';
@@ -77,6 +78,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
     return liftStageProgram(m, info, ep, fn, stage, target, partKind, offset, options, { liftBody, declareGlobals });
   const L = new DxilLifter(stage, partKind, offset);
+  setDrawStart(L, options.startVertexLocation, options.startInstanceLocation);
   L.fnName = fn.name ?? 'main';
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
@@ -99,7 +101,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
     );
 
   const ctx: OpContext = { resources, inputs: inputs.inputs, outputs: outPlan.outputs, builtins: new Map() };
-  if (stage === 'compute') setThreadGroup(L, threadGroup(L, ep));
+  if (stage === 'compute') setThreadGroup(L, threadGroup(L, ep), [info.shaderMajor, info.shaderMinor]);
   setRasterizerSampleCount(L, options.rasterizerSampleCount);
   const count = liftBody(L, fn, ctx, outPlan);
   const fnId = L.m.addFunction(L.f.finish(outPlan.type !== undefined ? { type: outPlan.type } : undefined));
@@ -282,6 +284,7 @@ function liftBody(
     return value === undefined ? { op: 'return' } : { op: 'return', value };
   };
   const used = usedValues(blocks);
+  setUsedValues(L, used);
   const lowering = new Lowering(L, {
     code: (k) => {
       const b = blocks[k]!;

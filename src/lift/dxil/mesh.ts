@@ -159,7 +159,7 @@ export function liftMeshModule(
   L.fnName = fn.name ?? 'main';
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
   const state = readState(L, m, ep, mesh);
-  setThreadGroup(L, state.threadGroup); // derivatives over the group's quads (quad.ts), as in compute
+  setThreadGroup(L, state.threadGroup, [info.shaderMajor, info.shaderMinor]); // derivatives over the group's quads (quad.ts), as in compute
   if (ep.inputs.length) L.invalid(`a${mesh ? ' mesh' : 'n amplification'} program with an input signature`);
   if (!mesh && (ep.outputs.length || ep.patchConstant.length))
     L.invalid('an amplification program with an output signature');

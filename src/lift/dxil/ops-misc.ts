@@ -18,9 +18,11 @@
 //   positions the standard pattern, as the SM4/5 lifter's `sampleinfo`/`samplepos` of the rasterizer.
 // - ViewID: 0, what Direct3D gives without view instancing (WebGPU has none), noted.
 // - BarrierByMemoryType / BarrierByMemoryHandle (SM6.8): as Barrier, by memory class.
-// - Refused by name: AttributeAtVertex (WGSL reads no single vertex's attribute), StartVertexLocation
-//   and StartInstanceLocation (no WGSL counterpart), RawBufferVectorLoad/Store (SM6.9 long vectors:
-//   LLVM vector values).
+// - StartVertexLocation / StartInstanceLocation (SM6.8): the draw's start vertex and instance, which
+//   the program does not carry, are the lift options startVertexLocation and startInstanceLocation
+//   (default 0, noted; pipeline.ts), as SV_VertexID and SV_InstanceID subtract them (lift/io.ts).
+// - Refused by name: AttributeAtVertex (WGSL reads no single vertex's attribute), RawBufferVectorLoad/
+//   Store (SM6.9 long vectors: LLVM vector values).
 // - BufferUpdateCounter (IncrementCounter, DecrementCounter, Append, Consume): the view's hidden
 //   counter, lift/counter.ts (the SM4/5 lifter's imm_atomic_alloc/consume).
 
@@ -30,7 +32,7 @@ import { levelOfDetail, footprintLanes, LOD_NOTE } from '../lod.js';
 import { rasterizerSamples, samplePositionWords } from '../memory.js';
 import { AT_CENTRE_NOTE, SNAPPED_NOTE } from '../eval.js';
 import { updateCounter } from '../counter.js';
-import { rasterizerSampleCount } from './pipeline.js';
+import { drawStart, rasterizerSampleCount } from './pipeline.js';
 import { computeDerivative } from './quad.js';
 import type { DxilLifter } from './lifter.js';
 import { readElement } from './io.js';
@@ -311,6 +313,15 @@ export const MISC_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [223, textureGatherRaw],
   [244, barrierByMemoryType],
   [245, barrierByMemoryHandle],
-  [256, refused('system value not handled', 'StartVertexLocation has no WGSL counterpart')],
-  [257, refused('system value not handled', 'StartInstanceLocation has no WGSL counterpart')],
+  // StartVertexLocation, StartInstanceLocation (vertex programs only, DXIL's rule): the lift's options
+  [
+    256,
+    (L) =>
+      L.u32(L.stage === 'vertex' ? drawStart(L).vertex : L.invalid('StartVertexLocation outside a vertex program')),
+  ],
+  [
+    257,
+    (L) =>
+      L.u32(L.stage === 'vertex' ? drawStart(L).instance : L.invalid('StartInstanceLocation outside a vertex program')),
+  ],
 ]);

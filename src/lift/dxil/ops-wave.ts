@@ -30,6 +30,7 @@ import { Constant, type Instruction, type Type } from '../../dxil/ir.js';
 import { dxOpName } from '../../dxil/dxop.js';
 import type { DxilLifter } from './lifter.js';
 import { arg, builtinArg, num, u32, vec, type Handler, type OpContext } from './ops-common.js';
+import { quadExchange, threadIdQuads } from './quad.js';
 
 const SUBGROUPS_NOTE =
   "wave operations: the WGSL enables subgroups (the WebGPU device needs the 'subgroups' feature); " +
@@ -270,8 +271,12 @@ export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   // QuadReadLaneAt(value, quadLane)
   [
     122,
-    (L, c) => {
+    (L, c, x) => {
       enter(L, c);
+      if (threadIdQuads(L)) {
+        const q = exchange(L, c, x);
+        return q.back(q.read(L.bin('and', u32(L, c, 2), L.u32(3))));
+      }
       const { e, t, s } = operand(L, c, 1);
       const lane = arg(L, c, 2);
       const read = (k: number): ExprId => sub(L, 'quad_broadcast', { argument: e, index: L.u32(k) }, s);
@@ -289,10 +294,15 @@ export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   // QuadOp(value, op)
   [
     123,
-    (L, c) => {
+    (L, c, x) => {
       enter(L, c);
-      const { e, t, s } = operand(L, c, 1);
       const fn = kindOf(L, c, 2, ['quad_swap_x', 'quad_swap_y', 'quad_swap_diagonal'] as const, 'QuadOpKind');
+      if (threadIdQuads(L)) {
+        const q = exchange(L, c, x);
+        const flip = { quad_swap_x: 1, quad_swap_y: 2, quad_swap_diagonal: 3 }[fn];
+        return q.back(q.read(L.bin('xor', q.lane, L.u32(flip))));
+      }
+      const { e, t, s } = operand(L, c, 1);
       return back(L, sub(L, fn, { argument: e }, s), t);
     },
   ],
@@ -364,10 +374,16 @@ export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   // QuadVote(cond, op): the lane's operand with its three neighbours'
   [
     222,
-    (L, c) => {
+    (L, c, ctx) => {
       enter(L, c);
       const all = kindOf(L, c, 2, [false, true], 'QuadVoteOpKind');
       const u = L.f.bind('wave_value', L.sel(cond(L, c, 1), L.u32(1), L.u32(0)));
+      if (threadIdQuads(L)) {
+        const q = quadExchange(L, ctx, u, 1, opName(L, c));
+        const [a, b, d, e] = [0, 1, 2, 3].map((k) => q.read(L.u32(k)));
+        const op = all ? 'and' : 'or';
+        return L.bin('ne', L.bin(op, L.bin(op, a!, b!), L.bin(op, d!, e!)), L.u32(0));
+      }
       const [x, y, d] = (['quad_swap_x', 'quad_swap_y', 'quad_swap_diagonal'] as const).map((fn) =>
         sub(L, fn, { argument: u }, 'u32'),
       );
@@ -376,6 +392,21 @@ export const WAVE_OPS: ReadonlyMap<number, Handler> = new Map<number, Handler>([
     },
   ],
 ]);
+
+/** The operand (1) of a quad read through the thread-id quad exchange (quad.ts): its reader, and
+ * the value of the operand's type back from a read's bits. */
+function exchange(L: DxilLifter, c: Instruction, x: OpContext) {
+  const v = arg(L, c, 1);
+  const s = L.scalarOf(v.type);
+  const e = num(L, c, 1);
+  const bits = s === 'bool' ? L.sel(e, L.u32(1), L.u32(0)) : s === 'f32' ? L.bitcast('u32', e) : e;
+  const q = quadExchange(L, x, bits, 1, opName(L, c));
+  return {
+    lane: q.lane,
+    read: q.read,
+    back: (r: ExprId): ExprId => (s === 'bool' ? L.bin('ne', r, L.u32(0)) : s === 'f32' ? L.bitcast('f32', r) : r),
+  };
+}
 
 function isConstant(c: Instruction, k: number): boolean {
   const v = c.ops[k];

@@ -4,7 +4,7 @@
 // for reads out of range and nothing for writes out of range. Each handler reads its operands by
 // DXIL's numbering (operand 0 is the opcode). An operation not listed is refused by name.
 
-import type { ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
+import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
@@ -13,9 +13,10 @@ import type { DxResource } from './resources.js';
 import { EXTRA_OPS } from './ops-extra.js';
 import { cbufferLoad64, cbufferRow64, fabs64, loadWords64, minMax64, saturate64, storeWords64 } from './ops-f64.js';
 import { coordLayout } from '../memory.js';
-import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample } from './texels.js';
+import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample, wordsAtomic64 } from './texels.js';
 import { computeDerivative } from './quad.js';
 import { liftVectorDxOp } from './ops-vector.js';
+import { constantOffsets, switchedSample } from './offsets.js';
 import {
   arg,
   builtinArg,
@@ -213,6 +214,7 @@ function resRet(L: DxilLifter, c: Instruction, lanes: ExprId[], status: ExprId =
  * Direct3D's defaults for the components the format lacks (0, 0, and 1 in the view's type for
  * alpha; every component 0 out of range), as the SM4/5 lifter's bufferRead gives them. */
 function typedLanes(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId): ExprId[] {
+  if (res.wide) return L.refuse('64-bit integers', 'a typed load of a buffer view a 64-bit atomic uses');
   const ix = L.once(idx, 'index');
   const v = bufferRead(L, res, handle, ix);
   if (!res.scalarElements) return [0, 1, 2, 3].map((k) => L.swz(v, [k]));
@@ -356,6 +358,7 @@ function storeBuffer(raw: boolean): Handler {
     }
     const values = [4, 5, 6, 7].map((k) => (mask & (1 << (k - 4)) ? toLane(L, num(L, c, k), vt) : L.u32(0)));
     if (res.shape === 'buffer') {
+      if (res.wide) return L.refuse('64-bit integers', 'a typed store to a buffer view a 64-bit atomic uses');
       if (res.scalarElements) bufferWrite(L, res, e, u32(L, c, 2), values[0]!);
       else {
         if (mask !== 0xf)
@@ -477,7 +480,8 @@ function sample(kind: SampleKind): Handler {
         `${res.dx.name || res.cls + res.dx.id}: a filtered sample of an integer texture (WGSL samples float textures only)`,
       );
     const { coord, layer } = floatCoords(L, c, 3, res);
-    const offset = offsets(L, c, 7, 3, res);
+    const computed = !constantOffsets(L, c, 7, 3);
+    const offset = computed ? undefined : offsets(L, c, 7, 3, res);
     const fragment = L.stage === 'pixel';
     let level: SampleLevel = { kind: 'auto' };
     let depthRef: ExprId | undefined;
@@ -547,16 +551,28 @@ function sample(kind: SampleKind): Handler {
     if (clamp && !L.isUndef(clamp)) L.note('a level-of-detail clamp is ignored (WGSL has none)');
     if (depthRef !== undefined && !res.depth)
       return L.invalid('a comparison sample of a texture not found by the usage scan');
-    let value = L.e({
+    const made = (off: ExprId | undefined): Expr => ({
       op: 'sample',
       image,
       sampler,
       coord,
       level,
       ...(layer !== undefined ? { arrayIndex: layer } : {}),
-      ...(offset !== undefined ? { offset } : {}),
+      ...(off !== undefined ? { offset: off } : {}),
       ...(depthRef !== undefined ? { depthRef } : {}),
     });
+    // Shader Model 6.7's computed offsets: a switch over the constant ones (offsets.ts)
+    let value = computed
+      ? switchedSample(
+          L,
+          c,
+          7,
+          res,
+          depthRef !== undefined || res.depth ? L.tF32 : L.m.vec('f32', 4),
+          fragment && (level.kind === 'auto' || level.kind === 'bias'),
+          made,
+        )
+      : L.e(made(offset));
     if (depthRef !== undefined)
       return {
         kind: 'tuple',
@@ -796,7 +812,8 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
     if (!res.atomic) return L.invalid('an atomic on a view the usage scan did not find atomic');
     if (res.texels) return texelAtomic(L, c, res, e, cmpxchg);
     const base = cmpxchg ? 2 : 3;
-    if (c.type.kind === 'int' && c.type.width === 64) return L.refuse('64-bit integers', 'a 64-bit atomic');
+    if (c.type.kind === 'int' && c.type.width === 64) return bufferAtomic64(L, c, res, e, cmpxchg);
+    if (res.wide) return L.refuse('64-bit integers', 'a 32-bit atomic on a typed view a 64-bit atomic uses');
     const idx =
       res.shape === 'structured' || res.shape === 'raw'
         ? wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1))
@@ -820,6 +837,25 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
     L.f.stmt({ op: 'if', cond: L.bin('lt', ix, L.e({ op: 'array_length', pointer: e })), accept, reject: [] });
     return L.load(L.local(slot));
   };
+}
+
+/** AtomicBinOp.i64 / AtomicCompareExchange.i64 on a raw or structured view (the element's two
+ * words, both in range) or a typed buffer a 64-bit atomic uses (two words an element): the atomic64
+ * statement (atomic64.ts); the previous value (0 outside the view). */
+function bufferAtomic64(L: DxilLifter, c: Instruction, res: DxResource, e: ExprId, cmpxchg: boolean): Val | undefined {
+  const base = cmpxchg ? 2 : 3;
+  const length = L.e({ op: 'array_length', pointer: e });
+  if (res.shape === 'buffer') {
+    if (!res.wide) return L.invalid('a 64-bit atomic on a typed view the usage scan did not find');
+    const i = L.once(u32(L, c, base), 'element');
+    return wordsAtomic64(L, c, e, L.bin('mul', i, L.u32(2)), L.bin('lt', i, L.bin('div', length, L.u32(2))), cmpxchg);
+  }
+  const ix = L.once(
+    wordIndex(L, res, u32(L, c, base), undef(L, c, base + 1) ? undefined : u32(L, c, base + 1)),
+    'index',
+  );
+  const inRange = L.bin('and', L.bin('lt', ix, length), L.bin('lt', L.bin('add', ix, L.u32(1)), length));
+  return wordsAtomic64(L, c, e, ix, inRange, cmpxchg);
 }
 
 const barrier: Handler = (L, c) => {

@@ -15,7 +15,7 @@ import { Constant, Instruction, GlobalVar, type Func, type Value } from '../../d
 import type { DxilLifter, HandleVal } from './lifter.js';
 import { imageOf as sm4ImageOf } from '../resources.js';
 import { addCounter, COUNTER_NOTE } from '../counter.js';
-import { TEXELS_MS_NOTE, TEXELS_NOTE } from '../texels.js';
+import { TEXELS64_NOTE, TEXELS_MS_NOTE, TEXELS_NOTE } from '../texels.js';
 
 export type Shape =
   | '1d'
@@ -73,6 +73,8 @@ export interface DxResource {
   readonly counter?: number;
   /** A typed texture view used atomically, held as words (lift/texels.ts). */
   readonly texels?: true;
+  /** A typed view a 64-bit atomic uses: two words a texel or element, low first (atomic64.ts). */
+  readonly wide?: true;
 }
 
 const CLASS_OF = { CBuffer: 'b', SRV: 't', Sampler: 's', UAV: 'u' } as const;
@@ -92,6 +94,8 @@ export interface Usage {
   readonly comparison: Set<string>;
   readonly atomic: Set<string>;
   readonly typedLoad: Set<string>;
+  /** Views a 64-bit atomic (AtomicBinOp.i64, AtomicCompareExchange.i64) uses. */
+  readonly atomic64: Set<string>;
   /** The highest constant register a handle names, by class and range id (unbounded ranges reach it). */
   readonly maxIndex: Map<string, number>;
 }
@@ -165,7 +169,13 @@ export class DxResources {
   }
 
   scan(fns: readonly Func[]): Usage {
-    const u: Usage = { comparison: new Set(), atomic: new Set(), typedLoad: new Set(), maxIndex: new Map() };
+    const u: Usage = {
+      comparison: new Set(),
+      atomic: new Set(),
+      typedLoad: new Set(),
+      atomic64: new Set(),
+      maxIndex: new Map(),
+    };
     const key = (r: DxilResource) => `${r.cls}:${r.id}`;
     for (const f of fns)
       for (const b of f.blocks)
@@ -198,6 +208,7 @@ export class DxResources {
           if (!set) continue;
           const r = this.resourceOf(i.ops[1]);
           if (r) set.add(key(r));
+          if (r && set === u.atomic && i.type.kind === 'int' && i.type.width === 64) u.atomic64.add(key(r));
         }
     return u;
   }
@@ -278,6 +289,8 @@ export class DxResources {
     let scalarElements = false;
     let rows = 0;
     let texels = false;
+    // a typed view a 64-bit atomic uses: two words a texel or element (R32G32_UINT, low first)
+    const wide = cls === 'u' && usage.atomic64.has(key) && shape !== 'raw' && shape !== 'structured';
     if (cls === 'b') {
       rows = Math.max(1, Math.ceil(r.size / 16));
       if (rows > 4096) L.invalid(`${r.name}: a constant buffer of ${rows} rows (Direct3D allows 4096)`);
@@ -297,9 +310,11 @@ export class DxResources {
       if (shape === 'buffer') {
         scalar = compScalar(L, r.compType);
         L.note(
-          scalarElements
-            ? `${name}: a typed buffer view that is loaded or used atomically holds one 32-bit word per element (an R32 format)`
-            : `${name}: a typed buffer view is read and written as four raw 32-bit lanes per element (the view's format is the caller's)`,
+          wide
+            ? `${name}: a typed buffer view a 64-bit atomic uses holds two 32-bit words per element (an R32G32_UINT format, the low word first)`
+            : scalarElements
+              ? `${name}: a typed buffer view that is loaded or used atomically holds one 32-bit word per element (an R32 format)`
+              : `${name}: a typed buffer view is read and written as four raw 32-bit lanes per element (the view's format is the caller's)`,
         );
       }
       const base = atomic ? L.m.type({ kind: 'atomic', scalar: 'u32' }) : scalarElements ? L.tU32 : L.tVec4;
@@ -308,7 +323,13 @@ export class DxResources {
       access = uav ? 'read_write' : 'read';
       const view = shape === 'buffer' ? 'typed' : shape;
       kind = uav
-        ? { kind: 'uav', view, dimension: 'buffer', ...(shape === 'structured' ? { stride: r.stride } : {}) }
+        ? {
+            kind: 'uav',
+            view,
+            dimension: 'buffer',
+            ...(shape === 'structured' ? { stride: r.stride } : {}),
+            ...(wide ? { elementWords: 2 as const } : {}),
+          }
         : { kind: 'buffer', view, ...(shape === 'structured' ? { stride: r.stride } : {}) };
       if (shape === 'structured' && (r.stride % 2 !== 0 || r.stride === 0 || r.stride > 2048))
         L.refuse('resource kind not handled', `${name} (${r.name}): a structure stride of ${r.stride} bytes`);
@@ -350,7 +371,10 @@ export class DxResources {
       // WebGPU has no texture atomics: one word a texel in a storage buffer (lift/texels.ts)
       scalar = compScalar(L, r.compType);
       if (samples !== undefined) L.note(TEXELS_MS_NOTE(name));
-      else {
+      else if (wide) {
+        if (scalar === 'f32') L.refuse('64-bit integers', `${name}: a 64-bit atomic on a float view`);
+        L.note(TEXELS64_NOTE(name));
+      } else {
         if (scalar === 'f32')
           L.note(`${name}: a float view used atomically holds its texels' bits (exchange and compare-exchange only)`);
         L.note(TEXELS_NOTE(name));
@@ -367,6 +391,7 @@ export class DxResources {
         dimension: shape,
         texels: true,
         ...(samples !== undefined ? { samples } : {}),
+        ...(wide ? { elementWords: 2 as const } : {}),
       };
     } else {
       scalar = compScalar(L, r.compType);
@@ -437,6 +462,7 @@ export class DxResources {
       count,
       ...(counter ? { counter: counter.global } : {}),
       ...(texels ? { texels: true as const } : {}),
+      ...(wide ? { wide: true as const } : {}),
     };
     this.byKey.set(key, res);
     this.list.push({

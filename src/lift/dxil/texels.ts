@@ -9,6 +9,7 @@ import type { DxResource } from './resources.js';
 import { texelHeader, texelWord } from '../texels.js';
 import { arg, toLane, num, u32, undef } from './ops-common.js';
 import { texelTuple } from './ops.js';
+import { atomic64Stmt, binOp64 } from './atomic64.js';
 
 const scalarOf = (res: DxResource): 'u32' | 'i32' => (res.scalar === 'i32' ? 'i32' : 'u32');
 
@@ -22,7 +23,7 @@ function wordAt(L: DxilLifter, c: Instruction, k: number, res: DxResource, buffe
   const s = res.shape;
   const y = s === '2d' || s === '2darray' || s === '3d' || s === '2dms' || s === '2dmsarray' ? at(1) : L.u32(0);
   const z = s === '3d' || s === '2darray' || s === '2dmsarray' ? at(2) : s === '1darray' ? at(1) : L.u32(0);
-  if (!multisampled(res)) return texelWord(L.f, buffer, scalarOf(res), x, y, z);
+  if (!multisampled(res)) return texelWord(L.f, buffer, scalarOf(res), x, y, z, undefined, res.wide ? 2 : 1);
   if (sampleAt === undefined) return L.invalid('a multisampled view read or written without a sample index');
   const sample = undef(L, c, sampleAt) ? L.u32(0) : u32(L, c, sampleAt);
   return texelWord(L.f, buffer, scalarOf(res), x, y, z, sample);
@@ -32,6 +33,7 @@ function wordAt(L: DxilLifter, c: Instruction, k: number, res: DxResource, buffe
 export function texelLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId): Val {
   const scalar = scalarOf(res);
   const { index, inRange } = wordAt(L, c, 3, res, buffer, 2);
+  if (res.wide) return wideLoad(L, c, res, buffer, index, inRange);
   const slot = L.f.local('texel', L.tU32);
   const r = L.f.newLet('texel');
   const pointer = L.access(buffer, index);
@@ -56,6 +58,21 @@ export function texelLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer
 export function texelStore(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId): undefined {
   const scalar = scalarOf(res);
   const { index, inRange } = wordAt(L, c, 2, res, buffer, 10);
+  if (res.wide) {
+    // an R32G32_UINT texel: value0 the low word, value1 the high one
+    const word = (k: number) => (undef(L, c, k) ? L.u32(0) : toLane(L, num(L, c, k), arg(L, c, k).type));
+    const hi = L.once(L.bin('add', index, L.u32(1)), 'texel_hi');
+    L.f.stmt({
+      op: 'if',
+      cond: inRange,
+      accept: [
+        { op: 'atomic', pointer: L.access(buffer, index), fn: 'exchange', value: word(5) },
+        { op: 'atomic', pointer: L.access(buffer, hi), fn: 'exchange', value: word(6) },
+      ],
+      reject: [],
+    });
+    return undefined;
+  }
   const raw = toLane(L, num(L, c, 5), arg(L, c, 5).type);
   const value = L.once(scalar === 'u32' ? raw : L.bitcast('i32', raw), 'value');
   L.f.stmt({
@@ -72,8 +89,20 @@ const OPS = ['add', 'and', 'or', 'xor', 'min', 'max', 'min', 'max', 'exchange'] 
 
 /** AtomicBinOp(handle, op, c0, c1, c2, value) / AtomicCompareExchange(handle, c0, c1, c2, cmp, value)
  * on the texel's word; the previous word (0 outside the view). A sint view's words are atomic<i32>. */
-export function texelAtomic(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId, cmpxchg: boolean): ExprId {
+export function texelAtomic(
+  L: DxilLifter,
+  c: Instruction,
+  res: DxResource,
+  buffer: ExprId,
+  cmpxchg: boolean,
+): ExprId | undefined {
   const scalar = scalarOf(res);
+  const is64 = c.type.kind === 'int' && c.type.width === 64;
+  if (is64 !== !!res.wide) return L.invalid('a 32-bit and a 64-bit atomic on one typed view');
+  if (is64) {
+    const { index, inRange } = wordAt(L, c, cmpxchg ? 2 : 3, res, buffer);
+    return wordsAtomic64(L, c, buffer, index, inRange, cmpxchg);
+  }
   const { index, inRange } = wordAt(L, c, cmpxchg ? 2 : 3, res, buffer);
   let fn: (typeof OPS)[number] | 'compare_exchange' = 'compare_exchange';
   if (!cmpxchg) {
@@ -105,6 +134,65 @@ export function texelAtomic(L: DxilLifter, c: Instruction, res: DxResource, buff
       },
       { op: 'store', pointer: L.local(slot), value: scalar === 'u32' ? old : L.bitcast('u32', old) },
     ],
+    reject: [],
+  });
+  return L.load(L.local(slot));
+}
+
+/** TextureLoad of a two-word texel: (low, high, 0, 1), zero outside the view. */
+function wideLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId, index: ExprId, inRange: ExprId): Val {
+  const slot = L.f.local('texel', L.tV2);
+  const hi = L.once(L.bin('add', index, L.u32(1)), 'texel_hi');
+  const [a, b] = [L.f.newLet('texel'), L.f.newLet('texel')];
+  L.f.stmt({
+    op: 'if',
+    cond: inRange,
+    accept: [
+      { op: 'atomic', pointer: L.access(buffer, index), fn: 'load', result: a },
+      { op: 'atomic', pointer: L.access(buffer, hi), fn: 'load', result: b },
+      { op: 'store', pointer: L.local(slot), value: L.words(L.e({ op: 'let', let: a }), L.e({ op: 'let', let: b })) },
+    ],
+    reject: [],
+  });
+  const w = L.once(L.load(L.local(slot)), 'texel');
+  const u4 = L.e({
+    op: 'compose',
+    type: L.tVec4,
+    parts: [L.swz(w, [0]), L.swz(w, [1]), L.u32(0), L.sel(inRange, L.u32(1), L.u32(0))],
+  });
+  return texelTuple(L, c, res.scalar === 'u32' ? u4 : L.bitcast(res.scalar, u4), res.scalar);
+}
+
+/** A 64-bit AtomicBinOp/AtomicCompareExchange on the two words at `index` (a texel of a wide texel
+ * view, or an element of a wide typed buffer): the atomic64 statement inside the view; the previous
+ * value (0 outside it). */
+export function wordsAtomic64(
+  L: DxilLifter,
+  c: Instruction,
+  buffer: ExprId,
+  index: ExprId,
+  inRange: ExprId,
+  cmpxchg: boolean,
+): ExprId | undefined {
+  const fn = cmpxchg ? 'compare_exchange' : binOp64(L, L.imm(arg(L, c, 2), 'an atomic operation'));
+  const hi = L.once(L.bin('add', index, L.u32(1)), 'texel_hi');
+  const { stmt, old } = atomic64Stmt(
+    L,
+    L.access(buffer, index),
+    L.access(buffer, hi),
+    fn,
+    num(L, c, 6),
+    cmpxchg ? num(L, c, 5) : undefined,
+  );
+  if (old === undefined) {
+    L.f.stmt({ op: 'if', cond: inRange, accept: [stmt], reject: [] });
+    return undefined;
+  }
+  const slot = L.f.local('old', L.tV2);
+  L.f.stmt({
+    op: 'if',
+    cond: inRange,
+    accept: [stmt, { op: 'store', pointer: L.local(slot), value: old }],
     reject: [],
   });
   return L.load(L.local(slot));
