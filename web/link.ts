@@ -39,10 +39,14 @@ export function lineOffsets(listing: string, withOffsets: string): (number | und
   const a = listing.split('\n');
   const b = withOffsets.split('\n');
   if (a.length !== b.length) return undefined;
-  return b.map((line) => {
+  const offsets = b.map((line) => {
     const m = /^[\s\d:]*0x([0-9A-F]{8}): /.exec(line);
     return m ? parseInt(m[1]!, 16) : undefined;
   });
+  // A level-9 build's listing prints its Direct3D 9 program first, with offsets of its own: the
+  // Shader Model 4 program starts at the last line of offset 0 (its version token).
+  const start = offsets.lastIndexOf(0);
+  return offsets.map((o, i) => (i < start ? undefined : o));
 }
 
 function registerKey(o: Sm4Operand): string | undefined {
