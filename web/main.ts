@@ -375,7 +375,7 @@ function render(p: Pane, id: ViewId = p.view): void {
     body.replaceChildren();
     if (f.kind !== 'container') return;
     try {
-      const view = reflectionView(f.container, paneId(p, 'reflect-output'), errorElement);
+      const view = reflectionView(f.container, p.prefix, errorElement);
       body.append(view.element);
       byId(paneId(p, 'reflect-output')).innerHTML = highlight(view.json, 'json');
       if (view.error !== undefined) fail(view.error);
@@ -508,8 +508,9 @@ function showPart(p: Pane, i: number): void {
 // ---------------------------------------------------------------------------------------------
 // Selection: light up the instruction, its WGSL lines, its source line and its registers everywhere.
 
+/** A highlighted listing's lines (inside its chunks), in order. */
 function lines(pre: HTMLElement): HTMLElement[] {
-  return Array.from(pre.children) as HTMLElement[];
+  return Array.from(pre.querySelectorAll<HTMLElement>('.ln'));
 }
 
 function applySelection(): void {
@@ -543,7 +544,7 @@ function applySelection(): void {
       // The pane shows one file; the line lights up when it is the instruction's file.
       const shownPath = sourceFiles(f)[sourceFile]?.path;
       if (files[source.file]?.path === shownPath) {
-        const ln = byId(paneId(p, 'source-output')).children[source.line - 1];
+        const ln = byId(paneId(p, 'source-output')).querySelector(`.ln[data-line="${source.line - 1}"]`);
         ln?.classList.add('link-line');
       }
     }
@@ -898,13 +899,16 @@ function censusRow(name: string, bytes: Uint8Array): CensusRow {
   }
 }
 
-function renderCensus(sortBy = 0, descending = false): void {
-  const rows = [...census].sort((a, b) => {
-    const x = a.cells[sortBy]!;
-    const y = b.cells[sortBy]!;
-    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return descending ? -order : order;
-  });
+/** The census, in the order the files came (sortBy -1) or sorted by a column. */
+function renderCensus(sortBy = -1, descending = false): void {
+  const rows = [...census];
+  if (sortBy >= 0)
+    rows.sort((a, b) => {
+      const x = a.cells[sortBy]!;
+      const y = b.cells[sortBy]!;
+      const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      return descending ? -order : order;
+    });
   const heads = CENSUS_HEADS.map((name, i) => {
     const sort = i === sortBy ? (descending ? 'descending' : 'ascending') : 'none';
     const button = h('button', { type: 'button', 'data-sort': String(i) }, name);

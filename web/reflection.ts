@@ -13,6 +13,7 @@ import { readPsv0 } from '../src/dxil/psv0.js';
 import { readRdat } from '../src/dxil/rdat.js';
 import { rootSignatureText } from '../src/disasm/rts0.js';
 import { BIND_PREFIX } from '../src/disasm/header.js';
+import { shapeName } from '../src/disasm/header-types.js';
 import { d3dReflectAnyJson } from '../src/reflect/dxil.js';
 
 type Obj = { readonly [key: string]: Json };
@@ -87,6 +88,11 @@ const num = (v: Json | undefined): number => (typeof v === 'number' ? v : 0);
 const str = (v: Json | undefined): string =>
   typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
 const list = (v: Json | undefined): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
+/** A type's name: D3DReflect's, or (4.x RDEF stores none) the one its class and shape spell. */
+const typeName = (t: Obj): string =>
+  typeof t['Name'] === 'string'
+    ? t['Name']
+    : shapeName(num(t['Class']), num(t['Type']), num(t['Rows']), num(t['Columns']));
 
 function h(tag: string, attrs: Readonly<Record<string, string>> = {}, ...children: (Node | string)[]): HTMLElement {
   const el = document.createElement(tag);
@@ -113,7 +119,7 @@ export function constantBufferRows(refl: Obj): string[][] {
   const members = (t: Obj, base: number, prefix: string): void => {
     for (const m of list(t['MemberList'])) {
       const mt = (m['Type'] ?? {}) as Obj;
-      rows.push(['', `${prefix}.${str(m['MemberName'])}`, str(mt['Name']), String(base + num(mt['Offset'])), '', '']);
+      rows.push(['', `${prefix}.${str(m['MemberName'])}`, typeName(mt), String(base + num(mt['Offset'])), '', '']);
       members(mt, base + num(mt['Offset']), `${prefix}.${str(m['MemberName'])}`);
     }
   };
@@ -123,7 +129,7 @@ export function constantBufferRows(refl: Obj): string[][] {
       rows.push([
         str(cb['Name']),
         str(v['Name']),
-        str(t['Name']),
+        typeName(t),
         String(num(v['StartOffset'])),
         String(num(v['Size'])),
         num(v['uFlags']) & 2 ? 'yes' : 'no',
@@ -182,7 +188,7 @@ function rootParameterNode(p: RootParameter, i: number): HTMLElement {
 }
 
 /** The root signature as a tree: version, flags, parameters with their ranges, static samplers. */
-export function rootSignatureTree(rs: RootSignature): HTMLElement {
+export function rootSignatureTree(rs: RootSignature, id: string): HTMLElement {
   const samplers = rs.staticSamplers.map((s) =>
     h(
       'li',
@@ -192,7 +198,7 @@ export function rootSignatureTree(rs: RootSignature): HTMLElement {
   );
   return h(
     'ul',
-    { role: 'tree', class: 'tree', 'aria-label': 'Root signature', id: 'rts0-tree' },
+    { role: 'tree', class: 'tree', 'aria-label': 'Root signature', id },
     h('li', { role: 'treeitem' }, `version ${rs.versionText}, flags 0x${rs.flags.toString(16)}`),
     h(
       'li',
@@ -226,12 +232,12 @@ function section(title: string, build: () => (Node | string)[], onError: (e: unk
 
 /**
  * The Reflection view of a container: the sections that apply, then the raw D3DReflect JSON in a
- * <details> (its <pre> is `rawId`). The JSON's refusal (a root signature alone, a library) shows in
+ * <details> (its <pre> is PREFIXreflect-output, PREFIX the pane's id prefix). The JSON's refusal (a root signature alone, a library) shows in
  * `failure` while the part tables still show.
  */
 export function reflectionView(
   c: Container,
-  rawId: string,
+  prefix: string,
   onError: (e: unknown) => HTMLElement,
 ): { readonly element: HTMLElement; readonly json: string; readonly error: unknown } {
   const root = h('div', { class: 'reflection' });
@@ -340,7 +346,10 @@ export function reflectionView(
         'Root signature (RTS0)',
         () => {
           const rs = readRts0(rts0.data, rts0.base);
-          return [rootSignatureTree(rs), h('pre', { class: 'code', id: 'rts0-text' }, rootSignatureText(rs))];
+          return [
+            rootSignatureTree(rs, `${prefix}rts0-tree`),
+            h('pre', { class: 'code', id: `${prefix}rts0-text` }, rootSignatureText(rs)),
+          ];
         },
         onError,
       ),
@@ -417,7 +426,7 @@ export function reflectionView(
     'details',
     { class: 'raw' },
     h('summary', {}, 'D3DReflect JSON'),
-    h('pre', { id: rawId, class: 'code' }),
+    h('pre', { id: `${prefix}reflect-output`, class: 'code' }),
   );
   root.append(raw);
   return { element: root, json, error };

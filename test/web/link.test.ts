@@ -124,6 +124,6 @@ test('highlighting keeps every listing byte for byte (asm, WGSL, JSON, HLSL)', (
   assert.equal((highlight('a\nb\n', 'asm').match(/class="ln"/g) ?? []).length, 2);
   assert.match(
     highlight('dcl_globalFlags refactoringAllowed', 'asm'),
-    /^<span class="ln" data-line="0"><span class="t-kw">dcl_globalFlags</,
+    /^<span class="chunk"><span class="ln" data-line="0"><span class="t-kw">dcl_globalFlags</,
   );
 });
