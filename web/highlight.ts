@@ -123,23 +123,26 @@ function highlightLine(line: string, g: Grammar): string {
 
 /** Lines per chunk: a chunk is a block the browser may skip laying out while it is off screen. */
 export const CHUNK_LINES = 200;
+/** Listings of more lines than this are chunked (shorter ones render whole, screenshots included). */
+export const CHUNKED_FROM = 2000;
 
 /**
  * The HTML of a listing: each line a `<span class="ln" data-line="N">` (N from 0), the newline after
- * it outside, so the text is unchanged; every CHUNK_LINES lines in a `<span class="chunk">` (styled
+ * it outside, so the text is unchanged; past CHUNKED_FROM lines, every CHUNK_LINES lines in a `<span class="chunk">` (styled
  * `content-visibility: auto`, so a 10,000-line listing paints as fast as its first screen).
  */
 export function highlight(text: string, language: Language): string {
   const g = language === 'plain' ? undefined : GRAMMARS[language];
   const lines = text.split('\n');
+  const chunked = lines.length > CHUNKED_FROM;
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (i === lines.length - 1 && line === '') break; // the text's final newline
     const body = g ? highlightLine(line, g) : escapeHtml(line);
-    if (i % CHUNK_LINES === 0) out.push(i === 0 ? '<span class="chunk">' : '</span><span class="chunk">');
+    if (chunked && i % CHUNK_LINES === 0) out.push(i === 0 ? '<span class="chunk">' : '</span><span class="chunk">');
     out.push(`<span class="ln" data-line="${i}">${body}</span>${i < lines.length - 1 ? '\n' : ''}`);
   }
-  if (out.length) out.push('</span>');
+  if (chunked && out.length) out.push('</span>');
   return out.join('');
 }

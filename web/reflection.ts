@@ -108,6 +108,7 @@ export function table(
   heads: readonly string[],
   rows: readonly (readonly string[])[],
 ): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'none', 'data-table': id }, `${caption}: none`);
   const thead = h('thead', {}, h('tr', {}, ...heads.map((x) => h('th', { scope: 'col' }, x))));
   const tbody = h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))));
   return h('table', { class: 'grid', 'data-table': id }, h('caption', {}, caption), thead, tbody);
@@ -285,7 +286,7 @@ export function reflectionView(
               ['patch', 'Patch-constant signature', 'PatchConstantParameters'],
             ] as const
           )
-            .filter(([, , key]) => list(r[key]).length > 0)
+            .filter(([id, , key]) => id !== 'patch' || list(r[key]).length > 0)
             .map(([id, caption, key]) =>
               table(
                 id,

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContainer, decodeContainerProgram, liftContainer, emitWgsl, disassemble } from '../../src/index.js';
 import { instructionsByOffset, lineOffsets, wgslLines } from '../../web/link.js';
-import { highlight, type Language } from '../../web/highlight.js';
+import { CHUNK_LINES, CHUNKED_FROM, highlight, type Language } from '../../web/highlight.js';
 import { FIXTURES } from '../helpers/shared.js';
 
 const OWN = join(FIXTURES, 'oracle/own');
@@ -120,10 +120,16 @@ test('highlighting keeps every listing byte for byte (asm, WGSL, JSON, HLSL)', (
     highlight('  o[0].x = dot(r0, cb0[0]);', 'wgsl'),
     /data-r="o0">o\[0\]<.*data-r="r0">r0<.*data-r="cb0">cb0</,
   );
+  // A long listing comes in chunks of CHUNK_LINES lines, its text unchanged.
+  const long = Array.from({ length: CHUNKED_FROM + 1 }, (_, i) => `mov r${i}.x, l(${i})`).join('\n');
+  const html = highlight(long, 'asm');
+  assert.equal((html.match(/class="chunk"/g) ?? []).length, Math.ceil((CHUNKED_FROM + 1) / CHUNK_LINES));
+  assert.equal(textOf(html), long);
+  assert.equal((highlight('a\nb', 'asm').match(/class="chunk"/g) ?? []).length, 0);
   // One line span per line; the mnemonic is a keyword.
   assert.equal((highlight('a\nb\n', 'asm').match(/class="ln"/g) ?? []).length, 2);
   assert.match(
     highlight('dcl_globalFlags refactoringAllowed', 'asm'),
-    /^<span class="chunk"><span class="ln" data-line="0"><span class="t-kw">dcl_globalFlags</,
+    /^<span class="ln" data-line="0"><span class="t-kw">dcl_globalFlags</,
   );
 });
