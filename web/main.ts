@@ -31,14 +31,15 @@ import {
 import { highlight, type Language } from './highlight.js';
 import { reflectionView } from './reflection.js';
 import { instructionsByOffset, lineOffsets, wgslLines, type InstructionLink } from './link.js';
+import { executorRun, webgpuRun, SHOWN_WORDS, type RunOutputs } from './run.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
 type Loaded =
   | { readonly kind: 'container'; readonly name: string; readonly bytes: Uint8Array; readonly container: Container }
   | { readonly kind: 'd3d9'; readonly name: string; readonly bytes: Uint8Array };
 
-type ViewId = 'container' | 'disasm' | 'reflect' | 'wgsl' | 'hlsl' | 'dxil' | 'source';
-type TextId = Exclude<ViewId, 'container' | 'reflect'>;
+type ViewId = 'container' | 'disasm' | 'reflect' | 'wgsl' | 'hlsl' | 'dxil' | 'source' | 'run';
+type TextId = Exclude<ViewId, 'container' | 'reflect' | 'run'>;
 
 const $ = <T extends HTMLElement>(selector: string): T => {
   const el = document.querySelector<T>(selector);
@@ -74,6 +75,7 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'hlsl', label: 'HLSL', applies: (f) => hasSm4(f) || hasDxil(f) },
   { id: 'dxil', label: 'DXIL', applies: hasDxil },
   { id: 'source', label: 'Source', applies: (f) => hasPart(f, 'SPDB', 'SDBG') },
+  { id: 'run', label: 'Run', applies: (f) => hasSm4(f) || hasDxil(f) },
 ];
 
 /** The flag word the checkboxes spell. */
@@ -290,6 +292,22 @@ function buildPane(index: number): Pane {
       );
     } else if (v.id === 'reflect') {
       panel.append(h('div', { class: 'reflect-body' }));
+    } else if (v.id === 'run') {
+      panel.append(
+        h(
+          'p',
+          { class: 'note' },
+          'The lifted program run with the seeded inputs of ',
+          h('code', {}, 'iridia run --seed'),
+          ' (one thread group, or an 8×8 target) on the CPU executor and, for a compute program, on this browser’s WebGPU. ',
+          h('label', { for: `${prefix}seed` }, 'Seed '),
+          h('input', { type: 'number', id: `${prefix}seed`, min: '0', max: '4294967295', value: '1' }),
+          ' ',
+          h('button', { type: 'button', id: `${prefix}run` }, 'Run'),
+        ),
+        h('p', { id: `${prefix}run-status`, class: 'note', 'aria-live': 'polite' }),
+        h('div', { id: `${prefix}run-output` }),
+      );
     } else {
       if (v.id === 'source') {
         const label = h('label', { for: `${prefix}source-file` }, 'File ');
@@ -370,6 +388,9 @@ function render(p: Pane, id: ViewId = p.view): void {
   };
   if (id === 'container') {
     renderContainer(p, f);
+  } else if (id === 'run') {
+    byId(paneId(p, 'run-output')).replaceChildren();
+    byId(paneId(p, 'run-status')).textContent = '';
   } else if (id === 'reflect') {
     const body = panel.querySelector<HTMLElement>('.reflect-body')!;
     body.replaceChildren();
@@ -625,6 +646,79 @@ function nextHit(p: Pane, back: boolean): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Run: the seeded run on the executor and on WebGPU, word by word.
+
+const hex8 = (w: number): string => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
+
+function runTable(
+  name: string,
+  cpu: Uint32Array,
+  gpu: Uint32Array | undefined,
+): { table: HTMLElement; differ: number } {
+  let differ = 0;
+  const n = Math.max(cpu.length, gpu?.length ?? 0);
+  for (let i = 0; i < n; i++) if (gpu && cpu[i] !== gpu[i]) differ++;
+  const rows: HTMLElement[] = [];
+  for (let i = 0; i < Math.min(n, SHOWN_WORDS); i++) {
+    const a = cpu[i];
+    const b = gpu?.[i];
+    const cells = [h('td', {}, String(i)), h('td', {}, a === undefined ? '—' : hex8(a))];
+    if (gpu) cells.push(h('td', {}, b === undefined ? '—' : hex8(b)));
+    rows.push(h('tr', gpu && a !== b ? { class: 'diff' } : {}, ...cells));
+  }
+  const heads = ['Word', 'Executor', ...(gpu ? ['WebGPU'] : [])];
+  const more = n > SHOWN_WORDS ? `, the first ${SHOWN_WORDS} shown` : '';
+  const caption = `${name}: ${n} words${more}${gpu ? `, ${differ} differ` : ''}`;
+  const table = h(
+    'table',
+    { class: 'grid run', 'data-output': name },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...heads.map((x) => h('th', { scope: 'col' }, x)))),
+    h('tbody', {}, ...rows),
+  );
+  return { table, differ };
+}
+
+async function runView(p: Pane): Promise<void> {
+  const f = loaded;
+  if (f?.kind !== 'container') return;
+  const status = byId(paneId(p, 'run-status'));
+  const out = byId(paneId(p, 'run-output'));
+  out.replaceChildren();
+  const seed = Number(byId<HTMLInputElement>(paneId(p, 'seed')).value);
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    status.textContent = 'the seed is an integer from 0 to 4294967295';
+    return;
+  }
+  const at = generation;
+  let cpu: RunOutputs;
+  let program;
+  try {
+    program = liftContainer(f.container);
+    cpu = executorRun(program, seed);
+  } catch (e) {
+    status.textContent = '';
+    out.append(errorElement(e));
+    return;
+  }
+  status.textContent = 'running on WebGPU…';
+  const nav = navigator as Navigator & { gpu?: GPU };
+  const gpu = await webgpuRun(program, seed, nav.gpu);
+  if (at !== generation) return; // another file was opened meanwhile
+  const gpuOutputs = 'outputs' in gpu ? gpu.outputs : undefined;
+  let differ = 0;
+  for (const [name, words] of Object.entries(cpu)) {
+    const t = runTable(name, words, gpuOutputs?.[name]);
+    differ += t.differ;
+    out.append(t.table);
+  }
+  const what = `seed ${seed}, ${program.stage} program, ${Object.keys(cpu).length} outputs`;
+  status.textContent =
+    'why' in gpu ? `${what} on the executor; ${gpu.why}` : `${what} on the executor and WebGPU: ${differ} words differ`;
+  status.dataset['differ'] = 'why' in gpu ? '' : String(differ);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Copy and download the pane's view.
 
 function viewContent(p: Pane): { text: string; bytes?: Uint8Array; name: string } | undefined {
@@ -644,6 +738,10 @@ function viewContent(p: Pane): { text: string; bytes?: Uint8Array; name: string 
   }
   if (p.view === 'reflect')
     return { text: byId(paneId(p, 'reflect-output')).textContent ?? '', name: `${base}.reflect.json` };
+  if (p.view === 'run') {
+    const text = Array.from(byId(paneId(p, 'run-output')).querySelectorAll('table'), (t) => t.innerText).join('\n\n');
+    return { text, name: `${base}.run.txt` };
+  }
   const c = compute(p.view, f);
   if ('error' in c) return undefined;
   const ext = { disasm: 'asm', wgsl: 'wgsl', hlsl: 'hlsl', dxil: 'll', source: 'hlsl' }[p.view];
@@ -734,6 +832,7 @@ function wirePane(p: Pane): void {
       nextHit(p, e.shiftKey);
     }
   });
+  root.querySelector(`[id="${paneId(p, 'run')}"]`)!.addEventListener('click', () => void runView(p));
   root.querySelector(`[id="${paneId(p, 'copy')}"]`)!.addEventListener('click', () => void copyView(p));
   root.querySelector(`[id="${paneId(p, 'download')}"]`)!.addEventListener('click', () => downloadView(p));
   root.addEventListener('change', (e) => {

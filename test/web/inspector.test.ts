@@ -17,10 +17,13 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import * as iridia from '../../src/index.js';
 import { d3dReflectAnyJson } from '../../src/reflect/dxil.js';
+import { SEEDED_DEFAULTS, seededCpu } from '../../src/cli/commands/run.js';
 import { FIXTURES, REPO, firstDifference } from '../helpers/shared.js';
 import { needs } from '../helpers/strict.js';
 
 const CHROMIUM = process.env['IRIDIA_CHROMIUM'] ?? '/usr/bin/chromium';
+/** SwiftShader's Vulkan driver (Debian's chromium package), for the WebGPU run. */
+const VK_ICD = process.env['VK_ICD_FILENAMES'] ?? '/usr/lib/chromium/vk_swiftshader_icd.json';
 const skip = needs(
   existsSync(CHROMIUM)
     ? false
@@ -199,6 +202,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
   let server: ChildProcess | undefined;
   let browser: Browser | undefined;
   let page: Page;
+  let serverUrl = '';
   const pageErrors: string[] = [];
 
   before(async () => {
@@ -222,6 +226,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
     });
+    serverUrl = url;
     await page.goto(url);
     assert.equal(await page.title(), 'iridia inspector');
   });
@@ -760,6 +765,52 @@ describe('web inspector in headless Chromium', { skip }, () => {
     await phone.close();
   });
 
+  test('Run: a compute and a pixel program on the executor, with the words of iridia run --seed', async () => {
+    const cs = bytesOf(join(OWN, 'cs_basic/main-cs_5_0/shader.dxbc'));
+    await openThroughInput(page, 'run-compute.dxbc', cs);
+    await setPanes(page, 2);
+    await page.click('#p1-tab-run');
+    await page.fill('#p1-seed', '7');
+    await page.click('#p1-run');
+    await page.waitForFunction(() => /^seed /.test(document.querySelector('#p1-run-status')?.textContent ?? ''));
+    // This browser runs with --disable-gpu: no adapter, and the page says so.
+    assert.match(
+      (await page.locator('#p1-run-status').textContent()) ?? '',
+      /^seed 7, compute program, 1 outputs on the executor; .*the executor runs alone$/,
+    );
+    const expected = seededCpu(iridia.lift(new Uint8Array(cs)), 7, SEEDED_DEFAULTS).outputs;
+    const u0 = expected['u0']!;
+    assert.equal(await page.locator('#p1-run-output caption').textContent(), `u0: ${u0.length} words`);
+    const rows = await tableRows(page, '#p1-run-output [data-output=u0]');
+    const hex8 = (w: number): string => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
+    assert.deepEqual(
+      rows,
+      u0.slice(0, 256).map((w, i) => [String(i), hex8(w)]),
+    );
+    await shot(page, 'run-compute-executor');
+
+    const ps = bytesOf(join(OWN, 'ps_sample_basic/main-ps_5_0/shader.dxbc'));
+    await openThroughInput(page, 'run-pixel.dxbc', ps);
+    await page.click('#p1-tab-run');
+    await page.click('#p1-run');
+    await page.waitForFunction(() => /^seed /.test(document.querySelector('#p1-run-status')?.textContent ?? ''));
+    // The seed box keeps 7 from the last run.
+    assert.match((await page.locator('#p1-run-status').textContent()) ?? '', /^seed 7, pixel program/);
+    const seeded = seededCpu(iridia.lift(new Uint8Array(ps)), 7, SEEDED_DEFAULTS).targets!;
+    for (const [location, words] of Object.entries(seeded)) {
+      // The page shows the executor's four words a pixel; the CLI the output's components.
+      const shown = (await tableRows(page, `#p1-run-output [data-output="target ${location}"]`)).map((r) =>
+        parseInt(r[1]!, 16),
+      );
+      const width = words.length / 64;
+      const pixels = Math.min(64, Math.floor(shown.length / 4));
+      assert.ok(pixels > 0);
+      for (let i = 0; i < pixels; i++)
+        for (let k = 0; k < width; k++)
+          assert.equal(shown[i * 4 + k], words[i * width + k], `target ${location} pixel ${i}.${k}`);
+    }
+  });
+
   test('a 10,000-instruction program opens (time printed, not asserted)', async (t) => {
     // vs_basic with its `mov r0.w, l(1.0)` repeated 10,000 times before ret, the length word and
     // the digest rewritten: a real program of 10,000-odd instructions.
@@ -816,6 +867,53 @@ describe('web inspector in headless Chromium', { skip }, () => {
     console.log(`web: ${message}`);
     await shot(page, 'ten-thousand');
   });
+
+  const noVulkan = needs(
+    existsSync(VK_ICD) ? false : `${VK_ICD} is absent (SwiftShader's Vulkan driver, for WebGPU in Chromium)`,
+  );
+  test(
+    'Run on WebGPU (SwiftShader): the compute program word for word beside the executor',
+    { skip: noVulkan },
+    async () => {
+      // One Chromium at a time: the first is closed, and one with WebGPU on SwiftShader's Vulkan started.
+      await browser?.close();
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--enable-unsafe-webgpu',
+          '--enable-features=Vulkan',
+          '--use-webgpu-adapter=swiftshader',
+          '--use-vulkan=swiftshader',
+        ],
+        env: { ...process.env, VK_ICD_FILENAMES: VK_ICD, XDG_RUNTIME_DIR: process.env['XDG_RUNTIME_DIR'] ?? '/tmp' },
+      });
+      const gpuPage = await browser.newPage();
+      gpuPage.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+      await gpuPage.goto(serverUrl);
+      const cs = bytesOf(join(OWN, 'cs_basic/main-cs_5_0/shader.dxbc'));
+      await openThroughInput(gpuPage, 'gpu-compute.dxbc', cs);
+      await gpuPage.click('#p1-tab-run');
+      await gpuPage.click('#p1-run');
+      await gpuPage.waitForFunction(
+        () => /^seed /.test(document.querySelector('#p1-run-status')?.textContent ?? ''),
+        null,
+        { timeout: 60_000 },
+      );
+      const status = (await gpuPage.locator('#p1-run-status').textContent()) ?? '';
+      assert.equal(status, 'seed 1, compute program, 1 outputs on the executor and WebGPU: 0 words differ');
+      const u0 = seededCpu(iridia.lift(new Uint8Array(cs)), 1, SEEDED_DEFAULTS).outputs['u0']!;
+      const rows = await tableRows(gpuPage, '#p1-run-output [data-output=u0]');
+      const hex8 = (w: number): string => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
+      assert.deepEqual(
+        rows,
+        u0.slice(0, 256).map((w, i) => [String(i), hex8(w), hex8(w)]),
+      );
+      assert.equal(await gpuPage.locator('#p1-run-output tr.diff').count(), 0);
+      await shot(gpuPage, 'run-compute-webgpu');
+    },
+  );
 
   test('no script error on the page', () => {
     assert.deepEqual(pageErrors, []);
