@@ -12,69 +12,13 @@ import { readRts0, type RootParameter, type RootSignature } from '../src/dxil/rt
 import { readPsv0 } from '../src/dxil/psv0.js';
 import { readRdat } from '../src/dxil/rdat.js';
 import { rootSignatureText } from '../src/disasm/rts0.js';
-import { BIND_PREFIX } from '../src/disasm/header.js';
+import { BIND_PREFIX, COMPONENT_TYPES, SYSTEM_VALUES, bindingColumns } from '../src/disasm/header.js';
+import type { RdefBinding } from '../src/parts/rdef.js';
 import { shapeName } from '../src/disasm/header-types.js';
 import { d3dReflectAnyJson } from '../src/reflect/dxil.js';
 
 type Obj = { readonly [key: string]: Json };
 
-/** D3D_SHADER_INPUT_TYPE. */
-const INPUT_TYPES = [
-  'cbuffer',
-  'tbuffer',
-  'texture',
-  'sampler',
-  'uav_rwtyped',
-  'structured',
-  'uav_rwstructured',
-  'byteaddress',
-  'uav_rwbyteaddress',
-  'uav_append_structured',
-  'uav_consume_structured',
-  'uav_rwstructured_with_counter',
-  'rtaccelerationstructure',
-  'uav_feedbacktexture',
-];
-/** D3D_SRV_DIMENSION. */
-const DIMENSIONS = [
-  'unknown',
-  'buffer',
-  'texture1d',
-  'texture1darray',
-  'texture2d',
-  'texture2darray',
-  'texture2dms',
-  'texture2dmsarray',
-  'texture3d',
-  'texturecube',
-  'texturecubearray',
-  'bufferex',
-];
-/** D3D_NAME below 64, then SV_Target... from 64. */
-const SYSTEM_NAMES: Readonly<Record<number, string>> = {
-  0: 'NONE',
-  1: 'POS',
-  2: 'CLIPDST',
-  3: 'CULLDST',
-  4: 'RTINDEX',
-  5: 'VPINDEX',
-  6: 'VERTID',
-  7: 'PRIMID',
-  8: 'INSTID',
-  9: 'FFACE',
-  10: 'SAMPLE',
-  23: 'BARRIER',
-  24: 'SHADINGRATE',
-  25: 'CULLPRIMITIVE',
-  64: 'TARGET',
-  65: 'DEPTH',
-  66: 'COVERAGE',
-  67: 'DEPTHGE',
-  68: 'DEPTHLE',
-  69: 'STENCILREF',
-  70: 'INNERCOV',
-};
-const COMPONENT_TYPES = ['unknown', 'uint', 'int', 'float'];
 const ROOT_PARAMETER = { table: 'DescriptorTable', constants: 'RootConstants', cbv: 'CBV', srv: 'SRV', uav: 'UAV' };
 const RANGE_TYPES = ['SRV', 'UAV', 'CBV', 'Sampler'];
 const VISIBILITY = ['all', 'vertex', 'hull', 'domain', 'geometry', 'pixel', 'amplification', 'mesh'];
@@ -141,14 +85,22 @@ export function constantBufferRows(refl: Obj): string[][] {
   return rows;
 }
 
+/** Each binding: its name, the listing's type, format and dimension columns, register, space, count. */
 export function bindingRows(refl: Obj): string[][] {
   return list(refl['BoundResources']).map((b) => {
     const type = num(b['Type']);
     const count = num(b['BindCount']);
+    // The Resource Bindings columns of the listing, from the fields D3DReflect reports.
+    const columns = bindingColumns({
+      type,
+      flags: num(b['uFlags']),
+      returnType: num(b['ReturnType']),
+      dimension: num(b['Dimension']),
+      numSamples: num(b['NumSamples']),
+    } as RdefBinding);
     return [
       str(b['Name']),
-      INPUT_TYPES[type] ?? `type ${type}`,
-      type === 0 || type === 3 ? '' : (DIMENSIONS[num(b['Dimension'])] ?? String(b['Dimension'])),
+      ...columns,
       `${BIND_PREFIX[type] ?? '?'}${num(b['BindPoint'])}`,
       String(num(b['Space'])),
       count === 0 ? 'unbounded' : String(count),
@@ -161,7 +113,7 @@ export function signatureRows(params: readonly Obj[]): string[][] {
     str(p['SemanticName']),
     String(num(p['SemanticIndex'])),
     String(num(p['Register'])),
-    SYSTEM_NAMES[num(p['SystemValueType'])] ?? String(p['SystemValueType']),
+    SYSTEM_VALUES[num(p['SystemValueType'])] ?? String(p['SystemValueType']),
     COMPONENT_TYPES[num(p['ComponentType'])] ?? String(p['ComponentType']),
     mask(num(p['Mask'])),
     mask(num(p['ReadWriteMask'])),
@@ -272,7 +224,12 @@ export function reflectionView(
       section(
         'Bindings',
         () => [
-          table('bindings', 'Bindings', ['Name', 'Type', 'Dimension', 'Register', 'Space', 'Count'], bindingRows(r)),
+          table(
+            'bindings',
+            'Bindings',
+            ['Name', 'Type', 'Format', 'Dimension', 'Register', 'Space', 'Count'],
+            bindingRows(r),
+          ),
         ],
         onError,
       ),

@@ -165,8 +165,24 @@ const letters = (m: number): string =>
 /** D3D_SHADER_INPUT_TYPE to the register letter the binding's register takes. */
 const PREFIX = ['cb', 't', 't', 's', 'u', 't', 'u', 't', 'u', 'u', 'u', 'u'];
 
-/** Checks the Reflection tables of the page's first pane against Microsoft's D3DReflect dump. */
-async function assertReflectionTables(page: Page, ms: MsReflect): Promise<void> {
+/** The Resource Bindings rows of Microsoft's listing: name, type, format, dimension, bind point, count. */
+function listingBindings(listing: string): string[][] {
+  const at = listing.indexOf('// Resource Bindings:');
+  if (at < 0) return [];
+  const rows = listing.slice(at).split('\n').slice(4);
+  return rows
+    .slice(
+      0,
+      rows.findIndex((l) => l.trim() === '//'),
+    )
+    .map((l) => l.slice(3).trim().split(/\s+/));
+}
+
+/**
+ * Checks the Reflection tables of the page's first pane against Microsoft's D3DReflect dump, and
+ * the bindings' type, format and dimension against the Resource Bindings table of its listing.
+ */
+async function assertReflectionTables(page: Page, ms: MsReflect, listing?: string): Promise<void> {
   const cbs = (await tableRows(page, '#panel-reflect [data-table=cbuffers]')).filter((r) => r[0] !== '');
   assert.deepEqual(
     cbs,
@@ -183,9 +199,17 @@ async function assertReflectionTables(page: Page, ms: MsReflect): Promise<void> 
   );
   const bindings = await tableRows(page, '#panel-reflect [data-table=bindings]');
   assert.deepEqual(
-    bindings.map((r) => [r[0], r[3], r[4], r[5]]),
+    bindings.map((r) => [r[0], r[4], r[5], r[6]]),
     ms.BoundResources.map((b) => [b.Name, `${PREFIX[b.Type]}${b.BindPoint}`, String(b.Space), String(b.BindCount)]),
   );
+  if (listing !== undefined) {
+    const expected = listingBindings(listing);
+    assert.equal(expected.length, bindings.length, 'the listing binds as many resources');
+    assert.deepEqual(
+      bindings.map((r) => [r[0], r[1], r[2], r[3], r[4], r[6]]),
+      expected,
+    );
+  }
   for (const [table, params] of [
     ['inputs', ms.InputParameters],
     ['outputs', ms.OutputParameters],
@@ -418,13 +442,13 @@ describe('web inspector in headless Chromium', { skip }, () => {
   test('a vertex program in three panes: reflection tables, links to WGSL and registers, search', async () => {
     const dir = join(OWN, 'vs_basic/main-vs_5_0');
     const bytes = bytesOf(join(dir, 'shader.dxbc'));
-    await setPanes(page, 3);
     await openThroughInput(page, 'vertex.dxbc', bytes);
+    await setPanes(page, 3);
     await page.click('#tab-reflect');
     await page.click('#p1-tab-disasm');
     await page.click('#p2-tab-wgsl');
     const ms = JSON.parse(textOf(join(dir, 'reflect.json'))) as MsReflect;
-    await assertReflectionTables(page, ms);
+    await assertReflectionTables(page, ms, textOf(join(dir, 'listing.asm')));
     // STAT by the D3D11_SHADER_DESC names of its words: each named word equals D3DReflect's field.
     const stat = await tableRows(page, '#panel-reflect [data-table=stat]');
     assert.equal(stat.length, 37, 'a 5.0 STAT has 37 words');
@@ -506,9 +530,10 @@ describe('web inspector in headless Chromium', { skip }, () => {
     const dir = join(OWN, 'ps_sample_basic/main-ps_5_0');
     const bytes = bytesOf(join(dir, 'shader.dxbc'));
     await openByDrop(page, 'pixel.dxbc', bytes);
+    await setPanes(page, 3);
     await page.click('#tab-reflect');
     const ms = JSON.parse(textOf(join(dir, 'reflect.json'))) as MsReflect;
-    await assertReflectionTables(page, ms);
+    await assertReflectionTables(page, ms, textOf(join(dir, 'listing.asm')));
     assert.ok(ms.BoundResources.some((b) => b.Type === 3) && ms.BoundResources.some((b) => b.Type === 2));
     await page.click('#p1-tab-hlsl');
     let hlsl = '';
@@ -534,6 +559,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
   test('a compute program: its WGSL lines and thread-ID registers link', async () => {
     const dir = join(OWN, 'cs_basic/main-cs_5_0');
     await openThroughInput(page, 'compute.dxbc', bytesOf(join(dir, 'shader.dxbc')));
+    await setPanes(page, 3);
     await page.click('#p1-tab-disasm');
     await page.click('#p2-tab-wgsl');
     await assertPreEquals(page, '#p1-disasm-output', join(dir, 'listing.asm'));
@@ -550,6 +576,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
   test('a /Zi build: the embedded source, and the source line of an instruction', async () => {
     const dir = join(OWN, 'cs_basic/main-cs_5_0-zi');
     await openThroughInput(page, 'compute-zi.dxbc', bytesOf(join(dir, 'shader.dxbc')));
+    await setPanes(page, 3);
     await page.click('#p1-tab-disasm');
     await page.click('#p2-tab-source');
     await assertPreEquals(page, '#p1-disasm-output', join(dir, 'listing.asm'));
@@ -573,10 +600,15 @@ describe('web inspector in headless Chromium', { skip }, () => {
   test('a level-9 build: its listing, reflection tables and links', async () => {
     const dir = join(OWN, 'vs_basic/main-vs_4_0_level_9_1');
     await openThroughInput(page, 'level9.dxbc', bytesOf(join(dir, 'shader.dxbc')));
+    await setPanes(page, 3);
     await page.click('#tab-reflect');
     await page.click('#p1-tab-disasm');
     await assertPreEquals(page, '#p1-disasm-output', join(dir, 'listing.asm'));
-    await assertReflectionTables(page, JSON.parse(textOf(join(dir, 'reflect.json'))) as MsReflect);
+    await assertReflectionTables(
+      page,
+      JSON.parse(textOf(join(dir, 'reflect.json'))) as MsReflect,
+      textOf(join(dir, 'listing.asm')),
+    );
     // The Direct3D 9 program printed in the header is not an SM4 instruction; the SM4 ones link.
     await clickLine(page, '#p1-disasm-output', 'mul o1.xyzw, v1.xyzw, cb0[4].xyzw');
     assert.match((await page.locator('#selection').textContent()) ?? '', /registers o1 \(written\), v1, cb0$/);
@@ -586,6 +618,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
   test('a DXIL program: its listing, and reflection tables (no E108) with the bindings dxc lists', async () => {
     const dxil = bytesOf(join(FIXTURES, 'dxil/d3d12__D3D12_Blit__g_BlitFrom2DArray.dxil'));
     await openThroughInput(page, 'blit.dxil', dxil);
+    await setPanes(page, 3);
     await page.click('#tab-reflect');
     await page.click('#p1-tab-dxil');
     assert.equal(await page.locator('#panel-reflect .error').count(), 0);
@@ -593,11 +626,11 @@ describe('web inspector in headless Chromium', { skip }, () => {
     // cb0,space3; SourceSampler sampler s0,space2; SourceTexture2DArray texture 2darray t0,space2.
     const bindings = await tableRows(page, '#panel-reflect [data-table=bindings]');
     assert.deepEqual(
-      bindings.map((r) => [r[0], r[1], r[2], r[3], r[4]]),
+      bindings.map((r) => [r[0], r[1], r[3], r[4], r[5]]),
       [
-        ['SourceRegionBuffer', 'cbuffer', '', 'cb0', '3'],
-        ['SourceSampler', 'sampler', '', 's0', '2'],
-        ['SourceTexture2DArray', 'texture', 'texture2darray', 't0', '2'],
+        ['SourceRegionBuffer', 'cbuffer', 'NA', 'cb0', '3'],
+        ['SourceSampler', 'sampler', 'NA', 's0', '2'],
+        ['SourceTexture2DArray', 'texture', '2darray', 't0', '2'],
       ],
     );
     // Input signature: TEXCOORD 0 xy register 0; SV_Position 0 xyzw register 1.
