@@ -865,7 +865,7 @@ function setPaneCount(n: number): void {
   host.replaceChildren();
   panes.forEach((p, i) => {
     if (i > 0) host.append(splitter(i));
-    p.root.style.flexBasis = '';
+    p.root.style.flexGrow = '';
     host.append(p.root);
   });
   host.dataset['panes'] = String(n);
@@ -890,11 +890,13 @@ function splitter(i: number): HTMLElement {
     'aria-valuemax': '90',
     'aria-valuenow': '50',
   });
+  // The two panes share their flex-grow total (each starts at 1), so the other panes keep their width.
+  const grow = (el: HTMLElement): number => Number(el.style.flexGrow || '1');
   const resize = (left: HTMLElement, right: HTMLElement, share: number): void => {
-    const total = left.getBoundingClientRect().width + right.getBoundingClientRect().width;
+    const total = grow(left) + grow(right);
     const clamped = Math.min(0.9, Math.max(0.1, share));
-    left.style.flexBasis = `${clamped * total}px`;
-    right.style.flexBasis = `${(1 - clamped) * total}px`;
+    left.style.flexGrow = String(clamped * total);
+    right.style.flexGrow = String((1 - clamped) * total);
     bar.setAttribute('aria-valuenow', String(Math.round(clamped * 100)));
   };
   bar.addEventListener('pointerdown', (e) => {

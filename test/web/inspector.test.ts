@@ -514,6 +514,18 @@ describe('web inspector in headless Chromium', { skip }, () => {
     await shot(page, 'vertex-search');
     await page.fill('#search-all', '');
 
+    // The splitters share the width: → on the first gives the first pane 5% more of the two.
+    const widths = (): Promise<number[]> =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('#panes > .pane'), (p) => p.getBoundingClientRect().width),
+      );
+    const [a0, b0] = await widths();
+    await page.focus('#panes > .splitter >> nth=0');
+    await page.keyboard.press('ArrowRight');
+    const [a1, b1] = await widths();
+    assert.equal(await page.locator('#panes > .splitter').first().getAttribute('aria-valuenow'), '55');
+    assert.ok(Math.abs(a1! / (a1! + b1!) - 0.55) < 0.01 && a1! > a0! && b1! < b0!, `${a0} ${b0} -> ${a1} ${b1}`);
+
     // The part table's rows show the part's bytes, at their file offsets.
     await page.click('#tab-container');
     await page.click('#parts [data-part="3"]');
