@@ -538,6 +538,39 @@ describe('web inspector in headless Chromium', { skip }, () => {
     await shot(page, 'vertex-part-hex');
   });
 
+  test('copy and download: a pane’s view as text, a part as its bytes', async () => {
+    const dir = join(OWN, 'vs_basic/main-vs_5_0');
+    const bytes = bytesOf(join(dir, 'shader.dxbc'));
+    await openThroughInput(page, 'copy.dxbc', bytes);
+    await setPanes(page, 2);
+    await page.click('#p1-tab-disasm');
+    const listing = page.waitForEvent('download');
+    await page.click('#p1-download');
+    const got = await listing;
+    assert.equal(got.suggestedFilename(), 'copy.asm');
+    assert.ok(
+      readFileSync((await got.path())!).equals(bytesOf(join(dir, 'listing.asm'))),
+      'the download is the listing',
+    );
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.click('#p1-copy');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('copied'));
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), textOf(join(dir, 'listing.asm')));
+    // A part chosen in the part table downloads as its bytes (after the 8-byte part header).
+    await page.click('#tab-container');
+    await page.click('#parts [data-part="0"]');
+    const part = page.waitForEvent('download');
+    await page.click('#download');
+    const rdef = await part;
+    assert.equal(rdef.suggestedFilename(), 'copy.RDEF.bin');
+    const at = Number(directory(bytes)[0]!.offset);
+    const size = Number(directory(bytes)[0]!.size);
+    assert.ok(
+      readFileSync((await rdef.path())!).equals(bytes.subarray(at + 8, at + 8 + size)),
+      'the download is the part',
+    );
+  });
+
   test('a pixel program: bindings of its texture and sampler, the decompiled HLSL', async () => {
     const dir = join(OWN, 'ps_sample_basic/main-ps_5_0');
     const bytes = bytesOf(join(dir, 'shader.dxbc'));
