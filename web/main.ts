@@ -594,6 +594,22 @@ function selectLine(line: number): boolean {
   return true;
 }
 
+/** Selects the instruction whose write a WGSL line carries (the same links, the other way). */
+function selectWgslLine(line: number): boolean {
+  const f = loaded;
+  const L = f && linksOf(f);
+  if (!L?.wgsl) return false;
+  for (const [offset, lines] of L.wgsl) {
+    const link = L.byOffset.get(offset);
+    if (link && lines.includes(line)) {
+      selection = { offset, link };
+      applySelection();
+      return true;
+    }
+  }
+  return false;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Search: in one pane (its input) or across the panes (the top input). Hits are whole lines or rows.
 
@@ -807,6 +823,8 @@ function wirePane(p: Pane): void {
     if (part) return showPart(p, Number(part.dataset['part']));
     const ln = target.closest<HTMLElement>('#panes pre[data-view=disasm] .ln');
     if (ln) selectLine(Number(ln.dataset['line']));
+    const wgslLine = target.closest<HTMLElement>('#panes pre[data-view=wgsl] .ln');
+    if (wgslLine) selectWgslLine(Number(wgslLine.dataset['line']));
   });
   // In a listing: ↑/↓ select the previous or next instruction.
   root.addEventListener('keydown', (e) => {

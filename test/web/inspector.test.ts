@@ -488,6 +488,10 @@ describe('web inspector in headless Chromium', { skip }, () => {
     assert.deepEqual(await texts(page, '#p1-disasm-output .sel-line'), ['dp4 o0.z, r0.xyzw, cb0[2].xyzw']);
     assert.match((await texts(page, '#p2-wgsl-output .link-line'))[0]!, /^\s*o\[0\]\.z = .*cb0\[2\]/);
 
+    // The other way: a WGSL line selects the instruction whose write it carries.
+    await clickLine(page, '#p2-wgsl-output', linked[0]!.replace('.y = ', '.w = ').replace('cb0[1]', 'cb0[3]'));
+    assert.deepEqual(await texts(page, '#p1-disasm-output .sel-line'), ['dp4 o0.w, r0.xyzw, cb0[3].xyzw']);
+
     // Search in a pane: the listing's lines holding dp4 (Microsoft's listing has four); Enter moves.
     const listing = textOf(join(dir, 'listing.asm')).split('\n');
     await page.fill('#p1-search', 'dp4');
