@@ -325,7 +325,7 @@ function printBindings(bindings: readonly RdefBinding[], sm51: boolean, out: str
 
 // ---- Signatures
 
-const SYSTEM_VALUES: Readonly<Record<number, string>> = {
+export const SYSTEM_VALUES: Readonly<Record<number, string>> = {
   0: 'NONE',
   1: 'POS',
   2: 'CLIPDST',
@@ -351,7 +351,7 @@ const SYSTEM_VALUES: Readonly<Record<number, string>> = {
   68: 'DEPTHLE',
   69: 'STENCILREF',
 };
-const COMPONENT_TYPES: readonly string[] = [
+export const COMPONENT_TYPES: readonly string[] = [
   'unknown',
   'uint',
   'int',

@@ -1,0 +1,135 @@
+// The inspector's links and highlighting, in Node (no browser): web/link.ts ties a listing line to
+// its instruction through the listing with byte offsets (0x20), checked here on Microsoft's own
+// listings (listing.asm and listing.0x20.asm of each committed build) against the instructions the
+// core decodes; the WGSL lines of an instruction (matched by the order of writes) against what the
+// listing's instruction does; and web/highlight.ts must leave every listing's text as it is.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseContainer, decodeContainerProgram, liftContainer, emitWgsl, disassemble } from '../../src/index.js';
+import { instructionsByOffset, lineOffsets, wgslLines } from '../../web/link.js';
+import { CHUNK_LINES, CHUNKED_FROM, highlight, type Language } from '../../web/highlight.js';
+import { FIXTURES } from '../helpers/shared.js';
+
+const OWN = join(FIXTURES, 'oracle/own');
+
+/** The committed builds that have Microsoft's listing with byte offsets (flag 0x20). */
+function buildsWithOffsets(): string[] {
+  const out: string[] = [];
+  for (const c of readdirSync(OWN).sort())
+    for (const b of readdirSync(join(OWN, c)).sort()) {
+      const dir = join(OWN, c, b);
+      if (existsSync(join(dir, 'listing.0x20.asm')) && existsSync(join(dir, 'shader.dxbc'))) out.push(dir);
+    }
+  return out;
+}
+
+/** A highlighted listing's text: the tags dropped, the four escapes undone. */
+function textOf(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
+test("Microsoft's listing lines map to the decoded instructions, by the byte offsets of its 0x20 listing", () => {
+  const builds = buildsWithOffsets();
+  assert.ok(builds.length >= 20, `${builds.length} builds with listing.0x20.asm`);
+  for (const dir of builds) {
+    const c = parseContainer(new Uint8Array(readFileSync(join(dir, 'shader.dxbc'))));
+    const program = decodeContainerProgram(c);
+    if (!program) continue; // a library or an effect: no one program
+    const listing = readFileSync(join(dir, 'listing.asm'), 'utf8');
+    const offsets = lineOffsets(listing, readFileSync(join(dir, 'listing.0x20.asm'), 'utf8'));
+    assert.ok(offsets, `${dir}: the two listings have the same lines`);
+    const shown = offsets.filter((o): o is number => o !== undefined);
+    // Offset 0 is the version token's line; every other is one instruction, each once, in order.
+    assert.deepEqual(
+      shown,
+      [0, ...program.instructions.map((i) => i.word * 4)],
+      `${dir}: the listing's instruction lines are the program's instructions`,
+    );
+    // And the page's own listing with 0x20 gives the same lines as Microsoft's.
+    assert.deepEqual(lineOffsets(disassemble(c, 0), disassemble(c, 0x20)), offsets, dir);
+  }
+});
+
+test('the WGSL lines of an instruction carry its write (vs_basic vs_4_1: dp4 o0.y, r0.xyzw, cb0[1].xyzw)', () => {
+  const dir = join(OWN, 'vs_basic/main-vs_4_1');
+  const c = parseContainer(new Uint8Array(readFileSync(join(dir, 'shader.dxbc'))));
+  const listing = readFileSync(join(dir, 'listing.asm'), 'utf8').split('\n');
+  const offsets = lineOffsets(listing.join('\n'), readFileSync(join(dir, 'listing.0x20.asm'), 'utf8'))!;
+  const byOffset = instructionsByOffset(decodeContainerProgram(c)!);
+  const wgsl = emitWgsl(liftContainer(c));
+  const wgslText = wgsl.split('\n');
+  const map = wgslLines([...byOffset.values()], wgsl);
+  const lineOf = (text: string): number => {
+    const i = listing.indexOf(text);
+    assert.ok(i >= 0, `the listing has ${text}`);
+    return i;
+  };
+  // The four dp4 of the listing write o0.x .. o0.w with rows cb0[0] .. cb0[3]: one WGSL line each,
+  // assigning that component from a dot product with that row.
+  for (const [k, comp] of ['x', 'y', 'z', 'w'].entries()) {
+    const at = offsets[lineOf(`dp4 o0.${comp}, r0.xyzw, cb0[${k}].xyzw`)]!;
+    const link = byOffset.get(at)!;
+    assert.deepEqual(link.written, [{ key: 'o0', mask: 1 << k }]);
+    assert.deepEqual([...link.read].sort(), ['cb0', 'r0']);
+    const lines = map.get(at)!.map((n) => wgslText[n]!.trim());
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, new RegExp(`^o\\[0\\]\\.${comp} = .*dot\\(.*cb0\\[${k}\\]`));
+  }
+  // mov r0.xyz, v0.xyzx writes three components: three WGSL lines, r0.x, r0.y and r0.z.
+  const mov = map.get(offsets[lineOf('mov r0.xyz, v0.xyzx')]!)!.map((n) => wgslText[n]!.trim().slice(0, 4));
+  assert.deepEqual(mov, ['r0.x', 'r0.y', 'r0.z']);
+  // Declarations and ret write nothing: no WGSL line.
+  assert.equal(map.get(offsets[lineOf('ret ')]!), undefined);
+});
+
+test('highlighting keeps every listing byte for byte (asm, WGSL, JSON, HLSL)', () => {
+  const samples: [string, Language][] = [];
+  for (const dir of buildsWithOffsets().slice(0, 12)) {
+    samples.push([readFileSync(join(dir, 'listing.asm'), 'utf8'), 'asm']);
+    samples.push([readFileSync(join(dir, 'listing.0x20.asm'), 'utf8'), 'asm']);
+    samples.push([readFileSync(join(dir, 'reflect.json'), 'utf8'), 'json']);
+    try {
+      samples.push([
+        emitWgsl(liftContainer(parseContainer(new Uint8Array(readFileSync(join(dir, 'shader.dxbc')))))),
+        'wgsl',
+      ]);
+    } catch {
+      // a program the lifter refuses has no WGSL to highlight
+    }
+  }
+  samples.push([readFileSync(join(OWN, 'vs_basic/source.hlsl'), 'utf8'), 'hlsl']);
+  samples.push(['a < b && "c" > d\n\nno final newline', 'plain']);
+  for (const [text, language] of samples) {
+    const html = highlight(text, language);
+    assert.equal(textOf(html), text, `${language}: ${text.slice(0, 60)}`);
+  }
+  // Registers carry their listing name, so panes can light them up together: WGSL's o[0] is o0.
+  assert.match(
+    highlight('dp4 o0.x, r0.xyzw, cb0[0].xyzw', 'asm'),
+    /data-r="o0">o0<.*data-r="r0">r0<.*data-r="cb0">cb0</,
+  );
+  assert.match(
+    highlight('  o[0].x = dot(r0, cb0[0]);', 'wgsl'),
+    /data-r="o0">o\[0\]<.*data-r="r0">r0<.*data-r="cb0">cb0</,
+  );
+  // A long listing comes in chunks of CHUNK_LINES lines, its text unchanged.
+  const long = Array.from({ length: CHUNKED_FROM + 1 }, (_, i) => `mov r${i}.x, l(${i})`).join('\n');
+  const html = highlight(long, 'asm');
+  assert.equal((html.match(/class="chunk"/g) ?? []).length, Math.ceil((CHUNKED_FROM + 1) / CHUNK_LINES));
+  assert.equal(textOf(html), long);
+  assert.equal((highlight('a\nb', 'asm').match(/class="chunk"/g) ?? []).length, 0);
+  // One line span per line; the mnemonic is a keyword.
+  assert.equal((highlight('a\nb\n', 'asm').match(/class="ln"/g) ?? []).length, 2);
+  assert.match(
+    highlight('dcl_globalFlags refactoringAllowed', 'asm'),
+    /^<span class="ln" data-line="0"><span class="t-kw">dcl_globalFlags</,
+  );
+});
