@@ -7,7 +7,7 @@
 // destinations, s sources, * resource slots).
 
 import { OPCODES, type OpcodeInfo } from '../sm4/opcodes.js';
-import { RESOURCE_DIMENSIONS, RETURN_TYPES } from '../disasm/names.js';
+import { OPERAND_TYPES, RESOURCE_DIMENSIONS, RETURN_TYPES } from '../disasm/names.js';
 import type { Cursor } from './text.js';
 import { encodeOperand, readOperand, type OperandText, type SlotKind } from './operand.js';
 
@@ -154,8 +154,10 @@ export function assembleInstruction(c: Cursor, major: number, out: number[]): vo
   const info = mn.info;
   const ops: OperandText[] = [];
   c.ws();
+  // How the printer formats each operand's literals (names.ts): `x` lanes are untyped.
+  const kinds = OPERAND_TYPES[info.opcode] ?? '';
   while (!c.done) {
-    ops.push(readOperand(c, major));
+    ops.push(readOperand(c, major, kinds[ops.length] === 'x'));
     c.ws();
     if (c.done) break;
     c.expect(',', '"," between operands');

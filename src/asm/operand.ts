@@ -61,7 +61,7 @@ export function registerType(c: Cursor, major: number): number {
 }
 
 /** One operand at the cursor (stops before the ',' or the end). */
-export function readOperand(c: Cursor, major: number): OperandText {
+export function readOperand(c: Cursor, major: number, untyped = false): OperandText {
   const at = c.i;
   let modifier = 0;
   if (c.eat('-')) modifier |= 1;
@@ -76,7 +76,7 @@ export function readOperand(c: Cursor, major: number): OperandText {
     form = c.peek() as 'l' | 'd';
     type = form === 'l' ? 4 : 5;
     c.i += 2;
-    readLanes(c, form, values);
+    readLanes(c, form, values, untyped);
   } else {
     type = registerType(c, major);
     if (/[0-9]/.test(c.peek())) indices.push({ imm: c.count('an index') });
@@ -124,14 +124,14 @@ function readIndex(c: Cursor, major: number): IndexText {
   return index;
 }
 
-function readLanes(c: Cursor, form: 'l' | 'd', out: number[]): void {
+function readLanes(c: Cursor, form: 'l' | 'd', out: number[], untyped: boolean): void {
   for (;;) {
     c.ws();
     const at = c.i;
     const t = c.word(/[^,)\s]/);
     if (t === '') throw c.fail('E906_ASM_LITERAL', `expected a literal, found ${c.found()}`);
     if (form === 'd' && !t.startsWith('0x')) out.push(...doubleWords(t, c, at));
-    else out.push(laneBits(t, c, at));
+    else out.push(laneBits(t, c, at, untyped));
     if (c.eat(')')) break;
     c.expect(',', '"," or ")" in a literal');
   }

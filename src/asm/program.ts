@@ -104,7 +104,7 @@ function immediateConstantBuffer(c: Cursor, out: number[]): void {
     for (;;) {
       c.ws();
       const at = c.i;
-      lanes.push(laneBits(c.word(/[^,}\s]/), c, at));
+      lanes.push(laneBits(c.word(/[^,}\s]/), c, at, true));
       if (c.eat('}')) break;
       c.expect(',');
     }
@@ -130,7 +130,7 @@ function shaderMessage(s: string, line: number, base: number, text: string, majo
       const ops: number[] = [];
       let count = 0;
       while (c.eat(', ')) {
-        encodeOperand(c, readOperand(c, major), 'source', ops);
+        encodeOperand(c, readOperand(c, major, true), 'source', ops);
         count++;
       }
       c.ws();

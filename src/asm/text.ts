@@ -155,11 +155,15 @@ const HEX_TEXT = /^0x[0-9a-fA-F]{1,8}$/;
 
 /**
  * One 32-bit lane as the listing prints it: a float (%f, with a point), a decimal integer or
- * 0x%08x. `c` and `at` place an error. Returns the bits.
+ * 0x%08x. `c` and `at` place an error; `untyped`: a lane the printer guesses (mov, movc, stores,
+ * the immediate constant buffer). Returns the bits.
  */
-export function laneBits(t: string, c: Cursor, at: number): number {
+export function laneBits(t: string, c: Cursor, at: number, untyped = false): number {
   const special = SPECIAL_FLOATS[t];
   if (special !== undefined) return special;
+  // An untyped lane prints a zero pattern as the integer 0, so its 0.000000 is a float too small
+  // for six decimals: the smallest normal float, which prints the same.
+  if (untyped && t === '0.000000') return 0x00800000;
   if (FLOAT_TEXT.test(t)) return decimalToFloatBits(t);
   if (HEX_TEXT.test(t)) return parseInt(t.slice(2), 16) >>> 0;
   if (INT_TEXT.test(t)) {
