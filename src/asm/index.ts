@@ -10,6 +10,9 @@ import { decodeProgram } from '../sm4/decode.js';
 import { programPart } from '../sm4/census.js';
 import { assembleProgram, type AssembledProgram } from './program.js';
 import { updateStat } from './stat.js';
+import { checkProgram } from './check.js';
+
+export { checkProgram } from './check.js';
 
 export { AsmError } from './text.js';
 export { assembleProgram, type AssembledProgram } from './program.js';
@@ -43,7 +46,7 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
   const part = programBytes(program.words);
   // The decoder's checks (operand slots, lengths) hold for what was written.
   const decoded = decodeProgram(part);
-  const notes: string[] = [];
+  const notes: string[] = checkProgram(decoded).map((x) => `check: ${x}`);
   let parts: PartInput[];
   let version = 1;
   if (options.like !== undefined) {
