@@ -76,7 +76,7 @@ export function readOperand(c: Cursor, major: number, untyped = false): OperandT
     form = c.peek() as 'l' | 'd';
     type = form === 'l' ? 4 : 5;
     c.i += 2;
-    readLanes(c, form, values, untyped);
+    readLanes(c, form, values, untyped, at);
   } else {
     type = registerType(c, major);
     if (/[0-9]/.test(c.peek())) indices.push({ imm: c.count('an index') });
@@ -124,7 +124,7 @@ function readIndex(c: Cursor, major: number): IndexText {
   return index;
 }
 
-function readLanes(c: Cursor, form: 'l' | 'd', out: number[], untyped: boolean): void {
+function readLanes(c: Cursor, form: 'l' | 'd', out: number[], untyped: boolean, start: number): void {
   for (;;) {
     c.ws();
     const at = c.i;
@@ -137,7 +137,12 @@ function readLanes(c: Cursor, form: 'l' | 'd', out: number[], untyped: boolean):
   }
   const n = out.length;
   const ok = form === 'l' ? n === 1 || n === 4 : n === 2 || n === 4;
-  if (!ok) throw c.fail('E906_ASM_LITERAL', `a literal has 1 or 4 lanes (a double literal one or two doubles), not ${n} words`);
+  if (!ok)
+    throw c.fail(
+      'E906_ASM_LITERAL',
+      `a literal has 1 or 4 lanes (a double literal one or two doubles), not ${n} words`,
+      start,
+    );
 }
 
 /** How the slot reads a suffix: a write mask, a source's selection or swizzle, a relative index's lane. */
