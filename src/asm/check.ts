@@ -11,7 +11,8 @@ import { OPCODES } from '../sm4/opcodes.js';
 
 /** The problems found, each a sentence naming the instruction index. */
 export function checkProgram(p: Program): string[] {
-  const problems: string[] = [];
+  const found = new Set<string>();
+  const problems = { push: (s: string): void => void found.add(s) };
   let temps = 0;
   const indexable = new Map<number, number>();
   const cs4 = p.version.type === 5 && p.version.major === 4;
@@ -51,5 +52,5 @@ export function checkProgram(p: Program): string[] {
     }
     for (const op of ins.operands) visit(op, ins.index);
   }
-  return problems;
+  return [...found];
 }
