@@ -53,7 +53,9 @@ export async function bench(report: (line: string) => void): Promise<void> {
   const rate = (t: { wall: number; cpu: number }): string =>
     `${Math.round((n / t.wall) * 1000)} listings/s wall (${Math.round((n / t.cpu) * 1000)} per CPU-second), ` +
     `${(((ins / t.wall) * 1000) / 1e6).toFixed(2)} M instructions/s`;
-  report(`asm: ${n} listings of ../shared/corpus/dxbc, ${ins} instructions, ${(bytes / 1e6).toFixed(1)} MB of flag-0 text`);
+  report(
+    `asm: ${n} listings of ../shared/corpus/dxbc, ${ins} instructions, ${(bytes / 1e6).toFixed(1)} MB of flag-0 text`,
+  );
   const p0 = best(() => {
     for (const x of inputs) assembleProgram(x.l0);
   }, 5);

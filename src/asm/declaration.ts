@@ -134,7 +134,8 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
   let opcode: number;
   let token = 0;
   const sp = (): void => c.expect(' ');
-  const rest = (prefix: string): string | undefined => (word.startsWith(prefix) ? word.slice(prefix.length) : undefined);
+  const rest = (prefix: string): string | undefined =>
+    word.startsWith(prefix) ? word.slice(prefix.length) : undefined;
   let r: string | undefined;
   if (word === 'dcl_resource_raw') {
     opcode = 0xa1;
@@ -176,7 +177,11 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     const access = c.word(/[A-Za-z]/);
     if (access === 'dynamicIndexed') token = 1 << 11;
     else if (access !== 'immediateIndexed')
-      throw c.fail('E901_ASM_SYNTAX', `expected immediateIndexed or dynamicIndexed, found ${JSON.stringify(access)}`, at);
+      throw c.fail(
+        'E901_ASM_SYNTAX',
+        `expected immediateIndexed or dynamicIndexed, found ${JSON.stringify(access)}`,
+        at,
+      );
     space(x);
   } else if (word === 'dcl_sampler') {
     opcode = 0x5a;

@@ -11,6 +11,7 @@ import { programPart } from '../sm4/census.js';
 import { assembleProgram, type AssembledProgram } from './program.js';
 import { updateStat } from './stat.js';
 import { checkProgram } from './check.js';
+import { signatureParts } from './signature.js';
 
 export { checkProgram } from './check.js';
 
@@ -69,8 +70,15 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
     });
     version = like.version;
   } else {
-    parts = [{ kind: program.major >= 5 ? 'SHEX' : 'SHDR', data: part }];
-    notes.push('no --like container: the result holds the program alone (no RDEF, signatures or STAT)');
+    parts = [
+      ...signatureParts(listing, program.stage, program.major),
+      { kind: program.major >= 5 ? 'SHEX' : 'SHDR', data: part },
+    ];
+    notes.push(
+      parts.length > 1
+        ? "no --like container: the signatures are written from the listing's tables; no RDEF, STAT or other parts"
+        : 'no --like container and no signature tables in the listing: the result holds the program alone',
+    );
   }
   return { program, part, container: serializeContainer(parts, { version }), notes };
 }

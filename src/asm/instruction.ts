@@ -65,7 +65,8 @@ function readMnemonic(c: Cursor): Mnemonic {
     m = SUFFIX.exec(word.slice(n));
     if (m) info = o;
   }
-  if (info === undefined || m === null) throw c.fail('E902_ASM_MNEMONIC', `unknown mnemonic ${JSON.stringify(word)}`, at);
+  if (info === undefined || m === null)
+    throw c.fail('E902_ASM_MNEMONIC', `unknown mnemonic ${JSON.stringify(word)}`, at);
   let token = info.opcode;
   const [, test, uglobal, ugroup, g, t, aoffimmi, indexable] = m;
   const bad = (what: string): never => {
@@ -184,7 +185,11 @@ export function assembleInstruction(c: Cursor, major: number, out: number[]): vo
   ops.forEach((op, i) => {
     const letter = format[i]!;
     if (letter === '*' && op.form !== 'reg')
-      throw c.fail('E904_ASM_OPERAND_COUNT', `${info.name}'s operand ${i + 1} is a resource slot, not a literal`, op.at);
+      throw c.fail(
+        'E904_ASM_OPERAND_COUNT',
+        `${info.name}'s operand ${i + 1} is a resource slot, not a literal`,
+        op.at,
+      );
     if (letter === 'd' && op.form !== 'reg')
       throw c.fail('E904_ASM_OPERAND_COUNT', `${info.name}'s destination cannot be a literal`, op.at);
     encodeOperand(c, op, slotOf(info, i), words);
@@ -197,7 +202,8 @@ export function assembleInstruction(c: Cursor, major: number, out: number[]): vo
 
 /** Fills the opcode token (length, extended bit) at words[0]; an instruction is at most 127 words. */
 export function finish(c: Cursor, token: number, extended: number, words: number[], at: number): void {
-  if (words.length > 127) throw c.fail('E904_ASM_OPERAND_COUNT', `the instruction is ${words.length} words, over 127`, at);
+  if (words.length > 127)
+    throw c.fail('E904_ASM_OPERAND_COUNT', `the instruction is ${words.length} words, over 127`, at);
   words[0] = (token | (words.length << 24) | (extended ? 0x80000000 : 0)) >>> 0;
   // Each extended opcode token but the last says another follows.
   for (let i = 1; i < extended; i++) words[i] = (words[i]! | 0x80000000) >>> 0;

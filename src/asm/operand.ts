@@ -54,7 +54,11 @@ export function registerType(c: Cursor, major: number): number {
   const name = c.word(/[A-Za-z]/);
   const type = REGISTERS.get(name);
   if (type === undefined)
-    throw c.fail('E903_ASM_REGISTER', name === '' ? `expected an operand, found ${c.found()}` : `no register ${name}`, at);
+    throw c.fail(
+      'E903_ASM_REGISTER',
+      name === '' ? `expected an operand, found ${c.found()}` : `no register ${name}`,
+      at,
+    );
   if (major < 5 && SM5_REGISTERS.has(type))
     throw c.fail('E903_ASM_REGISTER', `register ${name} does not exist before Shader Model 5.0`, at);
   return type;
@@ -84,7 +88,8 @@ export function readOperand(c: Cursor, major: number, untyped = false): OperandT
     if (c.peek() === '.') {
       c.i++;
       lanes = c.word(/[xyzw]/);
-      if (lanes === '' || lanes.length > 4) throw c.fail('E905_ASM_MASK', 'a component suffix has one to four of x, y, z, w');
+      if (lanes === '' || lanes.length > 4)
+        throw c.fail('E905_ASM_MASK', 'a component suffix has one to four of x, y, z, w');
     }
   }
   let nonUniform = false;
@@ -179,7 +184,8 @@ function components(c: Cursor, op: OperandText, slot: SlotKind, swizzled: boolea
   let last = -1;
   for (const ch of l) {
     const k = LANE[ch]!;
-    if (k <= last) throw c.fail('E905_ASM_MASK', `.${l} is no write mask (its lanes are in the order x, y, z, w)`, op.at);
+    if (k <= last)
+      throw c.fail('E905_ASM_MASK', `.${l} is no write mask (its lanes are in the order x, y, z, w)`, op.at);
     last = k;
     mask |= 1 << k;
   }
@@ -187,13 +193,7 @@ function components(c: Cursor, op: OperandText, slot: SlotKind, swizzled: boolea
 }
 
 /** Writes the operand's words (token, extended token, immediates, indices). */
-export function encodeOperand(
-  c: Cursor,
-  op: OperandText,
-  slot: SlotKind,
-  out: number[],
-  swizzled = false,
-): void {
+export function encodeOperand(c: Cursor, op: OperandText, slot: SlotKind, out: number[], swizzled = false): void {
   const reps: number[] = [];
   for (const ix of op.indices) reps.push(ix.rel === undefined ? 0 : ix.imm === 0 ? 2 : 3);
   if (op.indices.length > 3) throw c.fail('E903_ASM_REGISTER', 'an operand has at most three indices', op.at);

@@ -51,12 +51,30 @@ export function assembleProgram(listing: string): AssembledProgram {
         if (d3d9) continue;
       }
       if (!m)
-        throw new AsmError('E907_ASM_PROGRAM', `expected the version line (ps_5_0, cs_4_1, ...), found ${JSON.stringify(s.slice(0, 20))}`, n + 1, base + 1, text);
+        throw new AsmError(
+          'E907_ASM_PROGRAM',
+          `expected the version line (ps_5_0, cs_4_1, ...), found ${JSON.stringify(s.slice(0, 20))}`,
+          n + 1,
+          base + 1,
+          text,
+        );
       if (m[1] === 'lib')
-        throw new AsmError('E907_ASM_PROGRAM', 'a library (lib_M_N) listing is not assembled: its functions are separate programs', n + 1, base + 1, text);
+        throw new AsmError(
+          'E907_ASM_PROGRAM',
+          'a library (lib_M_N) listing is not assembled: its functions are separate programs',
+          n + 1,
+          base + 1,
+          text,
+        );
       version = { stage: m[1]!, major: Number(m[2]), minor: Number(m[3]) };
       if (version.major < 4 || version.major > 5 || version.minor > 1)
-        throw new AsmError('E907_ASM_PROGRAM', `Shader Model ${version.major}.${version.minor} is no SM4/5 token stream`, n + 1, base + 1, text);
+        throw new AsmError(
+          'E907_ASM_PROGRAM',
+          `Shader Model ${version.major}.${version.minor} is no SM4/5 token stream`,
+          n + 1,
+          base + 1,
+          text,
+        );
       words[0] = ((STAGES[version.stage]! << 16) | (version.major << 4) | version.minor) >>> 0;
       continue;
     }
@@ -83,7 +101,8 @@ export function assembleProgram(listing: string): AssembledProgram {
     const c = new Cursor(s.trimEnd(), first, base, text);
     if (!assembleDeclaration(c, version.major, version.minor, words)) assembleInstruction(c, version.major, words);
   }
-  if (version === undefined) throw new AsmError('E907_ASM_PROGRAM', 'the listing has no version line', raw.length, 1, '');
+  if (version === undefined)
+    throw new AsmError('E907_ASM_PROGRAM', 'the listing has no version line', raw.length, 1, '');
   words[1] = words.length;
   return { ...version, words: Uint32Array.from(words), lines };
 }
@@ -158,6 +177,7 @@ function shaderMessage(s: string, line: number, base: number, text: string, majo
       failure ??= e;
     }
   }
-  if (!s.startsWith('"', 7)) throw new AsmError('E901_ASM_SYNTAX', `${kind} takes a quoted message`, line, base + 8, text);
+  if (!s.startsWith('"', 7))
+    throw new AsmError('E901_ASM_SYNTAX', `${kind} takes a quoted message`, line, base + 8, text);
   throw failure ?? new AsmError('E901_ASM_SYNTAX', 'the message has no closing quote', line, base + s.length + 1, text);
 }

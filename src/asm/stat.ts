@@ -37,7 +37,8 @@ export const STAT_RULES: Partial<Record<StatWord, (p: Program) => number>> = {
   TempRegisterCount: (p) => {
     // the largest dcl_temps (a hull shader declares one per phase)
     let n = 0;
-    for (const ins of p.instructions) if (ins.customData === undefined && ins.opcode === 0x68) n = Math.max(n, ins.values[0] ?? 0);
+    for (const ins of p.instructions)
+      if (ins.customData === undefined && ins.opcode === 0x68) n = Math.max(n, ins.values[0] ?? 0);
     return n;
   },
   CutInstructionCount: counting(0x09, 0x14, 0x76, 0x77),

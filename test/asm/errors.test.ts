@@ -65,7 +65,10 @@ test('a literal out of range or not a literal', () => {
 
 test('syntax: a missing comma, a missing version line, a library', () => {
   refusal('add r0.x v0.x, v0.y\n', 'E901_ASM_SYNTAX', 5, 10, /"," between operands/);
-  assert.throws(() => assembleProgram('mov r0.x, l(1)\n'), (e: unknown) => e instanceof AsmError && e.code === 'E907_ASM_PROGRAM');
+  assert.throws(
+    () => assembleProgram('mov r0.x, l(1)\n'),
+    (e: unknown) => e instanceof AsmError && e.code === 'E907_ASM_PROGRAM',
+  );
   assert.throws(() => assembleProgram('// nothing\n'), /no version line/);
   assert.throws(() => assembleProgram('lib_5_0\n'), /library/);
 });

@@ -7,15 +7,7 @@
 import { statSync } from 'node:fs';
 import { join, relative, resolve, extname } from 'node:path';
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import {
-  OUTPUT_FLAGS,
-  progressBar,
-  readInput,
-  runBatch,
-  walkPaths,
-  writeBinary,
-  writeJson,
-} from '../io.js';
+import { OUTPUT_FLAGS, progressBar, readInput, runBatch, walkPaths, writeBinary, writeJson } from '../io.js';
 import { assemble } from '../../asm/index.js';
 
 export const help = `usage: iridia assemble LISTING [--like CONTAINER] [-o OUT] [--json]
@@ -70,7 +62,8 @@ export function run(argv: string[]): number {
     if (json && (out === undefined || out === '-'))
       throw new UsageError('assemble --json prints JSON on standard output: give -o OUT for the container');
     const path = args.positional[0]!;
-    if (like !== undefined && isDirectory(like)) throw new UsageError('--like names a container (a folder only in a batch)');
+    if (like !== undefined && isDirectory(like))
+      throw new UsageError('--like names a container (a folder only in a batch)');
     const likeBytes = like === undefined ? undefined : readInput(like);
     const text = decoder.decode(readInput(path));
     const r = assemble(text, likeBytes === undefined ? {} : { like: likeBytes });
