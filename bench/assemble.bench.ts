@@ -9,22 +9,7 @@ import { disassemble } from '../src/disasm/disassemble.js';
 import { decodeContainerProgram } from '../src/sm4/index.js';
 import { assemble, assembleProgram } from '../src/asm/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-
-/** Best wall-clock and best CPU (user + system) time in ms of `runs` runs after a warm-up. */
-function best(f: () => void, runs: number): { wall: number; cpu: number } {
-  f();
-  let wall = Infinity;
-  let cpu = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    f();
-    wall = Math.min(wall, performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu = Math.min(cpu, (c.user + c.system) / 1000);
-  }
-  return { wall, cpu };
-}
+import { best } from './disasm.bench.js';
 
 export async function bench(report: (line: string) => void): Promise<void> {
   const corpus = sharedPath('corpus/dxbc');

@@ -7,7 +7,6 @@
 // assemble() reports what it finds as notes; it does not refuse (the listing is the user's).
 
 import type { Operand, Program } from '../sm4/types.js';
-import { OPCODES } from '../sm4/opcodes.js';
 
 /** The problems found, each a sentence naming the instruction index. */
 export function checkProgram(p: Program): string[] {

@@ -262,13 +262,7 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     opcode = 0x91;
     c.expect(' ft');
     num(x, 'a function table');
-    c.expect(' = {');
-    const bodies: number[] = [];
-    while (c.eat('fb')) {
-      bodies.push(c.count('a function body'));
-      if (!c.eat(', ')) break;
-    }
-    c.expect('}');
+    const bodies = numbered(c, 'fb', 'a function body');
     x.w.push(bodies.length, ...bodies);
   } else if (word === 'dcl_interface' || word === 'dcl_interface_dynamicindexed') {
     opcode = 0x92;
@@ -279,13 +273,8 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     const arraySize = c.count('an array size', 0xffff);
     c.expect('][');
     num(x, 'a call-site count');
-    c.expect('] = {');
-    const tables: number[] = [];
-    while (c.eat('ft')) {
-      tables.push(c.count('a function table'));
-      if (!c.eat(', ')) break;
-    }
-    c.expect('}');
+    c.expect(']');
+    const tables = numbered(c, 'ft', 'a function table');
     if (tables.length > 0xffff) throw c.fail('E906_ASM_LITERAL', 'an interface lists at most 65535 tables');
     x.w.push(((arraySize << 16) | tables.length) >>> 0, ...tables);
   } else if (word === 'dcl_input_control_point_count' || word === 'dcl_output_control_point_count') {
@@ -375,6 +364,18 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
   finish(c, opcode | token, 0, x.w, start);
   for (const v of x.w) out.push(v);
   return true;
+}
+
+/** ` = {fb0, fb3}`: the numbers of a braced list of `prefix`-named items. */
+function numbered(c: Cursor, prefix: string, what: string): number[] {
+  c.expect(' = {');
+  const out: number[] = [];
+  while (c.eat(prefix)) {
+    out.push(c.count(what));
+    if (!c.eat(', ')) break;
+  }
+  c.expect('}');
+  return out;
 }
 
 function systemValue(c: Cursor): number {

@@ -104,7 +104,7 @@ function compareDecimal(text: string, m: number): number {
     exp--;
   }
   let lhs = num;
-  let rhs = BigInt(mant) * den;
+  const rhs = BigInt(mant) * den;
   if (exp < 0) lhs <<= BigInt(-exp);
   return lhs > rhs ? 1 : lhs < rhs ? -1 : 0;
 }
