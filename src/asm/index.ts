@@ -2,7 +2,8 @@
 // container (docs/assemble.md). The program is read by program.ts; with `like`, every other part
 // comes from that container, its SHEX/SHDR is replaced, STAT's count words are recomputed
 // (stat.ts) and the rest of STAT kept, and the container is re-signed. Without `like` the
-// container holds the program alone (SHEX, SHDR for 4.x) and a note says the signatures are missing.
+// signatures are written from the listing's header tables (signature.ts) beside the program (SHEX,
+// SHDR for 4.x), and the rest is left out.
 
 import { parseContainer, serializeContainer, type Container, type PartInput } from '../container/container.js';
 import { IridiaError } from '../errors.js';

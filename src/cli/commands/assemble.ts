@@ -17,7 +17,8 @@ Assembles a Shader Model 4/5/5.1 listing, as D3DDisassemble prints it (any flag 
 offsets, instructions only, hex literals, debug lines), into a signed container. The comment header
 is not read: with --like, RDEF, the signatures, STAT, SFI0, IFCE and the debug parts come from that
 container, its SHEX/SHDR is replaced by the new program and STAT's count words are recomputed;
-without it the container holds the program alone. Notes (what was kept) go to standard error.
+without it the signatures are written from the header's signature tables beside the program, and the
+rest is left out. Notes (what was kept, validator-rule problems) go to standard error.
 
 options:
   LISTING           the listing; - reads standard input
