@@ -59,7 +59,13 @@ function readMnemonic(c: Cursor): Mnemonic {
   }
   let info: OpcodeInfo | undefined;
   let m: RegExpExecArray | null = null;
-  for (let n = word.length; n > 0 && info === undefined; n--) {
+  // Most mnemonics are the base name as it is; the others end in suffixes (_sat, _indexable, ...).
+  const exact = BY_NAME.get(word);
+  if (exact !== undefined && !exact.decl) {
+    info = exact;
+    m = SUFFIX.exec('');
+  }
+  for (let n = word.length - 1; n > 0 && info === undefined; n--) {
     const o = BY_NAME.get(word.slice(0, n));
     if (o === undefined || o.decl) continue;
     m = SUFFIX.exec(word.slice(n));

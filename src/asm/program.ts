@@ -33,13 +33,16 @@ const UNESCAPES: Readonly<Record<string, string>> = { '\\': '\\', n: '\n', t: '\
 
 /** Reads a listing into its token stream. Throws AsmError (E9xx) at the first line it cannot read. */
 export function assembleProgram(listing: string): AssembledProgram {
-  const raw = listing.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const raw = listing.split('\n');
   let version: { stage: string; major: number; minor: number } | undefined;
   const words: number[] = [0, 0];
   const lines: number[] = [];
   let d3d9 = false;
   for (let n = 0; n < raw.length; n++) {
-    const text = raw[n]!;
+    let text = raw[n]!;
+    // the comment header, the most lines of a listing, is skipped before any other look
+    if (text.charCodeAt(0) === 0x2f && text.charCodeAt(1) === 0x2f) continue;
+    if (text.endsWith('\r')) text = text.slice(0, -1);
     const base = PREFIX.exec(text)![0].length;
     let s = text.slice(base);
     if (s === '' || s.startsWith('//') || s.startsWith('#line')) continue;
@@ -83,7 +86,7 @@ export function assembleProgram(listing: string): AssembledProgram {
       // Its rows continue on the following lines until the braces close.
       let depth = braces(s);
       while (depth > 0 && n + 1 < raw.length) {
-        const more = raw[++n]!;
+        const more = raw[++n]!.replace(/\r$/, '');
         s += `\n${more}`;
         depth += braces(more);
       }

@@ -21,6 +21,9 @@ export class AsmError extends IridiaError {
   }
 }
 
+/** A sticky regular expression matching a run of each character class word() is asked for. */
+const RUNS = new Map<string, RegExp>();
+
 /** The statement being read: `s` is the line's text from `base` (its column offset) on. */
 export class Cursor {
   i = 0;
@@ -54,10 +57,15 @@ export class Cursor {
   expect(t: string, what = JSON.stringify(t)): void {
     if (!this.eat(t)) throw this.fail('E901_ASM_SYNTAX', `expected ${what}, found ${this.found()}`);
   }
-  /** A word of the given characters (letters by default). */
+  /** A word of the given characters (a one-character class; letters by default). */
   word(re = /[A-Za-z_]/): string {
+    // keyed by the class's text: a literal in a function body is a new RegExp each time it runs
+    let run = RUNS.get(re.source);
+    if (run === undefined) RUNS.set(re.source, (run = new RegExp(`${re.source}*`, 'y')));
+    run.lastIndex = this.i;
+    run.test(this.s);
     const start = this.i;
-    while (this.i < this.s.length && re.test(this.s[this.i]!)) this.i++;
+    this.i = run.lastIndex;
     return this.s.slice(start, this.i);
   }
   /** What stands at the cursor, for messages. */
