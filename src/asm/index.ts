@@ -57,6 +57,11 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
     if (old === undefined)
       throw new IridiaError('E108_PART_MISSING', 'the --like container holds no SHEX or SHDR program to replace');
     const same = sameBytes(old.data, part);
+    const was = decodeProgram(old.data, old.kind).version;
+    if (was.stage !== program.stage || was.major !== program.major || was.minor !== program.minor)
+      notes.push(
+        `the --like container's program is ${was.stage}_${was.major}_${was.minor}, the listing's ${program.stage}_${program.major}_${program.minor}: its other parts may not fit`,
+      );
     parts = like.parts.map((p) => {
       if (p === old) return { kind: p.kind, data: part };
       if (p.kind === 'STAT' && !same) {

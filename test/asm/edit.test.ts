@@ -117,3 +117,12 @@ test('STAT follows the edit where its words are counts: the temps of a larger dc
   const stat = parseContainer(r.container).parts.find((p) => p.kind === 'STAT')!;
   assert.equal(new DataView(stat.data.buffer, stat.data.byteOffset).getUint32(4, true), 3);
 });
+
+test('a --like container of another program type is named in the notes', () => {
+  const vs = readBytes(join(FIXTURES, '../../examples/vertex-color.dxbc'));
+  const r = assemble(disassemble(vs, 0), { like: CS });
+  assert.ok(
+    r.notes.includes("the --like container's program is cs_5_0, the listing's vs_5_0: its other parts may not fit"),
+    r.notes.join('; '),
+  );
+});
