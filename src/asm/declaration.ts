@@ -112,6 +112,33 @@ function num(x: Ctx, what: string): void {
   x.w.push(x.c.count(what));
 }
 
+/**
+ * A declaration's words after its mnemonic, as a pattern of the printer's pieces: `_` a space, `,`
+ * a comma and space, `o` an operand, `b` a binding, `n` a count (`what` names them in order), `S`
+ * 5.1's `, space=N`.
+ */
+function steps(x: Ctx, pattern: string, ...what: string[]): void {
+  let k = 0;
+  for (const ch of pattern) {
+    if (ch === '_') x.c.expect(' ');
+    else if (ch === ',') comma(x);
+    else if (ch === 'o') operand(x);
+    else if (ch === 'b') binding(x);
+    else if (ch === 'n') num(x, what[k++] ?? 'a count');
+    else space(x);
+  }
+}
+
+/** ` (float,float,float,float) t0[, space=N]`: a typed resource or UAV; the return-type word follows the operand. */
+function typedBinding(x: Ctx): void {
+  x.c.expect(' ');
+  const ret = readReturnTypes(x.c);
+  x.c.expect(' ');
+  binding(x);
+  x.w.push(ret);
+  space(x);
+}
+
 /** The flags _glc, _rov (and _opc) after a UAV's mnemonic. */
 function uavFlags(rest: string, c: Cursor, at: number, opc: boolean): number {
   const m = (opc ? /^(_glc)?(_rov)?(_opc)?$/ : /^(_glc)?(_rov)?$/).exec(rest);
@@ -139,16 +166,10 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
   let r: string | undefined;
   if (word === 'dcl_resource_raw') {
     opcode = 0xa1;
-    sp();
-    binding(x);
-    space(x);
+    steps(x, '_bS');
   } else if (word === 'dcl_resource_structured') {
     opcode = 0xa2;
-    sp();
-    binding(x);
-    comma(x);
-    num(x, 'a stride');
-    space(x);
+    steps(x, '_b,nS', 'a stride');
     // 6.3 .. 9.29 printed a space after it
     c.eat(' ');
   } else if ((r = rest('dcl_resource_')) !== undefined) {
@@ -161,13 +182,7 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
       token |= c.count('a sample count', 127) << 16;
       c.expect(')');
     }
-    sp();
-    const ret = readReturnTypes(c);
-    sp();
-    binding(x);
-    // The return-type word follows the operand.
-    x.w.push(ret);
-    space(x);
+    typedBinding(x);
   } else if (word === 'dcl_constantbuffer') {
     opcode = 0x59;
     sp();
@@ -192,10 +207,7 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     space(x);
   } else if (word === 'dcl_indexrange') {
     opcode = 0x5b;
-    sp();
-    operand(x);
-    sp();
-    num(x, 'a register count');
+    steps(x, '_o_n', 'a register count');
   } else if (word === 'dcl_outputtopology') {
     opcode = 0x5c;
     sp();
@@ -207,12 +219,10 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     else token = named(c, PRIMITIVES, 'input primitive') << 11;
   } else if (word === 'dcl_maxout') {
     opcode = 0x5e;
-    sp();
-    num(x, 'a vertex count');
+    steps(x, '_n', 'a vertex count');
   } else if (word === 'dcl_input' || word === 'dcl_output' || word === 'dcl_stream') {
     opcode = BY_NAME.get(word)!;
-    sp();
-    operand(x);
+    steps(x, '_o');
   } else if (['dcl_input_sgv', 'dcl_input_siv', 'dcl_output_sgv', 'dcl_output_siv'].includes(word)) {
     opcode = BY_NAME.get(word)!;
     sp();
@@ -237,8 +247,7 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     }
   } else if (word === 'dcl_temps') {
     opcode = 0x68;
-    sp();
-    num(x, 'a register count');
+    steps(x, '_n', 'a register count');
   } else if (word === 'dcl_indexableTemp') {
     opcode = 0x69;
     c.expect(' x');
@@ -305,16 +314,10 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     word === 'dcl_gsinstances'
   ) {
     opcode = BY_NAME.get(word)!;
-    sp();
-    num(x, 'a count');
+    steps(x, '_n');
   } else if (word === 'dcl_thread_group') {
     opcode = 0x9b;
-    sp();
-    num(x, 'a thread count');
-    comma(x);
-    num(x, 'a thread count');
-    comma(x);
-    num(x, 'a thread count');
+    steps(x, '_n,n,n', 'a thread count', 'a thread count', 'a thread count');
   } else if ((r = rest('dcl_uav_typed_')) !== undefined) {
     opcode = 0x9c;
     const m = /^([a-z0-9]+?)((?:_glc|_rov)*)$/.exec(r);
@@ -322,40 +325,21 @@ export function assembleDeclaration(c: Cursor, major: number, minor: number, out
     if (m === null || dim === undefined)
       throw c.fail('E902_ASM_MNEMONIC', `no UAV dimension in ${JSON.stringify(word)}`, start);
     token = (dim << 11) | uavFlags(m[2]!, c, start, false);
-    sp();
-    const ret = readReturnTypes(c);
-    sp();
-    binding(x);
-    x.w.push(ret);
-    space(x);
+    typedBinding(x);
   } else if ((r = rest('dcl_uav_raw')) !== undefined) {
     opcode = 0x9d;
     token = uavFlags(r, c, start, false);
-    sp();
-    binding(x);
-    space(x);
+    steps(x, '_bS');
   } else if ((r = rest('dcl_uav_structured')) !== undefined) {
     opcode = 0x9e;
     token = uavFlags(r, c, start, true);
-    sp();
-    binding(x);
-    comma(x);
-    num(x, 'a stride');
-    space(x);
+    steps(x, '_b,nS', 'a stride');
   } else if (word === 'dcl_tgsm_raw') {
     opcode = 0x9f;
-    sp();
-    operand(x);
-    comma(x);
-    num(x, 'a byte count');
+    steps(x, '_o,n', 'a byte count');
   } else if (word === 'dcl_tgsm_structured') {
     opcode = 0xa0;
-    sp();
-    operand(x);
-    comma(x);
-    num(x, 'a stride');
-    comma(x);
-    num(x, 'a structure count');
+    steps(x, '_o,n,n', 'a stride', 'a structure count');
   } else if (word === 'hs_decls') {
     opcode = 0x71;
   } else throw c.fail('E902_ASM_MNEMONIC', `unknown declaration ${JSON.stringify(word)}`, start);
