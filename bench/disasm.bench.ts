@@ -12,7 +12,7 @@ import { decodeContainerProgram } from '../src/sm4/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 
 /** Best wall-clock and best CPU (user + system) time in ms of `runs` runs after a warm-up. */
-function best(f: () => void, runs: number): { wall: number; cpu: number } {
+export function best(f: () => void, runs: number): { wall: number; cpu: number } {
   f();
   let wall = Infinity;
   let cpu = Infinity;

@@ -2,7 +2,7 @@
 // (and, for token streams, the instruction), so a user and the corpus census can tell what broke.
 // Codes are numbered in blocks per layer: container 1xx, parts 2xx, SM4/5 token stream 3xx,
 // DXIL bitcode 4xx, Direct3D 9 and debug information 5xx, lifter 6xx, executor 7xx, engine
-// structures beside the containers (src/engines) 8xx.
+// structures beside the containers (src/engines) 8xx, the assembler (src/asm) 9xx.
 
 export type ErrorCode =
   // binary / container
@@ -68,7 +68,15 @@ export type ErrorCode =
   | 'E801_SKATE_TRUNCATED'
   | 'E802_SKATE_BAD_OFFSET'
   | 'E803_SKATE_BAD_COUNT'
-  | 'E804_SKATE_BAD_VALUE';
+  | 'E804_SKATE_BAD_VALUE'
+  // assembler (src/asm): a listing line it cannot put back into tokens, E901-E909
+  | 'E901_ASM_SYNTAX'
+  | 'E902_ASM_MNEMONIC'
+  | 'E903_ASM_REGISTER'
+  | 'E904_ASM_OPERAND_COUNT'
+  | 'E905_ASM_MASK'
+  | 'E906_ASM_LITERAL'
+  | 'E907_ASM_PROGRAM';
 
 export interface ErrorLocation {
   /** Byte offset in the container (or the blob being read) where the problem was found. */

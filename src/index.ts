@@ -127,6 +127,15 @@ export type {
   StageFunctions,
 } from './ir/program.js';
 export { lift, liftContainer } from './lift/lift.js';
+export {
+  assemble,
+  assembleProgram,
+  checkProgram,
+  AsmError,
+  type AssembleOptions,
+  type AssembleResult,
+  type AssembledProgram,
+} from './asm/index.js';
 export { LiftRefusal, type RefusalReason } from './lift/refuse.js';
 export { emitWgsl, emitModuleWgsl, lowerForWgsl, Namer, WGSL_RESERVED } from './wgsl/index.js';
 // The Shader Model 4/5/5.1 token-stream decoder (lossless program, opcode table, census).

@@ -128,6 +128,8 @@ export function jsonError(command: string, e: unknown): Record<string, unknown> 
       part: e.part ?? null,
       ...(e.instruction !== undefined ? { instruction: e.instruction } : {}),
       ...(e.word !== undefined ? { word: e.word } : {}),
+      // an assembler error (src/asm's AsmError) also names the listing's line, column and text
+      ...('line' in e && 'column' in e && 'text' in e ? { line: e.line, column: e.column, text: e.text } : {}),
     };
   } else if (e instanceof InputError) {
     error = { code: e.code, message: e.message, path: e.path, offset: null, part: null };

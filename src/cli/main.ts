@@ -66,6 +66,11 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage:
       'iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]',
   },
+  assemble: {
+    summary: 'assemble a Shader Model 4/5/5.1 listing back into a container (--like: its other parts)',
+    usage:
+      'iridia assemble LISTING [--like CONTAINER] [-o OUT] [--json] | iridia assemble LISTING... --out-dir DIR [--root R] [--like CONTAINER|DIR] [--json]',
+  },
   reflect: {
     summary: "reflection of a container (--d3d: D3DReflect's shape)",
     usage: 'iridia reflect [--json] [--d3d] [-o OUT] FILE | iridia reflect --d3d FILE... --out-dir DIR [--root R]',

@@ -36,3 +36,12 @@ export type { ListingAnnotations, AnnotationProvider } from '../disasm/annotatio
 export { ERAS, eraOfCreator, type Era, type EraName } from '../disasm/era.js';
 export { isBareEffect, bareEffectListing } from '../disasm/effect.js';
 export { libraryListing, isLibrary } from '../disasm/library.js';
+export {
+  assemble,
+  assembleProgram,
+  checkProgram,
+  AsmError,
+  type AssembleOptions,
+  type AssembleResult,
+  type AssembledProgram,
+} from '../asm/index.js';

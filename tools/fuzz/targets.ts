@@ -33,6 +33,8 @@ import { printModule } from '../../src/ir/print.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { seededCpu, SEEDED_DEFAULTS } from '../../src/cli/commands/run.js';
 import type { Program } from '../../src/ir/program.js';
+import { assemble } from '../../src/asm/index.js';
+import { hashWords, rng } from './mutate.js';
 
 export type SeedKind = 'dxbc' | 'dxil' | 'd3d9' | 'any';
 
@@ -49,6 +51,100 @@ export interface Target {
 /** A lifted program that does not validate: the lifter built invalid IR (the property's failure). */
 export class InvalidIrError extends Error {
   override readonly name = 'InvalidIrError';
+}
+
+/** Pieces of listing text the asm target splices in: punctuation, register names, lanes, numbers, mnemonics. */
+const LISTING_PIECES = [
+  ',',
+  ', ',
+  '.',
+  '.x',
+  '.xyzw',
+  '.yx',
+  '[',
+  ']',
+  '(',
+  ')',
+  '{',
+  '}',
+  '|',
+  '-',
+  ' + ',
+  ' ',
+  '\n',
+  '"',
+  '\\',
+  'r0',
+  'v1',
+  'o2',
+  'x0[1]',
+  'cb0[3]',
+  'icb[r0.x + 2]',
+  't0',
+  's0',
+  'u1',
+  'g0',
+  'T0[0:3]',
+  'vThreadID',
+  'null',
+  'l(1.000000)',
+  'l(0x7f800000)',
+  'l(4294967296)',
+  'l(-2147483649)',
+  'd(1.0l)',
+  '99999999999',
+  '-8',
+  '7',
+  '0x',
+  'mov',
+  'add_sat',
+  'if_nz',
+  'sample_indexable(texture2d)(float,float,float,float)',
+  '_aoffimmi(1,2,3)',
+  ' [precise(xy)]',
+  'dcl_temps ',
+  'dcl_immediateConstantBuffer { { 1, 2, 3, 4} }',
+  'dcl_resource_texture2d ',
+  '{min16f as def32}',
+  ' { nonuniform }',
+  'printf "a%d"',
+  'ps_5_0',
+  'cs_5_1',
+  '//',
+  '#line 1',
+];
+
+/** A few edits of a listing's text, from a generator seeded by the mutant's bytes (deterministic). */
+export function mutateListing(text: string, seed: number): string {
+  const next = rng(seed);
+  let t = text;
+  const n = 1 + (next() % 4);
+  for (let k = 0; k < n; k++) {
+    const at = t.length === 0 ? 0 : next() % t.length;
+    const len = 1 + (next() % 12);
+    switch (next() % 5) {
+      case 0: // delete a run of characters
+        t = t.slice(0, at) + t.slice(at + len);
+        break;
+      case 1: // splice a piece in
+        t = t.slice(0, at) + LISTING_PIECES[next() % LISTING_PIECES.length]! + t.slice(at);
+        break;
+      case 2: // replace a run with a piece
+        t = t.slice(0, at) + LISTING_PIECES[next() % LISTING_PIECES.length]! + t.slice(at + len);
+        break;
+      case 3: {
+        // duplicate a line
+        const lines = t.split('\n');
+        const i = next() % lines.length;
+        lines.splice(i, 0, lines[i]!);
+        t = lines.join('\n');
+        break;
+      }
+      default: // one character replaced by any byte
+        t = t.slice(0, at) + String.fromCharCode(next() & 0xff) + t.slice(at + 1);
+    }
+  }
+  return t;
 }
 
 const SIGNATURES = ['ISGN', 'OSGN', 'PCSG', 'ISG1', 'OSG1', 'PSG1', 'OSG5'];
@@ -155,6 +251,21 @@ export const TARGETS: readonly Target[] = [
     run(b) {
       disassemble(b, 0);
       disassemble(b, 0x04 | 0x20);
+    },
+  },
+  {
+    name: 'asm',
+    about:
+      "assemble (src/asm) of the mutant's listing with a few text edits, --like the mutant; what assembles disassembles",
+    seeds: 'dxbc',
+    focus: ['SHEX', 'SHDR'],
+    run(b) {
+      const c = parseContainer(b);
+      let h = 0;
+      for (let i = 0; i < b.length; i += 4) h = hashWords(h, b[i]! | ((b[i + 1] ?? 0) << 8));
+      const listing = mutateListing(disassemble(c, h & 1 ? 0x80 : 0x04 | 0x20), h);
+      const r = assemble(listing, { like: c });
+      disassemble(r.container, 0);
     },
   },
   {

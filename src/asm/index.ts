@@ -1,0 +1,96 @@
+// assemble(listing, options): a D3DDisassemble-style Shader Model 4/5/5.1 listing back into a
+// container (docs/assemble.md). The program is read by program.ts; with `like`, every other part
+// comes from that container, its SHEX/SHDR is replaced, STAT's count words are recomputed
+// (stat.ts) and the rest of STAT kept, and the container is re-signed. Without `like` the
+// signatures are written from the listing's header tables (signature.ts) beside the program (SHEX,
+// SHDR for 4.x), and the rest is left out.
+
+import { parseContainer, serializeContainer, type Container, type PartInput } from '../container/container.js';
+import { IridiaError } from '../errors.js';
+import { decodeProgram } from '../sm4/decode.js';
+import { programPart } from '../sm4/census.js';
+import { assembleProgram, type AssembledProgram } from './program.js';
+import { updateStat } from './stat.js';
+import { checkProgram } from './check.js';
+import { signatureParts } from './signature.js';
+
+export { checkProgram } from './check.js';
+
+export { AsmError } from './text.js';
+export { assembleProgram, type AssembledProgram } from './program.js';
+
+export interface AssembleOptions {
+  /** The container whose other parts (RDEF, signatures, STAT, SFI0, IFCE, debug parts) the result takes. */
+  readonly like?: Uint8Array | Container;
+}
+
+export interface AssembleResult {
+  readonly program: AssembledProgram;
+  /** The SHEX/SHDR payload (the token stream's bytes). */
+  readonly part: Uint8Array;
+  /** The signed container. */
+  readonly container: Uint8Array;
+  /** What the result could not take over or recompute (STAT words kept from `like`, parts left out). */
+  readonly notes: readonly string[];
+}
+
+/** The listing's program as a SHEX/SHDR payload. */
+export function programBytes(words: Uint32Array): Uint8Array {
+  const out = new Uint8Array(words.length * 4);
+  const v = new DataView(out.buffer);
+  for (let i = 0; i < words.length; i++) v.setUint32(i * 4, words[i]!, true);
+  return out;
+}
+
+/** Assembles a listing into a container. AsmError (E9xx) for a line it cannot read. */
+export function assemble(listing: string, options: AssembleOptions = {}): AssembleResult {
+  const program = assembleProgram(listing);
+  const part = programBytes(program.words);
+  // The decoder's checks (operand slots, lengths) hold for what was written.
+  const decoded = decodeProgram(part);
+  const notes: string[] = checkProgram(decoded).map((x) => `check: ${x}`);
+  let parts: PartInput[];
+  let version = 1;
+  if (options.like !== undefined) {
+    const like = options.like instanceof Uint8Array ? parseContainer(options.like) : options.like;
+    const old = programPart(like);
+    if (old === undefined)
+      throw new IridiaError('E108_PART_MISSING', 'the --like container holds no SHEX or SHDR program to replace');
+    const same = sameBytes(old.data, part);
+    const was = decodeProgram(old.data, old.kind).version;
+    if (was.stage !== program.stage || was.major !== program.major || was.minor !== program.minor)
+      notes.push(
+        `the --like container's program is ${was.stage}_${was.major}_${was.minor}, the listing's ${program.stage}_${program.major}_${program.minor}: its other parts may not fit`,
+      );
+    parts = like.parts.map((p) => {
+      if (p === old) return { kind: p.kind, data: part };
+      if (p.kind === 'STAT' && !same) {
+        const s = updateStat(p.data, decoded);
+        if (s.changed.length) notes.push(`STAT: recomputed ${s.changed.join(', ')}`);
+        notes.push(
+          'STAT: the instruction-slot estimate and the per-class instruction counts are kept from the --like container',
+        );
+        return { kind: p.kind, data: s.data };
+      }
+      return { kind: p.kind, data: p.data };
+    });
+    version = like.version;
+  } else {
+    parts = [
+      ...signatureParts(listing, program.stage, program.major),
+      { kind: program.major >= 5 ? 'SHEX' : 'SHDR', data: part },
+    ];
+    notes.push(
+      parts.length > 1
+        ? "no --like container: the signatures are written from the listing's tables; no RDEF, STAT or other parts"
+        : 'no --like container and no signature tables in the listing: the result holds the program alone',
+    );
+  }
+  return { program, part, container: serializeContainer(parts, { version }), notes };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
