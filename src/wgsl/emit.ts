@@ -478,8 +478,13 @@ class Emitter {
       case 'arg':
         this.s += ctx.argNames[e.index] ?? '?';
         return;
-      case 'global':
       case 'local':
+        // A local or a global is always a reference (a pointer, or a handle): its name.
+        this.s += ctx.localNames[e.local] ?? '?';
+        return;
+      case 'global':
+        this.s += this.globalNames[e.global] ?? '?';
+        return;
       case 'access':
       case 'member': {
         const r = ctx.types[h] as Resolved;
@@ -489,10 +494,10 @@ class Emitter {
           this.s += '[';
           this.put(ctx, e.index, rt);
           this.s += ']';
-        } else if (e.op === 'member') {
+        } else {
           this.put(ctx, e.base, rt);
           this.s += this.memberText(ctx, e.base, e.index);
-        } else this.putRef(ctx, h);
+        }
         return;
       }
       case 'let':
@@ -831,35 +836,17 @@ function isConstExpr(f: Function, memo: Uint8Array, h: ExprId, depth = 0): boole
   const known = memo[h];
   if (known !== 0) return known === 2;
   if (depth > CONST_DEPTH) {
-    for (let k = 0; k <= h; k++) if (memo[k] === 0) memo[k] = constStep(f.exprs[k] as Expr, memo) ? 2 : 1;
+    const settled = (k: ExprId): boolean => memo[k] === 2;
+    for (let k = 0; k <= h; k++) if (memo[k] === 0) memo[k] = constStep(f.exprs[k] as Expr, settled) ? 2 : 1;
     return memo[h] === 2;
   }
-  const e = f.exprs[h] as Expr;
-  let c = false;
-  if (e.op === 'literal' || e.op === 'zero') c = true;
-  else if (e.op === 'compose') c = allConst(f, memo, e.parts, depth);
-  else if (e.op === 'splat' || e.op === 'bitcast' || e.op === 'convert') c = isConstExpr(f, memo, e.value, depth + 1);
-  else if (e.op === 'swizzle') c = isConstExpr(f, memo, e.vector, depth + 1);
-  else if (e.op === 'unary') c = isConstExpr(f, memo, e.arg, depth + 1);
-  else if (e.op === 'binary') c = isConstExpr(f, memo, e.left, depth + 1) && isConstExpr(f, memo, e.right, depth + 1);
-  else if (e.op === 'select')
-    c =
-      isConstExpr(f, memo, e.cond, depth + 1) &&
-      isConstExpr(f, memo, e.accept, depth + 1) &&
-      isConstExpr(f, memo, e.reject, depth + 1);
-  else if (e.op === 'math') c = e.fn !== 'mul_hi' && allConst(f, memo, e.args, depth);
+  const c = constStep(f.exprs[h] as Expr, (k) => isConstExpr(f, memo, k, depth + 1));
   memo[h] = c ? 2 : 1;
   return c;
 }
 
-function allConst(f: Function, memo: Uint8Array, ids: readonly ExprId[], depth: number): boolean {
-  for (const h of ids) if (!isConstExpr(f, memo, h, depth + 1)) return false;
-  return true;
-}
-
-/** One expression's constness from its operands' (all already in memo). */
-function constStep(e: Expr, memo: Uint8Array): boolean {
-  const is = (h: ExprId): boolean => memo[h] === 2;
+/** One expression's constness, given its operands' (`is`). */
+function constStep(e: Expr, is: (h: ExprId) => boolean): boolean {
   switch (e.op) {
     case 'literal':
     case 'zero':
