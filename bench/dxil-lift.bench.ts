@@ -16,7 +16,7 @@ import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { measurePeer, perSecond, timed, whole } from './lift.bench.js';
+import { allocated, measurePeer, perSecond, timed, whole } from './lift.bench.js';
 
 interface Input {
   readonly path: string;
@@ -73,6 +73,16 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `dxil-lift: ${n} of ${all.length} corpus DXIL containers lift and emit (the rest not timed), one thread, best of 3`,
   );
   report(`dxil-lift: lift ${fig(n, lift)}, lift + WGSL ${fig(n, both)}`);
+  let instructions = 0;
+  for (const p of lifted) instructions += liftContainer(parseContainer(p.bytes)).provenance.instructions;
+  const bothBytes = allocated(() => {
+    for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+  });
+  report(
+    `dxil-lift: ${instructions} instructions (${(instructions / n).toFixed(0)} a program): lift + WGSL ` +
+      `${((both.cpu * 1000) / instructions).toFixed(2)} µs CPU per instruction; allocation (v8 GCProfiler, one pass) ` +
+      `${(bothBytes / n / 1024).toFixed(0)} KB a program, ${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
+  );
 
   const types = spawnSync('vkd3d-compiler', ['--print-source-types'], { encoding: 'utf8' });
   if (types.status !== 0) {

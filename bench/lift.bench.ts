@@ -14,6 +14,7 @@
 
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { GCProfiler } from 'node:v8';
 import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
@@ -87,6 +88,37 @@ function emissionPass(inputs: readonly Input[]): () => { wall: number; cpu: numb
     }
     return { wall, cpu };
   };
+}
+
+/**
+ * Bytes the JavaScript heap allocated while `f` ran, collected garbage included: what each garbage
+ * collection freed (v8's GCProfiler: used heap before less after) plus the used heap's growth over
+ * the run. Allocation that a collection promotes rather than frees is counted once, in the growth
+ * or when a later collection frees it.
+ */
+export function allocated(f: () => void): number {
+  const profiler = new GCProfiler();
+  const used0 = process.memoryUsage().heapUsed;
+  profiler.start();
+  f();
+  const used1 = process.memoryUsage().heapUsed;
+  const { statistics } = profiler.stop();
+  let freed = 0;
+  for (const s of statistics)
+    freed += Math.max(0, s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize);
+  return freed + used1 - used0;
+}
+
+/** Programs grouped by instruction count, for the cost per instruction against program size. */
+export const SIZE_BUCKETS: readonly (readonly [number, number])[] = [
+  [0, 64],
+  [64, 256],
+  [256, 1024],
+  [1024, Infinity],
+];
+
+export function bucketName([lo, hi]: readonly [number, number]): string {
+  return hi === Infinity ? `>=${lo}` : `${lo}-${hi - 1}`;
 }
 
 // ---- the peer ----------------------------------------------------------------------------------
@@ -196,15 +228,17 @@ export async function bench(report: (line: string) => void): Promise<void> {
   }
   // Programs that lift (refusals are counted apart: they stop early and would flatter the figure).
   const lifted: Input[] = [];
+  const sizes: number[] = [];
   let refused = 0;
   for (const p of all) {
     try {
-      liftContainer(parseContainer(p.bytes));
+      sizes.push(liftContainer(parseContainer(p.bytes)).provenance.instructions);
       lifted.push(p);
     } catch {
       refused++;
     }
   }
+  const instructions = sizes.reduce((a, b) => a + b, 0);
   const n = lifted.length;
   const lift = timed(
     whole(() => {
@@ -221,6 +255,36 @@ export async function bench(report: (line: string) => void): Promise<void> {
   const fig = (t: { wall: number; cpu: number }) => `${rate(t.wall)}/s wall (${rate(t.cpu)} per CPU-second)`;
   report(`lift: ${n} corpus programs that lift (${refused} refused, not timed), one thread, best of 3 passes`);
   report(`lift: lift ${fig(lift)}, WGSL emission ${fig(emit)}, lift + WGSL ${fig(both)}`);
+  const perInstruction = (ms: number, k: number) => ((ms * 1000) / k).toFixed(2);
+  report(
+    `lift: ${instructions} instructions (${(instructions / n).toFixed(0)} a program): CPU per instruction ` +
+      `lift ${perInstruction(lift.cpu, instructions)} µs, lift + WGSL ${perInstruction(both.cpu, instructions)} µs`,
+  );
+  const buckets = SIZE_BUCKETS.map((b) => {
+    const at = sizes.flatMap((size, i) => (size >= b[0] && size < b[1] ? [i] : []));
+    const inBucket = at.map((i) => lifted[i] as Input);
+    const k = at.reduce((a, i) => a + (sizes[i] as number), 0);
+    if (!inBucket.length) return `${bucketName(b)}: none`;
+    const t = timed(
+      whole(() => {
+        for (const p of inBucket) emitWgsl(liftContainer(parseContainer(p.bytes)));
+      }),
+    );
+    return `${bucketName(b)} instructions ${perInstruction(t.cpu, k)} µs (${inBucket.length} programs)`;
+  });
+  report(`lift: lift + WGSL CPU per instruction by program size: ${buckets.join(', ')}`);
+  const liftBytes = allocated(() => {
+    for (const p of lifted) liftContainer(parseContainer(p.bytes));
+  });
+  const bothBytes = allocated(() => {
+    for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+  });
+  const kb = (bytes: number) => (bytes / n / 1024).toFixed(0);
+  report(
+    `lift: allocation (v8 GCProfiler, one pass): lift ${kb(liftBytes)} KB a program, ` +
+      `${(liftBytes / instructions).toFixed(0)} bytes per instruction; lift + WGSL ${kb(bothBytes)} KB a program, ` +
+      `${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
+  );
 
   const step = Math.max(1, Math.floor(n / 150));
   const sample = lifted.filter((_, i) => i % step === 0).map((p) => p.path);

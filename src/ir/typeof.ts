@@ -39,17 +39,29 @@ export function typeKey(t: Type): string {
 // function the emitter, printer and executor see): scalar and vector types come from one table,
 // and a value, pointer or handle of a module's type is made once per Type object.
 const SCALARS: readonly Scalar[] = ['f32', 'i32', 'u32', 'bool'];
-const VT = new Map<Scalar, Type[]>(
-  SCALARS.map((s) => [
-    s,
-    [1, 2, 3, 4].map((n): Type =>
-      n === 1 ? { kind: 'scalar', scalar: s } : { kind: 'vector', scalar: s, size: n as 2 | 3 | 4 },
-    ),
-  ]),
+/** Scalar and vector types (f32, i32, u32, bool; sizes 1 to 4) by vtIndex, and their value records. */
+const VT: readonly Type[] = SCALARS.flatMap((s) =>
+  [1, 2, 3, 4].map((n): Type =>
+    n === 1 ? { kind: 'scalar', scalar: s } : { kind: 'vector', scalar: s, size: n as 2 | 3 | 4 },
+  ),
 );
+/** The index of a scalar or vector type in VT, or -1 (not a scalar, or a size outside 1..4). */
+function vtIndex(s: Scalar, size: number): number {
+  if (!(size >= 1 && size <= 4)) return -1;
+  const k = s === 'f32' ? 0 : s === 'i32' ? 4 : s === 'u32' ? 8 : s === 'bool' ? 12 : -1;
+  return k < 0 ? -1 : k + size - 1;
+}
 const VALUES = new WeakMap<Type, Resolved>();
 const HANDLES = new WeakMap<Type, Resolved>();
 const POINTERS = new WeakMap<Type, Map<AddressSpace, Resolved>>();
+
+const VT_VALUES: readonly Resolved[] = VT.map((type): Resolved => ({ kind: 'value', type }));
+for (const [k, t] of VT.entries()) VALUES.set(t, VT_VALUES[k] as Resolved);
+/** The value record of a scalar or vector type (the record val(vt(s, n)) gives, from a table). */
+function vtValue(scalar: Scalar, size: number): Resolved {
+  const k = vtIndex(scalar, size);
+  return k >= 0 ? (VT_VALUES[k] as Resolved) : val(vt(scalar, size));
+}
 
 function val(type: Type): Resolved {
   let r = VALUES.get(type);
@@ -58,6 +70,16 @@ function val(type: Type): Resolved {
     VALUES.set(type, r);
   }
   return r;
+}
+
+/** Pointers to the scalar types by address space (pointer(vt(s, 1), space), from a table). */
+const VT_POINTERS: Resolved[][] = [[], [], [], [], []];
+const SPACES: readonly AddressSpace[] = ['private', 'workgroup', 'uniform', 'storage', 'handle'];
+function vtPointer(scalar: Scalar, space: AddressSpace): Resolved {
+  const k = vtIndex(scalar, 1);
+  const bySpace = VT_POINTERS[SPACES.indexOf(space)];
+  if (k < 0 || bySpace === undefined) return pointer(vt(scalar, 1), space);
+  return (bySpace[k] ??= pointer(VT[k] as Type, space));
 }
 
 function handle(type: Type): Resolved {
@@ -106,7 +128,8 @@ export function sameType(a: Type, b: Type): boolean {
 }
 
 function vt(scalar: Scalar, size: number): Type {
-  return (VT.get(scalar) as Type[])[size - 1] ?? { kind: 'vector', scalar, size: size as 2 | 3 | 4 };
+  const k = vtIndex(scalar, size);
+  return k >= 0 ? (VT[k] as Type) : { kind: 'vector', scalar, size: size as 2 | 3 | 4 };
 }
 
 /** Resolves every expression of `f`; throws IrTypeError at the first one that does not type. */
@@ -152,13 +175,14 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   const fail = (why: string): never => {
     throw new IrTypeError(f.name, i, why);
   };
+  const localRecords: Resolved[] = [];
   for (i = 0; i < f.exprs.length; i++) {
     const e = f.exprs[i] as Expr;
     if (e.op === 'let' && subgroupLets.has(e.let)) {
       // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
       const s = subgroupLets.get(e.let)!;
-      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out.push(val(vt('bool', 1)));
-      else if (s.fn === 'ballot') out.push(val(vt('u32', 4)));
+      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out.push(vtValue('bool', 1));
+      else if (s.fn === 'ballot') out.push(vtValue('u32', 4));
       else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
       else out.push(val(value(s.argument)));
       continue;
@@ -184,9 +208,15 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
         // An atomic's result: the scalar of the atomic it acts on.
         const p = get(-1 - v);
         if (p.kind !== 'pointer' || p.type.kind !== 'atomic') fail('atomic result of a non-atomic');
-        out.push(val(vt((p.type as { scalar: Scalar }).scalar, 1)));
+        out.push(vtValue((p.type as { scalar: Scalar }).scalar, 1));
         continue;
       }
+    }
+    if (e.op === 'local') {
+      // One record per local (locals are read and written through a fresh expression each time).
+      const r = (localRecords[e.local] ??= resolveOne(m, f, e, i, get, value, ty, fail));
+      out.push(r);
+      continue;
     }
     out.push(resolveOne(m, f, e, i, get, value, ty, fail));
   }
@@ -210,7 +240,7 @@ function resolveOne(
     case 'literal':
       if (!(e.bits >= 0 && e.bits <= 0xffffffff && Number.isInteger(e.bits))) fail('literal bits not a 32-bit pattern');
       if (e.scalar === 'bool' && e.bits > 1) fail('bool literal not 0 or 1');
-      return val(vt(e.scalar, 1));
+      return vtValue(e.scalar, 1);
     case 'zero':
       return val(ty(e.type, i));
     case 'constant': {
@@ -246,14 +276,14 @@ function resolveOne(
     case 'splat': {
       const t = value(e.value);
       if (t.kind !== 'scalar') fail('splat of a non-scalar');
-      return val(vt((t as { scalar: Scalar }).scalar, e.size));
+      return vtValue((t as { scalar: Scalar }).scalar, e.size);
     }
     case 'swizzle': {
       const t = value(e.vector);
       if (t.kind !== 'vector') return fail('swizzle of a non-vector');
       if (e.pattern.length < 1 || e.pattern.length > 4) fail('swizzle of 0 or more than 4 components');
       for (const c of e.pattern) if (!(c >= 0 && c < t.size)) fail(`swizzle component ${c} out of vec${t.size}`);
-      return val(vt(t.scalar, e.pattern.length));
+      return vtValue(t.scalar, e.pattern.length);
     }
     case 'arg': {
       const a = f.args[e.index];
@@ -278,6 +308,11 @@ function resolveOne(
     case 'access':
     case 'member': {
       const b = get(e.base);
+      // A lane of a vector (the lifter's register writes and reads): from the tables.
+      if (e.op === 'member' && b.type.kind === 'vector' && e.index >= 0 && e.index < b.type.size) {
+        if (b.kind === 'pointer') return vtPointer(b.type.scalar, b.space);
+        if (b.kind === 'value') return vtValue(b.type.scalar, 1);
+      }
       if (e.op === 'access') {
         const it = value(e.index);
         if (it.kind !== 'scalar' || (it.scalar !== 'u32' && it.scalar !== 'i32'))
@@ -308,7 +343,7 @@ function resolveOne(
       if (t.kind !== 'scalar' && t.kind !== 'vector') fail('unary operator on a composite');
       if (e.fn === 'not' && s === 'f32') fail('not on f32');
       if (e.fn === 'neg' && s === 'bool') fail(`${e.fn} on bool`);
-      return val(t);
+      return get(e.arg);
     }
     case 'binary': {
       const l = value(e.left);
@@ -320,16 +355,16 @@ function resolveOne(
       if (widthOf(l) !== widthOf(r)) fail(`binary ${e.fn} of widths ${widthOf(l)} and ${widthOf(r)}`);
       if (e.fn === 'shl' || e.fn === 'shr') {
         if (ls === 'f32' || ls === 'bool' || rs !== 'u32') fail(`shift of ${ls} by ${rs}`);
-        return val(l);
+        return get(e.left);
       }
       if (ls !== rs) fail(`binary ${e.fn} of ${ls} and ${rs}`);
       if (COMPARISONS.has(e.fn)) {
         if (ls === 'bool' && e.fn !== 'eq' && e.fn !== 'ne') fail('ordered comparison of bools');
-        return val(vt('bool', widthOf(l)));
+        return vtValue('bool', widthOf(l));
       }
       if ((e.fn === 'and' || e.fn === 'or' || e.fn === 'xor') && ls === 'f32') fail(`${e.fn} on f32`);
       if (ARITHMETIC.has(e.fn) && ls === 'bool') fail(`${e.fn} on bool`);
-      return val(l);
+      return get(e.left);
     }
     case 'select': {
       const c = value(e.cond);
@@ -338,7 +373,7 @@ function resolveOne(
       if (scalarOf(c) !== 'bool') fail('select condition is not bool');
       if (!sameType(a, r)) fail(`select of ${describe(a)} and ${describe(r)}`);
       if (c.kind === 'vector' && widthOf(c) !== widthOf(a)) fail('select condition width differs');
-      return val(a);
+      return get(e.accept);
     }
     case 'math':
       return val(resolveMath(e.fn, e.args.map(value), fail));
@@ -347,17 +382,17 @@ function resolveOne(
       const s = scalarOf(t);
       if (s === undefined || s === 'bool' || e.to === 'bool' || (t.kind !== 'scalar' && t.kind !== 'vector'))
         fail('bitcast must be between 32-bit numeric types');
-      return val(vt(e.to, widthOf(t)));
+      return vtValue(e.to, widthOf(t));
     }
     case 'convert': {
       const t = value(e.value);
       if (t.kind !== 'scalar' && t.kind !== 'vector') fail('convert of a composite');
-      return val(vt(e.to, widthOf(t)));
+      return vtValue(e.to, widthOf(t));
     }
     case 'derivative': {
       const t = value(e.value);
       if (scalarOf(t) !== 'f32') fail('derivative of a non-f32 value');
-      return val(t);
+      return get(e.value);
     }
     case 'sample': {
       const img = get(e.image);
@@ -370,31 +405,31 @@ function resolveOne(
       if (e.depthRef !== undefined && !smp.type.comparison) fail('comparison with a non-comparison sampler');
       if (e.depthRef === undefined && smp.type.comparison) fail('comparison sampler without a reference');
       if (img.type.class.kind === 'depth' && e.depthRef === undefined && e.gather === undefined)
-        return val(vt('f32', 1));
-      if (e.depthRef !== undefined && e.gather === undefined) return val(vt('f32', 1));
+        return vtValue('f32', 1);
+      if (e.depthRef !== undefined && e.gather === undefined) return vtValue('f32', 1);
       const s = img.type.class.kind === 'sampled' ? img.type.class.scalar : 'f32';
-      return val(vt(s, 4));
+      return vtValue(s, 4);
     }
     case 'image_load': {
       const img = get(e.image);
       if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('load of a non-image');
       const cls = img.type.class;
-      if (cls.kind === 'depth') return val(vt('f32', 1));
-      if (cls.kind === 'sampled') return val(vt(cls.scalar, 4));
-      return val(vt(storageScalar(cls.format), 4));
+      if (cls.kind === 'depth') return vtValue('f32', 1);
+      if (cls.kind === 'sampled') return vtValue(cls.scalar, 4);
+      return vtValue(storageScalar(cls.format), 4);
     }
     case 'image_query': {
       const img = get(e.image);
       if (img.kind !== 'handle' || img.type.kind !== 'image') return fail('query of a non-image');
-      if (e.query !== 'size') return val(vt('u32', 1));
+      if (e.query !== 'size') return vtValue('u32', 1);
       const d = img.type.dim;
-      return val(vt('u32', d === '1d' ? 1 : d === '3d' ? 3 : 2));
+      return vtValue('u32', d === '1d' ? 1 : d === '3d' ? 3 : 2);
     }
     case 'array_length': {
       const p = get(e.pointer);
       if (p.kind !== 'pointer' || p.type.kind !== 'array' || p.type.length !== null)
         fail('array length of something other than a runtime-sized array');
-      return val(vt('u32', 1));
+      return vtValue('u32', 1);
     }
   }
 }

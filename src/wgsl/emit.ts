@@ -196,7 +196,7 @@ class Emitter {
       localNames,
       letNames,
       types,
-      isConst: constness(f),
+      isConst: new Uint8Array(f.exprs.length),
       litPlain: [],
       litRuntime: [],
       scope,
@@ -464,7 +464,7 @@ class Emitter {
   private put(ctx: FnCtx, h: ExprId, runtime: boolean): void {
     const e = ctx.f.exprs[h] as Expr;
     // An operation on constants only: print its literals through the identity helper.
-    const rt = runtime || (ctx.isConst[h] === true && isOperation(e));
+    const rt = runtime || (isOperation(e) && isConstExpr(ctx.f, ctx.isConst, h));
     switch (e.op) {
       case 'literal': {
         // Literals are shared in the arena and printed many times: their text is made once.
@@ -497,8 +497,13 @@ class Emitter {
       case 'arg':
         this.s += ctx.argNames[e.index] ?? '?';
         return;
-      case 'global':
       case 'local':
+        // A local or a global is always a reference (a pointer, or a handle): its name.
+        this.s += ctx.localNames[e.local] ?? '?';
+        return;
+      case 'global':
+        this.s += this.globalNames[e.global] ?? '?';
+        return;
       case 'access':
       case 'member': {
         const r = ctx.types[h] as Resolved;
@@ -508,10 +513,10 @@ class Emitter {
           this.s += '[';
           this.put(ctx, e.index, rt);
           this.s += ']';
-        } else if (e.op === 'member') {
+        } else {
           this.put(ctx, e.base, rt);
           this.s += this.memberText(ctx, e.base, e.index);
-        } else this.putRef(ctx, h);
+        }
         return;
       }
       case 'let':
@@ -716,7 +721,8 @@ interface FnCtx {
   readonly localNames: string[];
   readonly letNames: string[];
   readonly types: Resolved[];
-  readonly isConst: boolean[];
+  /** Whether WGSL would evaluate an expression as a constant expression (see isConstExpr). */
+  readonly isConst: Uint8Array;
   /** Literal texts by expression, plain and through the identity helper. */
   readonly litPlain: (string | undefined)[];
   readonly litRuntime: (string | undefined)[];
@@ -806,42 +812,83 @@ const MATH: Readonly<Record<string, string>> = {
 
 /** Operations whose constant evaluation can fail in WGSL (overflow, non-finite results, domain). */
 function isOperation(e: Expr): boolean {
-  if (e.op === 'binary') return ['add', 'sub', 'mul', 'div', 'rem', 'shl', 'shr'].includes(e.fn);
-  if (e.op === 'unary') return e.fn === 'neg';
-  if (e.op === 'math')
-    return !['min', 'max', 'clamp', 'all', 'any', 'abs', 'count_one_bits', 'reverse_bits'].includes(e.fn);
-  if (e.op === 'bitcast') return e.to === 'f32';
-  return e.op === 'convert';
+  switch (e.op) {
+    case 'binary':
+      return OPERATION_BINARY.has(e.fn);
+    case 'unary':
+      return e.fn === 'neg';
+    case 'math':
+      return !NON_OPERATION_MATH.has(e.fn);
+    case 'bitcast':
+      return e.to === 'f32';
+    case 'convert':
+      return true;
+    default:
+      return false;
+  }
 }
+
+const OPERATION_BINARY: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'div', 'rem', 'shl', 'shr']);
+const NON_OPERATION_MATH: ReadonlySet<string> = new Set([
+  'min',
+  'max',
+  'clamp',
+  'all',
+  'any',
+  'abs',
+  'count_one_bits',
+  'reverse_bits',
+]);
 
 function isBoolTyped(ctx: FnCtx, h: ExprId): boolean {
   const t = ctx.types[h];
   return t?.kind === 'value' && (t.type.kind === 'scalar' || t.type.kind === 'vector') && t.type.scalar === 'bool';
 }
 
-/** Which expressions WGSL would evaluate as constant expressions. */
-function constness(f: Function): boolean[] {
-  const out: boolean[] = [];
-  const exprs = f.exprs;
-  for (let i = 0; i < exprs.length; i++) {
-    const e = exprs[i] as Expr;
-    let c = false;
-    if (e.op === 'literal' || e.op === 'zero') c = true;
-    else if (e.op === 'compose') c = allTrue(out, e.parts);
-    else if (e.op === 'splat' || e.op === 'bitcast' || e.op === 'convert') c = out[e.value] === true;
-    else if (e.op === 'swizzle') c = out[e.vector] === true;
-    else if (e.op === 'unary') c = out[e.arg] === true;
-    else if (e.op === 'binary') c = out[e.left] === true && out[e.right] === true;
-    else if (e.op === 'select') c = out[e.cond] === true && out[e.accept] === true && out[e.reject] === true;
-    else if (e.op === 'math') c = e.fn !== 'mul_hi' && allTrue(out, e.args);
-    out.push(c);
+// Which expressions WGSL would evaluate as constant expressions, asked only of the operations
+// whose constant evaluation can fail (isOperation): memo[h] is 0 while unknown, 1 no, 2 yes. The
+// recursion stops at the first operand that is not constant (a load, mostly); a chain deeper than
+// CONST_DEPTH is settled by a forward pass over the arena instead (operands precede their users).
+const CONST_DEPTH = 256;
+
+function isConstExpr(f: Function, memo: Uint8Array, h: ExprId, depth = 0): boolean {
+  const known = memo[h];
+  if (known !== 0) return known === 2;
+  if (depth > CONST_DEPTH) {
+    const settled = (k: ExprId): boolean => memo[k] === 2;
+    for (let k = 0; k <= h; k++) if (memo[k] === 0) memo[k] = constStep(f.exprs[k] as Expr, settled) ? 2 : 1;
+    return memo[h] === 2;
   }
-  return out;
+  const c = constStep(f.exprs[h] as Expr, (k) => isConstExpr(f, memo, k, depth + 1));
+  memo[h] = c ? 2 : 1;
+  return c;
 }
 
-function allTrue(flags: readonly boolean[], ids: readonly ExprId[]): boolean {
-  for (const h of ids) if (flags[h] !== true) return false;
-  return true;
+/** One expression's constness, given its operands' (`is`). */
+function constStep(e: Expr, is: (h: ExprId) => boolean): boolean {
+  switch (e.op) {
+    case 'literal':
+    case 'zero':
+      return true;
+    case 'compose':
+      return e.parts.every(is);
+    case 'splat':
+    case 'bitcast':
+    case 'convert':
+      return is(e.value);
+    case 'swizzle':
+      return is(e.vector);
+    case 'unary':
+      return is(e.arg);
+    case 'binary':
+      return is(e.left) && is(e.right);
+    case 'select':
+      return is(e.cond) && is(e.accept) && is(e.reject);
+    case 'math':
+      return e.fn !== 'mul_hi' && e.args.every(is);
+    default:
+      return false;
+  }
 }
 
 function bindingAttr(b: Binding | undefined): string {

@@ -54,6 +54,8 @@ export function planUniformConditions(m: Module): UniformPlan {
 /** Whether each function holds a barrier or calls (transitively) a function that does. */
 function syncFunctions(m: Module): boolean[] {
   const direct = m.functions.map((f) => blockHas(f.body, (s) => s.op === 'barrier'));
+  // Without a barrier anywhere no function is one (the call graph only spreads barriers).
+  if (!direct.includes(true)) return direct;
   const calls = m.functions.map((f) => {
     const out: number[] = [];
     blockHas(f.body, (s) => {
