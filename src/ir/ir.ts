@@ -374,8 +374,19 @@ export type Expr =
 export type AtomicFn = 'add' | 'and' | 'or' | 'xor' | 'min' | 'max' | 'exchange' | 'compare_exchange' | 'load';
 
 /** What an `atomic64` statement computes: min/max compare as signed (`_s`) or unsigned (`_u`) 64-bit integers. */
-export type Atomic64Fn =
-  'add' | 'and' | 'or' | 'xor' | 'min_s' | 'max_s' | 'min_u' | 'max_u' | 'exchange' | 'compare_exchange';
+export const ATOMIC64_FNS = [
+  'add',
+  'and',
+  'or',
+  'xor',
+  'min_s',
+  'max_s',
+  'min_u',
+  'max_u',
+  'exchange',
+  'compare_exchange',
+] as const;
+export type Atomic64Fn = (typeof ATOMIC64_FNS)[number];
 
 /** What a `subgroup` statement computes (see "Subgroups" above). */
 export type SubgroupFn =

@@ -4,7 +4,16 @@
 // switch, resource bindings unique, entry points' interfaces bound. Returns every problem found
 // as a line naming the function and the expression or statement; an empty list means valid.
 
-import type { Atomic64Fn, Block, Expr, ExprId, Function, Module, Stmt, Type } from './ir.js';
+import {
+  ATOMIC64_FNS,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Stmt,
+  type Type,
+} from './ir.js';
 import { IrTypeError, describe, resolveFunction, sameType, scalarOf, type Resolved } from './typeof.js';
 
 export function validateModule(m: Module): string[] {
@@ -70,18 +79,7 @@ export function validateModule(m: Module): string[] {
   return problems;
 }
 
-const ATOMIC64_FNS: ReadonlySet<string> = new Set<Atomic64Fn>([
-  'add',
-  'and',
-  'or',
-  'xor',
-  'min_s',
-  'max_s',
-  'min_u',
-  'max_u',
-  'exchange',
-  'compare_exchange',
-]);
+const ATOMIC64_FN_SET: ReadonlySet<string> = new Set<string>(ATOMIC64_FNS);
 
 function usesSubgroups(b: Block): boolean {
   return b.some(
@@ -389,7 +387,7 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
           if (!v || v.kind !== 'vector' || v.scalar !== 'u32' || v.size !== 2)
             say(ctx, where, 'atomic64 operand is not vec2<u32>');
         }
-        if (!ATOMIC64_FNS.has(s.fn)) say(ctx, where, `atomic64 function ${String(s.fn)}`);
+        if (!ATOMIC64_FN_SET.has(s.fn)) say(ctx, where, `atomic64 function ${String(s.fn)}`);
         if ((s.fn === 'compare_exchange') !== (s.compare !== undefined)) say(ctx, where, 'compare operand');
         if (s.result !== undefined) {
           if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);

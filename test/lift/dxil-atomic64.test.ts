@@ -22,7 +22,7 @@ import { runCompute } from '../../src/exec/index.js';
 import { emitModuleWgsl, emitWgsl } from '../../src/wgsl/index.js';
 import { IridiaError } from '../../src/errors.js';
 import { FunctionBuilder, ModuleBuilder } from '../../src/ir/builder.js';
-import type { Atomic64Fn, Module } from '../../src/ir/ir.js';
+import { ATOMIC64_FNS, type Atomic64Fn, type Module } from '../../src/ir/ir.js';
 import { closeWebgpu, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
 
 after(() => closeWebgpu());
@@ -101,18 +101,7 @@ for (const name of [
   });
 }
 
-const FNS: Atomic64Fn[] = [
-  'add',
-  'and',
-  'or',
-  'xor',
-  'min_s',
-  'max_s',
-  'min_u',
-  'max_u',
-  'exchange',
-  'compare_exchange',
-];
+const FNS: readonly Atomic64Fn[] = ATOMIC64_FNS;
 
 function model(fn: Atomic64Fn, old: bigint, v: bigint, c: bigint): bigint {
   const s = (x: bigint) => BigInt.asIntN(64, x);
