@@ -30,6 +30,9 @@ interface Plan {
    * and read as: a store's value is bitcast to it, a load is bitcast back, and the arena cancels
    * those bitcasts against the ones the program had. */
   retype?: Map<number, Scalar>;
+  /** Vector locals whose lanes are written and read as different scalars: one scalar local a lane
+   * (`name_x` ...), so that each lane can be retyped on its own (the next round's votes). */
+  split?: Set<number>;
 }
 
 /** Rebuilds a function with a plan applied. */
@@ -42,9 +45,29 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     if (to === undefined) return l;
     return { ...l, type: retypedType(table, l.type, to) };
   };
-  const locals = f.locals.map(retyped).filter((_, i) => !plan.deadLocals.has(i));
-  f.locals.forEach((_, i) => {
-    if (!plan.deadLocals.has(i)) localMap.set(i, localMap.size);
+  const split = plan.split ?? new Set<number>();
+  /** old local -> its lanes' new locals (split locals only) */
+  const laneLocals = new Map<number, number[]>();
+  const locals: Function['locals'][number][] = [];
+  f.locals.forEach((l, i) => {
+    if (plan.deadLocals.has(i)) return;
+    const t = table.types[l.type]!;
+    if (split.has(i) && t.kind === 'vector') {
+      const lanes: number[] = [];
+      for (let k = 0; k < t.size; k++) {
+        lanes.push(locals.length);
+        const scalar = table.id({ kind: 'scalar', scalar: t.scalar });
+        locals.push(
+          l.init === undefined
+            ? { name: `${l.name}_${'xyzw'[k]}`, type: scalar }
+            : { name: `${l.name}_${'xyzw'[k]}`, type: scalar, init: l.init },
+        );
+      }
+      laneLocals.set(i, lanes);
+      return;
+    }
+    localMap.set(i, locals.length);
+    locals.push(retyped(l, i));
   });
   const a = new Arena(
     table,
@@ -72,8 +95,24 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
         if (n === undefined) throw new Error(`decompile: let ${e.let} read before it is bound`);
         out = a.let(n);
       }
-    } else if (e.op === 'local') out = a.mk({ op: 'local', local: localMap.get(e.local)! });
-    else if (retype.size && rootsAtRetyped(id)) {
+    } else if (e.op === 'local') {
+      if (laneLocals.has(e.local)) throw new Error(`decompile: split local ${e.local} used whole`);
+      out = a.mk({ op: 'local', local: localMap.get(e.local)! });
+    } else if (e.op === 'member' && laneOf(e.base) !== undefined)
+      out = a.mk({ op: 'local', local: laneLocals.get(laneOf(e.base)!)![e.index]! });
+    else if (e.op === 'load' && laneOf(e.pointer) !== undefined) {
+      const lanes = laneLocals.get(laneOf(e.pointer)!)!;
+      const t = types[id]! as Extract<Resolved, { kind: 'value' }>;
+      const vec = t.type as Extract<Type, { kind: 'vector' }>;
+      out = a.mk(
+        {
+          op: 'compose',
+          type: table.vec(vec.scalar, vec.size),
+          parts: lanes.map((n) => a.mk({ op: 'load', pointer: a.mk({ op: 'local', local: n }) })),
+        },
+        t,
+      );
+    } else if (retype.size && rootsAtRetyped(id)) {
       // a pointer into a retyped local: the same pointer, to the new type
       const t = types[id]!;
       out = a.mk(mapChildren(e, copy), { ...t, type: retypedOf(table, t.type, retype.get(rootLocal(id)!)!) });
@@ -104,6 +143,11 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
     return e.op === 'local' ? e.local : undefined;
   };
+  /** The split local an expression is (a `local` of one), or undefined. */
+  function laneOf(ptr: ExprId): number | undefined {
+    const e = f.exprs[ptr]!;
+    return e.op === 'local' && laneLocals.has(e.local) ? e.local : undefined;
+  }
   /** Whether a pointer expression (local, member or access of one) is rooted at a retyped local. */
   function rootsAtRetyped(ptr: ExprId): boolean {
     const e = f.exprs[ptr]!;
@@ -125,6 +169,16 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
         case 'store': {
           const l = rootLocal(s.pointer);
           if (l !== undefined && plan.deadLocals.has(l)) break;
+          const whole = laneOf(s.pointer);
+          if (whole !== undefined) {
+            const v = copy(s.value);
+            laneLocals
+              .get(whole)!
+              .forEach((n, k) =>
+                out.push({ op: 'store', pointer: a.mk({ op: 'local', local: n }), value: a.component(v, k) }),
+              );
+            break;
+          }
           const to = l === undefined ? undefined : retype.get(l);
           const value = to === undefined ? copy(s.value) : a.mk({ op: 'bitcast', to, value: copy(s.value) });
           out.push({ op: 'store', pointer: copy(s.pointer), value });
@@ -206,6 +260,15 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     ...(f.result ? { result: f.result } : {}),
     locals: locals.map((l, i) => {
       if (l.init === undefined) return l;
+      const lane = [...laneLocals].find(([, ns]) => ns.includes(i));
+      if (lane) {
+        // a lane of a split local: that lane of the initial value (zero: the lane's zero)
+        const zero = f.exprs[l.init]!.op === 'zero';
+        return {
+          ...l,
+          init: zero ? a.mk({ op: 'zero', type: l.type }) : a.component(copy(l.init), lane[1].indexOf(i)),
+        };
+      }
       const old = [...localMap].find(([, n]) => n === i)![0];
       const to = retype.get(old);
       if (to === undefined) return { ...l, init: copy(l.init) };
@@ -372,8 +435,10 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   }
   // a let both dropped and inlined: dropped wins
   for (const l of drop) inline.delete(l);
-  const retype = a ? retypes(m, f, a, n, otherUse, deadLocals) : new Map<number, Scalar>();
-  return { inline, drop, deadLocals, retype };
+  const { retype, split } = a
+    ? retypes(m, f, a, n, otherUse, deadLocals)
+    : { retype: new Map<number, Scalar>(), split: new Set<number>() };
+  return { inline, drop, deadLocals, retype, split };
 }
 
 /** A u32 type (scalar, vector, or a sized array of them) with its scalar replaced. */
@@ -400,7 +465,7 @@ function retypes(
   n: readonly number[],
   otherUse: ReadonlySet<number>,
   dead: ReadonlySet<number>,
-): Map<number, Scalar> {
+): { retype: Map<number, Scalar>; split: Set<number> } {
   const root = (ptr: ExprId): number | undefined => {
     let e = f.exprs[ptr]!;
     while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
@@ -455,19 +520,35 @@ function retypes(
     if (s.op !== 'store') return;
     const l = root(s.pointer);
     if (l === undefined || !candidate(l)) return;
-    const v = f.exprs[s.value]!;
+    let v = f.exprs[s.value]!;
     if (v.op === 'literal' || v.op === 'splat' || v.op === 'zero') return;
+    if (v.op === 'swizzle' && f.exprs[v.vector]!.op === 'bitcast') v = f.exprs[v.vector]!; // lanes of a bitcast value
     const inner = v.op === 'bitcast' ? a.shape(v.value) : undefined;
     vote(l, inner && inner.scalar !== 'bool' ? inner.scalar : 'u32', 1);
   });
   const out = new Map<number, Scalar>();
+  const split = new Set<number>();
+  // a vector local reached only through loads and stores of itself or of a lane (member)
+  const laneWise = new Set<number>();
+  f.locals.forEach((local, l) => {
+    if (a.table.types[local.type]!.kind === 'vector' && candidate(l)) laneWise.add(l);
+  });
+  f.exprs.forEach((e, i) => {
+    if (n[i] === 0) return;
+    if (e.op === 'access') {
+      const l = root(e.base);
+      if (l !== undefined) laneWise.delete(l);
+    }
+  });
   for (const [l, v] of votes) {
     const plain = v.get('u32') ?? 0;
     let best: Scalar | undefined;
     for (const s of ['f32', 'i32'] as const) if ((v.get(s) ?? 0) > Math.max(plain, best ? v.get(best)! : 0)) best = s;
     if (best) out.set(l, best);
+    // not retyped whole, but some of it is read or written as another scalar: its lanes go apart
+    else if (laneWise.has(l) && ((v.get('f32') ?? 0) > 0 || (v.get('i32') ?? 0) > 0)) split.add(l);
   }
-  return out;
+  return { retype: out, split };
 }
 
 /** The index of the statement of `b` after `from` whose own expressions read `l`, or -1. */
@@ -514,7 +595,7 @@ export function simplifyFunction(
     (probe as unknown as { exprs: Expr[] }).exprs.push(...cur.fn.exprs);
     (probe as unknown as { types: Resolved[] }).types.push(...cur.types);
     const p = plan(m, cur.fn, probe, fold);
-    if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size) return cur;
+    if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size && !p.split?.size) return cur;
     cur = rebuild(m, table, cur.fn, cur.types, p);
   }
   return cur;

@@ -52,8 +52,10 @@ export function nameProgram(p: Program): Program {
 
 /** A local kept for a value merged across control flow, named by what it is rather than its register. */
 export function localName(n: string): string {
-  const reg = /^(r|x)(\d+)$/.exec(n);
-  return reg ? `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}` : n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
+  // a register, or one lane of it (`r0_x`: fold.ts splits a register whose lanes hold different types)
+  const reg = /^(r|x)(\d+)(_[xyzw])?$/.exec(n);
+  if (reg) return `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}${reg[3] ?? ''}`;
+  return n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
 }
 
 export function readableProgram(p: Program, options: PassOptions = {}): Program {

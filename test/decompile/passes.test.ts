@@ -58,8 +58,9 @@ test(
 const fixture = (path: string): Uint8Array => new Uint8Array(readFileSync(join(REPO, 'test/fixtures', path)));
 
 // Type recovery: a value the lifter binds as bitcast<u32>(x) is bound as x (the bitcast moves to its
-// reads and cancels against the reads' own), and a kept local mostly written and read as floats is
-// a float local; neither changes a word.
+// reads and cancels against the reads' own), a kept local mostly written and read as floats is a
+// float local, and a register whose lanes hold different types is split into a local a lane; none
+// changes a word.
 test('a let of bitcast<u32>(x) holds x, and a local of float values is a float local (same words)', () => {
   const p = lift(fixture('oracle/own/ps_flow_loops/main-ps_5_0/shader.dxbc'));
   const r = readableProgram(p);
@@ -76,9 +77,9 @@ test('a let of bitcast<u32>(x) holds x, and a local of float values is a float l
     localTypes.some((t) => t.kind === 'vector' && t.scalar === 'f32'),
     `a merged register of float values is a float local: ${JSON.stringify(localTypes)}`,
   );
-  assert.ok(
-    localTypes.some((t) => t.kind === 'vector' && t.scalar === 'u32'),
-    'the loop counter register (written as uint) stays uint',
-  );
+  // r0 holds a uint counter and an int one: its lanes are split, each a scalar local of its own
+  const lanes = fn.locals.filter((l) => /^merged0_[xyzw]$/.test(l.name));
+  assert.ok(lanes.length >= 2, `the counter register's lanes: ${fn.locals.map((l) => l.name).join(', ')}`);
+  assert.ok(lanes.every((l) => r.module.types[l.type]!.kind === 'scalar'));
   assert.equal(equivalence(p, r, [1, 2]).kind, 'same');
 });

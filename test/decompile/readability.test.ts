@@ -153,7 +153,7 @@ test(
   'readability: bitcasts are under 2% of the lines',
   {
     skip,
-    todo: 'registers whose lanes hold values of different types, integer work on float values and D3D booleans (0xffffffff) keep asuint/asint/asfloat',
+    todo: 'a lane written with values of different types, integer work on float values and D3D booleans (0xffffffff) keep asuint/asint/asfloat',
   },
   () => {
     const f = get();
