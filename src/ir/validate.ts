@@ -187,6 +187,13 @@ function validateFunction(m: Module, f: Function, problems: string[]): void {
   block(ctx, f.body, new Set(), 0, 0);
 }
 
+/** A statement's result let (atomic, atomic64, subgroup, call): bound once, visible after it. */
+function bindResult(ctx: Ctx, where: string, visible: Set<number>, result: number): void {
+  if (ctx.bound.has(result)) say(ctx, where, `let ${result} bound twice`);
+  ctx.bound.add(result);
+  visible.add(result);
+}
+
 function say(ctx: Ctx, where: string, why: string): void {
   ctx.problems.push(`function ${ctx.f.name}, ${where}: ${why}`);
 }
@@ -367,9 +374,7 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
         if ((s.fn === 'load') !== (s.value === undefined)) say(ctx, where, 'atomic operand count');
         if ((s.fn === 'compare_exchange') !== (s.compare !== undefined)) say(ctx, where, 'compare operand');
         if (s.result !== undefined) {
-          if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
-          ctx.bound.add(s.result);
-          visible.add(s.result);
+          bindResult(ctx, where, visible, s.result);
         }
         break;
       }
@@ -390,9 +395,7 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
         if (!ATOMIC64_FN_SET.has(s.fn)) say(ctx, where, `atomic64 function ${String(s.fn)}`);
         if ((s.fn === 'compare_exchange') !== (s.compare !== undefined)) say(ctx, where, 'compare operand');
         if (s.result !== undefined) {
-          if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
-          ctx.bound.add(s.result);
-          visible.add(s.result);
+          bindResult(ctx, where, visible, s.result);
         }
         break;
       }
@@ -401,9 +404,7 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
         if (s.index !== undefined) use(s.index);
         const why = subgroupProblem(ctx, s);
         if (why) say(ctx, where, why);
-        if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
-        ctx.bound.add(s.result);
-        visible.add(s.result);
+        bindResult(ctx, where, visible, s.result);
         break;
       }
       case 'image_store': {
@@ -436,9 +437,7 @@ function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, br
         });
         if (s.result !== undefined) {
           if (!callee.result) say(ctx, where, `a call result of ${callee.name}, which returns nothing`);
-          if (ctx.bound.has(s.result)) say(ctx, where, `let ${s.result} bound twice`);
-          ctx.bound.add(s.result);
-          visible.add(s.result);
+          bindResult(ctx, where, visible, s.result);
         }
         break;
       }
