@@ -35,6 +35,13 @@ interface Plan {
   split?: Set<number>;
 }
 
+/** The local a pointer expression is rooted at (through member and access), or undefined. */
+function rootLocalOf(f: Function, ptr: ExprId): number | undefined {
+  let e = f.exprs[ptr]!;
+  while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
+  return e.op === 'local' ? e.local : undefined;
+}
+
 /** Rebuilds a function with a plan applied. */
 function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resolved[], plan: Plan): Typed {
   const letTypes: Resolved[] = [];
@@ -49,6 +56,8 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
   /** old local -> its lanes' new locals (split locals only) */
   const laneLocals = new Map<number, number[]>();
   const locals: Function['locals'][number][] = [];
+  /** Each new local's old local, and its lane when it is a lane of a split one. */
+  const origin: { old: number; lane?: number }[] = [];
   f.locals.forEach((l, i) => {
     if (plan.deadLocals.has(i)) return;
     const t = table.types[l.type]!;
@@ -56,6 +65,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       const lanes: number[] = [];
       for (let k = 0; k < t.size; k++) {
         lanes.push(locals.length);
+        origin.push({ old: i, lane: k });
         const scalar = table.id({ kind: 'scalar', scalar: t.scalar });
         locals.push(
           l.init === undefined
@@ -67,6 +77,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       return;
     }
     localMap.set(i, locals.length);
+    origin.push({ old: i });
     locals.push(retyped(l, i));
   });
   const a = new Arena(
@@ -138,11 +149,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     }
     return { kind: 'value', type: { kind: 'scalar', scalar: 'u32' } };
   };
-  const rootLocal = (ptr: ExprId): number | undefined => {
-    let e = f.exprs[ptr]!;
-    while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
-    return e.op === 'local' ? e.local : undefined;
-  };
+  const rootLocal = (ptr: ExprId): number | undefined => rootLocalOf(f, ptr);
   /** The split local an expression is (a `local` of one), or undefined. */
   function laneOf(ptr: ExprId): number | undefined {
     const e = f.exprs[ptr]!;
@@ -260,20 +267,14 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     ...(f.result ? { result: f.result } : {}),
     locals: locals.map((l, i) => {
       if (l.init === undefined) return l;
-      const lane = [...laneLocals].find(([, ns]) => ns.includes(i));
-      if (lane) {
-        // a lane of a split local: that lane of the initial value (zero: the lane's zero)
-        const zero = f.exprs[l.init]!.op === 'zero';
-        return {
-          ...l,
-          init: zero ? a.mk({ op: 'zero', type: l.type }) : a.component(copy(l.init), lane[1].indexOf(i)),
-        };
-      }
-      const old = [...localMap].find(([, n]) => n === i)![0];
+      const { old, lane } = origin[i]!;
+      const zero = f.exprs[l.init]!.op === 'zero';
+      // a lane of a split local: that lane of the initial value (zero: the lane's zero)
+      if (lane !== undefined)
+        return { ...l, init: zero ? a.mk({ op: 'zero', type: l.type }) : a.component(copy(l.init), lane) };
       const to = retype.get(old);
       if (to === undefined) return { ...l, init: copy(l.init) };
       // a retyped local's initial value: zero of its new type, or the old one's bits
-      const zero = f.exprs[l.init]!.op === 'zero';
       return { ...l, init: a.mk(zero ? { op: 'zero', type: l.type } : { op: 'bitcast', to, value: copy(l.init) }) };
     }),
     lets,
@@ -370,9 +371,8 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   const loaded = new Set<number>();
   f.exprs.forEach((e, i) => {
     if (e.op !== 'load' || n[i] === 0) return;
-    let p = f.exprs[e.pointer]!;
-    while (p.op === 'member' || p.op === 'access') p = f.exprs[p.base]!;
-    if (p.op === 'local') loaded.add(p.local);
+    const l = rootLocalOf(f, e.pointer);
+    if (l !== undefined) loaded.add(l);
   });
   const deadLocals = new Set<number>();
   // a local passed anywhere but a store's pointer or a load is kept (atomics, array_length...)
@@ -387,9 +387,8 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   walkStmts(f.body, (s) => {
     if (s.op === 'store') return;
     for (const x of stmtExprs(s)) {
-      let p = f.exprs[x]!;
-      while (p.op === 'member' || p.op === 'access') p = f.exprs[p.base]!;
-      if (p.op === 'local') otherUse.add(p.local);
+      const l = rootLocalOf(f, x);
+      if (l !== undefined) otherUse.add(l);
     }
   });
   f.locals.forEach((_, i) => {
@@ -436,7 +435,7 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   // a let both dropped and inlined: dropped wins
   for (const l of drop) inline.delete(l);
   const { retype, split } = a
-    ? retypes(m, f, a, n, otherUse, deadLocals)
+    ? retypes(f, a, n, otherUse, deadLocals)
     : { retype: new Map<number, Scalar>(), split: new Set<number>() };
   return { inline, drop, deadLocals, retype, split };
 }
@@ -459,18 +458,13 @@ function retypedType(table: TypeTable, id: TypeId, to: Scalar): TypeId {
  * the program's words stay the same).
  */
 function retypes(
-  m: Module,
   f: Function,
   a: Arena,
   n: readonly number[],
   otherUse: ReadonlySet<number>,
   dead: ReadonlySet<number>,
 ): { retype: Map<number, Scalar>; split: Set<number> } {
-  const root = (ptr: ExprId): number | undefined => {
-    let e = f.exprs[ptr]!;
-    while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
-    return e.op === 'local' ? e.local : undefined;
-  };
+  const root = (ptr: ExprId): number | undefined => rootLocalOf(f, ptr);
   // a local read or written whole as an array, or with an initial value that is not zero, stays
   const whole = new Set<number>();
   f.exprs.forEach((e, i) => {
