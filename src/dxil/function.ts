@@ -341,6 +341,13 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const t = valueTypePair();
         const fv = value(t.type);
         const c = code === FN.VSELECT ? valueTypePair() : value(i1Like(undefined));
+        // SelectInst::areInvalidOperands: an i1 condition, or a vector of i1 as long as the values
+        const ct = c.type;
+        const condOk =
+          ct?.kind === 'vector'
+            ? ct.elt?.kind === 'int' && ct.elt.width === 1 && t.type?.kind === 'vector' && t.type.count === ct.count
+            : ct === undefined || (ct.kind === 'int' && ct.width === 1);
+        expect(condOk, `a select whose condition is a ${ct ? typeWords(ct) : 'value of no type'}`);
         inst = new Instruction('select', t.type!);
         inst.ops = operands([c, t, fv]);
         break;

@@ -75,6 +75,22 @@ test('lift-dxil: a %dx.types.CBufRet.i32 whose first lane became i1 is E602 (IR:
   typedOnly('lift-dxil', b);
 });
 
+test('lift-dxil: a select whose condition became a float is E404 (IR: select condition is not bool)', () => {
+  const b = mutant('lift-dxil', 'test/fixtures/dxil/GeneratedShaders__bluestein_chirp_fp16.dxil', [
+    { op: 'flip', part: 6, r: 609554368, bits: 128 },
+  ]);
+  refuses(() => lift(b), 'E404_BITCODE_RECORD', /a select whose condition is a float/);
+  typedOnly('lift-dxil', b);
+});
+
+test('lift-dxil: a UAV record of resource kind Sampler is E602 (IR: binary lt of widths 1 and 2)', () => {
+  const b = mutant('lift-dxil', 'test/fixtures/dxil-lift/DXIL__FillTexture.comp.dxil', [
+    { op: 'flip', part: 5, r: 2923445123, bits: 1 },
+  ]);
+  refuses(() => lift(b), 'E602_LIFT_INVALID', /resource kind 14 in the UAV records/);
+  typedOnly('lift-dxil', b);
+});
+
 const dxOps: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
   {
     name: 'FAbs called through dx.op.loadInput (IR: compose of f32 from u32)',

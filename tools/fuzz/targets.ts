@@ -31,6 +31,7 @@ import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { printModule } from '../../src/ir/print.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
+import { decompile, decompiledHlsl } from '../../src/decompile/index.js';
 import { seededCpu, SEEDED_DEFAULTS } from '../../src/cli/commands/run.js';
 import type { Program } from '../../src/ir/program.js';
 import { assemble } from '../../src/asm/index.js';
@@ -355,6 +356,18 @@ export const TARGETS: readonly Target[] = [
     needs: ['SHEX|SHDR|DXIL'],
     focus: ['SHEX', 'SHDR', 'DXIL'],
     run: (b) => void emitWgsl(checked(lift(b))),
+  },
+  {
+    name: 'decompile',
+    about: 'decompile of what lifts: the readable IR must validate, and HLSL is printed or refused by name (E603)',
+    seeds: 'any',
+    needs: ['SHEX|SHDR|DXIL'],
+    focus: ['SHEX', 'SHDR', 'DXIL'],
+    run: (b) => {
+      const d = decompile(b);
+      checked(d.readable);
+      decompiledHlsl(d);
+    },
   },
   {
     name: 'exec',

@@ -78,6 +78,7 @@ export interface DxResource {
 }
 
 const CLASS_OF = { CBuffer: 'b', SRV: 't', Sampler: 's', UAV: 'u' } as const;
+const CLASS_NAME = { b: 'constant buffer', t: 'SRV', s: 'sampler', u: 'UAV' } as const;
 const GROUP = { b: 0, t: 1, s: 2, u: 3 } as const;
 
 /** DXIL component type to the scalar a view reads. */
@@ -273,6 +274,12 @@ export class DxResources {
     const L = this.L;
     const key = `${r.cls}:${r.id}`;
     const shape = SHAPES[r.kind];
+    // DXIL's ResourceKind belongs to the record's class: CBuffer (13) only in the constant buffers,
+    // Sampler (14) only in the samplers, and neither a cube (5, 9) nor a tbuffer (15) or an
+    // acceleration structure (16) among the UAVs
+    const classKind = cls === 'b' ? r.kind === 13 : cls === 's' ? r.kind === 14 : r.kind !== 13 && r.kind !== 14;
+    if (!classKind || (cls === 'u' && [5, 9, 15, 16].includes(r.kind)))
+      return L.invalid(`${r.name || name}: resource kind ${r.kind} in the ${CLASS_NAME[cls]} records`);
     if (r.kind === 16) L.refuse('raytracing', `${r.name}: a raytracing acceleration structure`);
     if (r.kind === 17 || r.kind === 18)
       L.refuse('resource kind not handled', `${r.name || r.id}: a sampler feedback texture`);
