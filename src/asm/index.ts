@@ -13,6 +13,7 @@ import { assembleProgram, type AssembledProgram } from './program.js';
 import { updateStat } from './stat.js';
 import { checkProgram } from './check.js';
 import { signatureParts } from './signature.js';
+import { carryPadding } from './padding.js';
 
 export { checkProgram } from './check.js';
 
@@ -44,10 +45,10 @@ export function programBytes(words: Uint32Array): Uint8Array {
 
 /** Assembles a listing into a container. AsmError (E9xx) for a line it cannot read. */
 export function assemble(listing: string, options: AssembleOptions = {}): AssembleResult {
-  const program = assembleProgram(listing);
-  const part = programBytes(program.words);
+  let program = assembleProgram(listing);
+  let part = programBytes(program.words);
   // The decoder's checks (operand slots, lengths) hold for what was written.
-  const decoded = decodeProgram(part);
+  let decoded = decodeProgram(part);
   const notes: string[] = checkProgram(decoded).map((x) => `check: ${x}`);
   let parts: PartInput[];
   let version = 1;
@@ -56,8 +57,18 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
     const old = programPart(like);
     if (old === undefined)
       throw new IridiaError('E108_PART_MISSING', 'the --like container holds no SHEX or SHDR program to replace');
+    const original = decodeProgram(old.data, old.kind);
+    const padding = carryPadding(decoded, original);
+    if (padding.carried > 0) {
+      program = { ...program, words: padding.words };
+      part = programBytes(padding.words);
+      decoded = decodeProgram(part);
+      notes.push(
+        `padding: ${padding.carried} word(s) after samplepos/sample_*_s taken from the --like container (no listing shows them)`,
+      );
+    }
     const same = sameBytes(old.data, part);
-    const was = decodeProgram(old.data, old.kind).version;
+    const was = original.version;
     if (was.stage !== program.stage || was.major !== program.major || was.minor !== program.minor)
       notes.push(
         `the --like container's program is ${was.stage}_${was.major}_${was.minor}, the listing's ${program.stage}_${program.major}_${program.minor}: its other parts may not fit`,

@@ -49,8 +49,8 @@ const MAX_OPERAND_TYPE = 42;
 /** One-lane output registers a destination may name without a write mask (oDepth, oDepthGE/LE, oMask, stencil ref). */
 const ONE_LANE_OUTPUTS: ReadonlySet<number> = new Set([12, 15, 38, 39, 41]);
 
-/** Opcodes fxc writes with one word after their operands (samplepos, sample_l_s .. sample_c_cl_s). */
-const PADDED_OPCODES: ReadonlySet<number> = new Set([0x6e, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9]);
+/** Opcodes fxc writes with or without one word after their operands (samplepos, sample_l_s .. sample_c_cl_s; src/asm/padding.ts). */
+export const PADDED_OPCODES: ReadonlySet<number> = new Set([0x6e, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9]);
 
 /** The read position inside one instruction (one cursor per program, reset per instruction). */
 class Cursor {
