@@ -14,6 +14,8 @@ import { updateStat } from './stat.js';
 import { checkProgram } from './check.js';
 import { signatureParts } from './signature.js';
 import { carryPadding } from './padding.js';
+import { assembleLibraryWith, isLibraryContainer, splitLibraryListing } from './library.js';
+import { AsmError } from './text.js';
 
 export { checkProgram } from './check.js';
 
@@ -33,6 +35,8 @@ export interface AssembleResult {
   readonly container: Uint8Array;
   /** What the result could not take over or recompute (STAT words kept from `like`, parts left out). */
   readonly notes: readonly string[];
+  /** A library (--like a lib_* container): each function's result, in LIBF order; `program` and `part` are the first's. */
+  readonly functions?: readonly AssembleResult[];
 }
 
 /** The listing's program as a SHEX/SHDR payload. */
@@ -45,6 +49,29 @@ export function programBytes(words: Uint32Array): Uint8Array {
 
 /** Assembles a listing into a container. AsmError (E9xx) for a line it cannot read. */
 export function assemble(listing: string, options: AssembleOptions = {}): AssembleResult {
+  const like =
+    options.like === undefined || !(options.like instanceof Uint8Array) ? options.like : parseContainer(options.like);
+  if (like !== undefined && isLibraryContainer(like)) {
+    const lib = assembleLibraryWith(listing, like, (l, c) => assemble(l, { like: c }));
+    const first = lib.functions[0]!;
+    return {
+      ...first,
+      container: lib.container,
+      notes: lib.functions.flatMap((f, k) => f.notes.map((n) => `function ${k}: ${n}`)),
+      functions: lib.functions,
+    };
+  }
+  if (like === undefined && /^ *lib_[45]_[01]\s*$/m.test(listing)) {
+    const n = splitLibraryListing(listing).length;
+    if (n > 1)
+      throw new AsmError(
+        'E907_ASM_PROGRAM',
+        `a library listing (${n} functions) is assembled with --like its library container: the function table (LIBH) and each function's parameters (LFS0) are not in the listing`,
+        1,
+        1,
+        listing.split('\n', 1)[0] ?? '',
+      );
+  }
   let program = assembleProgram(listing);
   let part = programBytes(program.words);
   // The decoder's checks (operand slots, lengths) hold for what was written.
@@ -52,8 +79,7 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
   const notes: string[] = checkProgram(decoded).map((x) => `check: ${x}`);
   let parts: PartInput[];
   let version = 1;
-  if (options.like !== undefined) {
-    const like = options.like instanceof Uint8Array ? parseContainer(options.like) : options.like;
+  if (like !== undefined) {
     const old = programPart(like);
     if (old === undefined)
       throw new IridiaError('E108_PART_MISSING', 'the --like container holds no SHEX or SHDR program to replace');

@@ -11,7 +11,8 @@ import { assembleInstruction } from './instruction.js';
 import { encodeOperand, readOperand } from './operand.js';
 
 /** Program types by the version line's stage name (ps 0 .. cs 5). */
-const STAGES: Readonly<Record<string, number>> = { ps: 0, vs: 1, gs: 2, hs: 3, ds: 4, cs: 5 };
+/** Program types of the version token; 0xFFF0 is a library function (one LIBF part of a lib_* build). */
+const STAGES: Readonly<Record<string, number>> = { ps: 0, vs: 1, gs: 2, hs: 3, ds: 4, cs: 5, lib: 0xfff0 };
 
 export interface AssembledProgram {
   readonly stage: string;
@@ -25,7 +26,8 @@ export interface AssembledProgram {
 
 /** The flag-word prefixes: `   3: `, `   3  0x0000001C: `, `      0x0000001C: `, `0x0000001C: ` and 0x04's six spaces. */
 const PREFIX = /^ *(?:[0-9]+(?:: | {2}))?(?:0x[0-9A-Fa-f]{8}: )? */;
-const D3D9_VERSION = /^(ps|vs)_[1-3]_([0-9x]|sw)$/;
+/** A Direct3D 9 program a level-9 listing prints first (`lib_4_0_` before it in a level-9 library). */
+const D3D9_VERSION = /^(?:lib_4_[01]_)?(ps|vs)_[1-3]_([0-9x]|sw)$/;
 const VERSION = /^(ps|vs|gs|hs|ds|cs|lib)_([0-9]+)_([0-9]+)$/;
 /** Shader-message ids (D3D11_SB_SHADER_MESSAGE_ID): printf and errorf. */
 const MESSAGE_IDS: Readonly<Record<string, number>> = { printf: 0x00200102, errorf: 0x00200103 };
@@ -57,14 +59,6 @@ export function assembleProgram(listing: string): AssembledProgram {
         throw new AsmError(
           'E907_ASM_PROGRAM',
           `expected the version line (ps_5_0, cs_4_1, ...), found ${JSON.stringify(s.slice(0, 20))}`,
-          n + 1,
-          base + 1,
-          text,
-        );
-      if (m[1] === 'lib')
-        throw new AsmError(
-          'E907_ASM_PROGRAM',
-          'a library (lib_M_N) listing is not assembled: its functions are separate programs',
           n + 1,
           base + 1,
           text,

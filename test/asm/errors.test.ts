@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { assembleProgram, AsmError } from '../../src/asm/index.js';
+import { assemble, assembleProgram, AsmError } from '../../src/asm/index.js';
 import { decimalToFloatBits } from '../../src/asm/text.js';
 import { disassemble } from '../../src/disasm/disassemble.js';
 import { decodeContainerProgram } from '../../src/sm4/census.js';
@@ -63,14 +63,16 @@ test('a literal out of range or not a literal', () => {
   refusal('sample_aoffimmi(9,0,0) r0.xyzw, v0.xyxx, t0.xyzw, s0\n', 'E906_ASM_LITERAL', 5, 17, /-8 to 7/);
 });
 
-test('syntax: a missing comma, a missing version line, a library', () => {
+test('syntax: a missing comma, a missing version line, a library of two functions without --like', () => {
   refusal('add r0.x v0.x, v0.y\n', 'E901_ASM_SYNTAX', 5, 10, /"," between operands/);
   assert.throws(
     () => assembleProgram('mov r0.x, l(1)\n'),
     (e: unknown) => e instanceof AsmError && e.code === 'E907_ASM_PROGRAM',
   );
   assert.throws(() => assembleProgram('// nothing\n'), /no version line/);
-  assert.throws(() => assembleProgram('lib_5_0\n'), /library/);
+  // one function is a program (type 0xFFF0); two need the library container (test/asm/library.test.ts)
+  assert.equal(assembleProgram('lib_5_0\nret \n').words[0], 0xfff00050);
+  assert.throws(() => assemble('lib_5_0\nret \nlib_5_0\nret \n'), /2 functions\) is assembled with --like/);
 });
 
 test('every flag word of one program reads back to the same words (prefixes, debug lines, hex)', () => {

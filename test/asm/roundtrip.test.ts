@@ -20,6 +20,7 @@ import { OPCODES } from '../../src/sm4/opcodes.js';
 import type { Program } from '../../src/sm4/types.js';
 import { assemble } from '../../src/asm/index.js';
 import { PADDED_OPCODES } from '../../src/asm/padding.js';
+import { carveContainers } from '../../src/container/carve.js';
 import { IridiaError } from '../../src/errors.js';
 import { reportAgainstKnown } from '../helpers/known.js';
 import { strictMode } from '../helpers/strict.js';
@@ -49,13 +50,23 @@ function cases(): { all: Case[]; fixtures: Case[] } {
   return { all, fixtures };
 }
 
-/** The container and program of a file, or undefined when it has no SM4/5 program the disassembler lists. */
-function programOf(path: string): { c: Container; p: Program } | undefined {
+/** The container and program of some bytes, or undefined when they hold no SM4/5 program the disassembler lists. */
+function programOf(bytes: Uint8Array): { c: Container; p: Program } | undefined {
   try {
-    const c = parseContainer(readBytes(path));
+    const c = parseContainer(bytes);
     if (c.parts.some((x) => x.kind === 'LIBH')) return undefined;
     const p = decodeContainerProgram(c);
     return p === undefined ? undefined : { c, p };
+  } catch (e) {
+    if (e instanceof IridiaError) return undefined;
+    throw e;
+  }
+}
+
+function libraryOf(bytes: Uint8Array): Container | undefined {
+  try {
+    const c = parseContainer(bytes);
+    return c.parts.some((x) => x.kind === 'LIBH') ? c : undefined;
   } catch (e) {
     if (e instanceof IridiaError) return undefined;
     throw e;
@@ -109,12 +120,57 @@ interface Tally {
   exact0: number;
   digits0: number;
   signatures: number;
+  libraries: number;
+  librariesExact: number;
+  embedded: number;
 }
 
+/** A file: a program, a library (assembled whole, against itself), or an effect whose programs are
+ * the containers it embeds (each assembled as a program). */
 function check(k: Case, failures: Map<string, string>, t: Tally): void {
-  const x = programOf(k.path);
-  if (x === undefined) return;
-  const { c, p } = x;
+  const bytes = readBytes(k.path);
+  const x = programOf(bytes);
+  if (x !== undefined) return checkProgram(k.name, x, failures, t);
+  const lib = libraryOf(bytes);
+  if (lib !== undefined) return checkLibrary(k.name, bytes, lib, failures, t);
+  for (const found of carveContainers(bytes).found) {
+    const inner = programOf(found.bytes);
+    if (inner === undefined) continue;
+    t.embedded++;
+    checkProgram(`${k.name}@${found.offset}`, inner, failures, t);
+  }
+}
+
+/** A library listing under 0x80 and 0 gives back the library container byte for byte, and its listing. */
+function checkLibrary(name: string, bytes: Uint8Array, c: Container, failures: Map<string, string>, t: Tally): void {
+  t.libraries++;
+  try {
+    let exact = true;
+    for (const flags of [0x80, 0]) {
+      const listing = disassemble(c, flags);
+      const a = assemble(listing, { like: c });
+      if (!Buffer.from(a.container).equals(Buffer.from(bytes))) {
+        exact = false;
+        failures.set(name, `library under 0x${flags.toString(16)}: the container differs`);
+      }
+      const back = firstDifference(disassemble(a.container, flags), listing);
+      if (back !== undefined)
+        failures.set(name, `library listing 0x${flags.toString(16)}: ${back.replace(/\n/g, ' | ')}`);
+    }
+    if (exact) t.librariesExact++;
+  } catch (e) {
+    if (!(e instanceof IridiaError)) throw e;
+    failures.set(name, `library: error ${e.code}: ${e.message.split('\n')[0]}`);
+  }
+}
+
+function checkProgram(
+  name: string,
+  { c, p }: { c: Container; p: Program },
+  failures: Map<string, string>,
+  t: Tally,
+): void {
+  const k = { name };
   t.programs++;
   t.words += p.lengthWords;
   let l80: string;
@@ -172,12 +228,24 @@ test(
     const sampled = all.filter((_, i) => i % every === 0);
     const run = [...sampled, ...fixtures];
     const failures = new Map<string, string>();
-    const t: Tally = { programs: 0, words: 0, exact80: 0, exact0: 0, digits0: 0, signatures: 0 };
+    const t: Tally = {
+      programs: 0,
+      words: 0,
+      exact80: 0,
+      exact0: 0,
+      digits0: 0,
+      signatures: 0,
+      libraries: 0,
+      librariesExact: 0,
+      embedded: 0,
+    };
     for (const k of run) check(k, failures, t);
     console.log(
       `asm round trip: ${t.programs} programs, ${t.words} words; 0x80 listing: ${t.exact80} word for word; ` +
         `flag 0 listing: ${t.exact0} word for word, ${t.digits0} apart for float digits (every listing back byte for byte but the misses); ` +
-        `without --like: ${t.signatures} with fxc's signature parts byte for byte`,
+        `without --like: ${t.signatures} with fxc's signature parts byte for byte; ` +
+        `libraries: ${t.librariesExact} of ${t.libraries} back byte for byte under 0x80 and 0; ` +
+        `${t.embedded} of the programs are embedded in effects`,
     );
     if (all.length === 0) console.log(`${SUITE}: ../shared is absent: the fixtures alone`);
     const scope = every === 1 && all.length > 0 ? undefined : new Set(run.map((k) => k.name));
