@@ -9,7 +9,7 @@
 //   - a file that cannot be read is an InputError naming its path (never a bare EISDIR);
 //   - batches: `FILE... --out-dir DIR [--root R]`.
 
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, extname, sep } from 'node:path';
 import { IridiaError } from '../errors.js';
 import { UsageError } from './args.js';
@@ -184,11 +184,28 @@ export function batchInputs(paths: readonly string[]): string[] {
     } catch (e) {
       throw fsError(p, e);
     }
-    return dir ? [...walkPaths([p])].filter((f) => fileStartsWith(readInput(f), 'DXBC')) : [p];
+    return dir ? [...walkPaths([p])].filter((f) => fileHasMagic(f, 'DXBC')) : [p];
   });
 }
 
-/** Does the file start with the given 4-byte magic? Reads only the first bytes. */
+/** Does the file at `path` start with the 4-byte magic? Reads its first 4 bytes only. */
+function fileHasMagic(path: string, magic: string): boolean {
+  current = path;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw fsError(path, e);
+  }
+  try {
+    const head = new Uint8Array(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && fileStartsWith(head, magic);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Do the bytes start with the given 4-byte magic? */
 export function fileStartsWith(bytes: Uint8Array, magic: string): boolean {
   if (bytes.byteLength < magic.length) return false;
   for (let i = 0; i < magic.length; i++) if (bytes[i] !== magic.charCodeAt(i)) return false;
@@ -208,8 +225,13 @@ export function outputPath(input: string, outDir: string, root: string, ext: str
   return join(outDir, stem + ext);
 }
 
-export function writeOutput(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
+/** Writes a file, making its folder. `made` (a batch's own set) saves the mkdir of a folder made before. */
+export function writeOutput(path: string, data: string | Uint8Array, made?: Set<string>): void {
+  const dir = dirname(path);
+  if (!made?.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made?.add(dir);
+  }
   writeFileSync(path, data);
 }
 
@@ -236,11 +258,12 @@ export function runBatch(
   convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
 ): BatchSummary {
   const failed: BatchFailure[] = [];
+  const made = new Set<string>();
   let written = 0;
   inputs.forEach((input, i) => {
     try {
       const out = convert(readInput(input), input);
-      writeOutput(outputPath(input, options.outDir, options.root, options.ext), out);
+      writeOutput(outputPath(input, options.outDir, options.root, options.ext), out, made);
       written++;
     } catch (e) {
       if (e instanceof UsageError) throw e;

@@ -1,0 +1,121 @@
+// The command line in batch (issue 17): `iridia disasm --out-dir` over ../shared/corpus/dxbc as one
+// process against the in-process rate of the same listings (files read beforehand; the issue's aim:
+// within 1.5x), and `iridia census` over at least 50,000 containers (the ../shared folders named as
+// often as it takes; the aim: under 10 s on this machine's 2 cores). The CLI is the built one
+// (bin/iridia.js over dist/, as users run it); its CPU time is the child's user + system time as
+// bash's `times` reports it, so the process start is included and other load on the machine is not.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseContainer } from '../src/container/container.js';
+import { disassemble } from '../src/disasm/disassemble.js';
+import { IridiaError } from '../src/errors.js';
+import { REPO, SHARED, sharedPath, walk } from '../test/helpers/shared.js';
+import { best } from './disasm.bench.js';
+
+const BIN = join(REPO, 'bin/iridia.js');
+
+/** Runs the CLI once under bash; its wall time and its CPU time (user + system, children included). */
+function timed(args: readonly string[]): { wall: number; cpu: number; user: number; status: number } {
+  const t0 = performance.now();
+  const r = spawnSync('bash', ['-c', 'node "$@" > /dev/null; s=$?; times; exit $s', 'bash', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const wall = performance.now() - t0;
+  // `times` prints the shell's own times, then its children's: "0m2.680s 0m0.900s"
+  const lines = r.stdout.trim().split('\n');
+  const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines[lines.length - 1] ?? '');
+  const user = m ? (Number(m[1]) * 60 + Number(m[2])) * 1000 : NaN;
+  const cpu = m ? user + (Number(m[3]) * 60 + Number(m[4])) * 1000 : NaN;
+  return { wall, cpu, user, status: r.status ?? -1 };
+}
+
+export async function bench(report: (line: string) => void): Promise<void> {
+  const corpus = sharedPath('corpus/dxbc');
+  if (corpus === undefined) {
+    report('cli: skipped, ../shared is absent (set IRIDIA_SHARED to point at the shared data)');
+    return;
+  }
+  if (!existsSync(join(REPO, 'dist/src/cli/main.js'))) {
+    report('cli: skipped, the CLI is not built (npm run build)');
+    return;
+  }
+  const paths = walk(corpus).filter((p) => p.endsWith('.dxbc'));
+  const inputs = paths.map((p) => new Uint8Array(readFileSync(p)));
+  let listed = 0;
+  let listings: string[] = [];
+  const inProcess = best(() => {
+    listed = 0;
+    listings = [];
+    for (const b of inputs) {
+      try {
+        listings.push(disassemble(parseContainer(b), 0));
+        listed++;
+      } catch (e) {
+        if (!(e instanceof IridiaError)) throw e;
+      }
+    }
+  }, 3);
+  const out = mkdtempSync(join(tmpdir(), 'iridia-bench-cli-'));
+  try {
+    // the floor of writing the same listings as files, in this process (the kernel's part)
+    const flat = listings.map((l) => Buffer.from(l));
+    let floor = Infinity;
+    for (let i = 0; i < 3; i++) {
+      rmSync(join(out, 'w'), { recursive: true, force: true });
+      mkdirSync(join(out, 'w'));
+      const c0 = process.cpuUsage();
+      flat.forEach((b, k) => writeFileSync(join(out, 'w', `${k}.asm`), b));
+      const c = process.cpuUsage(c0);
+      floor = Math.min(floor, (c.user + c.system) / 1000);
+    }
+    let cli = { wall: Infinity, cpu: Infinity, user: Infinity, status: 0 };
+    for (let i = 0; i < 3; i++) {
+      rmSync(join(out, 'd'), { recursive: true, force: true });
+      const r = timed([BIN, 'disasm', ...paths, '--out-dir', join(out, 'd'), '--root', corpus]);
+      if (r.status !== 0) throw new Error(`iridia disasm --out-dir exited with ${r.status}`);
+      if (r.cpu < cli.cpu) cli = r;
+    }
+    const rateIn = (listed / inProcess.cpu) * 1000;
+    const rateCli = (paths.length / cli.cpu) * 1000;
+    report(
+      `cli disasm --out-dir: ${paths.length} files of ../shared/corpus/dxbc in ${cli.wall.toFixed(0)} ms wall, ` +
+        `${cli.cpu.toFixed(0)} ms CPU (user ${cli.user.toFixed(0)}, system ${(cli.cpu - cli.user).toFixed(0)}): ` +
+        `${rateCli.toFixed(0)} per CPU-second; in process ${rateIn.toFixed(0)} per CPU-second (${listed} listings, ` +
+        `files read beforehand, ${inProcess.cpu.toFixed(0)} ms), writing the same bytes as files ${floor.toFixed(0)} ms CPU; ` +
+        `ratio in-process / CLI ${(rateIn / rateCli).toFixed(2)} (aim <= 1.5), ` +
+        `with the writing floor counted in process ${((inProcess.cpu + floor) / cli.cpu).toFixed(2)}`,
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+
+  // census over >= 50,000 containers: the ../shared folders named as often as it takes
+  const folders = ['corpus', 'oracle'].map((f) => join(SHARED, f)).filter((f) => existsSync(f));
+  const perPass = folders.reduce((n, f) => n + walk(f).filter((p) => isContainer(p)).length, 0);
+  if (perPass === 0) return;
+  const passes = Math.ceil(50_000 / perPass);
+  const args = [BIN, 'census', ...Array.from({ length: passes }, () => folders).flat()];
+  let census = { wall: Infinity, cpu: Infinity, user: Infinity, status: 0 };
+  for (let i = 0; i < 2; i++) {
+    const r = timed(args);
+    if (r.cpu < census.cpu) census = r;
+  }
+  report(
+    `cli census: ${perPass * passes} containers (${passes} passes over ../shared/corpus and oracle) in ` +
+      `${(census.wall / 1000).toFixed(1)} s wall, ${(census.cpu / 1000).toFixed(1)} s CPU: ` +
+      `${((perPass * passes) / census.cpu).toFixed(1)}k containers per CPU-second (aim: 50,000 in under 10 s)`,
+  );
+}
+
+function isContainer(path: string): boolean {
+  try {
+    const b = readFileSync(path);
+    return b.length >= 4 && b.toString('latin1', 0, 4) === 'DXBC';
+  } catch {
+    return false;
+  }
+}
