@@ -30,7 +30,7 @@ export interface D3D9AssembledProgram {
   readonly lines: readonly number[];
 }
 
-interface Version {
+export interface Version {
   readonly stage: 'vs' | 'ps';
   readonly major: number;
   readonly minor: number;
@@ -204,7 +204,7 @@ function versionName(v: Version): string {
 }
 
 /** The number of sources an instruction takes in this version. */
-function sourceCount(opcode: number, v: Version): number {
+export function sourceCount(opcode: number, v: Version): number {
   const info = OPCODES.get(opcode)!;
   if (v.major < 2) return (opcode === 64 || opcode === 66) && v.stage === 'ps' && v.minor >= 4 ? 1 : info.src;
   if (opcode === 66) return 2; // texld r0, t0, s0
@@ -292,7 +292,7 @@ function splitOperands(c: Cursor, from: number): { text: string; at: number }[] 
   }
 }
 
-interface Register {
+export interface Register {
   readonly type: number;
   readonly num: number;
 }
@@ -383,7 +383,7 @@ function register(c: Cursor, v: Version): Register {
  * Is the register one of this version's (the Direct3D 9 assembly reference's register tables)? Register files
  * and temp counts; undefined when it is. The software versions (_sw) and unnamed types (?N_M) are not checked.
  */
-function unavailable(reg: Register, v: Version): string | undefined {
+export function unavailable(reg: Register, v: Version): string | undefined {
   if (v.minor === 0xff || reg.type > REG.predicate) return undefined;
   const vs = v.stage === 'vs';
   const m = v.major;
@@ -509,8 +509,13 @@ function relToken(rel: Rel, v: Version, out: number[], c: Cursor): void {
       throw c.fail('E903_ASM_REGISTER', `${versionName(v)} addresses relatively through a0.x only`, rel.at);
     return;
   }
+  out.push(addressToken(rel));
+}
+
+/** The address token the assembler writes (and fxc does): a0 with its component replicated, aL with the identity swizzle. */
+export function addressToken(rel: Register & { readonly component: number }): number {
   const swizzle = rel.type === REG.loop ? 0xe4 : rel.component * 0x55;
-  out.push((0x80000000 | typeBits(rel.type) | rel.num | (swizzle << 16)) >>> 0);
+  return (0x80000000 | typeBits(rel.type) | rel.num | (swizzle << 16)) >>> 0;
 }
 
 /** Source modifier spellings: prefix, suffix → D3DSHADER_PARAM_SRCMOD_TYPE. */
@@ -608,13 +613,8 @@ const SPECIAL_FLOATS: Readonly<Record<string, number>> = {
 };
 
 /** Does the printer write a usage for this dcl (operands.ts's dclMnemonic)? */
-function printsUsage(dst: Dst, v: Version): boolean {
-  return (
-    dst.type !== REG.sampler &&
-    dst.type !== REG.misc &&
-    (v.stage === 'vs' || v.major >= 3) &&
-    (dst.type === REG.input || dst.type === REG.texcrdOut)
-  );
+export function printsUsage(type: number, v: Version): boolean {
+  return (v.stage === 'vs' || v.major >= 3) && (type === REG.input || type === REG.texcrdOut);
 }
 
 /** dcl's usage token: bit 31, the usage and index (bits 0-4, 16-19) or the sampler type (27-30); 0 where the printer writes neither. */
@@ -627,7 +627,7 @@ function dclToken(c: Cursor, part: string, dst: Dst, v: Version): number {
       throw c.fail('E902_ASM_MNEMONIC', `a sampler's dcl takes its texture type (dcl_2d, dcl_cube, dcl_volume)`, 0);
     return (0x80000000 | (type << 27)) >>> 0;
   }
-  if (!printsUsage(dst, v)) {
+  if (!printsUsage(dst.type, v)) {
     if (part !== '') throw c.fail('E902_ASM_MNEMONIC', `this register's dcl takes no usage in ${versionName(v)}`, 0);
     return 0x80000000;
   }
