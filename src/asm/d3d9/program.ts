@@ -131,6 +131,8 @@ function opcodeOf(name: string, v: Version): { opcode: number; controls: number 
       return { opcode: 40, controls: 0 };
     case 'break':
       return { opcode: 44, controls: 0 };
+    case 'setp':
+      return { opcode: 94, controls: 0 };
   }
   const opcode = BY_NAME.get(name);
   return opcode === undefined ? undefined : { opcode, controls: 0 };
@@ -254,6 +256,8 @@ function instruction(c: Cursor, v: Version, out: number[]): void {
     params.push(dstToken(dst, mn.modifiers, mn.shift));
     if (dst.rel !== undefined) relToken(dst.rel, v, params, c);
   }
+  // the predicate's token follows the destination's
+  if (predicate !== undefined) params.push(...predicate);
   const rest = texts.slice(info.dst ? 1 : 0);
   if (info.shape === 'def' || info.shape === 'defi' || info.shape === 'defb') {
     for (const t of rest) params.push(value(new Cursor(t.text, c.line, c.base + t.at, c.text), info.shape));
@@ -264,7 +268,6 @@ function instruction(c: Cursor, v: Version, out: number[]): void {
       sub.end();
     }
   }
-  if (predicate !== undefined) params.unshift(...predicate);
   if (mn.opcode === 31) params.unshift(dclWord);
   const length = v.major >= 2 ? params.length : 0;
   if (length > 15) throw c.fail('E904_ASM_OPERAND_COUNT', `${info.name} takes ${length} tokens, past 15`, 0);
