@@ -9,7 +9,7 @@ import { IridiaError } from '../../errors.js';
 import { decodeD3D9, type D3D9Program } from '../../d3d9/decode.js';
 import { assembleD3D9Program, type D3D9AssembledProgram } from './program.js';
 
-export { assembleD3D9Program, isD3D9VersionLine, type D3D9AssembledProgram } from './program.js';
+export { assembleD3D9Program, isD3D9Listing, type D3D9AssembledProgram } from './program.js';
 export { d3d9Losses, type D3D9Loss } from './losses.js';
 
 export interface AssembleD3D9Options {

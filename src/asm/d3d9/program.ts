@@ -43,9 +43,23 @@ const VERSION_LINE = /^(lib_4_0_)?(vs|ps)_([1-3])_([0-4]|x|sw)$/;
 const VS_MINORS = new Set([0x0101, 0x0200, 0x0201, 0x02ff, 0x0300, 0x03ff]);
 const PS_MINORS = new Set([0x0100, 0x0101, 0x0102, 0x0103, 0x0104, 0x0200, 0x0201, 0x02ff, 0x0300, 0x03ff]);
 
-/** A D3D9 listing's version line (after any 0x04/0x20 prefix): does this text start one? */
-export function isD3D9VersionLine(s: string): boolean {
-  return VERSION_LINE.test(s.trim());
+/** SM4/5 version lines, and the lib_M_N line of a library: a listing with one is not a Direct3D 9 listing
+ *  (a level-9 container's listing prints its Direct3D 9 programs first, then its own program). */
+const SM4_VERSION_LINE = /^(?:(?:ps|vs|gs|hs|ds|cs)_[4-6]_[0-9]|lib_[0-9]_[0-9])$/;
+
+/** Is this a Direct3D 9 listing: its first statement a Direct3D 9 version line, and no SM4/5 version line after? */
+export function isD3D9Listing(listing: string): boolean {
+  let first = true;
+  for (const raw of listing.split('\n')) {
+    if (raw.startsWith('//')) continue;
+    const s = raw.slice(PREFIX.exec(raw)![0].length).trimEnd();
+    if (s === '' || s.startsWith('//') || s.startsWith('#line')) continue;
+    if (first) {
+      if (!VERSION_LINE.test(s)) return false;
+      first = false;
+    } else if (SM4_VERSION_LINE.test(s)) return false;
+  }
+  return !first;
 }
 
 /** The flag-word prefixes: `   3: `, `   3  0x00000184: `, `     0x00000184: `, `0x00000184: `. */
