@@ -7,10 +7,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeD3D9 } from '../../src/d3d9/decode.js';
 import { disassembleD3D9 } from '../../src/d3d9/disasm.js';
-import { assembleD3D9, d3d9Losses } from '../../src/asm/d3d9/index.js';
+import { assembleD3D9, d3d9Losses, isD3D9Listing } from '../../src/asm/d3d9/index.js';
+import { disassemble } from '../../src/disasm/disassemble.js';
 import { AsmError } from '../../src/asm/index.js';
 import { FIXTURES, readBytes } from '../helpers/shared.js';
 
@@ -294,4 +296,20 @@ test('an edit of a real program changes that instruction and nothing else', () =
   });
   assert.equal(changed, 1);
   assert.equal(a.bytes.byteLength, bytes.byteLength);
+});
+
+test('isD3D9Listing: a Direct3D 9 listing, not a level-9 container listing (its Direct3D 9 program first) nor an SM4 one', () => {
+  const d3d9 = readBytes(join(FIXTURES, 'oracle/own-d3d9/const_struct/main-ps_2_0-zi/shader.d3d9'));
+  assert.equal(isD3D9Listing(disassembleD3D9(d3d9, 0)), true);
+  assert.equal(isD3D9Listing(disassembleD3D9(d3d9, 0x24)), true);
+  const dir = join(FIXTURES, 'oracle/own/ps_level9_tex');
+  const build = readdirSync(dir).find((d) => d.includes('level_9') && existsSync(join(dir, d, 'shader.dxbc')))!;
+  const level9 = disassemble(readBytes(join(dir, build, 'shader.dxbc')), 0);
+  assert.match(level9, /^ {4}ps_2_0$/m);
+  assert.equal(isD3D9Listing(level9), false);
+  assert.equal(
+    isD3D9Listing(disassemble(readBytes(join(FIXTURES, 'oracle/own/vs_basic/main-vs_5_0/shader.dxbc')), 0)),
+    false,
+  );
+  assert.equal(isD3D9Listing('// nothing\n'), false);
 });
