@@ -13,7 +13,7 @@
 // def values (%.9g or 0x%08x), defi integers and defb true/false, and the level-9 precision marks
 // ({min16f}).
 
-import { AsmError, Cursor, decimalToFloatBits } from '../text.js';
+import { AsmError, Cursor, decimalToFloatBits, statementOf } from '../text.js';
 import { OPCODES, COMPARISONS, SAMPLER_TYPES, SOURCE_MODIFIERS, USAGES, SHIFTS } from '../../d3d9/opcodes.js';
 import { REG } from '../../d3d9/registers.js';
 
@@ -51,9 +51,8 @@ const SM4_VERSION_LINE = /^(?:(?:ps|vs|gs|hs|ds|cs)_[4-6]_[0-9]|lib_[0-9]_[0-9])
 export function isD3D9Listing(listing: string): boolean {
   let first = true;
   for (const raw of listing.split('\n')) {
-    if (raw.startsWith('//')) continue;
-    const s = raw.slice(PREFIX.exec(raw)![0].length).trimEnd();
-    if (s === '' || s.startsWith('//') || s.startsWith('#line')) continue;
+    const s = statementOf(raw)?.s.trimEnd();
+    if (s === undefined) continue;
     if (first) {
       if (!VERSION_LINE.test(s)) return false;
       first = false;
@@ -62,8 +61,6 @@ export function isD3D9Listing(listing: string): boolean {
   return !first;
 }
 
-/** The flag-word prefixes: `   3: `, `   3  0x00000184: `, `     0x00000184: `, `0x00000184: `. */
-const PREFIX = /^ *(?:[0-9]+(?:: | {2}))?(?:0x[0-9A-Fa-f]{8}: )? */;
 const LANES = 'xyzw';
 
 /** Reads a Direct3D 9 listing into its token stream. AsmError (E9xx) at the first line it cannot read. */
@@ -74,12 +71,10 @@ export function assembleD3D9Program(listing: string): D3D9AssembledProgram {
   const starts: number[] = [];
   const lines: number[] = [];
   for (let n = 0; n < raw.length; n++) {
-    let text = raw[n]!;
-    if (text.charCodeAt(0) === 0x2f && text.charCodeAt(1) === 0x2f) continue;
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    const base = PREFIX.exec(text)![0].length;
-    let s = text.slice(base);
-    if (s === '' || s.startsWith('//') || s.startsWith('#line')) continue;
+    const statement = statementOf(raw[n]!);
+    if (statement === undefined) continue;
+    const { text, base } = statement;
+    let s = statement.s;
     const cut = s.indexOf('//');
     if (cut >= 0) s = s.slice(0, cut);
     s = s.trimEnd();
