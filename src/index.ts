@@ -135,6 +135,11 @@ export {
   type AssembleOptions,
   type AssembleResult,
   type AssembledProgram,
+  assembleD3D9,
+  isD3D9Listing,
+  d3d9Losses,
+  type AssembleD3D9Options,
+  type AssembleD3D9Result,
 } from './asm/index.js';
 export { LiftRefusal, type RefusalReason } from './lift/refuse.js';
 export { emitWgsl, emitModuleWgsl, lowerForWgsl, Namer, WGSL_RESERVED } from './wgsl/index.js';

@@ -21,6 +21,13 @@ export { checkProgram } from './check.js';
 
 export { AsmError } from './text.js';
 export { assembleProgram, type AssembledProgram } from './program.js';
+export {
+  assembleD3D9,
+  isD3D9Listing,
+  d3d9Losses,
+  type AssembleD3D9Options,
+  type AssembleD3D9Result,
+} from './d3d9/index.js';
 
 export interface AssembleOptions {
   /** The container whose other parts (RDEF, signatures, STAT, SFI0, IFCE, debug parts) the result takes. */

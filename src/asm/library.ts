@@ -9,10 +9,8 @@
 
 import type { Container } from '../container/container.js';
 import { parseContainer, serializeContainer } from '../container/container.js';
-import { AsmError } from './text.js';
+import { AsmError, statementOf } from './text.js';
 
-/** The flag-word prefixes of a listing line (as program.ts strips them). */
-const PREFIX = /^ *(?:[0-9]+(?:: | {2}))?(?:0x[0-9A-Fa-f]{8}: )? */;
 /** A library function's SM4 version line. */
 const LIB_VERSION = /^lib_[45]_[01]\s*$/;
 /** A level-9 library function's Direct3D 9 program starts with one of these (lib_4_0_vs_2_x ..). */
@@ -33,9 +31,8 @@ export function splitLibraryListing(listing: string): string[] {
   const starts: number[] = [0];
   let seen = false; // the current function's lib_M_N line was met
   for (let n = 0; n < raw.length; n++) {
-    const text = raw[n]!.replace(/\r$/, '');
-    if (text.startsWith('//')) continue;
-    const s = text.slice(PREFIX.exec(text)![0].length);
+    const s = statementOf(raw[n]!)?.s;
+    if (s === undefined) continue;
     const d3d9 = LIB_D3D9_VERSION.test(s);
     if (!d3d9 && !LIB_VERSION.test(s)) continue;
     if (seen) starts.push(n);

@@ -5,7 +5,7 @@
 // each statement after the version line becomes its declaration, instruction or customdata block.
 
 import { OPCODE_CUSTOMDATA } from '../sm4/opcodes.js';
-import { AsmError, Cursor, laneBits } from './text.js';
+import { AsmError, Cursor, laneBits, statementOf } from './text.js';
 import { assembleDeclaration } from './declaration.js';
 import { assembleInstruction } from './instruction.js';
 import { encodeOperand, readOperand } from './operand.js';
@@ -24,8 +24,6 @@ export interface AssembledProgram {
   readonly lines: readonly number[];
 }
 
-/** The flag-word prefixes: `   3: `, `   3  0x0000001C: `, `      0x0000001C: `, `0x0000001C: ` and 0x04's six spaces. */
-const PREFIX = /^ *(?:[0-9]+(?:: | {2}))?(?:0x[0-9A-Fa-f]{8}: )? */;
 /** A Direct3D 9 program a level-9 listing prints first (`lib_4_0_` before it in a level-9 library). */
 const D3D9_VERSION = /^(?:lib_4_[01]_)?(ps|vs)_[1-3]_([0-9x]|sw)$/;
 const VERSION = /^(ps|vs|gs|hs|ds|cs|lib)_([0-9]+)_([0-9]+)$/;
@@ -41,13 +39,10 @@ export function assembleProgram(listing: string): AssembledProgram {
   const lines: number[] = [];
   let d3d9 = false;
   for (let n = 0; n < raw.length; n++) {
-    let text = raw[n]!;
-    // the comment header, the most lines of a listing, is skipped before any other look
-    if (text.charCodeAt(0) === 0x2f && text.charCodeAt(1) === 0x2f) continue;
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    const base = PREFIX.exec(text)![0].length;
-    let s = text.slice(base);
-    if (s === '' || s.startsWith('//') || s.startsWith('#line')) continue;
+    const statement = statementOf(raw[n]!);
+    if (statement === undefined) continue;
+    const { text, base } = statement;
+    let s = statement.s;
     if (version === undefined) {
       const m = VERSION.exec(s.trimEnd());
       // A level 9 container's listing prints its Direct3D 9 program (ps_2_0, vs_2_x ..) first: skipped.

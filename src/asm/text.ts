@@ -21,6 +21,21 @@ export class AsmError extends IridiaError {
   }
 }
 
+/** The flag-word prefixes: `   3: `, `   3  0x0000001C: `, `      0x0000001C: `, `0x0000001C: ` and 0x04's six spaces. */
+const PREFIX = /^ *(?:[0-9]+(?:: | {2}))?(?:0x[0-9A-Fa-f]{8}: )? */;
+
+/** One listing line as a statement: the line (without its \r), the column its statement starts at (after the
+ *  0x04/0x20 prefix and the indentation) and the statement; undefined for a comment, a blank or a #line line. */
+export function statementOf(raw: string): { text: string; base: number; s: string } | undefined {
+  // the comment header, the most lines of a listing, is skipped before any other look
+  if (raw.charCodeAt(0) === 0x2f && raw.charCodeAt(1) === 0x2f) return undefined;
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  const base = PREFIX.exec(text)![0].length;
+  const s = text.slice(base);
+  if (s === '' || s.startsWith('//') || s.startsWith('#line')) return undefined;
+  return { text, base, s };
+}
+
 /** A sticky regular expression matching a run of each character class word() is asked for. */
 const RUNS = new Map<string, RegExp>();
 

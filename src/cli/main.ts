@@ -67,7 +67,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
       'iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]',
   },
   assemble: {
-    summary: 'assemble a Shader Model 4/5/5.1 listing back into a container (--like: its other parts)',
+    summary:
+      'assemble a Shader Model 4/5/5.1 listing back into a container (--like: its other parts), or a Direct3D 9 listing into its token stream',
     usage:
       'iridia assemble LISTING [--like CONTAINER] [-o OUT] [--json] | iridia assemble LISTING... --out-dir DIR [--root R] [--like CONTAINER|DIR] [--json]',
   },

@@ -34,7 +34,7 @@ import { emitWgsl } from '../../src/wgsl/index.js';
 import { decompile, decompiledHlsl } from '../../src/decompile/index.js';
 import { seededCpu, SEEDED_DEFAULTS } from '../../src/cli/commands/run.js';
 import type { Program } from '../../src/ir/program.js';
-import { assemble } from '../../src/asm/index.js';
+import { assemble, assembleD3D9 } from '../../src/asm/index.js';
 import { hashWords, rng } from './mutate.js';
 
 export type SeedKind = 'dxbc' | 'dxil' | 'd3d9' | 'any';
@@ -115,8 +115,68 @@ const LISTING_PIECES = [
   '#line 1',
 ];
 
+/** Pieces of Direct3D 9 listing text the asm-d3d9 target splices in. */
+const D3D9_PIECES = [
+  ', ',
+  '.',
+  '.x',
+  '.xy',
+  '.wzyx',
+  '[a0.x]',
+  '[aL]',
+  '(p0.x) ',
+  '(!p0) ',
+  '+',
+  '-',
+  '1 - ',
+  '!',
+  '_abs',
+  '_bx2',
+  '_dz',
+  '_mod14',
+  '_sat',
+  '_x2',
+  '_pp',
+  '_centroid',
+  ' {min16f}',
+  'r31',
+  'c8191',
+  'oT0',
+  'o0',
+  'oDepth',
+  'vFace',
+  'aL',
+  's15',
+  'p0',
+  'b0',
+  'i0',
+  'half0',
+  '?16_3',
+  'texld',
+  'texcrd',
+  'tex',
+  'phase',
+  'if_gt',
+  'setp_cmp7',
+  'dcl_texcoord15',
+  'dcl_usage201',
+  'dcl_type9',
+  'def c0, 1.#QNAN, -0, 1e+039, 0x7f800001',
+  'defi i0, 2147483648',
+  'defb b0, true',
+  'vs_1_1',
+  'ps_1_4',
+  'ps_3_sw',
+  'lib_4_0_ps_2_0',
+  'ps_4_0',
+  '99999',
+  '\n',
+  '//',
+  '#line 1',
+];
+
 /** A few edits of a listing's text, from a generator seeded by the mutant's bytes (deterministic). */
-export function mutateListing(text: string, seed: number): string {
+export function mutateListing(text: string, seed: number, pieces: readonly string[] = LISTING_PIECES): string {
   const next = rng(seed);
   let t = text;
   const n = 1 + (next() % 4);
@@ -128,10 +188,10 @@ export function mutateListing(text: string, seed: number): string {
         t = t.slice(0, at) + t.slice(at + len);
         break;
       case 1: // splice a piece in
-        t = t.slice(0, at) + LISTING_PIECES[next() % LISTING_PIECES.length]! + t.slice(at);
+        t = t.slice(0, at) + pieces[next() % pieces.length]! + t.slice(at);
         break;
       case 2: // replace a run with a piece
-        t = t.slice(0, at) + LISTING_PIECES[next() % LISTING_PIECES.length]! + t.slice(at + len);
+        t = t.slice(0, at) + pieces[next() % pieces.length]! + t.slice(at + len);
         break;
       case 3: {
         // duplicate a line
@@ -267,6 +327,20 @@ export const TARGETS: readonly Target[] = [
       const listing = mutateListing(disassemble(c, h & 1 ? 0x80 : 0x04 | 0x20), h);
       const r = assemble(listing, { like: c });
       disassemble(r.container, 0);
+    },
+  },
+  {
+    name: 'asm-d3d9',
+    about:
+      "assembleD3D9 (src/asm/d3d9) of the mutant's listing with a few text edits, like the mutant; what assembles disassembles",
+    seeds: 'd3d9',
+    focus: [],
+    run(b) {
+      let h = 0;
+      for (let i = 0; i < b.length; i += 4) h = hashWords(h, b[i]! | ((b[i + 1] ?? 0) << 8));
+      const listing = mutateListing(disassembleD3D9(b, h & 1 ? 0x80 : 0x04 | 0x20), h, D3D9_PIECES);
+      const r = assembleD3D9(listing, { like: b });
+      disassembleD3D9(r.bytes, 0);
     },
   },
   {
