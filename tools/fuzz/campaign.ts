@@ -61,7 +61,10 @@ export interface TargetReport {
   readonly failures: readonly FailureReport[];
 }
 
-const BATCH = 25;
+/** Mutants handed to a worker at a time: sized to about BATCH_MS of its work, within these bounds. */
+const BATCH_MIN = 25;
+const BATCH_MAX = 4000;
+const BATCH_MS = 200;
 
 /** One worker process; respawned after a time-out, a crash or an out-of-memory abort. */
 export class Worker {
@@ -97,8 +100,9 @@ export class Worker {
     child.stderr!.on('data', (d: Buffer) => {
       if (this.stderr.length < 65536) this.stderr += d.toString();
     });
-    child.on('message', (m: FromWorker) => this.onMessage?.(m));
-    child.on('exit', (code, signal) => this.onExit?.(code, signal));
+    // a child killed for a time-out reports its exit later, when its successor is this.child: ignored
+    child.on('message', (m: FromWorker) => (this.child === child ? this.onMessage?.(m) : undefined));
+    child.on('exit', (code, signal) => (this.child === child ? this.onExit?.(code, signal) : undefined));
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       this.onMessage = (m) => (m.type === 'ready' ? resolve() : undefined);
@@ -107,10 +111,17 @@ export class Worker {
     });
   }
 
-  /** Runs a batch (or one replay), calling `result` for each mutant; time-outs and deaths become
-   * results of the mutant that was running, and the worker is respawned for the rest. */
-  async run(first: number, last: number, message: (from: number) => ToWorker, result: (i: number, r: Result) => void) {
+  /** Runs a batch (or one replay), calling `result` for each mutant. After a time-out or a death the
+   * worker is respawned and the mutants it had not reported run again one message each (step
+   * mode), so a time-out or death there is the result of the mutant that was running. */
+  async run(
+    first: number,
+    last: number,
+    message: (from: number, step: boolean) => ToWorker,
+    result: (i: number, r: Result) => void,
+  ) {
     let next = first;
+    let step = last - first === 1;
     while (next < last) {
       if (!this.child) await this.spawn();
       const child = this.child!;
@@ -122,15 +133,19 @@ export class Worker {
             this.onExit = undefined;
             child.kill('SIGKILL');
             this.child = undefined;
-            result(next, { outcome: 'timeout', key: 'timeout', message: `ran past ${this.opts.timeoutMs} ms` });
-            next++;
+            if (step) {
+              result(next, { outcome: 'timeout', key: 'timeout', message: `ran past ${this.opts.timeoutMs} ms` });
+              next++;
+            } else step = true;
             resolve();
           }, this.opts.timeoutMs);
         };
         this.onMessage = (m) => {
-          if (m.type !== 'result') return;
-          result(m.index, m as Result);
-          next = m.index + 1;
+          if (m.type !== 'results') return;
+          for (const item of m.items) {
+            result(item.index, item as Result);
+            next = item.index + 1;
+          }
           if (next >= last) {
             clearTimeout(timer);
             resolve();
@@ -139,18 +154,20 @@ export class Worker {
         this.onExit = (code, signal) => {
           clearTimeout(timer);
           this.child = undefined;
-          const oom = /heap out of memory|Allocation failed|Reached heap limit|allocation failure/i.test(this.stderr);
-          const why = oom ? 'oom' : 'crash';
-          result(next, {
-            outcome: why,
-            key: oom ? 'oom' : `crash ${signal ?? code}`,
-            message: `the worker died (${signal ?? code}): ${this.stderr.slice(-2000)}`,
-          });
-          next++;
+          if (step) {
+            const oom = /heap out of memory|Allocation failed|Reached heap limit|allocation failure/i.test(this.stderr);
+            const why = oom ? 'oom' : 'crash';
+            result(next, {
+              outcome: why,
+              key: oom ? 'oom' : `crash ${signal ?? code}`,
+              message: `the worker died (${signal ?? code}): ${this.stderr.slice(-2000)}`,
+            });
+            next++;
+          } else step = true;
           resolve();
         };
         arm();
-        child.send(message(next));
+        child.send(message(next, step));
       });
     }
   }
@@ -205,11 +222,16 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
   await Promise.all(pool.map((w) => w.retarget(init, opts)));
   await Promise.all(
     pool.map(async (w) => {
+      let size = BATCH_MIN;
       while (handed < limit && Date.now() < deadline) {
         const from = handed;
-        const to = Math.min(limit, from + BATCH);
+        const to = Math.min(limit, from + size, from + Math.max(1, Math.floor((deadline - Date.now()) / 10)));
         handed = to;
-        await w.run(from, to, (f) => ({ type: 'batch', from: f, to }), record);
+        const t0 = Date.now();
+        await w.run(from, to, (f, step) => ({ type: 'batch', from: f, to, step }), record);
+        // about BATCH_MS of this worker's work a batch
+        const ms = Math.max(1, Date.now() - t0);
+        size = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.round(((to - from) * BATCH_MS) / ms)));
       }
     }),
   );

@@ -36,6 +36,7 @@ import { seededCpu, SEEDED_DEFAULTS } from '../../src/cli/commands/run.js';
 import type { Program } from '../../src/ir/program.js';
 import { assemble, assembleD3D9 } from '../../src/asm/index.js';
 import { hashWords, rng } from './mutate.js';
+import { IridiaError } from '../../src/errors.js';
 
 export type SeedKind = 'dxbc' | 'dxil' | 'd3d9' | 'any';
 
@@ -471,8 +472,31 @@ export const TARGETS: readonly Target[] = [
   },
 ];
 
+/** What the self-test target does with a mutant: from a hash of its bytes (test/fuzz/campaign.test.ts). */
+export function selfTestVerdict(bytes: Uint8Array): 'hang' | 'crash' | 'typed' | 'ok' {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) >>> 0;
+  return h % 211 === 0 ? 'hang' : h % 199 === 1 ? 'crash' : h % 2 ? 'typed' : 'ok';
+}
+
+/** Targets that check the campaign itself (its time-outs and deaths), not iridia: never in `all`. */
+const SELF_TEST: readonly Target[] = [
+  {
+    name: 'self-test',
+    about: 'the campaign machinery: hangs, dies or throws by a hash of the mutant (test/fuzz/campaign.test.ts)',
+    seeds: 'dxbc',
+    focus: [],
+    run(b) {
+      const v = selfTestVerdict(b);
+      if (v === 'hang') for (;;);
+      if (v === 'crash') process.exit(9);
+      if (v === 'typed') throw new IridiaError('E101_TRUNCATED', 'self-test');
+    },
+  },
+];
+
 export function targetNamed(name: string): Target | undefined {
-  return TARGETS.find((t) => t.name === name);
+  return TARGETS.find((t) => t.name === name) ?? SELF_TEST.find((t) => t.name === name);
 }
 
 /** Mutants per target of issue 19's campaign (`npm run fuzz -- all --campaign`): 10,000,000 for the

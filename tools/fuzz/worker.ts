@@ -1,6 +1,8 @@
 // A fuzz worker (a child process of the campaign): it loads the seeds, then runs the mutants it is
-// sent, one message back per mutant. The parent kills it when a mutant runs past its time; a crash or
-// an out-of-memory abort ends it, and the parent classifies the mutant it was on.
+// sent and reports their results in messages of many (one each FLUSH_MS of work, or one a mutant in
+// step mode). The parent kills it when it stays silent past the time-out; a crash or an out-of-memory
+// abort ends it. Either way the parent runs the unreported mutants again in step mode, so the
+// failure is the mutant's that was running.
 
 import { applyOps, makeMutant, type Op } from './mutate.js';
 import { runOne } from './outcome.js';
@@ -9,20 +11,24 @@ import { targetNamed } from './targets.js';
 
 export type ToWorker =
   | { readonly type: 'init'; readonly target: string; readonly campaign: number; readonly shared: number }
-  | { readonly type: 'batch'; readonly from: number; readonly to: number }
+  | { readonly type: 'batch'; readonly from: number; readonly to: number; readonly step?: boolean }
   | { readonly type: 'replay'; readonly id: number; readonly seed: number; readonly ops: readonly Op[] };
 
 export type FromWorker =
   | { readonly type: 'ready'; readonly seeds: number }
-  | {
-      readonly type: 'result';
-      readonly index: number;
-      readonly outcome: string;
-      readonly code?: string;
-      readonly key?: string;
-      readonly message?: string;
-      readonly stack?: string;
-    };
+  | { readonly type: 'results'; readonly items: readonly ResultItem[] };
+
+export interface ResultItem {
+  readonly index: number;
+  readonly outcome: string;
+  readonly code?: string;
+  readonly key?: string;
+  readonly message?: string;
+  readonly stack?: string;
+}
+
+/** A message of results at least this often (ms of work), so that a silence means one mutant hangs. */
+const FLUSH_MS = 20;
 
 let loaded: { shared: number; seeds: ReturnType<typeof loadSeeds> } | undefined;
 let state: { target: NonNullable<ReturnType<typeof targetNamed>>; campaign: number; seeds: Uint8Array[] } | undefined;
@@ -45,18 +51,26 @@ process.on('message', (m: ToWorker) => {
   const { target, seeds } = state;
   const containers = target.seeds !== 'd3d9';
   if (m.type === 'batch') {
-    // one mutant a turn of the event loop, so each result reaches the parent before the next starts
-    // (the parent's clock for a time-out is the time since the last result)
-    const step = (i: number): void => {
-      if (i >= m.to) return;
-      const mu = makeMutant(state!.campaign, target.name, i, seeds.length, containers);
-      const bytes = applyOps(seeds[mu.seed]!, mu.ops, seeds, target.focus);
-      send({ type: 'result', index: i, ...runOne(target, bytes) });
-      setImmediate(step, i + 1);
+    const step = m.step === true;
+    const run = (from: number): void => {
+      const items: ResultItem[] = [];
+      const started = performance.now();
+      for (let i = from; i < m.to; i++) {
+        const mu = makeMutant(state!.campaign, target.name, i, seeds.length, containers);
+        const bytes = applyOps(seeds[mu.seed]!, mu.ops, seeds, target.focus);
+        items.push({ index: i, ...runOne(target, bytes) });
+        if (i + 1 < m.to && (step || performance.now() - started >= FLUSH_MS)) {
+          send({ type: 'results', items });
+          // a turn of the event loop, so the message leaves before the next mutant starts
+          setImmediate(run, i + 1);
+          return;
+        }
+      }
+      send({ type: 'results', items });
     };
-    step(m.from);
+    run(m.from);
   } else {
     const bytes = applyOps(seeds[m.seed]!, m.ops, seeds, target.focus);
-    send({ type: 'result', index: m.id, ...runOne(target, bytes) });
+    send({ type: 'results', items: [{ index: m.id, ...runOne(target, bytes) }] });
   }
 });
