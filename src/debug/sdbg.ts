@@ -4,7 +4,9 @@
 // range each written lane holds), variables, inputs, tokens, scopes and scope variables, a u32
 // store and a string store. What D3DDisassemble prints from it, read from its listings:
 // - a blank line and `#line N "path"` before the first instruction with a line, and a blank line
-//   and `#line N` (with the path where the file changes) wherever the line or file changes;
+//   and `#line N` (with the path where the file changes) wherever the line or file changes; in
+//   era 9.29 (fxc 9.29.952, the June 2010 SDK's D3DCompiler_43) only where the file changes or the
+//   line jumps more than 2 from the previous record's (see `lineChanges`);
 // - after an instruction, the lanes it writes that hold a variable: `name<lane info,...>` per
 //   variable, `, ` between variables; a lane's info is its offset in the variable, `:NaN` and
 //   `:Inf` where a float lane may hold them, and `: Vf` where its float range is one value V; an
@@ -327,8 +329,44 @@ const REGISTER_SETS: Record<number, readonly [string, number]> = {
   12: ['u', 30],
 };
 
-/** The lines D3DDisassemble prints from an SDBG for the listing of `program`. */
-export function sdbgAnnotations(sdbg: Sdbg, program: readonly AnnotatedInstruction[]): ListingAnnotations {
+/**
+ * Whether a record at `line` prints `#line` after one at `previous` in the same file. Today's
+ * disassembler prints every change (slack 0). fxc 9.29.952's prints only a jump of more than
+ * `slack` = 2, measured from the previous record's line whether or not that one printed, in u32
+ * arithmetic that wraps (`line > previous + 2 || line + 2 < previous`, after `line !== previous`).
+ *
+ * Evidence: the two 9.29 /Zi listings of ../shared/corpus/dxbc (slimshader/BasicHLSLPS.asm and
+ * BasicHLSLVS.asm). BasicHLSLPS's records have lines 111,112,112,111,114,111,116 and the listing
+ * prints `#line` before 111, 114, 111, 116 only (steps +1 and -1 print nothing, -3, +3, +5 do);
+ * BasicHLSLVS's records 10..20 have 76,76,75,75,75,75,75,76,75,75,79: 76 and 79 print, none of the
+ * steps of 1 between. Every other step of both is 3 or more and prints. Those two listings leave
+ * the bound (2 or 3?) and the reference (the previous record or the last printed line?) open, so
+ * they were settled by running that D3DCompiler_43.dll's D3DDisassemble (under Wine) on copies
+ * of BasicHLSLPS.dxbc with their SDBG token lines rewritten and the container digest redone:
+ * - the mov record (after else at 111) at 105..108 and 114..1000 prints, at 109..113 not: the
+ *   bound is 2, on both sides;
+ * - lines 111,112,113,114,115,116 (a step of 1 each) print only the first, and 111,113,115,...,121
+ *   (steps of 2) too: the reference is the previous record's line, not the last one printed;
+ * - 0xFFFFFFFE -> 0xFFFFFFFF, 0xFFFFFFFF -> 0xFFFFFFFE, 0xFFFFFFFE -> 0 and 0xFFFFFFFF -> 0 print,
+ *   0 -> 1 does not, 0xFFFFFFFF -> 0xFFFFFFFF and 0xFFFFFFFE -> 0xFFFFFFFE do not: `previous + 2`
+ *   and `line + 2` wrap at 2^32, and an equal line prints nothing;
+ * - a record in another file (a second file entry) prints `#line N "path"` even a line away;
+ *   a token's column and a change of token with the same line print nothing.
+ * The era test (test/disasm/era.test.ts) checks the two listings; test/debug/sdbg-era.test.ts
+ * checks the probes' outcomes.
+ */
+export function lineChanges(line: number, previous: number, slack: number): boolean {
+  if (line === previous) return false;
+  return line > ((previous + slack) >>> 0) || ((line + slack) >>> 0) < previous;
+}
+
+/** The lines D3DDisassemble prints from an SDBG for the listing of `program`; `lineSlack` is the
+ * era's (era.ts `sdbgLineSlack`: 0 today, 2 for fxc 9.29). */
+export function sdbgAnnotations(
+  sdbg: Sdbg,
+  program: readonly AnnotatedInstruction[],
+  lineSlack = 0,
+): ListingAnnotations {
   const before = new Map<number, string[]>();
   const after = new Map<number, string[]>();
   const suffix = new Map<number, string>();
@@ -340,12 +378,12 @@ export function sdbgAnnotations(sdbg: Sdbg, program: readonly AnnotatedInstructi
       after.set(ins.offset, ['', INTERNAL_ERROR, '']);
       continue;
     }
-    if (record.line !== line || record.file !== file) {
+    if (record.file !== file || line === undefined || lineChanges(record.line, line, lineSlack)) {
       const path = sdbg.files[record.file]?.path ?? '';
       before.set(ins.offset, ['', record.file !== file ? `#line ${record.line} "${path}"` : `#line ${record.line}`]);
-      file = record.file;
-      line = record.line;
     }
+    file = record.file;
+    line = record.line;
     const remark = remarkOf(record, sdbg.variables);
     if (remark) suffix.set(ins.offset, `  // ${remark}`);
   }

@@ -37,6 +37,9 @@ export interface Era {
   readonly crt: Crt;
   /** `sample_l_aoffimmi_indexable(...)`: the immediate-offset suffix is printed (9.29: `sample_l_indexable(...)`). */
   readonly aoffimmiSuffix: boolean;
+  /** An SDBG program's `#line`: a record in the same file whose line is within this many of the
+   * previous record's prints none (src/debug/sdbg.ts, `sdbgAnnotations`); 0: every change prints. */
+  readonly sdbgLineSlack: number;
 }
 
 export const ERAS: Readonly<Record<EraName, Era>> = {
@@ -49,6 +52,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'ucrt',
     aoffimmiSuffix: true,
+    sdbgLineSlack: 0,
   },
   '10.0': {
     name: '10.0',
@@ -59,6 +63,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    sdbgLineSlack: 0,
   },
   '6.3': {
     name: '6.3',
@@ -69,6 +74,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    sdbgLineSlack: 0,
   },
   '9.30': {
     name: '9.30',
@@ -79,6 +85,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    sdbgLineSlack: 0,
   },
   '9.29': {
     name: '9.29',
@@ -89,6 +96,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: false,
+    sdbgLineSlack: 2,
   },
 };
 
