@@ -68,7 +68,7 @@ export function debugAnnotationResult(container: Container, era?: Era): DebugAnn
     const sdbg = container.parts.find((p) => p.kind === 'SDBG');
     if (sdbg)
       return {
-        annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions, era?.sdbgLineSlack ?? 0),
+        annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions, era?.sdbgLineMoves),
       };
     return { annotations: undefined };
   } catch (e) {

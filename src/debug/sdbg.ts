@@ -6,7 +6,8 @@
 // - a blank line and `#line N "path"` before the first instruction with a line, and a blank line
 //   and `#line N` (with the path where the file changes) wherever the line or file changes; in
 //   era 9.29 (fxc 9.29.952, the June 2010 SDK's D3DCompiler_43) only where the file changes or the
-//   line jumps more than 2 from the previous record's (see `lineChanges`);
+//   line moves by more than 2 from the previous record's or more than 10 from the last directive's
+//   (see `lineMoves`);
 // - after an instruction, the lanes it writes that hold a variable: `name<lane info,...>` per
 //   variable, `, ` between variables; a lane's info is its offset in the variable, `:NaN` and
 //   `:Inf` where a float lane may hold them, and `: Vf` where its float range is one value V; an
@@ -17,6 +18,7 @@
 
 import { ByteReader } from '../binary/reader.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
+import type { SdbgLineMoves } from '../disasm/era.js';
 import { IridiaError } from '../errors.js';
 import { isDeclaration, type AnnotatedInstruction } from './instructions.js';
 import type { DebugInfo, LineInfo, Scope, SourceFile, Variable, VariableLocation } from './model.js';
@@ -330,57 +332,73 @@ const REGISTER_SETS: Record<number, readonly [string, number]> = {
 };
 
 /**
- * Whether a record at `line` prints `#line` after one at `previous` in the same file. Today's
- * disassembler prints every change (slack 0). fxc 9.29.952's prints only a jump of more than
- * `slack` = 2, measured from the previous record's line whether or not that one printed, in u32
- * arithmetic that wraps (`line > previous + 2 || line + 2 < previous`, after `line !== previous`).
+ * Whether fxc 9.29.952's D3DDisassemble (the June 2010 SDK's D3DCompiler_43) prints `#line` before
+ * a record in the same file as the previous one: where its line differs from the previous record's
+ * and moves by more than `near` (2) from it or by more than `drift` (10) from the line of the last
+ * directive printed, either way, in u32 arithmetic that wraps at 2^32 (`line > previous + 2 ||
+ * line + 2 < previous || line > directive + 10 || line + 10 < directive`). Every record sets the
+ * previous line, printed or not; a directive (a file change's too) sets the directive line. This
+ * is the rule of the Direct3D 9 listings' DBUG lines (docs/d3d9.md, "#line directives"; there the
+ * lines never come near 2^32). Today's disassembler prints every change (`moves` undefined).
  *
- * Evidence: the two 9.29 /Zi listings of ../shared/corpus/dxbc (slimshader/BasicHLSLPS.asm and
- * BasicHLSLVS.asm). BasicHLSLPS's records have lines 111,112,112,111,114,111,116 and the listing
- * prints `#line` before 111, 114, 111, 116 only (steps +1 and -1 print nothing, -3, +3, +5 do);
- * BasicHLSLVS's records 10..20 have 76,76,75,75,75,75,75,76,75,75,79: 76 and 79 print, none of the
- * steps of 1 between. Every other step of both is 3 or more and prints. Those two listings leave
- * the bound (2 or 3?) and the reference (the previous record or the last printed line?) open, so
- * they were settled by running that D3DCompiler_43.dll's D3DDisassemble (under Wine) on copies
- * of BasicHLSLPS.dxbc with their SDBG token lines rewritten and the container digest redone:
- * - the mov record (after else at 111) at 105..108 and 114..1000 prints, at 109..113 not: the
- *   bound is 2, on both sides;
- * - lines 111,112,113,114,115,116 (a step of 1 each) print only the first, and 111,113,115,...,121
- *   (steps of 2) too: the reference is the previous record's line, not the last one printed;
- * - 0xFFFFFFFE -> 0xFFFFFFFF, 0xFFFFFFFF -> 0xFFFFFFFE, 0xFFFFFFFE -> 0 and 0xFFFFFFFF -> 0 print,
- *   0 -> 1 does not, 0xFFFFFFFF -> 0xFFFFFFFF and 0xFFFFFFFE -> 0xFFFFFFFE do not: `previous + 2`
- *   and `line + 2` wrap at 2^32, and an equal line prints nothing;
- * - a record in another file (a second file entry) prints `#line N "path"` even a line away;
- *   a token's column and a change of token with the same line print nothing.
- * The era test (test/disasm/era.test.ts) checks the two listings; test/debug/sdbg-era.test.ts
- * checks the probes' outcomes.
+ * Evidence: the two 9.29 /Zi listings of ../shared/corpus/dxbc, slimshader/BasicHLSLPS.asm and
+ * BasicHLSLVS.asm. BasicHLSLPS's records have lines 111,112,112,111,114,111,116 and the listing
+ * prints `#line` before 111, 114, 111, 116 only (moves of 1 print nothing; of 3 and 5 they do);
+ * BasicHLSLVS's records 10..20 have 76,76,75,75,75,75,75,76,75,75,79: 76 and 79 print and none of
+ * the moves of 1 between. Every other move of both is 3 or more and prints. Those two leave the
+ * bounds open, so they were settled by running that DLL's D3DDisassemble (under Wine) on copies of
+ * BasicHLSLPS.dxbc and BasicHLSLVS.dxbc whose SDBG token lines (and token of a record, and a second
+ * file entry) were rewritten and whose container digest was redone; test/debug/sdbg-era.test.ts
+ * replays those probes against the directives that DLL printed:
+ * - after 111, a record at 105..108 or 114..1000 prints, at 109..113 not: near is 2, both ways;
+ * - 111,112,...,116 and 111,113,...,121 print only the first; 111,113,115,117,119,121,122 and
+ *   111,110,108,...,100 print the last too: the previous record's line, printed or not, and the
+ *   last directive's, more than 10 away;
+ * - 0xFFFFFFFE -> 0xFFFFFFFF and 0xFFFFFFFE -> 0 print, 0 -> 1 does not, an equal line never does,
+ *   and 0xFFFFFFFA -> 0xFFFFFFF8 prints (0xFFFFFFFA + 10 wraps to 4): the sums wrap;
+ * - a record in another file prints `#line N "path"` whatever its line, and the lines after it
+ *   count from it; a token's column, or another token on the same line, prints nothing.
+ * And 200 random probes of the two programs (lines, files and record tokens rewritten) print the
+ * DLL's whole listings byte for byte under era 9.29. Not probed: a hull program's phase records
+ * (counted, not annotated: they stay out of the walk, as today), and the 9.30 compiler, whose era
+ * keeps today's rule (no 9.30 container with SDBG, nor any 9.30 /Zi listing, is at hand).
  */
-export function lineChanges(line: number, previous: number, slack: number): boolean {
+export function lineMoves(line: number, previous: number, directive: number, moves: SdbgLineMoves): boolean {
   if (line === previous) return false;
-  return line > ((previous + slack) >>> 0) || ((line + slack) >>> 0) < previous;
+  const plus = (a: number, b: number): number => (a + b) >>> 0;
+  return (
+    line > plus(previous, moves.near) ||
+    plus(line, moves.near) < previous ||
+    line > plus(directive, moves.drift) ||
+    plus(line, moves.drift) < directive
+  );
 }
 
-/** The lines D3DDisassemble prints from an SDBG for the listing of `program`; `lineSlack` is the
- * era's (era.ts `sdbgLineSlack`: 0 today, 2 for fxc 9.29). */
+/** The lines D3DDisassemble prints from an SDBG for the listing of `program`; `moves` is the era's
+ * (era.ts `sdbgLineMoves`: undefined today, fxc 9.29's bounds for that era). */
 export function sdbgAnnotations(
   sdbg: Sdbg,
   program: readonly AnnotatedInstruction[],
-  lineSlack = 0,
+  moves?: SdbgLineMoves,
 ): ListingAnnotations {
   const before = new Map<number, string[]>();
   const after = new Map<number, string[]>();
   const suffix = new Map<number, string>();
   let file: number | undefined;
-  let line: number | undefined;
+  let line = 0;
+  let directive = 0;
   for (const [ins, record] of recordsOf(sdbg, program)) {
     if (!record) {
       before.set(ins.offset, ['', INTERNAL_ERROR]);
       after.set(ins.offset, ['', INTERNAL_ERROR, '']);
       continue;
     }
-    if (record.file !== file || line === undefined || lineChanges(record.line, line, lineSlack)) {
+    const changes =
+      record.file !== file || (moves ? lineMoves(record.line, line, directive, moves) : record.line !== line);
+    if (changes) {
       const path = sdbg.files[record.file]?.path ?? '';
       before.set(ins.offset, ['', record.file !== file ? `#line ${record.line} "${path}"` : `#line ${record.line}`]);
+      directive = record.line;
     }
     file = record.file;
     line = record.line;

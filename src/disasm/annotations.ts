@@ -36,5 +36,5 @@ export interface ListingAnnotations {
 }
 
 /** Implemented by src/debug: `debugAnnotations(container, era): ListingAnnotations | undefined`. The era
- * (era.ts) is the listing's: its `sdbgLineSlack` is the one debug-information rule that differs. */
+ * (era.ts) is the listing's: its `sdbgLineMoves` is the one debug-information rule that differs. */
 export type AnnotationProvider = (container: Container, era?: Era) => ListingAnnotations | undefined;

@@ -20,6 +20,12 @@ import type { Crt } from './literal.js';
 
 export type EraName = '10' | '10.0' | '6.3' | '9.30' | '9.29';
 
+/** fxc 9.29's bounds on the moves of an SDBG line that print no `#line`. */
+export interface SdbgLineMoves {
+  readonly near: number;
+  readonly drift: number;
+}
+
 export interface Era {
   readonly name: EraName;
   /** Resource Bindings: `bind` (`Dim      HLSL Bind  Count`, t0/s0/cb0, a trailing space) or `slot`
@@ -37,9 +43,10 @@ export interface Era {
   readonly crt: Crt;
   /** `sample_l_aoffimmi_indexable(...)`: the immediate-offset suffix is printed (9.29: `sample_l_indexable(...)`). */
   readonly aoffimmiSuffix: boolean;
-  /** An SDBG program's `#line`: a record in the same file whose line is within this many of the
-   * previous record's prints none (src/debug/sdbg.ts, `sdbgAnnotations`); 0: every change prints. */
-  readonly sdbgLineSlack: number;
+  /** An SDBG program's `#line` in the same file (src/debug/sdbg.ts, `lineMoves`): printed where the
+   * line moves by more than `near` from the previous record's or by more than `drift` from the last
+   * directive's; undefined: wherever the line changes. */
+  readonly sdbgLineMoves: SdbgLineMoves | undefined;
 }
 
 export const ERAS: Readonly<Record<EraName, Era>> = {
@@ -52,7 +59,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'ucrt',
     aoffimmiSuffix: true,
-    sdbgLineSlack: 0,
+    sdbgLineMoves: undefined,
   },
   '10.0': {
     name: '10.0',
@@ -63,7 +70,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineSlack: 0,
+    sdbgLineMoves: undefined,
   },
   '6.3': {
     name: '6.3',
@@ -74,7 +81,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineSlack: 0,
+    sdbgLineMoves: undefined,
   },
   '9.30': {
     name: '9.30',
@@ -85,7 +92,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineSlack: 0,
+    sdbgLineMoves: undefined,
   },
   '9.29': {
     name: '9.29',
@@ -96,7 +103,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: false,
-    sdbgLineSlack: 2,
+    sdbgLineMoves: { near: 2, drift: 10 },
   },
 };
 

@@ -1,0 +1,139 @@
+// Era 9.29's `#line` rule for SDBG programs (src/debug/sdbg.ts, `lineMoves`), against what fxc
+// 9.29.952's own disassembler printed. The two listings that compiler wrote (slimshader's
+// BasicHLSLPS.asm and BasicHLSLVS.asm, ../shared/corpus/dxbc) are checked whole by
+// test/disasm/era.test.ts; the probes below rewrite those containers' SDBG lines (test/debug/sdbg-probe.ts)
+// and hold, as the expected directives, what D3DDisassemble of the June 2010 SDK's D3DCompiler_43.dll
+// (9.29.952.3111, run under Wine with flags 0) printed for each rewritten container: `k:N` is a
+// `#line N` before the k-th instruction, `"#f"` the path of file f. Era 10 prints a directive at
+// every change of line (the `.ms.asm` listings of the same containers, printed by today's disassembler).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseContainer } from '../../src/container/container.js';
+import { disassemble } from '../../src/disasm/disassemble.js';
+import { ERAS } from '../../src/disasm/era.js';
+import { lineMoves } from '../../src/debug/sdbg.js';
+import { sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { directives, probeContainer } from './sdbg-probe.js';
+
+const P0 =
+  'C:\\Users\\Tim Jones\\Documents\\GitHub\\slimshader\\src\\SlimShader.Tests\\Shaders\\Sdk\\Direct3D11\\BasicHLSL11\\BasicHLSL.hlsl';
+/** The second file entry `file2` adds names file 0's path less its first three characters. */
+const PATHS = [P0, P0.slice(3)];
+
+/** [container, probes, the directives D3DCompiler_43's D3DDisassemble printed]. */
+const PROBES: readonly (readonly [string, string, string])[] = [
+  ['BasicHLSLPS', '', '0:111 "#0" 4:114 5:111 6:116'],
+  ['BasicHLSLVS', '', '0:68 "#0" 4:71 10:76 20:79 22:83 23:88'],
+  ['BasicHLSLPS', 't27.line=105', '0:111 "#0" 4:105 5:111 6:116'],
+  ['BasicHLSLPS', 't27.line=108', '0:111 "#0" 4:108 5:111 6:116'],
+  ['BasicHLSLPS', 't27.line=109', '0:111 "#0" 6:116'],
+  ['BasicHLSLPS', 't27.line=113', '0:111 "#0" 6:116'],
+  ['BasicHLSLPS', 't27.line=114', '0:111 "#0" 4:114 5:111 6:116'],
+  ['BasicHLSLPS', 't27.line=1000', '0:111 "#0" 4:1000 5:111 6:116'],
+  ['BasicHLSLPS', 't25.line=112 t26.line=113 t27.line=114 t28.line=115 t29.line=116', '0:111 "#0"'],
+  ['BasicHLSLPS', 't25.line=113 t26.line=115 t27.line=117 t28.line=119 t29.line=121', '0:111 "#0"'],
+  [
+    'BasicHLSLPS',
+    'i2.tok=0 t25.line=113 t0.line=115 t26.line=117 t27.line=119 t28.line=121 t29.line=122',
+    '0:111 "#0" 6:122',
+  ],
+  [
+    'BasicHLSLPS',
+    'i2.tok=0 t25.line=110 t0.line=109 t26.line=107 t27.line=105 t28.line=103 t29.line=101',
+    '0:111 "#0"',
+  ],
+  [
+    'BasicHLSLPS',
+    'i2.tok=0 t25.line=110 t0.line=108 t26.line=106 t27.line=104 t28.line=102 t29.line=100',
+    '0:111 "#0" 6:100',
+  ],
+  [
+    'BasicHLSLPS',
+    't25.line=4294967294 t26.line=4294967295 t27.line=4294967294 t28.line=0 t29.line=1',
+    '0:111 "#0" 1:4294967294 3:4294967295 4:4294967294 5:0',
+  ],
+  ['BasicHLSLPS', 't25.line=4294967294 t26.line=4294967294 t27.line=4294967294', '0:111 "#0" 1:4294967294 5:111 6:116'],
+  ['BasicHLSLPS', 't25.line=4294967295 t26.line=4294967295 t27.line=0', '0:111 "#0" 1:4294967295 4:0 5:111 6:116'],
+  [
+    'BasicHLSLPS',
+    't24.line=4 t25.line=0 t26.line=4294967293 t27.line=4294967293 t28.line=4294967290 t29.line=4294967288',
+    '0:4 "#0" 1:0 3:4294967293 5:4294967290 6:4294967288',
+  ],
+  [
+    'BasicHLSLPS',
+    'i2.tok=0 t24.line=4294967290 t25.line=4294967292 t0.line=4294967294 t26.line=0 t27.line=1 t28.line=2 t29.line=3',
+    '0:4294967290 "#0" 1:4294967292 2:4294967294 3:0',
+  ],
+  ['BasicHLSLPS', 't25.col=0 t26.col=99', '0:111 "#0" 4:114 5:111 6:116'],
+  ['BasicHLSLPS', 'file2 t25.file=1', '0:111 "#0" 1:112 "#1" 3:111 "#0" 4:114 5:111 6:116'],
+  ['BasicHLSLPS', 'file2 t25.file=1 t25.line=111', '0:111 "#0" 1:111 "#1" 3:111 "#0" 4:114 5:111 6:116'],
+  [
+    'BasicHLSLPS',
+    'file2 i2.tok=0 t25.file=1 t0.file=1 t26.file=1 t27.file=1 t28.file=1 t29.file=1 t25.line=120 t0.line=121 t26.line=122 t27.line=123 t28.line=124 t29.line=125',
+    '0:111 "#0" 1:120 "#1"',
+  ],
+  [
+    'BasicHLSLPS',
+    'file2 i2.tok=0 t0.file=1 t25.line=113 t0.line=115 t26.line=116 t27.line=118 t28.line=120 t29.line=122',
+    '0:111 "#0" 2:115 "#1" 3:116 "#0"',
+  ],
+  [
+    'BasicHLSLVS',
+    't44.line=77 t45.line=78 t46.line=80 t47.line=82 t48.line=84 t49.line=86 t50.line=87',
+    '0:68 "#0" 4:71 10:76 23:87',
+  ],
+  [
+    'BasicHLSLVS',
+    't44.line=74 t45.line=72 t46.line=70 t47.line=68 t48.line=66 t49.line=65',
+    '0:68 "#0" 4:71 10:76 22:65 23:88',
+  ],
+];
+
+test('lineMoves: fxc 9.29 bounds, u32 sums that wrap', () => {
+  const m = ERAS['9.29'].sdbgLineMoves!;
+  assert.deepEqual(m, { near: 2, drift: 10 });
+  // [line, previous record's line, last directive's line, prints]
+  const cases: [number, number, number, boolean][] = [
+    [112, 111, 111, false],
+    [113, 111, 111, false],
+    [114, 111, 111, true],
+    [108, 111, 111, true],
+    [121, 119, 111, false],
+    [122, 121, 111, true],
+    [100, 102, 111, true],
+    [101, 103, 111, false],
+    [0, 1, 1, false],
+    [0xffffffff, 0xfffffffe, 0xfffffffe, true],
+    [0, 0xffffffff, 0xffffffff, true],
+    [0xfffffffe, 0xfffffffe, 0, false],
+    [0xfffffff8, 0xfffffffa, 0xfffffffa, true],
+  ];
+  for (const [line, previous, directive, prints] of cases)
+    assert.equal(lineMoves(line, previous, directive, m), prints, `${previous} -> ${line} (directive ${directive})`);
+  for (const era of ['10', '10.0', '6.3', '9.30'] as const) assert.equal(ERAS[era].sdbgLineMoves, undefined, era);
+});
+
+test(
+  "SDBG #line under era 9.29 equals fxc 9.29's D3DDisassemble on rewritten containers",
+  { skip: skipUnlessShared('corpus/dxbc/slimshader') },
+  () => {
+    const dir = sharedPath('corpus/dxbc/slimshader')!;
+    const originals = new Map<string, Uint8Array>();
+    for (const [name, probes, want] of PROBES) {
+      let original = originals.get(name);
+      if (!original) originals.set(name, (original = new Uint8Array(readFileSync(join(dir, `${name}.dxbc`)))));
+      const c = parseContainer(probeContainer(original, probes === '' ? [] : probes.split(' ')));
+      const got = directives(disassemble(c, 0, { era: '9.29' }), PATHS);
+      assert.equal(got.join(' '), want, `${name} ${probes}`);
+      // today's disassembler prints those and a directive at every other change of line
+      const today = new Set(directives(disassemble(c, 0), PATHS));
+      assert.ok(
+        got.every((d) => today.has(d)),
+        `${name} ${probes}: era 10 prints every directive era 9.29 does`,
+      );
+    }
+  },
+);
