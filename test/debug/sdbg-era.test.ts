@@ -1,11 +1,12 @@
 // Era 9.29's `#line` rule for SDBG programs (src/debug/sdbg.ts, `lineMoves`), against what fxc
-// 9.29.952's own disassembler printed. The two listings that compiler wrote (slimshader's
-// BasicHLSLPS.asm and BasicHLSLVS.asm, ../shared/corpus/dxbc) are checked whole by
-// test/disasm/era.test.ts; the probes below rewrite those containers' SDBG lines (test/debug/sdbg-probe.ts)
-// and hold, as the expected directives, what D3DDisassemble of the June 2010 SDK's D3DCompiler_43.dll
-// (9.29.952.3111, run under Wine with flags 0) printed for each rewritten container: `k:N` is a
-// `#line N` before the k-th instruction, `"#f"` the path of file f. Era 10 prints a directive at
-// every change of line (the `.ms.asm` listings of the same containers, printed by today's disassembler).
+// 9.29.952's own disassembler printed: the two listings that compiler wrote for slimshader's
+// BasicHLSLPS and BasicHLSLVS (test/fixtures/debug/corpus/NAME.asm, the `/Fc` files; also checked
+// by test/disasm/era.test.ts in ../shared/corpus/dxbc), and probes that rewrite those containers'
+// SDBG lines (test/debug/sdbg-probe.ts). Each probe holds, as the expected directives, what
+// D3DDisassemble of the June 2010 SDK's D3DCompiler_43.dll (9.29.952.3111, run under Wine with
+// flags 0) printed for the rewritten container: `k:N` is a `#line N` before the k-th instruction,
+// `"#f"` the path of file f. Era 10 prints a directive at every change of line (the `.ms.asm`
+// listings of the same containers, printed by today's disassembler).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,8 @@ import { parseContainer } from '../../src/container/container.js';
 import { disassemble } from '../../src/disasm/disassemble.js';
 import { ERAS } from '../../src/disasm/era.js';
 import { lineMoves } from '../../src/debug/sdbg.js';
-import { sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { FIXTURES, firstDifference } from '../helpers/shared.js';
+import { withoutComment } from '../helpers/era.js';
 import { directives, probeContainer } from './sdbg-probe.js';
 
 const P0 =
@@ -116,24 +118,29 @@ test('lineMoves: fxc 9.29 bounds, u32 sums that wrap', () => {
   for (const era of ['10', '10.0', '6.3', '9.30'] as const) assert.equal(ERAS[era].sdbgLineMoves, undefined, era);
 });
 
-test(
-  "SDBG #line under era 9.29 equals fxc 9.29's D3DDisassemble on rewritten containers",
-  { skip: skipUnlessShared('corpus/dxbc/slimshader') },
-  () => {
-    const dir = sharedPath('corpus/dxbc/slimshader')!;
-    const originals = new Map<string, Uint8Array>();
-    for (const [name, probes, want] of PROBES) {
-      let original = originals.get(name);
-      if (!original) originals.set(name, (original = new Uint8Array(readFileSync(join(dir, `${name}.dxbc`)))));
-      const c = parseContainer(probeContainer(original, probes === '' ? [] : probes.split(' ')));
-      const got = directives(disassemble(c, 0, { era: '9.29' }), PATHS);
-      assert.equal(got.join(' '), want, `${name} ${probes}`);
-      // today's disassembler prints those and a directive at every other change of line
-      const today = new Set(directives(disassemble(c, 0), PATHS));
-      assert.ok(
-        got.every((d) => today.has(d)),
-        `${name} ${probes}: era 10 prints every directive era 9.29 does`,
-      );
-    }
-  },
-);
+const CORPUS = join(FIXTURES, 'debug/corpus');
+const original = (name: string): Uint8Array => new Uint8Array(readFileSync(join(CORPUS, `${name}.dxbc`)));
+
+test("fxc 9.29's /Fc listings of the two SDBG programs equal disassemble(c, 0, { era: auto })", () => {
+  for (const name of ['BasicHLSLPS', 'BasicHLSLVS']) {
+    const { text, kind } = withoutComment(readFileSync(join(CORPUS, `${name}.asm`), 'latin1'));
+    assert.equal(kind, 'command line', name);
+    const c = parseContainer(original(name));
+    assert.equal(firstDifference(disassemble(c, 0, { era: 'auto' }), text), undefined, name);
+    assert.notEqual(disassemble(c, 0), text, `${name}: era 10 prints more #line`);
+  }
+});
+
+test("SDBG #line under era 9.29 equals fxc 9.29's D3DDisassemble on rewritten containers", () => {
+  for (const [name, probes, want] of PROBES) {
+    const c = parseContainer(probeContainer(original(name), probes === '' ? [] : probes.split(' ')));
+    const got = directives(disassemble(c, 0, { era: '9.29' }), PATHS);
+    assert.equal(got.join(' '), want, `${name} ${probes}`);
+    // today's disassembler prints those and a directive at every other change of line
+    const today = new Set(directives(disassemble(c, 0), PATHS));
+    assert.ok(
+      got.every((d) => today.has(d)),
+      `${name} ${probes}: era 10 prints every directive era 9.29 does`,
+    );
+  }
+});
