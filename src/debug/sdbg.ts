@@ -5,9 +5,9 @@
 // store and a string store. What D3DDisassemble prints from it, read from its listings:
 // - a blank line and `#line N "path"` before the first instruction with a line, and a blank line
 //   and `#line N` (with the path where the file changes) wherever the line or file changes; in
-//   era 9.29 (fxc 9.29.952, the June 2010 SDK's D3DCompiler_43) only where the file changes or the
-//   line moves by more than 2 from the previous record's or more than 10 from the last directive's
-//   (see `lineMoves`);
+//   eras 9.29 and 9.30 (fxc 9.29.952 and 9.30.9200: D3DCompiler_43, d3dcompiler_46) only where the
+//   file changes or the line moves by more than 2 from the previous record's or more than 10 from
+//   the last directive's (see `lineMoves`);
 // - after an instruction, the lanes it writes that hold a variable: `name<lane info,...>` per
 //   variable, `, ` between variables; a lane's info is its offset in the variable, `:NaN` and
 //   `:Inf` where a float lane may hold them, and `: Vf` where its float range is one value V; an
@@ -332,8 +332,9 @@ const REGISTER_SETS: Record<number, readonly [string, number]> = {
 };
 
 /**
- * Whether fxc 9.29.952's D3DDisassemble (the June 2010 SDK's D3DCompiler_43) prints `#line` before
- * a record in the same file as the previous one: where its line differs from the previous record's
+ * Whether fxc 9.29.952's D3DDisassemble (the June 2010 SDK's D3DCompiler_43) and 9.30.9200's
+ * (the Windows 8 SDK's d3dcompiler_46) print `#line` before a record in the same file as the
+ * previous one: where its line differs from the previous record's
  * and moves by more than `near` (2) from it or by more than `drift` (10) from the line of the last
  * directive printed, either way, in u32 arithmetic that wraps at 2^32 (`line > previous + 2 ||
  * line + 2 < previous || line > directive + 10 || line + 10 < directive`). Every record sets the
@@ -358,10 +359,13 @@ const REGISTER_SETS: Record<number, readonly [string, number]> = {
  *   and 0xFFFFFFFA -> 0xFFFFFFF8 prints (0xFFFFFFFA + 10 wraps to 4): the sums wrap;
  * - a record in another file prints `#line N "path"` whatever its line, and the lines after it
  *   count from it; a token's column, or another token on the same line, prints nothing.
- * And 200 random probes of the two programs (lines, files and record tokens rewritten) print the
- * DLL's whole listings byte for byte under era 9.29. Not probed: a hull program's phase records
- * (counted, not annotated: they stay out of the walk, as today), and the 9.30 compiler, whose era
- * keeps today's rule (no 9.30 container with SDBG, nor any 9.30 /Zi listing, is at hand).
+ * And 300 random probes of the two programs (lines, files and record tokens rewritten) print the
+ * DLL's whole listings byte for byte under era 9.29. d3dcompiler_46.dll 9.30.9200.16384 prints the
+ * same directives for every probe of the test, and its whole listings of them equal era 9.30's
+ * (the corpus has no 9.30 container with SDBG nor a 9.30 /Zi listing; that DLL's listings of the
+ * corpus's 9.30 containers, built by 9.30.9200.20714, equal their `.asm`, see docs/disasm.md).
+ * Not probed: a hull program's phase records (counted, not annotated: they stay out of the walk,
+ * as today); the 6.3 disassembler (no 6.3 SDBG listing nor DLL at hand: that era keeps today's).
  */
 export function lineMoves(line: number, previous: number, directive: number, moves: SdbgLineMoves): boolean {
   if (line === previous) return false;

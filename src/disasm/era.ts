@@ -20,7 +20,7 @@ import type { Crt } from './literal.js';
 
 export type EraName = '10' | '10.0' | '6.3' | '9.30' | '9.29';
 
-/** fxc 9.29's bounds on the moves of an SDBG line that print no `#line`. */
+/** fxc 9.29's and 9.30's bounds on the moves of an SDBG line that print no `#line`. */
 export interface SdbgLineMoves {
   readonly near: number;
   readonly drift: number;
@@ -92,7 +92,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineMoves: undefined,
+    sdbgLineMoves: { near: 2, drift: 10 },
   },
   '9.29': {
     name: '9.29',

@@ -1,12 +1,13 @@
-// Era 9.29's `#line` rule for SDBG programs (src/debug/sdbg.ts, `lineMoves`), against what fxc
-// 9.29.952's own disassembler printed: the two listings that compiler wrote for slimshader's
-// BasicHLSLPS and BasicHLSLVS (test/fixtures/debug/corpus/NAME.asm, the `/Fc` files; also checked
-// by test/disasm/era.test.ts in ../shared/corpus/dxbc), and probes that rewrite those containers'
-// SDBG lines (test/debug/sdbg-probe.ts). Each probe holds, as the expected directives, what
-// D3DDisassemble of the June 2010 SDK's D3DCompiler_43.dll (9.29.952.3111, run under Wine with
-// flags 0) printed for the rewritten container: `k:N` is a `#line N` before the k-th instruction,
-// `"#f"` the path of file f. Era 10 prints a directive at every change of line (the `.ms.asm`
-// listings of the same containers, printed by today's disassembler).
+// Eras 9.29 and 9.30's `#line` rule for SDBG programs (src/debug/sdbg.ts, `lineMoves`), against
+// what those compilers' own disassemblers printed: the two listings fxc 9.29.952 wrote for
+// slimshader's BasicHLSLPS and BasicHLSLVS (test/fixtures/debug/corpus/NAME.asm, the `/Fc` files;
+// also checked by test/disasm/era.test.ts in ../shared/corpus/dxbc), and probes that rewrite those
+// containers' SDBG lines (test/debug/sdbg-probe.ts). Each probe holds, as the expected directives,
+// what D3DDisassemble (flags 0, run under Wine) of the June 2010 SDK's D3DCompiler_43.dll
+// (9.29.952.3111) printed for the rewritten container; d3dcompiler_46.dll 9.30.9200.16384 (Windows
+// 8 SDK) printed the same directives for every probe. `k:N` is a `#line N` before the k-th
+// instruction, `"#f"` the path of file f. Era 10 prints a directive at every change of line (the
+// `.ms.asm` listings of the same containers, printed by today's disassembler).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -94,7 +95,7 @@ const PROBES: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
-test('lineMoves: fxc 9.29 bounds, u32 sums that wrap', () => {
+test('lineMoves: fxc 9.29 and 9.30 bounds, u32 sums that wrap', () => {
   const m = ERAS['9.29'].sdbgLineMoves!;
   assert.deepEqual(m, { near: 2, drift: 10 });
   // [line, previous record's line, last directive's line, prints]
@@ -115,7 +116,8 @@ test('lineMoves: fxc 9.29 bounds, u32 sums that wrap', () => {
   ];
   for (const [line, previous, directive, prints] of cases)
     assert.equal(lineMoves(line, previous, directive, m), prints, `${previous} -> ${line} (directive ${directive})`);
-  for (const era of ['10', '10.0', '6.3', '9.30'] as const) assert.equal(ERAS[era].sdbgLineMoves, undefined, era);
+  assert.deepEqual(ERAS['9.30'].sdbgLineMoves, m);
+  for (const era of ['10', '10.0', '6.3'] as const) assert.equal(ERAS[era].sdbgLineMoves, undefined, era);
 });
 
 const CORPUS = join(FIXTURES, 'debug/corpus');
@@ -131,16 +133,18 @@ test("fxc 9.29's /Fc listings of the two SDBG programs equal disassemble(c, 0, {
   }
 });
 
-test("SDBG #line under era 9.29 equals fxc 9.29's D3DDisassemble on rewritten containers", () => {
+test("SDBG #line under eras 9.29 and 9.30 equals those compilers' D3DDisassemble on rewritten containers", () => {
   for (const [name, probes, want] of PROBES) {
     const c = parseContainer(probeContainer(original(name), probes === '' ? [] : probes.split(' ')));
-    const got = directives(disassemble(c, 0, { era: '9.29' }), PATHS);
-    assert.equal(got.join(' '), want, `${name} ${probes}`);
-    // today's disassembler prints those and a directive at every other change of line
     const today = new Set(directives(disassemble(c, 0), PATHS));
-    assert.ok(
-      got.every((d) => today.has(d)),
-      `${name} ${probes}: era 10 prints every directive era 9.29 does`,
-    );
+    for (const era of ['9.29', '9.30'] as const) {
+      const got = directives(disassemble(c, 0, { era }), PATHS);
+      assert.equal(got.join(' '), want, `${era} ${name} ${probes}`);
+      // today's disassembler prints those and a directive at every other change of line
+      assert.ok(
+        got.every((d) => today.has(d)),
+        `${era} ${name} ${probes}: era 10 prints every directive era ${era} does`,
+      );
+    }
   }
 });
