@@ -68,7 +68,7 @@ export function debugAnnotationResult(container: Container, era?: Era): DebugAnn
     const sdbg = container.parts.find((p) => p.kind === 'SDBG');
     if (sdbg)
       return {
-        annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions, era?.sdbgLineMoves),
+        annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions, era?.sdbg),
       };
     return { annotations: undefined };
   } catch (e) {

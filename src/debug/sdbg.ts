@@ -18,7 +18,7 @@
 
 import { ByteReader } from '../binary/reader.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
-import type { SdbgLineMoves } from '../disasm/era.js';
+import { SDBG_10, type SdbgEra, type SdbgLineMoves } from '../disasm/era.js';
 import { IridiaError } from '../errors.js';
 import { isDeclaration, type AnnotatedInstruction } from './instructions.js';
 import type { DebugInfo, LineInfo, Scope, SourceFile, Variable, VariableLocation } from './model.js';
@@ -35,8 +35,6 @@ const SCOPE_SIZE = 20;
 const SCOPE_VAR_SIZE = 44;
 const NONE = 0xffffffff;
 const SVT_FLOAT = 3;
-
-const INTERNAL_ERROR = '// <internal error> incorrect instruction offset in debug info';
 
 export interface SdbgLane {
   /** The variable record the lane writes (an index into `variables`). */
@@ -254,10 +252,12 @@ export function readSdbg(bytes: Uint8Array, base = 0): Sdbg {
 }
 
 /** Which record describes each counted instruction: records number the instructions that are not
- * declarations, the phase starts of a hull program counted (D3DDisassemble's numbering). */
+ * declarations, the phase starts of a hull program counted (D3DDisassemble's numbering); a phase
+ * start is in the map only where `phases` (fxc 9.29's disassembler annotates them, later ones not). */
 function recordsOf(
   sdbg: Sdbg,
   program: readonly AnnotatedInstruction[],
+  phases = false,
 ): Map<AnnotatedInstruction, SdbgInstruction | undefined> {
   const out = new Map<AnnotatedInstruction, SdbgInstruction | undefined>();
   let index = 0;
@@ -265,7 +265,7 @@ function recordsOf(
     const phase = CODE_PHASES.has(ins.opcode);
     if (isDeclaration(ins.opcode, ins.dataClass) && !phase) continue;
     const record = sdbg.instructions[index++];
-    if (!phase) out.set(ins, record);
+    if (!phase || phases) out.set(ins, record);
   }
   return out;
 }
@@ -378,23 +378,24 @@ export function lineMoves(line: number, previous: number, directive: number, mov
   );
 }
 
-/** The lines D3DDisassemble prints from an SDBG for the listing of `program`; `moves` is the era's
- * (era.ts `sdbgLineMoves`: undefined today, fxc 9.29's bounds for that era). */
+/** The lines D3DDisassemble prints from an SDBG for the listing of `program`, by the era's rules
+ * (era.ts `sdbg`: today's by default). */
 export function sdbgAnnotations(
   sdbg: Sdbg,
   program: readonly AnnotatedInstruction[],
-  moves?: SdbgLineMoves,
+  era: SdbgEra = SDBG_10,
 ): ListingAnnotations {
-  const before = new Map<number, string[]>();
-  const after = new Map<number, string[]>();
+  const before = new Map<number, readonly string[]>();
+  const after = new Map<number, readonly string[]>();
   const suffix = new Map<number, string>();
+  const moves = era.lineMoves;
   let file: number | undefined;
   let line = 0;
   let directive = 0;
-  for (const [ins, record] of recordsOf(sdbg, program)) {
+  for (const [ins, record] of recordsOf(sdbg, program, era.annotatesPhases)) {
     if (!record) {
-      before.set(ins.offset, ['', INTERNAL_ERROR]);
-      after.set(ins.offset, ['', INTERNAL_ERROR, '']);
+      before.set(ins.offset, era.pastRecords.before);
+      after.set(ins.offset, era.pastRecords.after);
       continue;
     }
     const changes =

@@ -36,5 +36,5 @@ export interface ListingAnnotations {
 }
 
 /** Implemented by src/debug: `debugAnnotations(container, era): ListingAnnotations | undefined`. The era
- * (era.ts) is the listing's: its `sdbgLineMoves` is the one debug-information rule that differs. */
+ * (era.ts) is the listing's: its `sdbg` row holds the SDBG rules that differ. */
 export type AnnotationProvider = (container: Container, era?: Era) => ListingAnnotations | undefined;

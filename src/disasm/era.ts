@@ -26,6 +26,33 @@ export interface SdbgLineMoves {
   readonly drift: number;
 }
 
+/** What an SDBG program's listing prints (src/debug/sdbg.ts, `sdbgAnnotations`) where eras differ. */
+export interface SdbgEra {
+  /** `#line` in the same file: where the line moves by more than `near` from the previous record's
+   * or by more than `drift` from the last directive's; undefined: wherever the line changes. */
+  readonly lineMoves: SdbgLineMoves | undefined;
+  /** A hull program's phase start (hs_control_point_phase, hs_fork_phase, hs_join_phase) takes its
+   * record's `#line` and remark (9.29), or only counts it (later eras). */
+  readonly annotatesPhases: boolean;
+  /** The lines before and after an instruction past the last record. */
+  readonly pastRecords: { readonly before: readonly string[]; readonly after: readonly string[] };
+}
+
+const PAST_RECORDS = '// <internal error> incorrect instruction offset in debug info';
+/** Today's: every change of line, phase starts counted only, `<internal error>` past the records. */
+export const SDBG_10: SdbgEra = {
+  lineMoves: undefined,
+  annotatesPhases: false,
+  pastRecords: { before: ['', PAST_RECORDS], after: ['', PAST_RECORDS, ''] },
+};
+const SDBG_930: SdbgEra = { ...SDBG_10, lineMoves: { near: 2, drift: 10 } };
+const PAST_RECORDS_929 = '// incorrect instruction offset in debug info';
+const SDBG_929: SdbgEra = {
+  lineMoves: { near: 2, drift: 10 },
+  annotatesPhases: true,
+  pastRecords: { before: ['', PAST_RECORDS_929], after: [PAST_RECORDS_929, ''] },
+};
+
 export interface Era {
   readonly name: EraName;
   /** Resource Bindings: `bind` (`Dim      HLSL Bind  Count`, t0/s0/cb0, a trailing space) or `slot`
@@ -43,10 +70,8 @@ export interface Era {
   readonly crt: Crt;
   /** `sample_l_aoffimmi_indexable(...)`: the immediate-offset suffix is printed (9.29: `sample_l_indexable(...)`). */
   readonly aoffimmiSuffix: boolean;
-  /** An SDBG program's `#line` in the same file (src/debug/sdbg.ts, `lineMoves`): printed where the
-   * line moves by more than `near` from the previous record's or by more than `drift` from the last
-   * directive's; undefined: wherever the line changes. */
-  readonly sdbgLineMoves: SdbgLineMoves | undefined;
+  /** An SDBG program's debug lines (src/debug/sdbg.ts): `#line`, phase starts, past the records. */
+  readonly sdbg: SdbgEra;
 }
 
 export const ERAS: Readonly<Record<EraName, Era>> = {
@@ -59,7 +84,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'ucrt',
     aoffimmiSuffix: true,
-    sdbgLineMoves: undefined,
+    sdbg: SDBG_10,
   },
   '10.0': {
     name: '10.0',
@@ -70,7 +95,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineMoves: undefined,
+    sdbg: SDBG_10,
   },
   '6.3': {
     name: '6.3',
@@ -81,7 +106,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineMoves: undefined,
+    sdbg: SDBG_10,
   },
   '9.30': {
     name: '9.30',
@@ -92,7 +117,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
-    sdbgLineMoves: { near: 2, drift: 10 },
+    sdbg: SDBG_930,
   },
   '9.29': {
     name: '9.29',
@@ -103,7 +128,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: false,
-    sdbgLineMoves: { near: 2, drift: 10 },
+    sdbg: SDBG_929,
   },
 };
 

@@ -96,7 +96,7 @@ const PROBES: readonly (readonly [string, string, string])[] = [
 ];
 
 test('lineMoves: fxc 9.29 and 9.30 bounds, u32 sums that wrap', () => {
-  const m = ERAS['9.29'].sdbgLineMoves!;
+  const m = ERAS['9.29'].sdbg.lineMoves!;
   assert.deepEqual(m, { near: 2, drift: 10 });
   // [line, previous record's line, last directive's line, prints]
   const cases: [number, number, number, boolean][] = [
@@ -116,8 +116,8 @@ test('lineMoves: fxc 9.29 and 9.30 bounds, u32 sums that wrap', () => {
   ];
   for (const [line, previous, directive, prints] of cases)
     assert.equal(lineMoves(line, previous, directive, m), prints, `${previous} -> ${line} (directive ${directive})`);
-  assert.deepEqual(ERAS['9.30'].sdbgLineMoves, m);
-  for (const era of ['10', '10.0', '6.3'] as const) assert.equal(ERAS[era].sdbgLineMoves, undefined, era);
+  assert.deepEqual(ERAS['9.30'].sdbg.lineMoves, m);
+  for (const era of ['10', '10.0', '6.3'] as const) assert.equal(ERAS[era].sdbg.lineMoves, undefined, era);
 });
 
 const CORPUS = join(FIXTURES, 'debug/corpus');
