@@ -11,7 +11,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { disassemble } from '../../src/disasm/disassemble.js';
@@ -145,6 +145,25 @@ test("SDBG #line under eras 9.29 and 9.30 equals those compilers' D3DDisassemble
         got.every((d) => today.has(d)),
         `${era} ${name} ${probes}: era 10 prints every directive era ${era} does`,
       );
+    }
+  }
+});
+
+// iridia's own programs (test/fixtures/era-sdbg/*.hlsl) compiled with /Zi (D3DCOMPILE_DEBUG, and
+// /Od for `-od`) by fxc 9.29.952's D3DCompile, each listed by the D3DDisassemble of 9.29.952
+// (D3DCompiler_43), 9.30.9200.16384 (d3dcompiler_46) and 10.0.18362.1 (d3dcompiler_47), flags 0.
+const ERA_SDBG = join(FIXTURES, 'era-sdbg');
+
+test("9.29 /Zi builds of a hull, domain and vertex program: each era's listing equals that era's disassembler's", () => {
+  const names = readdirSync(ERA_SDBG)
+    .filter((f) => f.endsWith('.dxbc'))
+    .map((f) => f.slice(0, -'.dxbc'.length));
+  assert.equal(names.length, 4);
+  for (const name of names) {
+    const c = parseContainer(new Uint8Array(readFileSync(join(ERA_SDBG, `${name}.dxbc`))));
+    for (const era of ['9.29', '9.30', '10'] as const) {
+      const want = readFileSync(join(ERA_SDBG, `${name}.${era}.asm`), 'latin1');
+      assert.equal(firstDifference(disassemble(c, 0, { era }), want), undefined, `${name} era ${era}`);
     }
   }
 });
