@@ -17,6 +17,7 @@
 //   "// <internal error> incorrect instruction offset in debug info" before and after it.
 
 import { ByteReader } from '../binary/reader.js';
+import { formatG } from '../d3d9/literal.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
 import { SDBG_10, type SdbgEra, type SdbgLineMoves } from '../disasm/era.js';
 import { IridiaError } from '../errors.js';
@@ -34,7 +35,13 @@ const TOKEN_SIZE = 20;
 const SCOPE_SIZE = 20;
 const SCOPE_VAR_SIZE = 44;
 const NONE = 0xffffffff;
+const SVT_INT = 2;
 const SVT_FLOAT = 3;
+const SVT_UINT = 19;
+const FLT_MAX = 3.4028234663852886e38;
+const INT_MIN = -0x80000000;
+const INT_MAX = 0x7fffffff;
+const UINT_MAX = 0xffffffff;
 
 export interface SdbgLane {
   /** The variable record the lane writes (an index into `variables`). */
@@ -45,6 +52,8 @@ export interface SdbgLane {
   readonly floatMax: number;
   readonly intMin: number;
   readonly intMax: number;
+  readonly uintMin: number;
+  readonly uintMax: number;
 }
 
 export interface SdbgOutput {
@@ -199,6 +208,8 @@ export function readSdbg(bytes: Uint8Array, base = 0): Sdbg {
           throw r.fail('E504_DEBUG_BAD', `instruction record ${i} names variable ${variable} of ${varCount!}`, v);
         lanes.push({
           variable,
+          uintMin: r.u32At(v + 4),
+          uintMax: r.u32At(v + 8),
           intMin: r.i32At(v + 12),
           intMax: r.i32At(v + 16),
           floatMin: r.f32At(v + 20),
@@ -425,20 +436,43 @@ function remarkOf(record: SdbgInstruction, variables: readonly SdbgVariable[]): 
       const key = `${v.scopeVariable}:${name}`;
       let g = groups.find((x) => x.key === key);
       if (!g) groups.push((g = { key, name, lanes: [] }));
-      let text = `${v.offset}`;
-      if (v.type === SVT_FLOAT) {
-        if (lane.nanPossible) text += ':NaN';
-        if (lane.infPossible) text += ':Inf';
-        if (lane.floatMin === lane.floatMax) text += `: ${formatFloat(lane.floatMin)}f`;
-      }
-      g.lanes.push(text);
+      g.lanes.push(`${v.offset}${laneRange(v.type, lane)}`);
     }
   }
   return groups.map((g) => `${g.name}<${g.lanes.join(',')}>`).join(', ');
 }
 
-/** A one-value range as D3DDisassemble prints it (seen: `1f`); shortest round-trip digits. */
+/**
+ * What a lane's value range adds after its offset, by the variable's type, as the disassemblers of
+ * fxc 9.29, 9.30 and 10 all print it (measured by rewriting a lane's D3D10_SHADER_DEBUG_OUTPUTVAR in
+ * 9.29 /Zi builds and running each one's D3DDisassemble; test/debug/sdbg-era.test.ts):
+ * - float: one value (uValueMin = uValueMax) is `: Vf` (V = fValueMin), and nothing else; otherwise
+ *   `:NaN` and `:Inf` where possible, then, unless NaN is, `:[Af,Bf]` where fValueMin > -FLT_MAX
+ *   or fValueMax < FLT_MAX;
+ * - int: `: V` where iValueMin = iValueMax, else `:[A,B]` unless [INT_MIN, INT_MAX], else
+ *   `:[Au,Bu]` of the unsigned range unless [0, UINT_MAX];
+ * - uint: `: Vu` where uValueMin = uValueMax, else `:[Au,Bu]` unless [0, UINT_MAX], else the
+ *   signed range `:[A,B]` unless [INT_MIN, INT_MAX];
+ * - other types: nothing.
+ * Floats are msvcrt's %g (`1e+008`, `1.#INF`, `1.#QNAN`), in every era.
+ */
+function laneRange(type: number, lane: SdbgLane): string {
+  const ints = lane.intMin !== INT_MIN || lane.intMax !== INT_MAX ? `:[${lane.intMin},${lane.intMax}]` : '';
+  const uints = lane.uintMin !== 0 || lane.uintMax !== UINT_MAX ? `:[${lane.uintMin}u,${lane.uintMax}u]` : '';
+  if (type === SVT_INT) return lane.intMin === lane.intMax ? `: ${lane.intMin}` : ints || uints;
+  if (type === SVT_UINT) return lane.uintMin === lane.uintMax ? `: ${lane.uintMin}u` : uints || ints;
+  if (type !== SVT_FLOAT) return '';
+  if (lane.uintMin === lane.uintMax) return `: ${formatFloat(lane.floatMin)}f`;
+  let text = (lane.nanPossible ? ':NaN' : '') + (lane.infPossible ? ':Inf' : '');
+  if (!lane.nanPossible && (lane.floatMin > -FLT_MAX || lane.floatMax < FLT_MAX))
+    text += `:[${formatFloat(lane.floatMin)}f,${formatFloat(lane.floatMax)}f]`;
+  return text;
+}
+
+/** msvcrt's %g of a float: six significant digits, a three-digit exponent, `1.#INF`, `1.#QNAN`. */
 function formatFloat(v: number): string {
+  if (Number.isNaN(v)) return '1.#QNAN';
+  if (!Number.isFinite(v)) return v < 0 ? '-1.#INF' : '1.#INF';
   if (Object.is(v, -0)) return '-0';
-  return `${Math.fround(v) === v ? Number(v.toPrecision(9)) : v}`;
+  return formatG(v, 6);
 }

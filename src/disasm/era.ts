@@ -70,6 +70,8 @@ export interface Era {
   readonly crt: Crt;
   /** `sample_l_aoffimmi_indexable(...)`: the immediate-offset suffix is printed (9.29: `sample_l_indexable(...)`). */
   readonly aoffimmiSuffix: boolean;
+  /** `discard_nz r0.x` / `discard_z r0.x`: the test is printed (9.29: `discard r0.x` for both). */
+  readonly discardTest: boolean;
   /** An SDBG program's debug lines (src/debug/sdbg.ts): `#line`, phase starts, past the records. */
   readonly sdbg: SdbgEra;
 }
@@ -84,6 +86,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'ucrt',
     aoffimmiSuffix: true,
+    discardTest: true,
     sdbg: SDBG_10,
   },
   '10.0': {
@@ -95,6 +98,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    discardTest: true,
     sdbg: SDBG_10,
   },
   '6.3': {
@@ -106,6 +110,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    discardTest: true,
     sdbg: SDBG_10,
   },
   '9.30': {
@@ -117,6 +122,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    discardTest: true,
     sdbg: SDBG_930,
   },
   '9.29': {
@@ -128,6 +134,7 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: false,
+    discardTest: false,
     sdbg: SDBG_929,
   },
 };

@@ -19,7 +19,7 @@ import { ERAS } from '../../src/disasm/era.js';
 import { lineMoves } from '../../src/debug/sdbg.js';
 import { FIXTURES, firstDifference } from '../helpers/shared.js';
 import { withoutComment } from '../helpers/era.js';
-import { directives, probeContainer } from './sdbg-probe.js';
+import { directives, probeContainer, probeLane } from './sdbg-probe.js';
 
 const P0 =
   'C:\\Users\\Tim Jones\\Documents\\GitHub\\slimshader\\src\\SlimShader.Tests\\Shaders\\Sdk\\Direct3D11\\BasicHLSL11\\BasicHLSL.hlsl';
@@ -154,16 +154,70 @@ test("SDBG #line under eras 9.29 and 9.30 equals those compilers' D3DDisassemble
 // (D3DCompiler_43), 9.30.9200.16384 (d3dcompiler_46) and 10.0.18362.1 (d3dcompiler_47), flags 0.
 const ERA_SDBG = join(FIXTURES, 'era-sdbg');
 
-test("9.29 /Zi builds of a hull, domain and vertex program: each era's listing equals that era's disassembler's", () => {
+test("9.29 /Zi builds of each stage: each era's listing equals that era's disassembler's", () => {
   const names = readdirSync(ERA_SDBG)
     .filter((f) => f.endsWith('.dxbc'))
     .map((f) => f.slice(0, -'.dxbc'.length));
-  assert.equal(names.length, 4);
+  assert.equal(names.length, 10);
   for (const name of names) {
     const c = parseContainer(new Uint8Array(readFileSync(join(ERA_SDBG, `${name}.dxbc`))));
     for (const era of ['9.29', '9.30', '10'] as const) {
       const want = readFileSync(join(ERA_SDBG, `${name}.${era}.asm`), 'latin1');
       assert.equal(firstDifference(disassemble(c, 0, { era }), want), undefined, `${name} era ${era}`);
+    }
+  }
+});
+
+/** [fixture, record, lane rewrites (sdbg-probe.ts probeLane), the remark the disassemblers of 9.29,
+ * 9.30 and 10 all printed on the line that changed ('(unchanged)': none did)]. */
+const LANE_PROBES: readonly (readonly [string, number, string, string])[] = [
+  ['ps-ps_5_0', 4, 'fmin=0 fmax=inf', 'd<0:[0f,1.#INFf]>'],
+  ['ps-ps_5_0', 4, 'fmin=-inf fmax=0', 'd<0:[-1.#INFf,0f]>'],
+  ['ps-ps_5_0', 4, 'fmin=-3.4028234663852886e38 fmax=3.4028234663852886e38', 'd<0>'],
+  ['ps-ps_5_0', 4, 'fmin=1.5 fmax=1.5', 'd<0:[1.5f,1.5f]>'],
+  ['ps-ps_5_0', 4, 'fmin=0.1 fmax=100000000', 'd<0:[0.1f,1e+008f]>'],
+  ['ps-ps_5_0', 4, 'fmin=nan fmax=nan', 'd<0>'],
+  ['ps-ps_5_0', 4, 'fmin=2 fmax=1', 'd<0:[2f,1f]>'],
+  ['ps-ps_5_0', 4, 'umin=5 umax=5 fmin=-inf fmax=inf', 'd<0: -1.#INFf>'],
+  ['ps-ps_5_0', 4, 'umin=5 umax=5 fmin=0.3333333333', 'd<0: 0.333333f>'],
+  ['ps-ps_5_0', 4, 'umin=5 umax=5 fmin=0.00001234', 'd<0: 1.234e-005f>'],
+  ['ps-ps_5_0', 4, 'umin=5 umax=5 fmin=-0', 'd<0: -0f>'],
+  ['ps-ps_5_0', 4, 'umin=5 umax=5 fmin=nan', 'd<0: 1.#QNANf>'],
+  ['ps-ps_5_0', 4, 'umin=5 umax=5 nan=1', 'd<0: 0f>'],
+  ['ps-ps_5_0', 4, 'imin=7 imax=7', '(unchanged)'],
+  ['ps-ps_5_0', 4, 'nan=1', 'd<0:NaN>'],
+  ['ps-ps_5_0', 4, 'inf=1', 'd<0:Inf:[0f,1f]>'],
+  ['ps-ps_5_0', 4, 'inf=1 nan=1 fmin=2 fmax=2', 'd<0:NaN:Inf>'],
+  ['gs-gs_4_0', 0, 'imin=-5 imax=7', 'k<0:[-5,7]>'],
+  ['gs-gs_4_0', 0, 'umin=5 umax=5', '(unchanged)'],
+  ['gs-gs_4_0', 0, 'umin=5 umax=5 imin=-5 imax=-5', 'k<0: -5>'],
+  ['gs-gs_4_0', 0, 'imin=-2147483648 imax=7', 'k<0:[-2147483648,7]>'],
+  ['gs-gs_4_0', 0, 'imin=-2147483648 imax=2147483647', 'k<0:[0u,2u]>'],
+  ['gs-gs_4_0', 0, 'imin=-2147483648 imax=2147483647 umin=4 umax=4', 'k<0:[4u,4u]>'],
+  ['gs-gs_4_0', 0, 'imin=-2147483648 imax=2147483647 umin=0 umax=4294967295 nan=1 fmin=0 fmax=1', 'k<0>'],
+  ['cs-cs_5_0', 3, 'umin=5 umax=5', 's<0: 5u>'],
+  ['cs-cs_5_0', 3, 'imin=5 imax=5', '(unchanged)'],
+  ['cs-cs_5_0', 3, 'umin=0 umax=4294967295', 's<0:[0,32]>'],
+  ['cs-cs_5_0', 3, 'umin=0 umax=4294967295 imin=-3 imax=3', 's<0:[-3,3]>'],
+  ['cs-cs_5_0', 3, 'umin=0 umax=4294967295 imin=6 imax=6', 's<0:[6,6]>'],
+  ['cs-cs_5_0', 3, 'umin=1 umax=4294967295', 's<0:[1u,4294967295u]>'],
+  ['cs-cs_5_0', 3, 'umin=0 umax=4294967295 imin=-2147483648 imax=2147483647', 's<0>'],
+];
+
+test("an SDBG lane's value range prints as the 9.29, 9.30 and 10 disassemblers printed it", () => {
+  for (const [name, record, sets, want] of LANE_PROBES) {
+    const c = parseContainer(
+      probeLane(new Uint8Array(readFileSync(join(ERA_SDBG, `${name}.dxbc`))), record, sets.split(' ')),
+    );
+    for (const era of ['9.29', '9.30', '10'] as const) {
+      const before = readFileSync(join(ERA_SDBG, `${name}.${era}.asm`), 'latin1').split('\n');
+      const after = disassemble(c, 0, { era }).split('\n');
+      const changed = after.find((l, i) => l !== before[i]);
+      assert.equal(
+        changed?.replace(/^.* {2}\/\/ /, '') ?? '(unchanged)',
+        want,
+        `${name} record ${record} ${sets} era ${era}`,
+      );
     }
   }
 });

@@ -95,3 +95,43 @@ export function directives(listing: string, paths: readonly string[]): string[] 
   }
   return out;
 }
+
+const LANE_FIELDS: Readonly<Record<string, readonly [number, 'u' | 'i' | 'f']>> = {
+  umin: [4, 'u'],
+  umax: [8, 'u'],
+  imin: [12, 'i'],
+  imax: [16, 'i'],
+  fmin: [20, 'f'],
+  fmax: [24, 'f'],
+  nan: [28, 'u'],
+  inf: [32, 'u'],
+};
+
+/** The container with the first variable lane of instruction record `record` rewritten
+ * (D3D10_SHADER_DEBUG_OUTPUTVAR: `umin=V`, `umax`, `imin`, `imax`, `fmin`, `fmax` (`inf`, `-inf`,
+ * `nan` allowed), `nan`, `inf`), its digest redone. */
+export function probeLane(original: Uint8Array, record: number, sets: readonly string[]): Uint8Array {
+  const bytes = new Uint8Array(original);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const data = sdbgAt(bytes) + HEADER_SIZE;
+  const at = data + dv.getUint32(sdbgAt(bytes) + 32, true) + record * INSTRUCTION_SIZE;
+  let lane = -1;
+  for (let o = 0; o < dv.getUint32(at + 8, true) && lane < 0; o++)
+    for (let k = 0; k < 4 && lane < 0; k++) {
+      const out = at + 12 + o * 180;
+      if (dv.getUint32(out + 12 + 4 * k, true) !== 0xffffffff && dv.getUint32(out + 28 + k * 36, true) !== 0xffffffff)
+        lane = out + 28 + k * 36;
+    }
+  if (lane < 0) throw new Error(`record ${record} writes no variable`);
+  for (const s of sets) {
+    const [key, text] = s.split('=') as [string, string];
+    const field = LANE_FIELDS[key];
+    if (!field) throw new Error(`bad lane field ${s}`);
+    const v = text === 'inf' ? Infinity : text === '-inf' ? -Infinity : text === 'nan' ? NaN : Number(text);
+    if (field[1] === 'f') dv.setFloat32(lane + field[0], v, true);
+    else if (field[1] === 'i') dv.setInt32(lane + field[0], v, true);
+    else dv.setUint32(lane + field[0], v >>> 0, true);
+  }
+  bytes.set(containerDigest(bytes), 4);
+  return bytes;
+}
