@@ -11,6 +11,10 @@
 // (the RDEF creator of 219 containers, none with a listing beside it), so a 10.0 creator is read as
 // this era; no listing of the corpus confirms that mapping.
 //
+// The SDBG rows (`sdbg`) and 9.29's `discardTest` were measured on the eras' own disassemblers
+// (D3DCompiler_43 9.29.952, d3dcompiler_46 9.30.9200.16384, run under Wine) printing 9.29 /Zi
+// builds and rewritten copies of them (test/debug/sdbg-era.test.ts, test/fixtures/era-sdbg).
+//
 // What no era can reproduce: the comment an old fxc passed (its command line, wrapped in `//   `
 // lines after the creator line, or the `///` some projects left in its place). The container does not
 // hold it; a comparison sets those lines apart (see test/disasm/era.test.ts).
