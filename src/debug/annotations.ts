@@ -12,6 +12,7 @@
 
 import type { Container } from '../container/container.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
+import type { Era } from '../disasm/era.js';
 import { isIridiaError } from '../errors.js';
 import { decodeContainerProgram } from '../sm4/census.js';
 import { isDeclaration, type AnnotatedInstruction } from './instructions.js';
@@ -53,18 +54,22 @@ export interface DebugAnnotationResult {
  * The annotation provider of the disassembler: never throws; a container whose debug information
  * is broken gets no annotations, and the listing goes on (see debugAnnotationResult for the error).
  */
-export function debugAnnotations(container: Container): ListingAnnotations | undefined {
-  return debugAnnotationResult(container).annotations;
+export function debugAnnotations(container: Container, era?: Era): ListingAnnotations | undefined {
+  return debugAnnotationResult(container, era).annotations;
 }
 
-export function debugAnnotationResult(container: Container): DebugAnnotationResult {
+/** `era` is the listing's (disasm/era.ts); without one, today's rules. */
+export function debugAnnotationResult(container: Container, era?: Era): DebugAnnotationResult {
   try {
     const instructions = annotatedInstructions(container);
     if (!instructions) return { annotations: undefined };
     const spdb = container.parts.find((p) => p.kind === 'SPDB');
     if (spdb) return { annotations: spdbAnnotations(readSpdb(spdb.data, spdb.offset + 8), instructions) };
     const sdbg = container.parts.find((p) => p.kind === 'SDBG');
-    if (sdbg) return { annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions) };
+    if (sdbg)
+      return {
+        annotations: sdbgAnnotations(readSdbg(sdbg.data, sdbg.offset + 8), instructions, era?.sdbg),
+      };
     return { annotations: undefined };
   } catch (e) {
     if (isIridiaError(e)) return { annotations: undefined, error: e };

@@ -4,7 +4,10 @@
 // range each written lane holds), variables, inputs, tokens, scopes and scope variables, a u32
 // store and a string store. What D3DDisassemble prints from it, read from its listings:
 // - a blank line and `#line N "path"` before the first instruction with a line, and a blank line
-//   and `#line N` (with the path where the file changes) wherever the line or file changes;
+//   and `#line N` (with the path where the file changes) wherever the line or file changes; in
+//   eras 9.29 and 9.30 (fxc 9.29.952 and 9.30.9200: D3DCompiler_43, d3dcompiler_46) only where the
+//   file changes or the line moves by more than 2 from the previous record's or more than 10 from
+//   the last directive's (see `lineMoves`);
 // - after an instruction, the lanes it writes that hold a variable: `name<lane info,...>` per
 //   variable, `, ` between variables; a lane's info is its offset in the variable, `:NaN` and
 //   `:Inf` where a float lane may hold them, and `: Vf` where its float range is one value V; an
@@ -14,7 +17,9 @@
 //   "// <internal error> incorrect instruction offset in debug info" before and after it.
 
 import { ByteReader } from '../binary/reader.js';
+import { formatG } from '../d3d9/literal.js';
 import type { ListingAnnotations } from '../disasm/annotations.js';
+import { SDBG_10, type SdbgEra, type SdbgLineMoves } from '../disasm/era.js';
 import { IridiaError } from '../errors.js';
 import { isDeclaration, type AnnotatedInstruction } from './instructions.js';
 import type { DebugInfo, LineInfo, Scope, SourceFile, Variable, VariableLocation } from './model.js';
@@ -30,9 +35,13 @@ const TOKEN_SIZE = 20;
 const SCOPE_SIZE = 20;
 const SCOPE_VAR_SIZE = 44;
 const NONE = 0xffffffff;
+const SVT_INT = 2;
 const SVT_FLOAT = 3;
-
-const INTERNAL_ERROR = '// <internal error> incorrect instruction offset in debug info';
+const SVT_UINT = 19;
+const FLT_MAX = 3.4028234663852886e38;
+const INT_MIN = -0x80000000;
+const INT_MAX = 0x7fffffff;
+const UINT_MAX = 0xffffffff;
 
 export interface SdbgLane {
   /** The variable record the lane writes (an index into `variables`). */
@@ -43,6 +52,8 @@ export interface SdbgLane {
   readonly floatMax: number;
   readonly intMin: number;
   readonly intMax: number;
+  readonly uintMin: number;
+  readonly uintMax: number;
 }
 
 export interface SdbgOutput {
@@ -197,6 +208,8 @@ export function readSdbg(bytes: Uint8Array, base = 0): Sdbg {
           throw r.fail('E504_DEBUG_BAD', `instruction record ${i} names variable ${variable} of ${varCount!}`, v);
         lanes.push({
           variable,
+          uintMin: r.u32At(v + 4),
+          uintMax: r.u32At(v + 8),
           intMin: r.i32At(v + 12),
           intMax: r.i32At(v + 16),
           floatMin: r.f32At(v + 20),
@@ -250,10 +263,12 @@ export function readSdbg(bytes: Uint8Array, base = 0): Sdbg {
 }
 
 /** Which record describes each counted instruction: records number the instructions that are not
- * declarations, the phase starts of a hull program counted (D3DDisassemble's numbering). */
+ * declarations, the phase starts of a hull program counted (D3DDisassemble's numbering); a phase
+ * start is in the map only where `phases` (fxc 9.29's disassembler annotates them, later ones not). */
 function recordsOf(
   sdbg: Sdbg,
   program: readonly AnnotatedInstruction[],
+  phases = false,
 ): Map<AnnotatedInstruction, SdbgInstruction | undefined> {
   const out = new Map<AnnotatedInstruction, SdbgInstruction | undefined>();
   let index = 0;
@@ -261,7 +276,7 @@ function recordsOf(
     const phase = CODE_PHASES.has(ins.opcode);
     if (isDeclaration(ins.opcode, ins.dataClass) && !phase) continue;
     const record = sdbg.instructions[index++];
-    if (!phase) out.set(ins, record);
+    if (!phase || phases) out.set(ins, record);
   }
   return out;
 }
@@ -327,25 +342,82 @@ const REGISTER_SETS: Record<number, readonly [string, number]> = {
   12: ['u', 30],
 };
 
-/** The lines D3DDisassemble prints from an SDBG for the listing of `program`. */
-export function sdbgAnnotations(sdbg: Sdbg, program: readonly AnnotatedInstruction[]): ListingAnnotations {
-  const before = new Map<number, string[]>();
-  const after = new Map<number, string[]>();
+/**
+ * Whether fxc 9.29.952's D3DDisassemble (the June 2010 SDK's D3DCompiler_43) and 9.30.9200's
+ * (the Windows 8 SDK's d3dcompiler_46) print `#line` before a record in the same file as the
+ * previous one: where its line differs from the previous record's
+ * and moves by more than `near` (2) from it or by more than `drift` (10) from the line of the last
+ * directive printed, either way, in u32 arithmetic that wraps at 2^32 (`line > previous + 2 ||
+ * line + 2 < previous || line > directive + 10 || line + 10 < directive`). Every record sets the
+ * previous line, printed or not; a directive (a file change's too) sets the directive line. This
+ * is the rule of the Direct3D 9 listings' DBUG lines (docs/d3d9.md, "#line directives"; there the
+ * lines never come near 2^32). Today's disassembler prints every change (`moves` undefined).
+ *
+ * Evidence: the two 9.29 /Zi listings of ../shared/corpus/dxbc, slimshader/BasicHLSLPS.asm and
+ * BasicHLSLVS.asm. BasicHLSLPS's records have lines 111,112,112,111,114,111,116 and the listing
+ * prints `#line` before 111, 114, 111, 116 only (moves of 1 print nothing; of 3 and 5 they do);
+ * BasicHLSLVS's records 10..20 have 76,76,75,75,75,75,75,76,75,75,79: 76 and 79 print and none of
+ * the moves of 1 between. Every other move of both is 3 or more and prints. Those two leave the
+ * bounds open, so they were settled by running that DLL's D3DDisassemble (under Wine) on copies of
+ * BasicHLSLPS.dxbc and BasicHLSLVS.dxbc whose SDBG token lines (and token of a record, and a second
+ * file entry) were rewritten and whose container digest was redone; test/debug/sdbg-era.test.ts
+ * replays those probes against the directives that DLL printed:
+ * - after 111, a record at 105..108 or 114..1000 prints, at 109..113 not: near is 2, both ways;
+ * - 111,112,...,116 and 111,113,...,121 print only the first; 111,113,115,117,119,121,122 and
+ *   111,110,108,...,100 print the last too: the previous record's line, printed or not, and the
+ *   last directive's, more than 10 away;
+ * - 0xFFFFFFFE -> 0xFFFFFFFF and 0xFFFFFFFE -> 0 print, 0 -> 1 does not, an equal line never does,
+ *   and 0xFFFFFFFA -> 0xFFFFFFF8 prints (0xFFFFFFFA + 10 wraps to 4): the sums wrap;
+ * - a record in another file prints `#line N "path"` whatever its line, and the lines after it
+ *   count from it; a token's column, or another token on the same line, prints nothing.
+ * And 300 random probes of the two programs (lines, files and record tokens rewritten) print the
+ * DLL's whole listings byte for byte under era 9.29. d3dcompiler_46.dll 9.30.9200.16384 prints the
+ * same directives for every probe of the test, and its whole listings of them equal era 9.30's
+ * (the corpus has no 9.30 container with SDBG nor a 9.30 /Zi listing; that DLL's listings of the
+ * corpus's 9.30 containers, built by 9.30.9200.20714, equal their `.asm`, see docs/disasm.md).
+ * Not probed: a hull program's phase records (counted, not annotated: they stay out of the walk,
+ * as today); the 6.3 disassembler (no 6.3 SDBG listing nor DLL at hand: that era keeps today's).
+ */
+export function lineMoves(line: number, previous: number, directive: number, moves: SdbgLineMoves): boolean {
+  if (line === previous) return false;
+  const plus = (a: number, b: number): number => (a + b) >>> 0;
+  return (
+    line > plus(previous, moves.near) ||
+    plus(line, moves.near) < previous ||
+    line > plus(directive, moves.drift) ||
+    plus(line, moves.drift) < directive
+  );
+}
+
+/** The lines D3DDisassemble prints from an SDBG for the listing of `program`, by the era's rules
+ * (era.ts `sdbg`: today's by default). */
+export function sdbgAnnotations(
+  sdbg: Sdbg,
+  program: readonly AnnotatedInstruction[],
+  era: SdbgEra = SDBG_10,
+): ListingAnnotations {
+  const before = new Map<number, readonly string[]>();
+  const after = new Map<number, readonly string[]>();
   const suffix = new Map<number, string>();
+  const moves = era.lineMoves;
   let file: number | undefined;
-  let line: number | undefined;
-  for (const [ins, record] of recordsOf(sdbg, program)) {
+  let line = 0;
+  let directive = 0;
+  for (const [ins, record] of recordsOf(sdbg, program, era.annotatesPhases)) {
     if (!record) {
-      before.set(ins.offset, ['', INTERNAL_ERROR]);
-      after.set(ins.offset, ['', INTERNAL_ERROR, '']);
+      before.set(ins.offset, era.pastRecords.before);
+      after.set(ins.offset, era.pastRecords.after);
       continue;
     }
-    if (record.line !== line || record.file !== file) {
+    const changes =
+      record.file !== file || (moves ? lineMoves(record.line, line, directive, moves) : record.line !== line);
+    if (changes) {
       const path = sdbg.files[record.file]?.path ?? '';
       before.set(ins.offset, ['', record.file !== file ? `#line ${record.line} "${path}"` : `#line ${record.line}`]);
-      file = record.file;
-      line = record.line;
+      directive = record.line;
     }
+    file = record.file;
+    line = record.line;
     const remark = remarkOf(record, sdbg.variables);
     if (remark) suffix.set(ins.offset, `  // ${remark}`);
   }
@@ -364,20 +436,43 @@ function remarkOf(record: SdbgInstruction, variables: readonly SdbgVariable[]): 
       const key = `${v.scopeVariable}:${name}`;
       let g = groups.find((x) => x.key === key);
       if (!g) groups.push((g = { key, name, lanes: [] }));
-      let text = `${v.offset}`;
-      if (v.type === SVT_FLOAT) {
-        if (lane.nanPossible) text += ':NaN';
-        if (lane.infPossible) text += ':Inf';
-        if (lane.floatMin === lane.floatMax) text += `: ${formatFloat(lane.floatMin)}f`;
-      }
-      g.lanes.push(text);
+      g.lanes.push(`${v.offset}${laneRange(v.type, lane)}`);
     }
   }
   return groups.map((g) => `${g.name}<${g.lanes.join(',')}>`).join(', ');
 }
 
-/** A one-value range as D3DDisassemble prints it (seen: `1f`); shortest round-trip digits. */
+/**
+ * What a lane's value range adds after its offset, by the variable's type, as the disassemblers of
+ * fxc 9.29, 9.30 and 10 all print it (measured by rewriting a lane's D3D10_SHADER_DEBUG_OUTPUTVAR in
+ * 9.29 /Zi builds and running each one's D3DDisassemble; test/debug/sdbg-era.test.ts):
+ * - float: one value (uValueMin = uValueMax) is `: Vf` (V = fValueMin), and nothing else; otherwise
+ *   `:NaN` and `:Inf` where possible, then, unless NaN is, `:[Af,Bf]` where fValueMin > -FLT_MAX
+ *   or fValueMax < FLT_MAX;
+ * - int: `: V` where iValueMin = iValueMax, else `:[A,B]` unless [INT_MIN, INT_MAX], else
+ *   `:[Au,Bu]` of the unsigned range unless [0, UINT_MAX];
+ * - uint: `: Vu` where uValueMin = uValueMax, else `:[Au,Bu]` unless [0, UINT_MAX], else the
+ *   signed range `:[A,B]` unless [INT_MIN, INT_MAX];
+ * - other types: nothing.
+ * Floats are msvcrt's %g (`1e+008`, `1.#INF`, `1.#QNAN`), in every era.
+ */
+function laneRange(type: number, lane: SdbgLane): string {
+  const ints = lane.intMin !== INT_MIN || lane.intMax !== INT_MAX ? `:[${lane.intMin},${lane.intMax}]` : '';
+  const uints = lane.uintMin !== 0 || lane.uintMax !== UINT_MAX ? `:[${lane.uintMin}u,${lane.uintMax}u]` : '';
+  if (type === SVT_INT) return lane.intMin === lane.intMax ? `: ${lane.intMin}` : ints || uints;
+  if (type === SVT_UINT) return lane.uintMin === lane.uintMax ? `: ${lane.uintMin}u` : uints || ints;
+  if (type !== SVT_FLOAT) return '';
+  if (lane.uintMin === lane.uintMax) return `: ${formatFloat(lane.floatMin)}f`;
+  let text = (lane.nanPossible ? ':NaN' : '') + (lane.infPossible ? ':Inf' : '');
+  if (!lane.nanPossible && (lane.floatMin > -FLT_MAX || lane.floatMax < FLT_MAX))
+    text += `:[${formatFloat(lane.floatMin)}f,${formatFloat(lane.floatMax)}f]`;
+  return text;
+}
+
+/** msvcrt's %g of a float: six significant digits, a three-digit exponent, `1.#INF`, `1.#QNAN`. */
 function formatFloat(v: number): string {
+  if (Number.isNaN(v)) return '1.#QNAN';
+  if (!Number.isFinite(v)) return v < 0 ? '-1.#INF' : '1.#INF';
   if (Object.is(v, -0)) return '-0';
-  return `${Math.fround(v) === v ? Number(v.toPrecision(9)) : v}`;
+  return formatG(v, 6);
 }

@@ -21,6 +21,7 @@
 // - With flag 0x40 (instructions only) the same rules apply to the lines that remain.
 
 import type { Container } from '../container/container.js';
+import type { Era } from './era.js';
 
 /** What debug information adds to one listing. */
 export interface ListingAnnotations {
@@ -34,5 +35,6 @@ export interface ListingAnnotations {
   readonly suffix?: ReadonlyMap<number, string>;
 }
 
-/** Implemented by src/debug: `debugAnnotations(container): ListingAnnotations | undefined`. */
-export type AnnotationProvider = (container: Container) => ListingAnnotations | undefined;
+/** Implemented by src/debug: `debugAnnotations(container, era): ListingAnnotations | undefined`. The era
+ * (era.ts) is the listing's: its `sdbg` row holds the SDBG rules that differ. */
+export type AnnotationProvider = (container: Container, era?: Era) => ListingAnnotations | undefined;

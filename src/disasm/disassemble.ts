@@ -106,7 +106,7 @@ export function disassemble(input: Uint8Array | Container, flags = 0, options: D
           ? listingHeader(c, flags, era)
           : listingHooks.header(c, flags);
   const provider = options.annotations ?? listingHooks.annotations ?? defaultAnnotations;
-  const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c);
+  const notes = flags & DISASM_DISABLE_DEBUG_INFO || !provider ? undefined : provider(c, era);
   return header + level9Listing(c, flags) + programListing(program, flags, statInstructionCount(c), notes, era);
 }
 
@@ -119,8 +119,8 @@ function resolveEra(c: Container, era: EraName | 'auto' | undefined): Era {
 }
 
 /** src/debug's provider, asked only about containers with debug information (SPDB or SDBG). */
-function defaultAnnotations(c: Container): ListingAnnotations | undefined {
-  for (const p of c.parts) if (p.kind === 'SPDB' || p.kind === 'SDBG') return debugAnnotations(c);
+function defaultAnnotations(c: Container, era?: Era): ListingAnnotations | undefined {
+  for (const p of c.parts) if (p.kind === 'SPDB' || p.kind === 'SDBG') return debugAnnotations(c, era);
   return undefined;
 }
 

@@ -11,6 +11,10 @@
 // (the RDEF creator of 219 containers, none with a listing beside it), so a 10.0 creator is read as
 // this era; no listing of the corpus confirms that mapping.
 //
+// The SDBG rows (`sdbg`) and 9.29's `discardTest` were measured on the eras' own disassemblers
+// (D3DCompiler_43 9.29.952, d3dcompiler_46 9.30.9200.16384, run under Wine) printing 9.29 /Zi
+// builds and rewritten copies of them (test/debug/sdbg-era.test.ts, test/fixtures/era-sdbg).
+//
 // What no era can reproduce: the comment an old fxc passed (its command line, wrapped in `//   `
 // lines after the creator line, or the `///` some projects left in its place). The container does not
 // hold it; a comparison sets those lines apart (see test/disasm/era.test.ts).
@@ -19,6 +23,39 @@ import { IridiaError } from '../errors.js';
 import type { Crt } from './literal.js';
 
 export type EraName = '10' | '10.0' | '6.3' | '9.30' | '9.29';
+
+/** fxc 9.29's and 9.30's bounds on the moves of an SDBG line that print no `#line`. */
+export interface SdbgLineMoves {
+  readonly near: number;
+  readonly drift: number;
+}
+
+/** What an SDBG program's listing prints (src/debug/sdbg.ts, `sdbgAnnotations`) where eras differ. */
+export interface SdbgEra {
+  /** `#line` in the same file: where the line moves by more than `near` from the previous record's
+   * or by more than `drift` from the last directive's; undefined: wherever the line changes. */
+  readonly lineMoves: SdbgLineMoves | undefined;
+  /** A hull program's phase start (hs_control_point_phase, hs_fork_phase, hs_join_phase) takes its
+   * record's `#line` and remark (9.29), or only counts it (later eras). */
+  readonly annotatesPhases: boolean;
+  /** The lines before and after an instruction past the last record. */
+  readonly pastRecords: { readonly before: readonly string[]; readonly after: readonly string[] };
+}
+
+const PAST_RECORDS = '// <internal error> incorrect instruction offset in debug info';
+/** Today's: every change of line, phase starts counted only, `<internal error>` past the records. */
+export const SDBG_10: SdbgEra = {
+  lineMoves: undefined,
+  annotatesPhases: false,
+  pastRecords: { before: ['', PAST_RECORDS], after: ['', PAST_RECORDS, ''] },
+};
+const SDBG_930: SdbgEra = { ...SDBG_10, lineMoves: { near: 2, drift: 10 } };
+const PAST_RECORDS_929 = '// incorrect instruction offset in debug info';
+const SDBG_929: SdbgEra = {
+  lineMoves: { near: 2, drift: 10 },
+  annotatesPhases: true,
+  pastRecords: { before: ['', PAST_RECORDS_929], after: [PAST_RECORDS_929, ''] },
+};
 
 export interface Era {
   readonly name: EraName;
@@ -37,6 +74,10 @@ export interface Era {
   readonly crt: Crt;
   /** `sample_l_aoffimmi_indexable(...)`: the immediate-offset suffix is printed (9.29: `sample_l_indexable(...)`). */
   readonly aoffimmiSuffix: boolean;
+  /** `discard_nz r0.x` / `discard_z r0.x`: the test is printed (9.29: `discard r0.x` for both). */
+  readonly discardTest: boolean;
+  /** An SDBG program's debug lines (src/debug/sdbg.ts): `#line`, phase starts, past the records. */
+  readonly sdbg: SdbgEra;
 }
 
 export const ERAS: Readonly<Record<EraName, Era>> = {
@@ -49,6 +90,8 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'ucrt',
     aoffimmiSuffix: true,
+    discardTest: true,
+    sdbg: SDBG_10,
   },
   '10.0': {
     name: '10.0',
@@ -59,6 +102,8 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: false,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    discardTest: true,
+    sdbg: SDBG_10,
   },
   '6.3': {
     name: '6.3',
@@ -69,6 +114,8 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    discardTest: true,
+    sdbg: SDBG_10,
   },
   '9.30': {
     name: '9.30',
@@ -79,6 +126,8 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: true,
+    discardTest: true,
+    sdbg: SDBG_930,
   },
   '9.29': {
     name: '9.29',
@@ -89,6 +138,8 @@ export const ERAS: Readonly<Record<EraName, Era>> = {
     structuredResourceSpace: true,
     crt: 'msvcrt',
     aoffimmiSuffix: false,
+    discardTest: false,
+    sdbg: SDBG_929,
   },
 };
 

@@ -9,6 +9,7 @@ import { OPERAND_TYPES, RESOURCE_DIMENSIONS } from './names.js';
 import { returnTypes } from './declaration.js';
 import { precisionName, printOperand, type OperandContext } from './operand.js';
 
+const OP_DISCARD = 0x0d;
 /** Opcodes whose token bit 18 chooses _nz (set) or _z. */
 const CONDITIONAL: ReadonlySet<number> = new Set([0x03, 0x05, 0x08, 0x0d, 0x1f, 0x3f]);
 
@@ -109,6 +110,8 @@ export function printInstruction(ins: Instruction, ctx: OperandContext): string 
   let s = mnemonic(ins);
   // 9.29 printed an immediate offset without its suffix name: ldms(1,1,0)
   if (ctx.era?.aoffimmiSuffix === false) s = s.replace('_aoffimmi', '');
+  // 9.29 printed discard without its test: `discard r0.x` for discard_nz and discard_z alike
+  if (ins.opcode === OP_DISCARD && ctx.era?.discardTest === false) s = 'discard';
   // sync is the one operand-less instruction printed without a trailing space.
   if (ins.opcode === 0xbe) return s;
   s += ' ';
