@@ -25,6 +25,7 @@ import {
   decompiledHlsl,
   decodeContainerProgram,
   readContainerDebugInfo,
+  readDxilSources,
   type Container,
   type ContainerDebugInfo,
 } from '../src/index.js';
@@ -74,7 +75,7 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'wgsl', label: 'WGSL', applies: (f) => hasSm4(f) || hasDxil(f) },
   { id: 'hlsl', label: 'HLSL', applies: (f) => hasSm4(f) || hasDxil(f) },
   { id: 'dxil', label: 'DXIL', applies: hasDxil },
-  { id: 'source', label: 'Source', applies: (f) => hasPart(f, 'SPDB', 'SDBG') },
+  { id: 'source', label: 'Source', applies: (f) => hasPart(f, 'SPDB', 'SDBG', 'SRCI', 'ILDB') },
   { id: 'run', label: 'Run', applies: (f) => hasSm4(f) || hasDxil(f) },
 ];
 
@@ -133,9 +134,24 @@ function debugOf(f: Loaded): ContainerDebugInfo | undefined {
   return debugInfo.info;
 }
 
-/** The source files the debug information embeds (their text), by index. */
+/** A DXIL container's embedded sources (SRCI or the debug module's dx.source.*), or why not. */
+let dxilSources: { files: readonly { path: string; text: string }[]; error?: unknown } | undefined;
+
+function dxilSourcesOf(f: Loaded): NonNullable<typeof dxilSources> {
+  if (dxilSources === undefined) {
+    try {
+      dxilSources = { files: (f.kind === 'container' && readDxilSources(f.container)?.files) || [] };
+    } catch (e) {
+      dxilSources = { files: [], error: e };
+    }
+  }
+  return dxilSources;
+}
+
+/** The source files the debug information embeds (their text), by index: SPDB/SDBG's, else DXIL's. */
 function sourceFiles(f: Loaded): { path: string; text: string }[] {
-  return (debugOf(f)?.files ?? []).flatMap((s) => (s.text === undefined ? [] : [{ path: s.path, text: s.text }]));
+  const dxbc = (debugOf(f)?.files ?? []).flatMap((s) => (s.text === undefined ? [] : [{ path: s.path, text: s.text }]));
+  return dxbc.length || !hasPart(f, 'SRCI', 'ILDB') ? dxbc : [...dxilSourcesOf(f).files];
 }
 
 let sourceFile = 0;
@@ -165,15 +181,18 @@ function compute(id: TextId, f: Loaded): Computed {
         break;
       case 'source': {
         const files = sourceFiles(f);
+        const dxilError = files.length || !hasPart(f, 'SRCI', 'ILDB') ? undefined : dxilSourcesOf(f).error;
         out = files.length
           ? { text: files[Math.min(sourceFile, files.length - 1)]!.text, language: 'hlsl' }
-          : {
-              error: new UnsupportedError(
-                'E208_PART_UNSUPPORTED',
-                'the debug information embeds no source text',
-                debugOf(f) ? {} : { part: 'SPDB' },
-              ),
-            };
+          : dxilError !== undefined
+            ? { error: dxilError }
+            : {
+                error: new UnsupportedError(
+                  'E208_PART_UNSUPPORTED',
+                  'the debug information embeds no source text',
+                  debugOf(f) || hasPart(f, 'SRCI', 'ILDB') ? {} : { part: 'SPDB' },
+                ),
+              };
         break;
       }
     }
@@ -960,6 +979,7 @@ function open(name: string, bytes: Uint8Array): void {
   generation++;
   computed.clear();
   debugInfo = undefined;
+  dxilSources = undefined;
   links = undefined;
   selection = undefined;
   selectedPart = undefined;

@@ -15,6 +15,7 @@ import { readDxilSources, readSrciSources } from '../../src/dxil/sources.js';
 import { readDxilContainer } from '../../src/dxil/dxil-container.js';
 import { IridiaError } from '../../src/errors.js';
 import { FIXTURES, REPO, SHARED, sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { srci, u16, u32 } from '../helpers/srci.js';
 
 const SHARED_ROOT = (): string => join(SHARED, 'corpus');
 
@@ -181,49 +182,6 @@ test('a DXIL container without debug sources has none; a DXBC container neither'
   const d = parseContainer(new Uint8Array(readFileSync(join(FIXTURES, 'exec', 'cs_basic-main-cs_5_0.dxbc'))));
   assert.equal(readDxilSources(d), undefined);
 });
-
-// SRCI as dxcshadersourceinfo.cpp's SourceInfoWriter lays it out (DxilContainer.h's structures).
-const u32 = (n: number): number[] => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24];
-const u16 = (n: number): number[] => [n & 0xff, n >>> 8];
-const pad4 = (b: number[]): number[] => [...b, ...new Array<number>((4 - (b.length % 4)) % 4).fill(0)];
-const utf8 = (s: string): number[] => [...new TextEncoder().encode(s)];
-
-function section(type: number, body: number[]): number[] {
-  const b = pad4(body);
-  return [...u32(8 + b.length), ...u16(0), ...u16(type), ...b];
-}
-
-function srci(files: { path: string; text: string }[], args: [string, string][], compress: boolean): Uint8Array {
-  const nameEntries = files.flatMap((f) => {
-    const name = [...utf8(f.path), 0];
-    return pad4([
-      ...u32(pad4([...new Array<number>(16), ...name]).length),
-      ...u32(0),
-      ...u32(name.length),
-      ...u32(utf8(f.text).length + 1),
-      ...name,
-    ]);
-  });
-  const names = section(1, [...u32(0), ...u32(files.length), ...u16(nameEntries.length), ...nameEntries]);
-  const contentEntries = files.flatMap((f) => {
-    const body = [...utf8(f.text), 0];
-    return pad4([...u32(pad4([...new Array<number>(12), ...body]).length), ...u32(0), ...u32(body.length), ...body]);
-  });
-  const stored = compress ? [...zlib.deflateSync(Uint8Array.from(contentEntries))] : contentEntries;
-  const contents = section(0, [
-    ...u32(0),
-    ...u16(0),
-    ...u16(compress ? 1 : 0),
-    ...u32(stored.length),
-    ...u32(contentEntries.length),
-    ...u32(files.length),
-    ...stored,
-  ]);
-  const argBytes = args.flatMap(([n, v]) => [...utf8(n), 0, ...utf8(v), 0]);
-  const argSection = section(2, [...u32(0), ...u32(argBytes.length), ...u32(args.length), ...argBytes]);
-  const body = [...names, ...contents, ...argSection];
-  return Uint8Array.from([...u32(8 + body.length), ...u16(0), ...u16(3), ...body]);
-}
 
 const FILES = [
   { path: 'main.hlsl', text: '#include "common.hlsli"\r\nfloat4 main() : SV_Target { return K; }\r\n' },

@@ -20,6 +20,7 @@ import { d3dReflectAnyJson } from '../../src/reflect/dxil.js';
 import { SEEDED_DEFAULTS, seededCpu } from '../../src/cli/commands/run.js';
 import { FIXTURES, REPO, firstDifference } from '../helpers/shared.js';
 import { needs } from '../helpers/strict.js';
+import { srci, u32 } from '../helpers/srci.js';
 
 const CHROMIUM = process.env['IRIDIA_CHROMIUM'] ?? '/usr/bin/chromium';
 /** SwiftShader's Vulkan driver (Debian's chromium package), for the WebGPU run. */
@@ -644,6 +645,45 @@ describe('web inspector in headless Chromium', { skip }, () => {
     assert.deepEqual(await texts(page, '#p2-source-output .link-line'), [source[n - 1]]);
     assert.match((await page.locator('#selection').textContent()) ?? '', new RegExp(`source\\.hlsl line ${n};`));
     await shot(page, 'zi-source-linked');
+  });
+
+  test('a DXIL /Zi build: the HLSL of dx.source.contents, and of an SRCI part with two files', async () => {
+    const file = join(FIXTURES, 'dxil-source/Helios__PixelShader.dxil');
+    const bytes = bytesOf(file);
+    await openThroughInput(page, 'dxil-zi.dxil', bytes);
+    await setPanes(page, 2);
+    await page.click('#p1-tab-source');
+    // The debug module's text: the file rtarun9/Helios holds at that commit, with the CRLF of the build.
+    const shown = (await page.locator('#p1-source-output').textContent()) ?? '';
+    assert.equal(shown.replace(/\r\n/g, '\n'), textOf(join(FIXTURES, 'dxil-source/Helios__PixelShader.hlsl')));
+    assert.equal(shown, iridia.readDxilSources(iridia.parseContainer(new Uint8Array(bytes)))!.files[0]!.text);
+    assert.deepEqual(await page.locator('#p1-source-file option').allTextContents(), ['Shaders\\PixelShader.hlsl']);
+    await shot(page, 'dxil-source');
+    // SRCI (zlib contents) with two files: the selector offers both, each shows its text.
+    const files = [
+      { path: 'main.hlsl', text: '#include "common.hlsli"\nfloat4 main() : SV_Target { return K; }\n' },
+      { path: '.\\common.hlsli', text: 'static const float4 K = 1;\n' },
+    ];
+    const part = srci(files, [['E', 'main']], true);
+    await openThroughInput(page, 'srci.dxil', Buffer.from(iridia.serializeContainer([{ kind: 'SRCI', data: part }])));
+    await page.click('#p1-tab-source');
+    assert.deepEqual(
+      await page.locator('#p1-source-file option').allTextContents(),
+      files.map((f) => f.path),
+    );
+    assert.equal(await page.locator('#p1-source-output').textContent(), files[0]!.text);
+    await page.selectOption('#p1-source-file', '1');
+    assert.equal(await page.locator('#p1-source-output').textContent(), files[1]!.text);
+    // A broken SRCI shows its typed error in the pane.
+    const broken = part.slice();
+    broken.set(u32(part.byteLength + 4), 0);
+    await openThroughInput(
+      page,
+      'srci-broken.dxil',
+      Buffer.from(iridia.serializeContainer([{ kind: 'SRCI', data: broken }])),
+    );
+    await page.click('#p1-tab-source');
+    assert.equal(await page.locator('#p1-panel-source .error').getAttribute('data-code'), 'E202_PART_BAD_OFFSET');
   });
 
   test('a level-9 build: its listing, reflection tables and links', async () => {
