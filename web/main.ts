@@ -318,7 +318,7 @@ function buildPane(index: number): Pane {
           { class: 'note' },
           'The lifted program run with the seeded inputs of ',
           h('code', {}, 'iridia run --seed'),
-          ' (one thread group, or an 8×8 target) on the CPU executor and, for a compute program, on this browser’s WebGPU. ',
+          ' (one thread group, or an 8×8 target) on the CPU executor and on this browser’s WebGPU. ',
           h('label', { for: `${prefix}seed` }, 'Seed '),
           h('input', { type: 'number', id: `${prefix}seed`, min: '0', max: '4294967295', value: '1' }),
           ' ',

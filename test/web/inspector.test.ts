@@ -919,18 +919,17 @@ describe('web inspector in headless Chromium', { skip }, () => {
     // The seed box keeps 7 from the last run.
     assert.match((await page.locator('#p1-run-status').textContent()) ?? '', /^seed 7, pixel program/);
     const seeded = seededCpu(iridia.lift(new Uint8Array(ps)), 7, SEEDED_DEFAULTS).targets!;
+    assert.ok(Object.keys(seeded).length > 0);
     for (const [location, words] of Object.entries(seeded)) {
-      // The page shows the executor's four words a pixel; the CLI the output's components.
-      const shown = (await tableRows(page, `#p1-run-output [data-output="target ${location}"]`)).map((r) =>
-        parseInt(r[1]!, 16),
+      // The output's components of each pixel, as the CLI prints them (the first SHOWN_WORDS).
+      const shown = await tableRows(page, `#p1-run-output [data-output="target ${location}"]`);
+      assert.deepEqual(
+        shown,
+        words.slice(0, 256).map((w, i) => [String(i), hex8(w)]),
+        `target ${location}`,
       );
-      const width = words.length / 64;
-      const pixels = Math.min(64, Math.floor(shown.length / 4));
-      assert.ok(pixels > 0);
-      for (let i = 0; i < pixels; i++)
-        for (let k = 0; k < width; k++)
-          assert.equal(shown[i * 4 + k], words[i * width + k], `target ${location} pixel ${i}.${k}`);
     }
+    await shot(page, 'run-pixel-executor');
   });
 
   test('a 10,000-instruction program opens (time printed, not asserted)', async (t) => {
@@ -994,7 +993,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
     existsSync(VK_ICD) ? false : `${VK_ICD} is absent (SwiftShader's Vulkan driver, for WebGPU in Chromium)`,
   );
   test(
-    'Run on WebGPU (SwiftShader): the compute program word for word beside the executor',
+    'Run on WebGPU (SwiftShader): a compute and two pixel programs word for word beside the executor',
     { skip: noVulkan },
     async () => {
       // One Chromium at a time: the first is closed, and one with WebGPU on SwiftShader's Vulkan started.
@@ -1034,6 +1033,44 @@ describe('web inspector in headless Chromium', { skip }, () => {
       );
       assert.equal(await gpuPage.locator('#p1-run-output tr.diff').count(), 0);
       await shot(gpuPage, 'run-compute-webgpu');
+
+      // A pixel program (a sample and a constant buffer; DXBC) and a DXIL one (the interpolated
+      // colour): the 8x8 target drawn on WebGPU, every word equal to the executor's.
+      for (const [name, file] of [
+        ['gpu-pixel.dxbc', join(OWN, 'ps_sample_basic/main-ps_5_0/shader.dxbc')],
+        ['gpu-pixel.dxil', join(FIXTURES, 'dxil-lift/gpu__color.frag.sm60.dxil')],
+      ] as const) {
+        const ps = bytesOf(file);
+        await openThroughInput(gpuPage, name, ps);
+        await gpuPage.click('#p1-tab-run');
+        await gpuPage.fill('#p1-seed', '7');
+        await gpuPage.click('#p1-run');
+        await gpuPage.waitForFunction(
+          () => /^seed /.test(document.querySelector('#p1-run-status')?.textContent ?? ''),
+          null,
+          { timeout: 60_000 },
+        );
+        const expected = seededCpu(iridia.liftContainer(iridia.parseContainer(new Uint8Array(ps))), 7, SEEDED_DEFAULTS);
+        const targets = Object.entries(expected.targets!);
+        const outputs = targets.length + Object.keys(expected.outputs).length;
+        assert.equal(
+          (await gpuPage.locator('#p1-run-status').textContent()) ?? '',
+          `seed 7, pixel program, ${outputs} outputs on the executor and WebGPU: 0 words differ`,
+          name,
+        );
+        assert.ok(targets.length > 0);
+        for (const [location, words] of targets) {
+          const rows = await tableRows(gpuPage, `#p1-run-output [data-output="target ${location}"]`);
+          assert.equal(words.length % 64, 0, 'an 8x8 target');
+          assert.deepEqual(
+            rows,
+            words.slice(0, 256).map((w, i) => [String(i), hex8(w), hex8(w)]),
+            `${name} target ${location}`,
+          );
+        }
+        assert.equal(await gpuPage.locator('#p1-run-output tr.diff').count(), 0);
+        await shot(gpuPage, `run-pixel-webgpu-${name.split('.').pop()!}`);
+      }
     },
   );
 
