@@ -16,21 +16,9 @@ import { readDxilContainer } from '../../src/dxil/dxil-container.js';
 import { IridiaError } from '../../src/errors.js';
 import { FIXTURES, REPO, SHARED, sharedPath, skipUnlessShared } from '../helpers/shared.js';
 import { srci, u16, u32 } from '../helpers/srci.js';
+import { rng } from '../helpers/rng.js';
 
 const SHARED_ROOT = (): string => join(SHARED, 'corpus');
-
-/** A deterministic generator (xorshift32), so a failure names its seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
 
 /** Random bytes of a few kinds: noise, a small alphabet, runs, and repeats of earlier stretches. */
 function sample(seed: number, size: number): Uint8Array {
