@@ -206,6 +206,19 @@ test('SRCI written as dxc writes it, compressed and not, gives back every file, 
   }
 });
 
+test('the committed SRCI container (a fuzz seed) reads back to those files and arguments', () => {
+  const c = parseContainer(new Uint8Array(readFileSync(join(FIXTURES, 'dxil-source/srci-zlib.dxil'))));
+  const s = readDxilSources(c);
+  assert.ok(s);
+  assert.equal(s.from, 'SRCI');
+  assert.deepEqual(s.files, FILES);
+  assert.deepEqual(
+    s.argPairs,
+    ARGS.map(([name, value]) => ({ name, value })),
+  );
+  assert.equal(readDxilContainer(c).sourceInfo?.find((x) => x.type === 0)?.data[6], 1, 'zlib contents');
+});
+
 test('a broken SRCI is a typed error in part SRCI at an offset inside it', () => {
   for (const compress of [true, false]) {
     const part = srci(FILES, ARGS, compress);
