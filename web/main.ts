@@ -32,7 +32,7 @@ import {
 import { highlight, type Language } from './highlight.js';
 import { reflectionView } from './reflection.js';
 import { instructionsByOffset, lineOffsets, wgslLines, type InstructionLink } from './link.js';
-import { executorRun, webgpuRun, SHOWN_WORDS, type RunOutputs } from './run.js';
+import { executorRun, webgpuRun, targetImage, SHOWN_WORDS, type RunOutputs } from './run.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
 type Loaded =
@@ -745,6 +745,14 @@ async function runView(p: Pane): Promise<void> {
   for (const [name, words] of Object.entries(cpu)) {
     const t = runTable(name, words, gpuOutputs?.[name]);
     differ += t.differ;
+    // A colour target is also shown as an image, the executor's beside WebGPU's.
+    const gpuWords = gpuOutputs?.[name];
+    const images = [
+      targetImage(program, name, words, 'executor'),
+      gpuWords && targetImage(program, name, gpuWords, 'WebGPU'),
+    ];
+    const shown = images.filter((x): x is HTMLElement => x !== undefined);
+    if (shown.length) out.append(h('div', { class: 'run-images', 'data-output': name }, ...shown));
     out.append(t.table);
   }
   const what = `seed ${seed}, ${program.stage} program, ${Object.keys(cpu).length} outputs`;

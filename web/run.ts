@@ -108,3 +108,54 @@ export async function webgpuRun(
 
 /** Words shown per output (the rest are counted, not shown). */
 export const SHOWN_WORDS = 256;
+
+/** Screen pixels a target texel takes in the Run pane's images. */
+export const IMAGE_SCALE = 16;
+
+/**
+ * A pixel program's target as opaque RGB8 for display (the alpha component stays in the words): a
+ * float output's first three components clamped to [0, 1] and scaled to 0..255, rounded (NaN 0); an
+ * integer output's low 8 bits; absent components 0. Undefined for an output that is not a colour target.
+ */
+export function targetRgba8(
+  p: LiftedProgram,
+  name: string,
+  words: Uint32Array,
+): Uint8ClampedArray<ArrayBuffer> | undefined {
+  const c = colourOutputs(p).find((x) => `target ${x.location}` === name);
+  if (!c || words.length !== RUN_SIZE.width * RUN_SIZE.height * c.width) return undefined;
+  const f = new Float32Array(words.buffer, words.byteOffset, words.length);
+  const out = new Uint8ClampedArray(RUN_SIZE.width * RUN_SIZE.height * 4);
+  for (let i = 0; i < RUN_SIZE.width * RUN_SIZE.height; i++)
+    for (let k = 0; k < 4; k++) {
+      if (k === 3) out[i * 4 + k] = 255;
+      else if (k >= c.width) out[i * 4 + k] = 0;
+      else if (c.scalar === 'f32') {
+        const v = f[i * c.width + k]!;
+        out[i * 4 + k] = Number.isNaN(v) ? 0 : Math.round(Math.min(1, Math.max(0, v)) * 255);
+      } else out[i * 4 + k] = words[i * c.width + k]! & 0xff;
+    }
+  return out;
+}
+
+/** The target as an image (a canvas of 8x8 texels, each IMAGE_SCALE pixels), labelled with who drew it. */
+export function targetImage(p: LiftedProgram, name: string, words: Uint32Array, by: string): HTMLElement | undefined {
+  const rgba = targetRgba8(p, name, words);
+  if (!rgba) return undefined;
+  const { width, height } = RUN_SIZE;
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  canvas.dataset['by'] = by;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', `${name} drawn by the ${by}`);
+  canvas.style.width = `${width * IMAGE_SCALE}px`;
+  canvas.style.height = `${height * IMAGE_SCALE}px`;
+  canvas.style.imageRendering = 'pixelated';
+  canvas.getContext('2d')?.putImageData(new ImageData(rgba, width, height), 0, 0);
+  const figure = document.createElement('figure');
+  const caption = document.createElement('figcaption');
+  caption.textContent = `${name}, ${by}`;
+  figure.append(canvas, caption);
+  return figure;
+}

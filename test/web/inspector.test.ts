@@ -1069,6 +1069,31 @@ describe('web inspector in headless Chromium', { skip }, () => {
           );
         }
         assert.equal(await gpuPage.locator('#p1-run-output tr.diff').count(), 0);
+        // Each target as an image, the executor's and WebGPU's: opaque RGB, a float clamped to
+        // [0, 1] times 255, rounded (both programs write float4 targets).
+        for (const [location, words] of targets) {
+          const images = await gpuPage
+            .locator(`#p1-run-output .run-images[data-output="target ${location}"] canvas`)
+            .evaluateAll((cs) =>
+              (cs as HTMLCanvasElement[]).map((c) => ({
+                by: c.dataset['by'],
+                rgba: Array.from(c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data),
+              })),
+            );
+          const f = new Float32Array(Uint32Array.from(words).buffer);
+          const expected = Array.from({ length: 64 * 4 }, (_, j) =>
+            j % 4 === 3
+              ? 255
+              : Number.isNaN(f[(j >> 2) * 4 + (j % 4)]!)
+                ? 0
+                : Math.round(Math.min(1, Math.max(0, f[(j >> 2) * 4 + (j % 4)]!)) * 255),
+          );
+          assert.deepEqual(
+            images.map((x) => x.by),
+            ['executor', 'WebGPU'],
+          );
+          for (const x of images) assert.deepEqual(x.rgba, expected, `${name} target ${location} image by ${x.by}`);
+        }
         await shot(gpuPage, `run-pixel-webgpu-${name.split('.').pop()!}`);
       }
     },
