@@ -95,6 +95,13 @@ export {
   type Sdbg,
   type Msf,
 } from './debug/index.js';
+export {
+  readDxilSources,
+  readSrciSources,
+  moduleSources as dxilModuleSources,
+  type DxilSources,
+  type DxilSourceFile,
+} from './dxil/sources.js';
 export { printableKind } from './container/container.js';
 export {
   disassemble,

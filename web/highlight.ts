@@ -80,8 +80,16 @@ const GRAMMARS: Readonly<Record<Exclude<Language, 'plain'>, Grammar>> = {
   ]),
 };
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-export const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ESCAPES[c]!);
+// A carriage return as a character reference: the HTML parser turns a literal CR (of a CRLF source
+// file) into LF, a reference it keeps, so the <pre>'s text stays the text.
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\r': '&#13;',
+};
+export const escapeHtml = (s: string): string => s.replace(/[&<>"\r]/g, (c) => ESCAPES[c]!);
 
 /** The register a token names, as the SM4/5 listing names it ('v[1]' in WGSL is 'v1'). */
 export function registerKey(token: string): string {

@@ -25,13 +25,14 @@ import {
   decompiledHlsl,
   decodeContainerProgram,
   readContainerDebugInfo,
+  readDxilSources,
   type Container,
   type ContainerDebugInfo,
 } from '../src/index.js';
 import { highlight, type Language } from './highlight.js';
 import { reflectionView } from './reflection.js';
 import { instructionsByOffset, lineOffsets, wgslLines, type InstructionLink } from './link.js';
-import { executorRun, webgpuRun, SHOWN_WORDS, type RunOutputs } from './run.js';
+import { executorRun, webgpuRun, targetImage, SHOWN_WORDS, type RunOutputs } from './run.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
 type Loaded =
@@ -74,7 +75,7 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'wgsl', label: 'WGSL', applies: (f) => hasSm4(f) || hasDxil(f) },
   { id: 'hlsl', label: 'HLSL', applies: (f) => hasSm4(f) || hasDxil(f) },
   { id: 'dxil', label: 'DXIL', applies: hasDxil },
-  { id: 'source', label: 'Source', applies: (f) => hasPart(f, 'SPDB', 'SDBG') },
+  { id: 'source', label: 'Source', applies: (f) => hasPart(f, 'SPDB', 'SDBG', 'SRCI', 'ILDB') },
   { id: 'run', label: 'Run', applies: (f) => hasSm4(f) || hasDxil(f) },
 ];
 
@@ -133,9 +134,24 @@ function debugOf(f: Loaded): ContainerDebugInfo | undefined {
   return debugInfo.info;
 }
 
-/** The source files the debug information embeds (their text), by index. */
+/** A DXIL container's embedded sources (SRCI or the debug module's dx.source.*), or why not. */
+let dxilSources: { files: readonly { path: string; text: string }[]; error?: unknown } | undefined;
+
+function dxilSourcesOf(f: Loaded): NonNullable<typeof dxilSources> {
+  if (dxilSources === undefined) {
+    try {
+      dxilSources = { files: (f.kind === 'container' && readDxilSources(f.container)?.files) || [] };
+    } catch (e) {
+      dxilSources = { files: [], error: e };
+    }
+  }
+  return dxilSources;
+}
+
+/** The source files the debug information embeds (their text), by index: SPDB/SDBG's, else DXIL's. */
 function sourceFiles(f: Loaded): { path: string; text: string }[] {
-  return (debugOf(f)?.files ?? []).flatMap((s) => (s.text === undefined ? [] : [{ path: s.path, text: s.text }]));
+  const dxbc = (debugOf(f)?.files ?? []).flatMap((s) => (s.text === undefined ? [] : [{ path: s.path, text: s.text }]));
+  return dxbc.length || !hasPart(f, 'SRCI', 'ILDB') ? dxbc : [...dxilSourcesOf(f).files];
 }
 
 let sourceFile = 0;
@@ -165,15 +181,18 @@ function compute(id: TextId, f: Loaded): Computed {
         break;
       case 'source': {
         const files = sourceFiles(f);
+        const dxilError = files.length || !hasPart(f, 'SRCI', 'ILDB') ? undefined : dxilSourcesOf(f).error;
         out = files.length
           ? { text: files[Math.min(sourceFile, files.length - 1)]!.text, language: 'hlsl' }
-          : {
-              error: new UnsupportedError(
-                'E208_PART_UNSUPPORTED',
-                'the debug information embeds no source text',
-                debugOf(f) ? {} : { part: 'SPDB' },
-              ),
-            };
+          : dxilError !== undefined
+            ? { error: dxilError }
+            : {
+                error: new UnsupportedError(
+                  'E208_PART_UNSUPPORTED',
+                  'the debug information embeds no source text',
+                  debugOf(f) || hasPart(f, 'SRCI', 'ILDB') ? {} : { part: 'SPDB' },
+                ),
+              };
         break;
       }
     }
@@ -299,7 +318,7 @@ function buildPane(index: number): Pane {
           { class: 'note' },
           'The lifted program run with the seeded inputs of ',
           h('code', {}, 'iridia run --seed'),
-          ' (one thread group, or an 8×8 target) on the CPU executor and, for a compute program, on this browser’s WebGPU. ',
+          ' (one thread group, or an 8×8 target) on the CPU executor and on this browser’s WebGPU. ',
           h('label', { for: `${prefix}seed` }, 'Seed '),
           h('input', { type: 'number', id: `${prefix}seed`, min: '0', max: '4294967295', value: '1' }),
           ' ',
@@ -726,6 +745,14 @@ async function runView(p: Pane): Promise<void> {
   for (const [name, words] of Object.entries(cpu)) {
     const t = runTable(name, words, gpuOutputs?.[name]);
     differ += t.differ;
+    // A colour target is also shown as an image, the executor's beside WebGPU's.
+    const gpuWords = gpuOutputs?.[name];
+    const images = [
+      targetImage(program, name, words, 'executor'),
+      gpuWords && targetImage(program, name, gpuWords, 'WebGPU'),
+    ];
+    const shown = images.filter((x): x is HTMLElement => x !== undefined);
+    if (shown.length) out.append(h('div', { class: 'run-images', 'data-output': name }, ...shown));
     out.append(t.table);
   }
   const what = `seed ${seed}, ${program.stage} program, ${Object.keys(cpu).length} outputs`;
@@ -960,6 +987,7 @@ function open(name: string, bytes: Uint8Array): void {
   generation++;
   computed.clear();
   debugInfo = undefined;
+  dxilSources = undefined;
   links = undefined;
   selection = undefined;
   selectedPart = undefined;

@@ -91,6 +91,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage:
       'iridia decompile [--hlsl | --wgsl] [--json] [-o OUT] FILE | iridia decompile [--hlsl | --wgsl] FILE... --out-dir DIR [--root R] [--json]',
   },
+  source: {
+    summary: 'the HLSL source a /Zi build embeds (SPDB, SDBG; DXIL: SRCI or dx.source.contents)',
+    usage: 'iridia source [--list] [--file N] [--json] [-o OUT] FILE',
+  },
   run: {
     summary: 'run a lifted program on the CPU executor (or --gpu through WebGPU)',
     usage:

@@ -1,4 +1,4 @@
-// iridia/debug: debug information: SPDB (/Zi PDB), SDBG, MSF, annotations.
+// iridia/debug: debug information: SPDB (/Zi PDB), SDBG, MSF, annotations; DXIL's embedded sources (SRCI, dx.source.*).
 // A subpath export of the package (package.json "exports"); the same names as the root export
 // (src/index.ts), by layer. test/package/exports.test.ts checks that every root name is in one.
 
@@ -21,3 +21,10 @@ export {
   type Sdbg,
   type Msf,
 } from '../debug/index.js';
+export {
+  readDxilSources,
+  readSrciSources,
+  moduleSources as dxilModuleSources,
+  type DxilSources,
+  type DxilSourceFile,
+} from '../dxil/sources.js';

@@ -1,10 +1,12 @@
 // The WebGPU bindings of a seeded run (src/exec/seed.ts): the same words the executor is given,
-// samplers nearest with clamp-to-edge (the executor's nearestClampSampler). Used by `iridia run --seed
-// --gpu` and by the twins test's Dawn half.
+// samplers nearest with clamp-to-edge (the executor's nearestClampSampler); and a pixel program's
+// render job (its colour targets' formats, a full-screen triangle with constant varyings). Used by
+// `iridia run --seed --gpu`, the web page's Run pane and the twins test's Dawn half. No Node API.
 
+import type { Binding, Type } from '../ir/ir.js';
 import type { Program } from '../ir/program.js';
 import type { SeededBindings } from '../exec/index.js';
-import type { GpuBinding } from './types.js';
+import type { GpuBinding, PixelJob } from './types.js';
 
 export function seededGpuBindings(
   b: SeededBindings,
@@ -89,4 +91,78 @@ export function constantVaryings(p: Program, wordsAt: (location: number) => Uint
   return o;
 }
 `;
+}
+
+/** A colour output of a pixel program: its location, component count and scalar type. */
+export interface ColourOutput {
+  readonly location: number;
+  readonly width: number;
+  readonly scalar: string;
+}
+
+/** Each colour output of a pixel program, by location (none for a program of another stage). */
+export function colourOutputs(p: Program): ColourOutput[] {
+  const ep = p.module.entryPoints.find((e) => e.stage === 'fragment');
+  if (!ep) return [];
+  const fn = p.module.functions[ep.function]!;
+  const res = fn.result ? p.module.types[fn.result.type] : undefined;
+  const out: ColourOutput[] = [];
+  const add = (t: Type | undefined, b: Binding | undefined): void => {
+    if (!t || !b || b.kind !== 'location') return;
+    out.push({
+      location: b.location,
+      width: t.kind === 'vector' ? t.size : 1,
+      scalar: t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32',
+    });
+  };
+  if (res?.kind === 'struct') for (const m of res.members) add(p.module.types[m.type], m.binding);
+  else add(res, fn.result?.binding);
+  return out.sort((a, b) => a.location - b.location);
+}
+
+/** The output's components of each pixel, from the executor's four words a pixel. */
+export function targetComponents(four: Uint32Array, width: number): Uint32Array {
+  const pixels = four.length / 4;
+  const out = new Uint32Array(pixels * width);
+  for (let i = 0; i < pixels; i++) for (let k = 0; k < width; k++) out[i * width + k] = four[i * 4 + k]!;
+  return out;
+}
+
+/**
+ * The WebGPU job of a pixel program drawn as one full-screen triangle over a width x height target,
+ * its varyings constant (`wordsAt(location)`, as constantVaryings), one target a colour output (r32,
+ * rg32 or rgba32 of its scalar type; a location between them a masked r32uint): `outputs` gives each
+ * output's index in the job's targets. The readback of target i holds the output's components a pixel.
+ */
+export function seededPixelJob(
+  p: Program,
+  code: string,
+  bindings: readonly GpuBinding[],
+  size: { readonly width: number; readonly height: number },
+  wordsAt: (location: number) => Uint32Array | undefined,
+  /** Throws: a colour output with no WebGPU target format (three components). */
+  unsupported: (why: string) => never,
+): { job: PixelJob; outputs: ColourOutput[] } {
+  const outputs = colourOutputs(p);
+  const formats = new Map<number, GPUTextureFormat>();
+  for (const c of outputs) {
+    if (c.width === 3) unsupported(`colour output ${c.location} has 3 components, which no WebGPU target format has`);
+    const base = c.scalar === 'f32' ? 'float' : c.scalar === 'i32' ? 'sint' : 'uint';
+    formats.set(c.location, `${c.width === 1 ? 'r' : c.width === 2 ? 'rg' : 'rgba'}32${base}` as GPUTextureFormat);
+  }
+  const max = outputs.reduce((x, c) => Math.max(x, c.location), -1);
+  const targets = Array.from({ length: Math.max(1, max + 1) }, (_, i) => {
+    const format = formats.get(i);
+    return format ? { format } : { format: 'r32uint' as GPUTextureFormat, writeMask: 0 };
+  });
+  const job: PixelJob = {
+    code,
+    vertexCode: constantVaryings(p, wordsAt),
+    width: size.width,
+    height: size.height,
+    targets,
+    bindings,
+    fragmentOnlyBindings: true,
+  };
+  return { job, outputs };
 }

@@ -15,6 +15,7 @@ import { emitWgsl } from '../../src/wgsl/index.js';
 import type { Program } from '../../src/ir/program.js';
 import { compileWgsl, webgpuSkip } from '../helpers/webgpu.js';
 import { cb, computeProgram, ins, imm, r, rs, storeRaw, type Operand } from '../exec/asm.js';
+import { rng } from '../helpers/rng.js';
 
 const D = {
   dadd: 0xbf,
@@ -78,17 +79,6 @@ function want(x: number, ...ops: [number, number][]): number[] {
   return Number.isNaN(x) ? [0, 0x7ff80000] : words(x);
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
 const SPECIAL: [number, number][] = [
   [0, 0],
   [0, 0x80000000],

@@ -16,6 +16,7 @@ import { validateModule } from '../../src/ir/validate.js';
 import { nearestClampSampler, runCompute } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
 import { closeWebgpu, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
+import { rng } from '../helpers/rng.js';
 
 after(() => closeWebgpu());
 
@@ -40,18 +41,6 @@ const words = (x: number): [number, number] => {
   DV.setFloat64(0, x, true);
   return [DV.getUint32(0, true), DV.getUint32(4, true)];
 };
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
 
 /** Operand pairs of the fp64 programs: subnormals (what the denorm tests are about), ties, random. */
 function fp64Operands(): [number, number, number, number][] {

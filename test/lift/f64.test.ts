@@ -15,6 +15,7 @@ import { runCompute } from '../../src/exec/index.js';
 import { emitModuleWgsl, lowerForWgsl } from '../../src/wgsl/index.js';
 import { F64_DEFAULT_NAN, SOFT64_OPS, Soft64, type Soft64Op } from '../../src/lift/f64.js';
 import { closeWebgpu, compileWgsl, runCompute as gpuCompute, webgpuSkip } from '../helpers/webgpu.js';
+import { rng } from '../helpers/rng.js';
 
 after(() => closeWebgpu());
 
@@ -43,19 +44,6 @@ const wordsOfBig = (v: bigint): [number, number] => {
   const u = BigInt.asUintN(64, v);
   return [Number(u & 0xffffffffn), Number(u >> 32n)];
 };
-
-/** A seeded generator (xorshift32). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
 
 /** Words of edge doubles: zeros, subnormals and the normal boundary, ones, ties, extremes, NaNs. */
 const EDGE_DOUBLES: [number, number][] = [

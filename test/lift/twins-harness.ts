@@ -17,7 +17,6 @@
 // one primitive or patch), so a twin's figures here are those the CLI prints.
 
 import type { Program } from '../../src/ir/program.js';
-import type { Binding, Type } from '../../src/ir/ir.js';
 import {
   FILE_WORDS,
   SEED_DOMAIN_POINTS,
@@ -36,7 +35,7 @@ import {
   type SeededResource,
 } from '../../src/exec/index.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
-import { constantVaryings, seededGpuBindings } from '../../src/gpu/seeded.js';
+import { colourOutputs, constantVaryings, seededGpuBindings } from '../../src/gpu/seeded.js';
 import { runCompute as gpuCompute, runPixel as gpuPixel } from '../helpers/webgpu.js';
 import { isNaNWord, ulpDistance, widenThreeLaneTargets } from '../exec/diff-harness.js';
 
@@ -63,25 +62,8 @@ function writableWords(b: SeededBindings, r: SeededResource): Uint32Array {
   return out;
 }
 
-/** Each colour output of a pixel program: location, lanes and scalar. */
-export function colourOutputs(p: Program): Array<{ location: number; width: number; scalar: string }> {
-  const ep = p.module.entryPoints.find((e) => e.stage === 'fragment');
-  if (!ep) return [];
-  const fn = p.module.functions[ep.function]!;
-  const res = fn.result ? p.module.types[fn.result.type] : undefined;
-  const out: Array<{ location: number; width: number; scalar: string }> = [];
-  const add = (t: Type | undefined, b: Binding | undefined): void => {
-    if (!t || !b || b.kind !== 'location') return;
-    out.push({
-      location: b.location,
-      width: t.kind === 'vector' ? t.size : 1,
-      scalar: t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32',
-    });
-  };
-  if (res?.kind === 'struct') for (const m of res.members) add(p.module.types[m.type], m.binding);
-  else add(res, fn.result?.binding);
-  return out.sort((a, b) => a.location - b.location);
-}
+/** Each colour output of a pixel program: location, lanes and scalar (the CLI's and the web page's). */
+export { colourOutputs };
 
 /** The program's outputs on the executor, by name (see the header), and how many words of its writable
  * resources the run changed (0 with no colour target: nothing was written that differs from the seed). */

@@ -20,6 +20,7 @@ import { d3dReflectJson } from '../../src/reflect/d3d.js';
 import { listingHeader } from '../../src/disasm/header.js';
 import { FIXTURES, readBytes, walk } from '../helpers/shared.js';
 import { fixture, partData } from './helpers.js';
+import { rng } from '../helpers/rng.js';
 
 function throwsCode(f: () => unknown, code: ErrorCode, what: string): IridiaError {
   try {
@@ -180,19 +181,6 @@ test('STAT, SFI0, IFCE and Aon9: truncation and counts past the end', () => {
   throwsCode(() => readAon9(rows), 'E203_PART_BAD_COUNT', 'Aon9 constant range count');
   throwsCode(() => readAon9(aon9.subarray(0, 10)), 'E201_PART_TRUNCATED', 'Aon9 of 10 bytes');
 });
-
-/** A small deterministic generator (xorshift32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
 
 test('random corruption of every part iridia reads, in every fixture: a result or an IridiaError', () => {
   const kinds = new Set([

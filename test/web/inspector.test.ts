@@ -20,6 +20,7 @@ import { d3dReflectAnyJson } from '../../src/reflect/dxil.js';
 import { SEEDED_DEFAULTS, seededCpu } from '../../src/cli/commands/run.js';
 import { FIXTURES, REPO, firstDifference } from '../helpers/shared.js';
 import { needs } from '../helpers/strict.js';
+import { srci, u32 } from '../helpers/srci.js';
 
 const CHROMIUM = process.env['IRIDIA_CHROMIUM'] ?? '/usr/bin/chromium';
 /** SwiftShader's Vulkan driver (Debian's chromium package), for the WebGPU run. */
@@ -646,6 +647,45 @@ describe('web inspector in headless Chromium', { skip }, () => {
     await shot(page, 'zi-source-linked');
   });
 
+  test('a DXIL /Zi build: the HLSL of dx.source.contents, and of an SRCI part with two files', async () => {
+    const file = join(FIXTURES, 'dxil-source/Helios__PixelShader.dxil');
+    const bytes = bytesOf(file);
+    await openThroughInput(page, 'dxil-zi.dxil', bytes);
+    await setPanes(page, 2);
+    await page.click('#p1-tab-source');
+    // The debug module's text: the file rtarun9/Helios holds at that commit, with the CRLF of the build.
+    const shown = (await page.locator('#p1-source-output').textContent()) ?? '';
+    assert.equal(shown.replace(/\r\n/g, '\n'), textOf(join(FIXTURES, 'dxil-source/Helios__PixelShader.hlsl')));
+    assert.equal(shown, iridia.readDxilSources(iridia.parseContainer(new Uint8Array(bytes)))!.files[0]!.text);
+    assert.deepEqual(await page.locator('#p1-source-file option').allTextContents(), ['Shaders\\PixelShader.hlsl']);
+    await shot(page, 'dxil-source');
+    // SRCI (zlib contents) with two files: the selector offers both, each shows its text.
+    const files = [
+      { path: 'main.hlsl', text: '#include "common.hlsli"\nfloat4 main() : SV_Target { return K; }\n' },
+      { path: '.\\common.hlsli', text: 'static const float4 K = 1;\n' },
+    ];
+    const part = srci(files, [['E', 'main']], true);
+    await openThroughInput(page, 'srci.dxil', Buffer.from(iridia.serializeContainer([{ kind: 'SRCI', data: part }])));
+    await page.click('#p1-tab-source');
+    assert.deepEqual(
+      await page.locator('#p1-source-file option').allTextContents(),
+      files.map((f) => f.path),
+    );
+    assert.equal(await page.locator('#p1-source-output').textContent(), files[0]!.text);
+    await page.selectOption('#p1-source-file', '1');
+    assert.equal(await page.locator('#p1-source-output').textContent(), files[1]!.text);
+    // A broken SRCI shows its typed error in the pane.
+    const broken = part.slice();
+    broken.set(u32(part.byteLength + 4), 0);
+    await openThroughInput(
+      page,
+      'srci-broken.dxil',
+      Buffer.from(iridia.serializeContainer([{ kind: 'SRCI', data: broken }])),
+    );
+    await page.click('#p1-tab-source');
+    assert.equal(await page.locator('#p1-panel-source .error').getAttribute('data-code'), 'E202_PART_BAD_OFFSET');
+  });
+
   test('a level-9 build: its listing, reflection tables and links', async () => {
     const dir = join(OWN, 'vs_basic/main-vs_4_0_level_9_1');
     await openThroughInput(page, 'level9.dxbc', bytesOf(join(dir, 'shader.dxbc')));
@@ -879,18 +919,17 @@ describe('web inspector in headless Chromium', { skip }, () => {
     // The seed box keeps 7 from the last run.
     assert.match((await page.locator('#p1-run-status').textContent()) ?? '', /^seed 7, pixel program/);
     const seeded = seededCpu(iridia.lift(new Uint8Array(ps)), 7, SEEDED_DEFAULTS).targets!;
+    assert.ok(Object.keys(seeded).length > 0);
     for (const [location, words] of Object.entries(seeded)) {
-      // The page shows the executor's four words a pixel; the CLI the output's components.
-      const shown = (await tableRows(page, `#p1-run-output [data-output="target ${location}"]`)).map((r) =>
-        parseInt(r[1]!, 16),
+      // The output's components of each pixel, as the CLI prints them (the first SHOWN_WORDS).
+      const shown = await tableRows(page, `#p1-run-output [data-output="target ${location}"]`);
+      assert.deepEqual(
+        shown,
+        words.slice(0, 256).map((w, i) => [String(i), hex8(w)]),
+        `target ${location}`,
       );
-      const width = words.length / 64;
-      const pixels = Math.min(64, Math.floor(shown.length / 4));
-      assert.ok(pixels > 0);
-      for (let i = 0; i < pixels; i++)
-        for (let k = 0; k < width; k++)
-          assert.equal(shown[i * 4 + k], words[i * width + k], `target ${location} pixel ${i}.${k}`);
     }
+    await shot(page, 'run-pixel-executor');
   });
 
   test('a 10,000-instruction program opens (time printed, not asserted)', async (t) => {
@@ -954,7 +993,7 @@ describe('web inspector in headless Chromium', { skip }, () => {
     existsSync(VK_ICD) ? false : `${VK_ICD} is absent (SwiftShader's Vulkan driver, for WebGPU in Chromium)`,
   );
   test(
-    'Run on WebGPU (SwiftShader): the compute program word for word beside the executor',
+    'Run on WebGPU (SwiftShader): a compute and two pixel programs word for word beside the executor',
     { skip: noVulkan },
     async () => {
       // One Chromium at a time: the first is closed, and one with WebGPU on SwiftShader's Vulkan started.
@@ -994,6 +1033,69 @@ describe('web inspector in headless Chromium', { skip }, () => {
       );
       assert.equal(await gpuPage.locator('#p1-run-output tr.diff').count(), 0);
       await shot(gpuPage, 'run-compute-webgpu');
+
+      // A pixel program (a sample and a constant buffer; DXBC) and a DXIL one (the interpolated
+      // colour): the 8x8 target drawn on WebGPU, every word equal to the executor's.
+      for (const [name, file] of [
+        ['gpu-pixel.dxbc', join(OWN, 'ps_sample_basic/main-ps_5_0/shader.dxbc')],
+        ['gpu-pixel.dxil', join(FIXTURES, 'dxil-lift/gpu__color.frag.sm60.dxil')],
+      ] as const) {
+        const ps = bytesOf(file);
+        await openThroughInput(gpuPage, name, ps);
+        await gpuPage.click('#p1-tab-run');
+        await gpuPage.fill('#p1-seed', '7');
+        await gpuPage.click('#p1-run');
+        await gpuPage.waitForFunction(
+          () => /^seed /.test(document.querySelector('#p1-run-status')?.textContent ?? ''),
+          null,
+          { timeout: 60_000 },
+        );
+        const expected = seededCpu(iridia.liftContainer(iridia.parseContainer(new Uint8Array(ps))), 7, SEEDED_DEFAULTS);
+        const targets = Object.entries(expected.targets!);
+        const outputs = targets.length + Object.keys(expected.outputs).length;
+        assert.equal(
+          (await gpuPage.locator('#p1-run-status').textContent()) ?? '',
+          `seed 7, pixel program, ${outputs} outputs on the executor and WebGPU: 0 words differ`,
+          name,
+        );
+        assert.ok(targets.length > 0);
+        for (const [location, words] of targets) {
+          const rows = await tableRows(gpuPage, `#p1-run-output [data-output="target ${location}"]`);
+          assert.equal(words.length % 64, 0, 'an 8x8 target');
+          assert.deepEqual(
+            rows,
+            words.slice(0, 256).map((w, i) => [String(i), hex8(w), hex8(w)]),
+            `${name} target ${location}`,
+          );
+        }
+        assert.equal(await gpuPage.locator('#p1-run-output tr.diff').count(), 0);
+        // Each target as an image, the executor's and WebGPU's: opaque RGB, a float clamped to
+        // [0, 1] times 255, rounded (both programs write float4 targets).
+        for (const [location, words] of targets) {
+          const images = await gpuPage
+            .locator(`#p1-run-output .run-images[data-output="target ${location}"] canvas`)
+            .evaluateAll((cs) =>
+              (cs as HTMLCanvasElement[]).map((c) => ({
+                by: c.dataset['by'],
+                rgba: Array.from(c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data),
+              })),
+            );
+          const f = new Float32Array(Uint32Array.from(words).buffer);
+          const expected = Array.from({ length: 64 * 4 }, (_, j) =>
+            j % 4 === 3
+              ? 255
+              : Number.isNaN(f[(j >> 2) * 4 + (j % 4)]!)
+                ? 0
+                : Math.round(Math.min(1, Math.max(0, f[(j >> 2) * 4 + (j % 4)]!)) * 255),
+          );
+          assert.deepEqual(
+            images.map((x) => x.by),
+            ['executor', 'WebGPU'],
+          );
+          for (const x of images) assert.deepEqual(x.rgba, expected, `${name} target ${location} image by ${x.by}`);
+        }
+        await shot(gpuPage, `run-pixel-webgpu-${name.split('.').pop()!}`);
+      }
     },
   );
 

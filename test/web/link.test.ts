@@ -33,6 +33,7 @@ function textOf(html: string): string {
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
+    .replace(/&#13;/g, '\r')
     .replace(/&amp;/g, '&');
 }
 
@@ -107,6 +108,8 @@ test('highlighting keeps every listing byte for byte (asm, WGSL, JSON, HLSL)', (
   }
   samples.push([readFileSync(join(OWN, 'vs_basic/source.hlsl'), 'utf8'), 'hlsl']);
   samples.push(['a < b && "c" > d\n\nno final newline', 'plain']);
+  // A CRLF source (dxc keeps the Windows line ends of the file it compiled): the CR stays a character.
+  samples.push(['struct S\r\n{\r\n  float4 p; // "\r" alone\r\n};\r\n', 'hlsl']);
   for (const [text, language] of samples) {
     const html = highlight(text, language);
     assert.equal(textOf(html), text, `${language}: ${text.slice(0, 60)}`);

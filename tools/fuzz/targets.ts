@@ -24,6 +24,7 @@ import { readPsv0 } from '../../src/dxil/psv0.js';
 import { readRts0 } from '../../src/dxil/rts0.js';
 import { readRdat } from '../../src/dxil/rdat.js';
 import { readIldn, readHash, readVers, readSrci } from '../../src/dxil/parts.js';
+import { readDxilSources } from '../../src/dxil/sources.js';
 import { reflect } from '../../src/reflect/reflection.js';
 import { d3dReflectJson } from '../../src/reflect/d3d.js';
 import { reflectDxil } from '../../src/dxil/reflect.js';
@@ -365,6 +366,14 @@ export const TARGETS: readonly Target[] = [
       readDebugInfo(c);
       debugAnnotationResult(c);
     },
+  },
+  {
+    name: 'dxil-sources',
+    about: "readDxilSources: SRCI (its zlib contents inflated) or the debug module's dx.source.*",
+    seeds: 'any',
+    needs: ['SRCI|ILDB'],
+    focus: ['SRCI', 'ILDB'],
+    run: (b) => void readDxilSources(parseContainer(b)),
   },
   {
     name: 'dxil-bitstream',

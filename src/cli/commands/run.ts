@@ -53,11 +53,10 @@ import {
 } from '../../exec/index.js';
 import { emitWgsl } from '../../wgsl/index.js';
 import { openGpu } from '../../gpu/session.js';
-import { constantVaryings, seededGpuBindings } from '../../gpu/seeded.js';
+import { colourOutputs, seededGpuBindings, seededPixelJob, targetComponents } from '../../gpu/seeded.js';
 import { FILE_WORDS } from '../../exec/index.js';
 import type { GpuBinding } from '../../gpu/types.js';
 import type { BudgetOptions } from '../../exec/budget.js';
-import type { Binding, Type } from '../../ir/ir.js';
 
 function words(w: Words): Uint32Array {
   if (Array.isArray(w)) return new Uint32Array(w.map((x) => x >>> 0));
@@ -329,24 +328,6 @@ function outputWords(b: SeededBindings, r: SeededResource): number[] {
   return out;
 }
 
-/** Each colour output of a pixel program: location and component count. */
-function colourOutputs(p: Program): Array<{ location: number; width: number; scalar: string }> {
-  const fn = p.module.functions[p.module.entryPoints.find((e) => e.stage === 'fragment')!.function]!;
-  const res = fn.result ? p.module.types[fn.result.type] : undefined;
-  const out: Array<{ location: number; width: number; scalar: string }> = [];
-  const add = (t: Type | undefined, b: Binding | undefined) => {
-    if (!t || !b || b.kind !== 'location') return;
-    out.push({
-      location: b.location,
-      width: t.kind === 'vector' ? t.size : 1,
-      scalar: t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32',
-    });
-  };
-  if (res?.kind === 'struct') for (const m of res.members) add(p.module.types[m.type], m.binding);
-  else add(res, fn.result?.binding);
-  return out.sort((a, b) => a.location - b.location);
-}
-
 /** A seeded run on the executor (exported for the fuzz target `exec`, which gives small budgets). */
 export function seededCpu(p: Program, seed: number, size: RunSize, limits: BudgetOptions = {}): SeededResult {
   const b = seedBindings(p, seed);
@@ -364,10 +345,7 @@ export function seededCpu(p: Program, seed: number, size: RunSize, limits: Budge
     const targets: Record<string, number[]> = {};
     for (const c of colourOutputs(p)) {
       const four = r.targets[c.location];
-      if (!four) continue;
-      const words: number[] = [];
-      for (let i = 0; i < n; i++) for (let k = 0; k < c.width; k++) words.push(four[i * 4 + k]!);
-      targets[String(c.location)] = words;
+      if (four) targets[String(c.location)] = Array.from(targetComponents(four, c.width));
     }
     out.targets = targets;
     out.written = Array.from(r.written);
@@ -663,37 +641,24 @@ async function gpuRun(
       if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
       return { outputs: r.outputs };
     }
-    const vertexCode = constantVaryings(p, (location) => {
-      const src = size.inputs?.[String(location)];
-      return src ? words(src) : undefined;
-    });
-    const locs: Array<{ location: number; format: GPUTextureFormat }> = [];
-    for (const c of colourOutputs(p)) {
-      if (c.width === 3) throw new UsageError('--gpu: a 3-component colour output has no WebGPU target format');
-      const base = c.scalar === 'f32' ? 'float' : c.scalar === 'i32' ? 'sint' : 'uint';
-      locs.push({
-        location: c.location,
-        format: `${c.width === 1 ? 'r' : c.width === 2 ? 'rg' : 'rgba'}32${base}` as GPUTextureFormat,
-      });
-    }
-    const max = locs.reduce((x, l) => Math.max(x, l.location), -1);
-    const targets = Array.from({ length: Math.max(1, max + 1) }, (_, i) => {
-      const l = locs.find((x) => x.location === i);
-      return l ? { format: l.format } : { format: 'r32uint' as GPUTextureFormat, writeMask: 0 };
-    });
-    const r = await session.runPixel({
+    const { job, outputs } = seededPixelJob(
+      p,
       code,
-      vertexCode,
-      width: size.width,
-      height: size.height,
-      targets,
       bindings,
-      fragmentOnlyBindings: true,
-    });
+      size,
+      (location) => {
+        const src = size.inputs?.[String(location)];
+        return src ? words(src) : undefined;
+      },
+      (why) => {
+        throw new UsageError(`--gpu: ${why}`);
+      },
+    );
+    const r = await session.runPixel(job);
     if (!r.ok) throw new UsageError(`WebGPU ${r.stage}: ${r.messages.join('; ')}`);
     return {
       outputs: r.outputs,
-      targets: Object.fromEntries(locs.map((l) => [String(l.location), r.targets[l.location]!])),
+      targets: Object.fromEntries(outputs.map((c) => [String(c.location), r.targets[c.location]!])),
     };
   } finally {
     session.destroy();
