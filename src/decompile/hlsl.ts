@@ -240,6 +240,7 @@ class HlslPrinter {
         out.push(`groupshared ${el} ${name}${dims};`);
         return;
       }
+      if (!r && this.isCounter(gi, t)) return;
       if (!r) return refuse('resource kind not handled', `global ${g.name} without a resource`);
       const reg = `register(${r.registerClass}${r.register}${r.space ? `, space${r.space}` : ''})`;
       if (r.count !== 1) refuse('resource kind not handled', `${g.name}: a range of registers`);
@@ -614,6 +615,7 @@ class HlslPrinter {
         return;
       }
       case 'atomic': {
+        if (this.counterUpdate(s, pad, out)) return;
         const fns: Record<string, string> = {
           add: 'InterlockedAdd',
           and: 'InterlockedAnd',
@@ -1049,7 +1051,7 @@ class HlslPrinter {
       case 'literal':
         return [literalText(e.scalar, e.bits), e.scalar === 'i32' && (e.bits | 0) < 0 ? 14 : ATOM];
       case 'zero':
-        return [zeroText(this.m.types[e.type]!, (t) => this.m.types[t]!), ATOM];
+        return [zeroText(this.m.types[e.type]!, (t) => this.m.types[t]!), 14]; // a cast: `((uint4)0).x`
       case 'constant':
         return refuse('operation not handled', 'a module constant');
       case 'compose': {
@@ -1312,6 +1314,38 @@ class HlslPrinter {
       return `RW${hd}<${s}${n}>`;
     }
     return refuse('operation not handled', `a query of a ${k.kind}`);
+  }
+
+  // ---- hidden counters (IncrementCounter / DecrementCounter)
+
+  /** Counter globals (lift/counter.ts), by global: the structured UAV whose counter each is. */
+  private readonly counters = new Map<number, number>();
+
+  /** Whether global `gi` is the hidden counter of a structured UAV (one atomic<u32>, not a range's). */
+  private isCounter(gi: number, t: Type): boolean {
+    const owner = [...this.resources.values()].find((x) => x.counter?.global === gi);
+    if (!owner || t.kind !== 'atomic') return false;
+    if (owner.kind.kind !== 'uav' || owner.kind.view !== 'structured')
+      refuse('resource kind not handled', `${owner.name}: a hidden counter of a ${owner.kind.kind} that is not a structured UAV`);
+    this.counters.set(gi, owner.global);
+    return true;
+  }
+
+  /** The counter's update (counter.ts updateCounter): an atomic add of 1 is `IncrementCounter()`, whose
+   * value is the count before; of 0xffffffff, `DecrementCounter()`, whose value is the count after, so
+   * the IR's value before is that + 1. */
+  private counterUpdate(s: Extract<Stmt, { op: 'atomic' }>, pad: string, out: string[]): boolean {
+    const g = this.exprs(s.pointer);
+    const owner = g.op === 'global' ? this.counters.get(g.global) : undefined;
+    if (owner === undefined) return false;
+    const v = s.value === undefined ? undefined : this.exprs(s.value);
+    const step = s.fn === 'add' && v?.op === 'literal' ? v.bits >>> 0 : undefined;
+    if (step !== 1 && step !== 0xffffffff) return refuse('operation not handled', 'a counter update other than +1 or -1');
+    const name = this.globalNames.get(owner)!;
+    const call = step === 1 ? `${name}.IncrementCounter()` : `${name}.DecrementCounter() + 1u`;
+    if (s.result === undefined) out.push(`${pad}${name}.${step === 1 ? 'IncrementCounter' : 'DecrementCounter'}();`);
+    else out.push(`${pad}uint ${this.letName(s.result, { kind: 'scalar', scalar: 'u32' })} = ${call};`);
+    return true;
   }
 
   // ---- structured and typed buffer views
