@@ -1326,7 +1326,10 @@ class HlslPrinter {
     const owner = [...this.resources.values()].find((x) => x.counter?.global === gi);
     if (!owner || t.kind !== 'atomic') return false;
     if (owner.kind.kind !== 'uav' || owner.kind.view !== 'structured')
-      refuse('resource kind not handled', `${owner.name}: a hidden counter of a ${owner.kind.kind} that is not a structured UAV`);
+      refuse(
+        'resource kind not handled',
+        `${owner.name}: a hidden counter of a ${owner.kind.kind} that is not a structured UAV`,
+      );
     this.counters.set(gi, owner.global);
     return true;
   }
@@ -1340,7 +1343,8 @@ class HlslPrinter {
     if (owner === undefined) return false;
     const v = s.value === undefined ? undefined : this.exprs(s.value);
     const step = s.fn === 'add' && v?.op === 'literal' ? v.bits >>> 0 : undefined;
-    if (step !== 1 && step !== 0xffffffff) return refuse('operation not handled', 'a counter update other than +1 or -1');
+    if (step !== 1 && step !== 0xffffffff)
+      return refuse('operation not handled', 'a counter update other than +1 or -1');
     const name = this.globalNames.get(owner)!;
     const call = step === 1 ? `${name}.IncrementCounter()` : `${name}.DecrementCounter() + 1u`;
     if (s.result === undefined) out.push(`${pad}${name}.${step === 1 ? 'IncrementCounter' : 'DecrementCounter'}();`);
@@ -1385,8 +1389,14 @@ class HlslPrinter {
       if (el) {
         const m = new Map<number, ElementWord>();
         if (!structuredWords(el, 0, '', m) || m.size !== n || el.elements > 0 || el.class === 2 || el.class === 3)
-          refuse('resource kind not handled', `${name}: a structured element of ${stride} bytes whose words are not all 32-bit scalars of one member each`);
-        words = Array.from({ length: n }, (_, i) => m.get(i) ?? refuse('resource kind not handled', `${name}: word ${i} of its element is padding`));
+          refuse(
+            'resource kind not handled',
+            `${name}: a structured element of ${stride} bytes whose words are not all 32-bit scalars of one member each`,
+          );
+        words = Array.from(
+          { length: n },
+          (_, i) => m.get(i) ?? refuse('resource kind not handled', `${name}: word ${i} of its element is padding`),
+        );
         if (el.class === 5) collect(el);
         elType = rdefTypeName(el);
       } else if (n <= 4) {
@@ -1401,7 +1411,14 @@ class HlslPrinter {
         words = Array.from({ length: n }, (_, i) => ({ path: `.w[${i}]`, scalar: 'u32' as const }));
       }
       out.push(`${rw ? 'RW' : ''}StructuredBuffer<${elType}> ${name} : ${reg};`);
-      this.views.set(gi, { name, decl: `${rw ? 'RW' : ''}StructuredBuffer<${elType}>`, rw, structured: true, words, lanes: 1 });
+      this.views.set(gi, {
+        name,
+        decl: `${rw ? 'RW' : ''}StructuredBuffer<${elType}>`,
+        rw,
+        structured: true,
+        words,
+        lanes: 1,
+      });
       return true;
     }
     const binding = reflected ? this.rdef?.bindings.find((b) => b.name === reflected) : undefined;
@@ -1449,7 +1466,11 @@ class HlslPrinter {
    * signed or float word would compare or add as another type than the IR's u32). */
   private viewAtomicTarget(v: BufferView, index: ExprId): string {
     const l = this.viewLvalue(v, index);
-    if (!l) return refuse('resource kind not handled', `${v.name}: an atomic on a structured element of ${v.words.length} words`);
+    if (!l)
+      return refuse(
+        'resource kind not handled',
+        `${v.name}: an atomic on a structured element of ${v.words.length} words`,
+      );
     if (l.scalar !== 'u32') refuse('resource kind not handled', `${v.name}: an atomic on a ${SCALAR[l.scalar]} word`);
     return l.text;
   }
@@ -1472,8 +1493,23 @@ class HlslPrinter {
     const lines: string[] = [];
     if (kind === 'length') {
       if (v.structured)
-        lines.push(`uint ${fnName}()`, '{', '    uint count, stride;', `    ${v.name}.GetDimensions(count, stride);`, `    return count * ${n}u;`, '}');
-      else lines.push(`uint ${fnName}()`, '{', '    uint count;', `    ${v.name}.GetDimensions(count);`, '    return count;', '}');
+        lines.push(
+          `uint ${fnName}()`,
+          '{',
+          '    uint count, stride;',
+          `    ${v.name}.GetDimensions(count, stride);`,
+          `    return count * ${n}u;`,
+          '}',
+        );
+      else
+        lines.push(
+          `uint ${fnName}()`,
+          '{',
+          '    uint count;',
+          `    ${v.name}.GetDimensions(count);`,
+          '    return count;',
+          '}',
+        );
     } else {
       lines.push(kind === 'word' ? `uint ${fnName}(uint w)` : `void ${fnName}(uint w, uint v)`, '{');
       lines.push(`    uint e = w / ${n}u;`, `    uint k = w % ${n}u;`);
