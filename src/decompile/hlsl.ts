@@ -1372,6 +1372,8 @@ class HlslPrinter {
     out: string[],
   ): boolean {
     const k = r.kind;
+    if (k.kind === 'uav' && k.texels)
+      refuse('resource kind not handled', `${name}: a typed ${k.dimension} view used atomically (held as texel words)`);
     if (k.kind !== 'buffer' && k.kind !== 'uav') return false;
     if (k.view === 'raw' || (k.kind === 'uav' && (k.dimension !== 'buffer' || k.texels || k.elementWords)))
       return false;

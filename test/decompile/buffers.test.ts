@@ -17,7 +17,10 @@ import { glslang, glslangFailures } from './census.js';
 
 const tool = glslang();
 
-function checked(path: string, bytes = new Uint8Array(readFileSync(path))): { d: Decompiled; hlsl: string } {
+function checked(
+  path: string,
+  bytes: Uint8Array = new Uint8Array(readFileSync(path)),
+): { d: Decompiled; hlsl: string } {
   const d = decompile(bytes);
   const hlsl = decompiledHlsl(d);
   assert.equal(equivalence(d.lifted, d.readable).kind, 'same', path);
