@@ -1484,7 +1484,7 @@ class HlslPrinter {
 
   /** A helper function over one view: `word` (read word w of the element array), `store` (write it),
    * `length` (the IR's array_length over GetDimensions). Exact for every w the IR reads: element
-   * w / N, word w % N of it, as the member that holds it. */
+   * word / N, word % N of it, as the member that holds it. */
   private viewHelper(v: BufferView, kind: 'word' | 'store' | 'length'): string {
     const key = `${v.name}/${kind}`;
     const have = this.viewHelpers.get(key);
@@ -1513,11 +1513,11 @@ class HlslPrinter {
           '}',
         );
     } else {
-      lines.push(kind === 'word' ? `uint ${fnName}(uint w)` : `void ${fnName}(uint w, uint v)`, '{');
-      lines.push(`    uint e = w / ${n}u;`, `    uint k = w % ${n}u;`);
+      lines.push(kind === 'word' ? `uint ${fnName}(uint word)` : `void ${fnName}(uint word, uint value)`, '{');
+      lines.push(`    uint element = word / ${n}u;`, `    uint k = word % ${n}u;`);
       v.words.forEach((w, i) => {
-        const at = `${v.name}[e]${w.path}`;
-        const body = kind === 'word' ? `return ${toWord(w.scalar, at)};` : `${at} = ${fromWord(w.scalar, 'v')};`;
+        const at = `${v.name}[element]${w.path}`;
+        const body = kind === 'word' ? `return ${toWord(w.scalar, at)};` : `${at} = ${fromWord(w.scalar, 'value')};`;
         const cond = i === n - 1 ? (i === 0 ? '' : 'else ') : `${i === 0 ? '' : 'else '}if (k == ${i}u) `;
         lines.push(kind === 'word' && i === n - 1 ? `    ${body}` : `    ${cond}${body}`);
       });

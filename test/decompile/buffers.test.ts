@@ -48,11 +48,11 @@ test(
       hlsl,
       /\nStructuredBuffer<Particle> In\w* : register\(t0\);\nRWStructuredBuffer<Particle> Out\w* : register\(u0\);/,
     );
-    // word w of the element array is element w / 8, word w % 8 of it, read as the member holding it
-    assert.match(hlsl, /uint e = w \/ 8u;/);
-    assert.match(hlsl, /if \(k == 1u\) return asuint\(In\w*\[e\]\.pos\.y\);/);
-    assert.match(hlsl, /return In\w*\[e\]\.flags;/);
-    assert.match(hlsl, /else if \(k == 5u\) Out\w*\[e\]\.vel\.y = asfloat\(v\);/);
+    // word w of the element array is element w / 8, word w % 8 of it,, read as the member holding it
+    assert.match(hlsl, /uint element = word \/ 8u;/);
+    assert.match(hlsl, /if \(k == 1u\) return asuint\(In\w*\[element\]\.pos\.y\);/);
+    assert.match(hlsl, /return In\w*\[element\]\.flags;/);
+    assert.match(hlsl, /else if \(k == 5u\) Out\w*\[element\]\.vel\.y = asfloat\(value\);/);
     // the IR's bounds check stays: the length in words from GetDimensions
     assert.match(hlsl, /GetDimensions\(count, stride\);\n {4}return count \* 8u;/);
   },
@@ -67,7 +67,7 @@ test(
     assert.match(hlsl, /struct iridia_words8\n\{\n {4}uint w\[8\];\n\};/);
     assert.match(hlsl, /\nStructuredBuffer<iridia_words8> t0 : register\(t0\);/);
     assert.match(hlsl, /\nRWStructuredBuffer<iridia_words8> u0 : register\(u0\);/);
-    assert.match(hlsl, /return t0\[e\]\.w\[7\];/);
+    assert.match(hlsl, /return t0\[element\]\.w\[7\];/);
   },
 );
 
