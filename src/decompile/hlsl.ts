@@ -232,7 +232,10 @@ class HlslPrinter {
     this.m.globals.forEach((g, gi) => {
       const r = this.resources.get(gi);
       const t = this.m.types[g.type]!;
-      if (g.space === 'private') refuse('resource kind not handled', `private global ${g.name}`);
+      if (g.space === 'private') {
+        out.push(this.constantArrayDecl(gi, g.name, t, g.init));
+        return;
+      }
       if (g.space === 'workgroup') {
         const name = this.unique(g.name);
         this.globalNames.set(gi, name);
@@ -1314,6 +1317,31 @@ class HlslPrinter {
       return `RW${hd}<${s}${n}>`;
     }
     return refuse('operation not handled', `a query of a ${k.kind}`);
+  }
+
+  // ---- private globals with an initializer (the immediate constant buffer, sample positions)
+
+  /** `static const uint4 icb[3] = { uint4(1u, 2u, 3u, 4u), ... };` (a row a line) for a private global whose value is
+   * a module constant: an array of scalars or vectors, its words as literals of the element's type. */
+  private constantArrayDecl(gi: number, want: string, t: Type, init: number | undefined): string {
+    const c = init === undefined ? undefined : this.m.constants[init];
+    const el = t.kind === 'array' && t.length !== null ? this.m.types[t.base]! : undefined;
+    if (!c || !el || (el.kind !== 'scalar' && el.kind !== 'vector') || t.kind !== 'array' || t.length === null)
+      return refuse('resource kind not handled', `private global ${want}`);
+    const width = el.kind === 'vector' ? el.size : 1;
+    if (c.words.length !== width * t.length) return refuse('resource kind not handled', `private global ${want}`);
+    const name = this.unique(want);
+    this.globalNames.set(gi, name);
+    const rows = Array.from({ length: t.length }, (_, i) => {
+      const lits = c.words.slice(i * width, (i + 1) * width).map((w) => literalText(el.scalar, w));
+      return width === 1 ? lits[0]! : `${typeText(el)}(${lits.join(', ')})`;
+    });
+    return [
+      `static const ${typeText(el)} ${name}[${t.length}] =`,
+      '{',
+      ...rows.map((r, i) => `    ${r}${i < rows.length - 1 ? ',' : ''}`),
+      '};',
+    ].join('\n');
   }
 
   // ---- hidden counters (IncrementCounter / DecrementCounter)

@@ -2,8 +2,9 @@
 // structured buffer is declared with its RDEF element type (the struct with its members; without an
 // RDEF a word struct by stride), its words read and written through helpers that name the member
 // holding each word; a typed buffer is Buffer<T>/RWBuffer<T> with the declaration's return type;
-// hidden counters are IncrementCounter/DecrementCounter. Each program stays equivalent on the
-// executor and its HLSL is accepted by glslang (skipped by message where glslang is not installed).
+// hidden counters are IncrementCounter/DecrementCounter; the immediate constant buffer is a static
+// const array. Each program stays equivalent on the executor and its HLSL is accepted by glslang
+// (skipped by message where glslang is not installed).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,5 +101,18 @@ test(
     assert.match(rw, /\nRWBuffer<uint> TU : register\(u1\);/);
     assert.match(rw, /InterlockedAdd\(TU\[[^\]]+\], 1u, \w+\);/);
     assert.match(rw, /TU\.GetDimensions\(count\);/);
+  },
+);
+
+test(
+  'the immediate constant buffer: a static const array of its words',
+  { skip: skipUnlessShared('oracle/own') },
+  () => {
+    const { hlsl } = checked(join(SHARED, 'oracle/own/icb_large/main-ps_5_0/shader.dxbc'));
+    assert.match(
+      hlsl,
+      /\nstatic const uint4 icb\[256\] =\n\{\n {4}uint4\(0u, 0u, 0u, 0u\),\n {4}uint4\(1065353216u, 0u, 0u, 0u\),/,
+    );
+    assert.match(hlsl, /icb\[min\(\w+, 255u\)\]/);
   },
 );
