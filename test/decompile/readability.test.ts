@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { parseContainer } from '../../src/container/container.js';
 import { reflect } from '../../src/reflect/reflection.js';
+import type { RdefType } from '../../src/parts/rdef.js';
 import { census } from './census.js';
 
 /** Statements inside function bodies: `;` at brace depth >= 1 outside cbuffer/struct blocks. */
@@ -95,6 +96,15 @@ function measure(): Figures {
       const own = new Set([...names].map((n) => n.toLowerCase()));
       for (const p of [...refl.inputs, ...refl.outputs])
         own.add(`${p.semanticName}${p.semanticIndex || ''}`.toLowerCase());
+      // the members of a structured buffer's element struct (its RDEF resource-bind-info type)
+      const members = (t: RdefType): void => {
+        for (const m of t.members) {
+          own.add(m.name.toLowerCase());
+          members(m.type);
+        }
+      };
+      for (const cb of refl.rdef?.constantBuffers ?? [])
+        if (cb.type === 3) for (const v of cb.variables) members(v.type);
       const regs = [...code.matchAll(/\b(r\d+|v|o|x\d+|cb\d+)\b/g)]
         .map((m) => m[1]!)
         .filter((n) => !own.has(n.toLowerCase()));
