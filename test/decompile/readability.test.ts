@@ -51,6 +51,8 @@ const median = (xs: number[]): number => {
 interface Figures {
   programs: number;
   lifted: number;
+  /** Refusals by category, most first (`stage not handled 144`). */
+  refused: string[];
   allNames: number;
   missing: string[];
   registerFree: number;
@@ -67,6 +69,7 @@ function measure(): Figures {
   const f: Figures = {
     programs: 0,
     lifted: c.lifted,
+    refused: [...c.refusals].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`),
     allNames: 0,
     missing: [],
     registerFree: 0,
@@ -131,6 +134,7 @@ test('readability over ../shared/oracle/own: the figures (printed)', { skip }, (
   const f = get();
   const share = (100 * f.bitcastLines) / Math.max(1, f.lines);
   t.diagnostic(`${f.programs} programs printed as HLSL (of ${f.lifted} that lift)`);
+  t.diagnostic(`refused: ${f.refused.join(', ') || 'none'}`);
   t.diagnostic(`names: every RDEF and signature name appears in ${f.allNames} of ${f.programs}`);
   for (const m of f.missing.slice(0, 10)) t.diagnostic(`  missing: ${m}`);
   t.diagnostic(
