@@ -1441,14 +1441,7 @@ class HlslPrinter {
         words = Array.from({ length: n }, (_, i) => ({ path: `.w[${i}]`, scalar: 'u32' as const }));
       }
       out.push(`${rw ? 'RW' : ''}StructuredBuffer<${elType}> ${name} : ${reg};`);
-      this.views.set(gi, {
-        name,
-        decl: `${rw ? 'RW' : ''}StructuredBuffer<${elType}>`,
-        rw,
-        structured: true,
-        words,
-        lanes: 1,
-      });
+      this.views.set(gi, { name, structured: true, words });
       return true;
     }
     const binding = reflected ? this.rdef?.bindings.find((b) => b.name === reflected) : undefined;
@@ -1457,7 +1450,7 @@ class HlslPrinter {
     const lanes = base.kind === 'vector' ? 4 : 1;
     const decl = `${rw ? 'RW' : ''}Buffer<${SCALAR[s]}${lanes === 4 ? '4' : ''}>`;
     out.push(`${decl} ${name} : ${reg};`);
-    this.views.set(gi, { name, decl, rw, structured: false, words: [{ path: '', scalar: s }], lanes });
+    this.views.set(gi, { name, structured: false, words: [{ path: '', scalar: s }] });
     return true;
   }
 
@@ -1611,18 +1604,14 @@ interface ElementWord {
   readonly scalar: Scalar;
 }
 
-/** A structured or typed buffer view, as declared: its HLSL type, and how a word of the IR's word
- * array (structured), or an element (typed), is read, written and used atomically. */
+/** A structured or typed buffer view, as declared: how a word of the IR's word array (structured),
+ * or an element (typed), is read, written and used atomically. */
 interface BufferView {
   readonly name: string;
-  readonly decl: string;
-  readonly rw: boolean;
   readonly structured: boolean;
   /** Structured: the words of one element, in order (stride / 4 of them). Typed: one entry, the
    * element's scalar, path '' (the IR's element is the view's element). */
   readonly words: readonly ElementWord[];
-  /** Typed: the IR element's lanes (1 or 4). */
-  readonly lanes: number;
 }
 
 /** The words of an element of a structured buffer of RDEF type `t` (tightly packed, as structured
