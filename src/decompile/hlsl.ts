@@ -232,7 +232,10 @@ class HlslPrinter {
     this.m.globals.forEach((g, gi) => {
       const r = this.resources.get(gi);
       const t = this.m.types[g.type]!;
-      if (g.space === 'private') refuse('resource kind not handled', `private global ${g.name}`);
+      if (g.space === 'private') {
+        out.push(this.constantArrayDecl(gi, g.name, t, g.init));
+        return;
+      }
       if (g.space === 'workgroup') {
         const name = this.unique(g.name);
         this.globalNames.set(gi, name);
@@ -240,6 +243,7 @@ class HlslPrinter {
         out.push(`groupshared ${el} ${name}${dims};`);
         return;
       }
+      if (!r && this.isCounter(gi, t)) return;
       if (!r) return refuse('resource kind not handled', `global ${g.name} without a resource`);
       const reg = `register(${r.registerClass}${r.register}${r.space ? `, space${r.space}` : ''})`;
       if (r.count !== 1) refuse('resource kind not handled', `${g.name}: a range of registers`);
@@ -286,7 +290,8 @@ class HlslPrinter {
         const hd = dim === '2d' ? 'Texture2D' : dim === '2darray' ? 'Texture2DArray' : dim === '3d' ? 'Texture3D' : '';
         if (!hd) refuse('resource kind not handled', `${name}: a ${dim} storage texture`);
         out.push(`RW${hd}<${s}${n}> ${name} : ${reg};`);
-      } else refuse('resource kind not handled', `${name}: a ${k.kind}${'view' in k ? ` (${k.view})` : ''} view`);
+      } else if (!this.bufferViewDecl(gi, r, t, name, reg, collect, out))
+        refuse('resource kind not handled', `${name}: a ${k.kind}${'view' in k ? ` (${k.view})` : ''} view`);
     });
     const head: string[] = [];
     for (const [, s] of structs) {
@@ -530,6 +535,11 @@ class HlslPrinter {
       }
       case 'store': {
         const ptr = this.exprs(s.pointer);
+        const view = this.viewAccess(ptr);
+        if (view) {
+          out.push(`${pad}${this.viewStore(view.v, view.index, s.value)}`);
+          return;
+        }
         const raw = this.rawBuffer(ptr);
         if (raw) {
           out.push(`${pad}${raw.name}.Store(${this.ex(raw.index, 11)} << 2, ${this.ex(s.value)});`);
@@ -608,6 +618,7 @@ class HlslPrinter {
         return;
       }
       case 'atomic': {
+        if (this.counterUpdate(s, pad, out)) return;
         const fns: Record<string, string> = {
           add: 'InterlockedAdd',
           and: 'InterlockedAnd',
@@ -620,7 +631,12 @@ class HlslPrinter {
           load: 'InterlockedOr',
         };
         const raw = this.rawBuffer(this.exprs(s.pointer));
-        const ptr = raw ? `${this.ex(raw.index, 11)} << 2` : this.ex(s.pointer);
+        const view = this.viewAccess(this.exprs(s.pointer));
+        const ptr = raw
+          ? `${this.ex(raw.index, 11)} << 2`
+          : view
+            ? this.viewAtomicTarget(view.v, view.index)
+            : this.ex(s.pointer);
         const args = [ptr];
         if (s.fn === 'compare_exchange') args.push(this.ex(s.compare!), this.ex(s.value!));
         else if (s.fn === 'load') args.push('0');
@@ -1038,7 +1054,7 @@ class HlslPrinter {
       case 'literal':
         return [literalText(e.scalar, e.bits), e.scalar === 'i32' && (e.bits | 0) < 0 ? 14 : ATOM];
       case 'zero':
-        return [zeroText(this.m.types[e.type]!, (t) => this.m.types[t]!), ATOM];
+        return [zeroText(this.m.types[e.type]!, (t) => this.m.types[t]!), 14]; // a cast: `((uint4)0).x`
       case 'constant':
         return refuse('operation not handled', 'a module constant');
       case 'compose': {
@@ -1064,6 +1080,8 @@ class HlslPrinter {
       case 'let':
         return [this.letAlias.get(e.let) ?? this.letName(e.let, this.value(id)), ATOM];
       case 'access': {
+        const view = this.viewAccess(e);
+        if (view) return [this.viewLoad(view.v, view.index), ATOM];
         const raw = this.rawBuffer(e);
         if (raw) return [`${raw.name}.Load(${this.ex(e.index, 11)} << 2)`, ATOM];
         return [`${this.ex(e.base, ATOM)}[${this.ex(e.index)}]`, ATOM];
@@ -1117,6 +1135,8 @@ class HlslPrinter {
         return [this.imageQuery(e), ATOM];
       case 'array_length': {
         const g = this.exprs(e.pointer);
+        const view = g.op === 'global' ? this.views.get(g.global) : undefined;
+        if (view) return [this.viewLength(view), ATOM];
         const r = g.op === 'global' ? this.resources.get(g.global) : undefined;
         if (!r || (r.kind.kind !== 'buffer' && r.kind.kind !== 'uav') || r.kind.view !== 'raw')
           return refuse('operation not handled', 'the length of a buffer that is not a raw view');
@@ -1299,6 +1319,235 @@ class HlslPrinter {
     return refuse('operation not handled', `a query of a ${k.kind}`);
   }
 
+  // ---- private globals with an initializer (the immediate constant buffer, sample positions)
+
+  /** `static const uint4 icb[3] = { uint4(1u, 2u, 3u, 4u), ... };` (a row a line) for a private global whose value is
+   * a module constant: an array of scalars or vectors, its words as literals of the element's type. */
+  private constantArrayDecl(gi: number, want: string, t: Type, init: number | undefined): string {
+    const c = init === undefined ? undefined : this.m.constants[init];
+    const el = t.kind === 'array' && t.length !== null ? this.m.types[t.base]! : undefined;
+    if (!c || !el || (el.kind !== 'scalar' && el.kind !== 'vector') || t.kind !== 'array' || t.length === null)
+      return refuse('resource kind not handled', `private global ${want}`);
+    const width = el.kind === 'vector' ? el.size : 1;
+    if (c.words.length !== width * t.length) return refuse('resource kind not handled', `private global ${want}`);
+    const name = this.unique(want);
+    this.globalNames.set(gi, name);
+    const rows = Array.from({ length: t.length }, (_, i) => {
+      const lits = c.words.slice(i * width, (i + 1) * width).map((w) => literalText(el.scalar, w));
+      return width === 1 ? lits[0]! : `${typeText(el)}(${lits.join(', ')})`;
+    });
+    return [
+      `static const ${typeText(el)} ${name}[${t.length}] =`,
+      '{',
+      ...rows.map((r, i) => `    ${r}${i < rows.length - 1 ? ',' : ''}`),
+      '};',
+    ].join('\n');
+  }
+
+  // ---- hidden counters (IncrementCounter / DecrementCounter)
+
+  /** Counter globals (lift/counter.ts), by global: the structured UAV whose counter each is. */
+  private readonly counters = new Map<number, number>();
+
+  /** Whether global `gi` is the hidden counter of a structured UAV (one atomic<u32>, not a range's). */
+  private isCounter(gi: number, t: Type): boolean {
+    const owner = [...this.resources.values()].find((x) => x.counter?.global === gi);
+    if (!owner || t.kind !== 'atomic') return false;
+    if (owner.kind.kind !== 'uav' || owner.kind.view !== 'structured')
+      refuse(
+        'resource kind not handled',
+        `${owner.name}: a hidden counter of a ${owner.kind.kind} that is not a structured UAV`,
+      );
+    this.counters.set(gi, owner.global);
+    return true;
+  }
+
+  /** The counter's update (counter.ts updateCounter): an atomic add of 1 is `IncrementCounter()`, whose
+   * value is the count before; of 0xffffffff, `DecrementCounter()`, whose value is the count after, so
+   * the IR's value before is that + 1. */
+  private counterUpdate(s: Extract<Stmt, { op: 'atomic' }>, pad: string, out: string[]): boolean {
+    const g = this.exprs(s.pointer);
+    const owner = g.op === 'global' ? this.counters.get(g.global) : undefined;
+    if (owner === undefined) return false;
+    const v = s.value === undefined ? undefined : this.exprs(s.value);
+    const step = s.fn === 'add' && v?.op === 'literal' ? v.bits >>> 0 : undefined;
+    if (step !== 1 && step !== 0xffffffff)
+      return refuse('operation not handled', 'a counter update other than +1 or -1');
+    const name = this.globalNames.get(owner)!;
+    const call = step === 1 ? `${name}.IncrementCounter()` : `${name}.DecrementCounter() + 1u`;
+    if (s.result === undefined) out.push(`${pad}${name}.${step === 1 ? 'IncrementCounter' : 'DecrementCounter'}();`);
+    else out.push(`${pad}uint ${this.letName(s.result, { kind: 'scalar', scalar: 'u32' })} = ${call};`);
+    return true;
+  }
+
+  // ---- structured and typed buffer views
+
+  private readonly views = new Map<number, BufferView>();
+  private readonly viewHelpers = new Map<string, string>();
+  private readonly wordStructs = new Set<number>();
+
+  /** A structured or typed buffer view's declaration (`RWStructuredBuffer<Particle> Out : register(u0);`,
+   * `Buffer<float4> t0 : register(t0);`), or undefined for another kind of resource. The element
+   * type is the RDEF's (its struct, declared with the constant buffers' structs); without an RDEF a
+   * structured element is `uint`, `uintN` or a struct of `uint w[N]` by stride. */
+  private bufferViewDecl(
+    gi: number,
+    r: Resource,
+    t: Type,
+    name: string,
+    reg: string,
+    collect: (t: RdefType) => void,
+    out: string[],
+  ): boolean {
+    const k = r.kind;
+    if (k.kind === 'uav' && k.texels)
+      refuse('resource kind not handled', `${name}: a typed ${k.dimension} view used atomically (held as texel words)`);
+    if (k.kind !== 'buffer' && k.kind !== 'uav') return false;
+    if (k.view === 'raw' || (k.kind === 'uav' && (k.dimension !== 'buffer' || k.texels || k.elementWords)))
+      return false;
+    if (t.kind !== 'array') return false;
+    const rw = k.kind === 'uav';
+    const reflected = r.reflectedName;
+    if (k.view === 'structured') {
+      const stride = k.stride ?? 4;
+      const n = stride / 4;
+      const el = reflected
+        ? this.rdef?.constantBuffers.find((c) => c.name === reflected && c.type === 3)?.variables[0]?.type
+        : undefined;
+      let elType: string;
+      let words: ElementWord[];
+      if (el) {
+        const m = new Map<number, ElementWord>();
+        if (!structuredWords(el, 0, '', m) || m.size !== n || el.elements > 0 || el.class === 2 || el.class === 3)
+          refuse(
+            'resource kind not handled',
+            `${name}: a structured element of ${stride} bytes whose words are not all 32-bit scalars of one member each`,
+          );
+        words = Array.from(
+          { length: n },
+          (_, i) => m.get(i) ?? refuse('resource kind not handled', `${name}: word ${i} of its element is padding`),
+        );
+        if (el.class === 5) collect(el);
+        elType = rdefTypeName(el);
+      } else if (n <= 4) {
+        elType = n === 1 ? 'uint' : `uint${n}`;
+        words = Array.from({ length: n }, (_, i) => ({ path: n === 1 ? '' : `.${COMP[i]}`, scalar: 'u32' as const }));
+      } else {
+        elType = `iridia_words${n}`;
+        if (!this.wordStructs.has(n)) {
+          this.wordStructs.add(n);
+          out.push(`struct ${elType}`, '{', `    uint w[${n}];`, '};');
+        }
+        words = Array.from({ length: n }, (_, i) => ({ path: `.w[${i}]`, scalar: 'u32' as const }));
+      }
+      out.push(`${rw ? 'RW' : ''}StructuredBuffer<${elType}> ${name} : ${reg};`);
+      this.views.set(gi, { name, structured: true, words });
+      return true;
+    }
+    const binding = reflected ? this.rdef?.bindings.find((b) => b.name === reflected) : undefined;
+    const s = returnScalar(binding?.returnType);
+    const base = this.m.types[t.base]!;
+    const lanes = base.kind === 'vector' ? 4 : 1;
+    const decl = `${rw ? 'RW' : ''}Buffer<${SCALAR[s]}${lanes === 4 ? '4' : ''}>`;
+    out.push(`${decl} ${name} : ${reg};`);
+    this.views.set(gi, { name, structured: false, words: [{ path: '', scalar: s }] });
+    return true;
+  }
+
+  /** `access(global, index)` of a structured or typed buffer view. */
+  private viewAccess(e: Expr): { v: BufferView; index: ExprId } | undefined {
+    if (e.op !== 'access') return undefined;
+    const b = this.exprs(e.base);
+    if (b.op !== 'global') return undefined;
+    const v = this.views.get(b.global);
+    return v ? { v, index: e.index } : undefined;
+  }
+
+  /** The element (typed) or the word of the element (structured, one word an element) at `index`,
+   * as an lvalue; undefined where an element has more words (read and written by helpers). */
+  private viewLvalue(v: BufferView, index: ExprId): { text: string; scalar: Scalar } | undefined {
+    if (v.words.length !== 1) return undefined;
+    const w = v.words[0]!;
+    return { text: `${v.name}[${this.ex(index)}]${w.path}`, scalar: w.scalar };
+  }
+
+  /** A word (structured) or element (typed) of a view, read as the IR's u32 lanes. */
+  private viewLoad(v: BufferView, index: ExprId): string {
+    const l = this.viewLvalue(v, index);
+    if (l) return toWord(l.scalar, l.text);
+    return `${this.viewHelper(v, 'word')}(${this.ex(index)})`;
+  }
+
+  /** A store of the IR's u32 lanes to a word (structured) or element (typed) of a view. */
+  private viewStore(v: BufferView, index: ExprId, value: ExprId): string {
+    const l = this.viewLvalue(v, index);
+    if (l) return `${l.text} = ${fromWord(l.scalar, this.ex(value))};`;
+    return `${this.viewHelper(v, 'store')}(${this.ex(index)}, ${this.ex(value)});`;
+  }
+
+  /** The lvalue an atomic on a view's word works on: a u32 word, one an element (an atomic on a
+   * signed or float word would compare or add as another type than the IR's u32). */
+  private viewAtomicTarget(v: BufferView, index: ExprId): string {
+    const l = this.viewLvalue(v, index);
+    if (!l)
+      return refuse(
+        'resource kind not handled',
+        `${v.name}: an atomic on a structured element of ${v.words.length} words`,
+      );
+    if (l.scalar !== 'u32') refuse('resource kind not handled', `${v.name}: an atomic on a ${SCALAR[l.scalar]} word`);
+    return l.text;
+  }
+
+  /** The IR's array_length of a view: words (structured), elements (typed). */
+  private viewLength(v: BufferView): string {
+    return `${this.viewHelper(v, 'length')}()`;
+  }
+
+  /** A helper function over one view: `word` (read word w of the element array), `store` (write it),
+   * `length` (the IR's array_length over GetDimensions). Exact for every w the IR reads: element
+   * word / N, word % N of it, as the member that holds it. */
+  private viewHelper(v: BufferView, kind: 'word' | 'store' | 'length'): string {
+    const key = `${v.name}/${kind}`;
+    const have = this.viewHelpers.get(key);
+    if (have) return have;
+    const fnName = this.unique(`${v.name}_${kind}`);
+    this.viewHelpers.set(key, fnName);
+    const n = v.words.length;
+    const lines: string[] = [];
+    if (kind === 'length') {
+      if (v.structured)
+        lines.push(
+          `uint ${fnName}()`,
+          '{',
+          '    uint count, stride;',
+          `    ${v.name}.GetDimensions(count, stride);`,
+          `    return count * ${n}u;`,
+          '}',
+        );
+      else
+        lines.push(
+          `uint ${fnName}()`,
+          '{',
+          '    uint count;',
+          `    ${v.name}.GetDimensions(count);`,
+          '    return count;',
+          '}',
+        );
+    } else {
+      lines.push(kind === 'word' ? `uint ${fnName}(uint word)` : `void ${fnName}(uint word, uint value)`, '{');
+      lines.push(`    uint element = word / ${n}u;`, `    uint k = word % ${n}u;`);
+      v.words.forEach((w, i) => {
+        const at = `${v.name}[element]${w.path}`;
+        const body = kind === 'word' ? `return ${toWord(w.scalar, at)};` : `${at} = ${fromWord(w.scalar, 'value')};`;
+        const cond = i === n - 1 ? (i === 0 ? '' : 'else ') : `${i === 0 ? '' : 'else '}if (k == ${i}u) `;
+        lines.push(kind === 'word' && i === n - 1 ? `    ${body}` : `    ${cond}${body}`);
+      });
+      lines.push('}');
+    }
+    this.helpers.add([...lines, ''].join('\n'));
+    return fnName;
+  }
+
   private imageLoad(e: Extract<Expr, { op: 'image_load' }>): string {
     const img = this.types[e.image]!.type as Extract<Type, { kind: 'image' }>;
     const tex = this.ex(e.image, 20);
@@ -1347,3 +1596,80 @@ function readableField(v: Varying | undefined, fallback: string): string {
   const base = v.semantic.replace(/^SV_/i, '').toLowerCase();
   return v.semanticIndex ? `${base}${v.semanticIndex}` : base;
 }
+
+/** One 32-bit word of a structured buffer's element: its access path (`.pos.x`, `[2]`, `` for a
+ * one-word element) and its scalar type. */
+interface ElementWord {
+  readonly path: string;
+  readonly scalar: Scalar;
+}
+
+/** A structured or typed buffer view, as declared: how a word of the IR's word array (structured),
+ * or an element (typed), is read, written and used atomically. */
+interface BufferView {
+  readonly name: string;
+  readonly structured: boolean;
+  /** Structured: the words of one element, in order (stride / 4 of them). Typed: one entry, the
+   * element's scalar, path '' (the IR's element is the view's element). */
+  readonly words: readonly ElementWord[];
+}
+
+/** The words of an element of a structured buffer of RDEF type `t` (tightly packed, as structured
+ * buffers are: arrays without 16-byte rounding, matrices by row or column), by byte offset / 4;
+ * undefined where a word is not a 32-bit scalar of a known type. */
+function structuredWords(t: RdefType, offset: number, path: string, words: Map<number, ElementWord>): boolean {
+  const count = Math.max(1, t.elements);
+  const one = structuredSize(t);
+  if (one === undefined) return false;
+  for (let e = 0; e < count; e++) {
+    const at = offset + e * one;
+    const p = t.elements > 0 ? `${path}[${e}]` : path;
+    if (t.class === 5) {
+      for (const m of t.members) if (!structuredWords(m.type, at + m.offset, `${p}.${m.name}`, words)) return false;
+      continue;
+    }
+    const s = RDEF_SCALAR[t.type];
+    if (s === undefined || s === 'bool' || t.type >= 57) return false;
+    const put = (k: number, q: string): boolean => {
+      if (words.has(at / 4 + k)) return false;
+      words.set(at / 4 + k, { path: q, scalar: s });
+      return true;
+    };
+    if (t.class === 0) {
+      if (!put(0, p)) return false;
+    } else if (t.class === 1) {
+      for (let c = 0; c < t.columns; c++) if (!put(c, `${p}.${COMP[c]}`)) return false;
+    } else if (t.class === 2 || t.class === 3) {
+      for (let r = 0; r < t.rows; r++)
+        for (let c = 0; c < t.columns; c++)
+          if (!put(t.class === 2 ? r * t.columns + c : c * t.rows + r, `${p}._m${r}${c}`)) return false;
+    } else return false;
+  }
+  return true;
+}
+
+/** Bytes of one element of `t` in a structured buffer (tightly packed). */
+function structuredSize(t: RdefType): number | undefined {
+  if (t.class === 0) return 4;
+  if (t.class === 1) return 4 * t.columns;
+  if (t.class === 2 || t.class === 3) return 4 * t.rows * t.columns;
+  if (t.class === 5) {
+    let end = 0;
+    for (const m of t.members) {
+      const n = structuredSize(m.type);
+      if (n === undefined) return undefined;
+      end = Math.max(end, m.offset + n * Math.max(1, m.type.elements));
+    }
+    return end;
+  }
+  return undefined;
+}
+
+/** D3D_RESOURCE_RETURN_TYPE as the scalar an HLSL view returns: 3 sint, 4 uint, else float. */
+function returnScalar(t: number | undefined): Scalar {
+  return t === 3 ? 'i32' : t === 4 ? 'u32' : t === undefined ? 'u32' : 'f32';
+}
+
+/** A u32 word as a value of `s`, and a value of `s` as its u32 word. */
+const fromWord = (s: Scalar, v: string): string => (s === 'u32' ? v : `${s === 'f32' ? 'asfloat' : 'asint'}(${v})`);
+const toWord = (s: Scalar, v: string): string => (s === 'u32' ? v : `asuint(${v})`);

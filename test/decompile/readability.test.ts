@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { parseContainer } from '../../src/container/container.js';
 import { reflect } from '../../src/reflect/reflection.js';
+import type { RdefType } from '../../src/parts/rdef.js';
 import { census } from './census.js';
 
 /** Statements inside function bodies: `;` at brace depth >= 1 outside cbuffer/struct blocks. */
@@ -50,6 +51,8 @@ const median = (xs: number[]): number => {
 interface Figures {
   programs: number;
   lifted: number;
+  /** Refusals by category, most first (`stage not handled 144`). */
+  refused: string[];
   allNames: number;
   missing: string[];
   registerFree: number;
@@ -66,6 +69,7 @@ function measure(): Figures {
   const f: Figures = {
     programs: 0,
     lifted: c.lifted,
+    refused: [...c.refusals].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`),
     allNames: 0,
     missing: [],
     registerFree: 0,
@@ -95,6 +99,15 @@ function measure(): Figures {
       const own = new Set([...names].map((n) => n.toLowerCase()));
       for (const p of [...refl.inputs, ...refl.outputs])
         own.add(`${p.semanticName}${p.semanticIndex || ''}`.toLowerCase());
+      // the members of a structured buffer's element struct (its RDEF resource-bind-info type)
+      const members = (t: RdefType): void => {
+        for (const m of t.members) {
+          own.add(m.name.toLowerCase());
+          members(m.type);
+        }
+      };
+      for (const cb of refl.rdef?.constantBuffers ?? [])
+        if (cb.type === 3) for (const v of cb.variables) members(v.type);
       const regs = [...code.matchAll(/\b(r\d+|v|o|x\d+|cb\d+)\b/g)]
         .map((m) => m[1]!)
         .filter((n) => !own.has(n.toLowerCase()));
@@ -121,6 +134,7 @@ test('readability over ../shared/oracle/own: the figures (printed)', { skip }, (
   const f = get();
   const share = (100 * f.bitcastLines) / Math.max(1, f.lines);
   t.diagnostic(`${f.programs} programs printed as HLSL (of ${f.lifted} that lift)`);
+  t.diagnostic(`refused: ${f.refused.join(', ') || 'none'}`);
   t.diagnostic(`names: every RDEF and signature name appears in ${f.allNames} of ${f.programs}`);
   for (const m of f.missing.slice(0, 10)) t.diagnostic(`  missing: ${m}`);
   t.diagnostic(
