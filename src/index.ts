@@ -137,7 +137,16 @@ export {
   type AssembledProgram,
 } from './asm/index.js';
 export { LiftRefusal, type RefusalReason } from './lift/refuse.js';
-export { emitWgsl, emitModuleWgsl, lowerForWgsl, Namer, WGSL_RESERVED } from './wgsl/index.js';
+export {
+  emitWgsl,
+  emitWgslWithMap,
+  emitModuleWgsl,
+  emitModuleWgslWithMap,
+  lowerForWgsl,
+  Namer,
+  WGSL_RESERVED,
+  type WgslWithMap,
+} from './wgsl/index.js';
 // The Shader Model 4/5/5.1 token-stream decoder (lossless program, opcode table, census).
 export {
   decodeProgram,

@@ -22,7 +22,19 @@
 //   subgroupExclusiveAdd/Mul and subgroupInclusiveAdd/Mul; quad_broadcast and the swaps are
 //   quadBroadcast (its index a constant) and quadSwapX/Y/Diagonal.
 
-import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type } from '../ir/ir.js';
+import {
+  originList,
+  type Binding,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Origin,
+  type Scalar,
+  type Stmt,
+  type Type,
+} from '../ir/ir.js';
 import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
@@ -34,8 +46,29 @@ export interface WgslOptions {
 }
 
 export function emitModuleWgsl(m: Module, options: WgslOptions = {}): string {
-  return new Emitter(m).module(options);
+  return new Emitter(m, false).module(options);
 }
+
+/**
+ * WGSL with its line map: `text` is emitModuleWgsl's text, byte for byte; `origins[n]` holds the
+ * origins (ir.ts Origin: instruction indices, ascending) of WGSL line n (0-based), empty for a line
+ * no statement with an origin wrote. A statement's lines are every line it writes but those of the
+ * statements nested in it (an `if`'s header, `} else {` and closing brace, a uniform condition's
+ * lines before it); a nested statement without an origin gives its lines to the innermost
+ * enclosing one that has one.
+ */
+export interface WgslWithMap {
+  readonly text: string;
+  readonly origins: readonly (readonly number[])[];
+}
+
+export function emitModuleWgslWithMap(m: Module, options: WgslOptions = {}): WgslWithMap {
+  const e = new Emitter(m, true);
+  const text = e.module(options);
+  return { text, origins: e.lineOrigins(text) };
+}
+
+const NO_ORIGINS: readonly number[] = [];
 
 class Emitter {
   private readonly names = new Namer();
@@ -50,9 +83,61 @@ class Emitter {
   /** The workgroup word those conditions pass through (named when the plan has any). */
   private uniformVar = '';
 
-  constructor(private readonly m: Module) {
+  /** With a line map: each function's segments (text offset where a statement's own text starts
+   * or resumes, and its origin), and where each function's text sits among the module's parts. */
+  private segments: { pos: number; origin: Origin | undefined }[] | undefined;
+  private readonly fnSegments: { text: string; segments: { pos: number; origin: Origin | undefined }[] }[] = [];
+  private parts: readonly string[] = [];
+  /** The origin of the statement being written (with a line map). */
+  private current: Origin | undefined;
+
+  constructor(
+    private readonly m: Module,
+    private readonly withMap: boolean,
+  ) {
     for (const ep of m.entryPoints) this.entryFns.add(ep.function);
     this.uniformPlan = planUniformConditions(m);
+  }
+
+  /** Starts a segment of the current function's text owned by `origin` (with a line map). */
+  private mark(origin: Origin | undefined): void {
+    this.current = origin;
+    this.segments?.push({ pos: this.s.length, origin });
+  }
+
+  /** The origins of each line of the module text `text` (see WgslWithMap). */
+  lineOrigins(text: string): (readonly number[])[] {
+    const out: (readonly number[])[] = [];
+    let line = 0;
+    let fn = 0;
+    for (const part of this.parts) {
+      const owned = this.fnSegments[fn];
+      if (owned && owned.text === part) {
+        fn++;
+        let seg = -1;
+        let pos = 0;
+        for (;;) {
+          const segs = owned.segments;
+          while (seg + 1 < segs.length && segs[seg + 1]!.pos <= pos) seg++;
+          const o = seg >= 0 ? segs[seg]!.origin : undefined;
+          out[line++] = o === undefined ? NO_ORIGINS : originList(o);
+          const nl = part.indexOf('\n', pos);
+          if (nl < 0) break;
+          pos = nl + 1;
+        }
+      } else {
+        let pos = part.indexOf('\n');
+        out[line++] = NO_ORIGINS;
+        while (pos >= 0) {
+          out[line++] = NO_ORIGINS;
+          pos = part.indexOf('\n', pos + 1);
+        }
+      }
+    }
+    const lines = text.split('\n').length;
+    out.length = lines;
+    for (let k = 0; k < lines; k++) out[k] ??= NO_ORIGINS;
+    return out;
   }
 
   module(options: WgslOptions): string {
@@ -97,7 +182,9 @@ class Emitter {
     const helpers: string[] = [];
     for (const s of [...this.rt].sort()) helpers.push(`fn iridia_rt_${s}(x: ${s}) -> ${s} {`, '  return x;', '}', '');
     helpers.push(...this.mulHiHelpers());
-    return oneTrailingNewline([...head, ...helpers, ...body].join('\n'));
+    const parts = [...head, ...helpers, ...body];
+    if (this.withMap) this.parts = parts;
+    return oneTrailingNewline(parts.join('\n'));
   }
 
   /** Type texts by TypeId, made once each. */
@@ -177,6 +264,10 @@ class Emitter {
   private fn(f: Function, index: number): string {
     const entry = this.m.entryPoints.find((e) => e.function === index);
     this.s = '';
+    if (this.withMap) {
+      this.segments = [];
+      this.current = undefined;
+    }
     if (entry) {
       if (entry.stage === 'compute')
         this.s += `@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})\n`;
@@ -218,6 +309,10 @@ class Emitter {
     }
     this.block(ctx, f.body, '  ');
     this.s += '}';
+    if (this.segments) {
+      this.fnSegments.push({ text: this.s, segments: this.segments });
+      this.segments = undefined;
+    }
     return this.s;
   }
 
@@ -225,141 +320,146 @@ class Emitter {
   private s = '';
 
   private block(ctx: FnCtx, b: Block, ind: string): void {
-    const x = ctx.x;
     const line = (text: string) => (this.s += `${ind}${text}\n`);
     for (const s of b) {
-      switch (s.op) {
-        case 'let':
-          this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
-          this.put(ctx, s.value, false);
-          this.s += ';\n';
-          break;
-        case 'store':
-          this.s += ind;
-          this.putRef(ctx, s.pointer);
-          this.s += ' = ';
-          this.put(ctx, s.value, false);
-          this.s += ';\n';
-          break;
-        case 'if':
-          if (ctx.uniform?.has(s)) {
-            const c = this.uniformLoad(ctx, ind, 'select(0u, 1u, ', s.cond, ')');
-            this.s += `${ind}if (${c} != 0u) {\n`;
-          } else {
-            this.s += `${ind}if `;
-            this.put(ctx, s.cond, false);
-            this.s += ' {\n';
-          }
-          this.block(ctx, s.accept, ind + '  ');
-          if (s.reject.length) {
-            line('} else {');
-            this.block(ctx, s.reject, ind + '  ');
-          }
-          line('}');
-          break;
-        case 'loop':
-          line('loop {');
-          this.block(ctx, s.body, ind + '  ');
-          line('}');
-          break;
-        case 'switch': {
-          const st = ctx.types[s.selector];
-          const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
-          if (ctx.uniform?.has(s)) {
-            const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
-            this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
-          } else {
-            this.s += `${ind}switch `;
-            this.put(ctx, s.selector, false);
-            this.s += ' {\n';
-          }
-          for (const c of s.cases) {
-            const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
-            if (c.isDefault) labels.push('default');
-            line(`  case ${labels.join(', ')}: {`);
-            this.block(ctx, c.body, ind + '    ');
-            line('  }');
-          }
-          line('}');
-          break;
+      const outer = this.current;
+      if (this.segments) this.mark(s.origin ?? outer);
+      this.statement(ctx, s, ind, line);
+      if (this.segments) this.mark(outer);
+    }
+  }
+
+  private statement(ctx: FnCtx, s: Stmt, ind: string, line: (text: string) => void): void {
+    const x = ctx.x;
+    switch (s.op) {
+      case 'let':
+        this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
+        this.put(ctx, s.value, false);
+        this.s += ';\n';
+        break;
+      case 'store':
+        this.s += ind;
+        this.putRef(ctx, s.pointer);
+        this.s += ' = ';
+        this.put(ctx, s.value, false);
+        this.s += ';\n';
+        break;
+      case 'if':
+        if (ctx.uniform?.has(s)) {
+          const c = this.uniformLoad(ctx, ind, 'select(0u, 1u, ', s.cond, ')');
+          this.s += `${ind}if (${c} != 0u) {\n`;
+        } else {
+          this.s += `${ind}if `;
+          this.put(ctx, s.cond, false);
+          this.s += ' {\n';
         }
-        case 'break':
-          line('break;');
-          break;
-        case 'continue':
-          line('continue;');
-          break;
-        case 'kill':
-          line('discard;');
-          break;
-        case 'return':
-          if (s.value === undefined) line('return;');
-          else {
-            this.s += `${ind}return `;
-            this.put(ctx, s.value, false);
-            this.s += ';\n';
-          }
-          break;
-        case 'barrier':
-          if (s.workgroup || (!s.storage && !s.texture)) line('workgroupBarrier();');
-          if (s.storage) line('storageBarrier();');
-          if (s.texture) line('textureBarrier();');
-          break;
-        case 'atomic': {
-          const ptr = `&${this.ref(ctx, s.pointer)}`;
-          const v = s.value !== undefined ? x(s.value) : '';
-          let call: string;
-          if (s.fn === 'load') call = `atomicLoad(${ptr})`;
-          else if (s.fn === 'compare_exchange')
-            call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
-          else if (s.fn === 'exchange')
-            call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
-          else {
-            const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
-            call = `atomic${name}(${ptr}, ${v})`;
-          }
-          if (s.result !== undefined)
-            line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
-          else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
-          break;
+        this.block(ctx, s.accept, ind + '  ');
+        if (s.reject.length) {
+          line('} else {');
+          this.block(ctx, s.reject, ind + '  ');
         }
-        case 'atomic64': {
-          // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
-          // (they commute); a previous value would be assembled from two moments, so none is used
-          if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
-            throw atomic64Refusal(s);
-          const lo = `&${this.ref(ctx, s.low)}`;
-          const hi = `&${this.ref(ctx, s.high)}`;
-          if (s.fn !== 'add') {
-            const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
-            line(
-              `{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`,
-            );
-          } else
-            line(
-              `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
-            );
-          break;
+        line('}');
+        break;
+      case 'loop':
+        line('loop {');
+        this.block(ctx, s.body, ind + '  ');
+        line('}');
+        break;
+      case 'switch': {
+        const st = ctx.types[s.selector];
+        const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
+        if (ctx.uniform?.has(s)) {
+          const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
+          this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
+        } else {
+          this.s += `${ind}switch `;
+          this.put(ctx, s.selector, false);
+          this.s += ' {\n';
         }
-        case 'subgroup':
-          line(`let ${ctx.letNames[s.result]} = ${subgroupCall(s, x)};`);
-          break;
-        case 'image_store': {
-          const args = [x(s.image), x(s.coord)];
-          if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
-          args.push(x(s.value));
-          line(`textureStore(${args.join(', ')});`);
-          break;
+        for (const c of s.cases) {
+          const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
+          if (c.isDefault) labels.push('default');
+          line(`  case ${labels.join(', ')}: {`);
+          this.block(ctx, c.body, ind + '    ');
+          line('  }');
         }
-        case 'call': {
-          const call = `${this.fnNames[s.fn]}(${s.args.map(x).join(', ')})`;
-          line(s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
-          break;
-        }
-        case 'emit':
-        case 'cut':
-          throw new Error(`${s.op} must be lowered before WGSL emission`);
+        line('}');
+        break;
       }
+      case 'break':
+        line('break;');
+        break;
+      case 'continue':
+        line('continue;');
+        break;
+      case 'kill':
+        line('discard;');
+        break;
+      case 'return':
+        if (s.value === undefined) line('return;');
+        else {
+          this.s += `${ind}return `;
+          this.put(ctx, s.value, false);
+          this.s += ';\n';
+        }
+        break;
+      case 'barrier':
+        if (s.workgroup || (!s.storage && !s.texture)) line('workgroupBarrier();');
+        if (s.storage) line('storageBarrier();');
+        if (s.texture) line('textureBarrier();');
+        break;
+      case 'atomic': {
+        const ptr = `&${this.ref(ctx, s.pointer)}`;
+        const v = s.value !== undefined ? x(s.value) : '';
+        let call: string;
+        if (s.fn === 'load') call = `atomicLoad(${ptr})`;
+        else if (s.fn === 'compare_exchange')
+          call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
+        else if (s.fn === 'exchange')
+          call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
+        else {
+          const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
+          call = `atomic${name}(${ptr}, ${v})`;
+        }
+        if (s.result !== undefined)
+          line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
+        else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+        break;
+      }
+      case 'atomic64': {
+        // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
+        // (they commute); a previous value would be assembled from two moments, so none is used
+        if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
+          throw atomic64Refusal(s);
+        const lo = `&${this.ref(ctx, s.low)}`;
+        const hi = `&${this.ref(ctx, s.high)}`;
+        if (s.fn !== 'add') {
+          const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
+          line(`{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`);
+        } else
+          line(
+            `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
+          );
+        break;
+      }
+      case 'subgroup':
+        line(`let ${ctx.letNames[s.result]} = ${subgroupCall(s, x)};`);
+        break;
+      case 'image_store': {
+        const args = [x(s.image), x(s.coord)];
+        if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
+        args.push(x(s.value));
+        line(`textureStore(${args.join(', ')});`);
+        break;
+      }
+      case 'call': {
+        const call = `${this.fnNames[s.fn]}(${s.args.map(x).join(', ')})`;
+        line(s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
+        break;
+      }
+      case 'emit':
+      case 'cut':
+        throw new Error(`${s.op} must be lowered before WGSL emission`);
     }
   }
 
