@@ -20,7 +20,7 @@ import {
   disassembleD3D9,
   disassembleDxil,
   liftContainer,
-  emitWgsl,
+  emitWgslWithMap,
   decompile,
   decompiledHlsl,
   decodeContainerProgram,
@@ -30,7 +30,15 @@ import {
 } from '../src/index.js';
 import { highlight, type Language } from './highlight.js';
 import { reflectionView } from './reflection.js';
-import { instructionsByOffset, lineOffsets, wgslLines, type InstructionLink } from './link.js';
+import {
+  dxilInstructionLines,
+  dxilLinks,
+  instructionsByOffset,
+  lineOffsets,
+  linesByOrigin,
+  wgslLines,
+  type InstructionLink,
+} from './link.js';
 import { executorRun, webgpuRun, SHOWN_WORDS, type RunOutputs } from './run.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
@@ -112,7 +120,9 @@ function errorElement(e: unknown): HTMLElement {
 // ---------------------------------------------------------------------------------------------
 // The loaded file and what is computed from it (each text once per file, shared by the panes).
 
-type Computed = { readonly text: string; readonly language: Language } | { readonly error: unknown };
+type Computed =
+  | { readonly text: string; readonly language: Language; readonly origins?: readonly (readonly number[])[] }
+  | { readonly error: unknown };
 
 let loaded: Loaded | undefined;
 let generation = 0;
@@ -155,7 +165,7 @@ function compute(id: TextId, f: Loaded): Computed {
         };
         break;
       case 'wgsl':
-        out = { text: emitWgsl(liftContainer(c!)), language: 'wgsl' };
+        out = { ...emitWgslWithMap(liftContainer(c!)), language: 'wgsl' };
         break;
       case 'hlsl':
         out = { text: decompiledHlsl(decompile(f.bytes)), language: 'hlsl' };
@@ -188,6 +198,8 @@ function compute(id: TextId, f: Loaded): Computed {
 // Links: the instruction a listing line prints, its registers, WGSL lines and source line.
 
 interface Links {
+  /** The listing whose lines are linked. */
+  readonly listing: 'disasm' | 'dxil';
   readonly lineOffsets: readonly (number | undefined)[];
   readonly byOffset: Map<number, InstructionLink>;
   readonly wgsl: Map<number, number[]> | undefined;
@@ -207,14 +219,37 @@ function linksOf(f: Loaded): Links | undefined {
       if (offsets && program) {
         const byOffset = instructionsByOffset(program);
         const wgsl = compute('wgsl', f);
+        const at = (k: number): number | undefined => {
+          const i = program.instructions[k];
+          return i && i.word * 4;
+        };
         value = {
+          listing: 'disasm',
           lineOffsets: offsets,
           byOffset,
-          wgsl: 'text' in wgsl ? wgslLines([...byOffset.values()], wgsl.text) : undefined,
+          wgsl: !('text' in wgsl)
+            ? undefined
+            : wgsl.origins
+              ? linesByOrigin(wgsl.origins, at)
+              : wgslLines([...byOffset.values()], wgsl.text),
         };
       }
     } catch (e) {
       if (!(e instanceof IridiaError)) throw e;
+    }
+  } else if (f.kind === 'container' && hasPart(f, 'DXIL') && !hasPart(f, 'ILDB')) {
+    // DXIL: the listing prints the module the lifter reads (with an ILDB part it prints that one,
+    // numbered otherwise: not linked)
+    const listing = compute('dxil', f);
+    const wgsl = compute('wgsl', f);
+    if ('text' in listing) {
+      const lineKeys = dxilInstructionLines(listing.text);
+      value = {
+        listing: 'dxil',
+        lineOffsets: lineKeys,
+        byOffset: dxilLinks(lineKeys),
+        wgsl: 'text' in wgsl && wgsl.origins ? linesByOrigin(wgsl.origins, (k) => k) : undefined,
+      };
     }
   }
   links = { flags, value };
@@ -546,12 +581,12 @@ function applySelection(): void {
   const L = linksOf(f);
   const written = new Set(s.link.written.map((w) => w.key));
   const read = new Set(s.link.read);
-  const source = debugOf(f)?.lineAt(s.offset);
+  const source = s.link.dxil ? undefined : debugOf(f)?.lineAt(s.offset);
   const files = debugOf(f)?.files ?? [];
   for (const p of panes) {
     const root = p.root;
-    if (p.view === 'disasm' && L) {
-      const pre = byId(paneId(p, 'disasm-output'));
+    if (p.view === L?.listing) {
+      const pre = byId(paneId(p, `${L.listing}-output`));
       lines(pre).forEach((ln, i) => {
         if (L.lineOffsets[i] === s.offset) ln.classList.add('sel-line');
       });
@@ -578,7 +613,7 @@ function applySelection(): void {
   const where = source ? `, ${files[source.file]?.path ?? `file ${source.file}`} line ${source.line}` : '';
   const regs = [...s.link.written.map((w) => `${w.key} (written)`), ...s.link.read].join(', ');
   $('#selection').textContent =
-    `instruction ${s.link.index} at byte ${hex(s.offset)}${where}${regs ? `; registers ${regs}` : ''}`;
+    `instruction ${s.link.index}${s.link.dxil ? '' : ` at byte ${hex(s.offset)}`}${where}${regs ? `; registers ${regs}` : ''}`;
 }
 
 /** Selects the instruction a listing line prints (none for a line that prints none). */
@@ -821,14 +856,14 @@ function wirePane(p: Pane): void {
     const target = e.target as HTMLElement;
     const part = target.closest<HTMLElement>('[data-part]');
     if (part) return showPart(p, Number(part.dataset['part']));
-    const ln = target.closest<HTMLElement>('#panes pre[data-view=disasm] .ln');
+    const ln = target.closest<HTMLElement>('#panes pre[data-view=disasm] .ln, #panes pre[data-view=dxil] .ln');
     if (ln) selectLine(Number(ln.dataset['line']));
     const wgslLine = target.closest<HTMLElement>('#panes pre[data-view=wgsl] .ln');
     if (wgslLine) selectWgslLine(Number(wgslLine.dataset['line']));
   });
   // In a listing: ↑/↓ select the previous or next instruction.
   root.addEventListener('keydown', (e) => {
-    const pre = (e.target as HTMLElement).closest<HTMLElement>('pre[data-view=disasm]');
+    const pre = (e.target as HTMLElement).closest<HTMLElement>('pre[data-view=disasm], pre[data-view=dxil]');
     if (!pre || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
     const L = loaded && linksOf(loaded);
     if (!L) return;
