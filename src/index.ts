@@ -115,7 +115,7 @@ export { readDeclarations, type Declarations } from './reflect/declarations.js';
 export { listingHeader, headerOf } from './disasm/header.js';
 // The IR, the SM4/5 lifter and the WGSL emitter (lifter-dxbc.md).
 export * as ir from './ir/index.js';
-export { validateModule, printModule } from './ir/index.js';
+export { validateModule, printModule, originList, mergeOrigins } from './ir/index.js';
 export type { Module as IrModule } from './ir/ir.js';
 export type {
   Program as LiftedProgram,
@@ -213,10 +213,13 @@ export * as skate from './engines/skate/index.js';
 export {
   decompile,
   decompiledHlsl,
+  decompiledHlslWithMap,
   decompiledWgsl,
+  decompiledWgslWithMap,
   readableProgram,
   readableModule,
   printHlsl,
+  printHlslWithMap,
   DecompileRefusal,
   type Decompiled,
 } from './decompile/index.js';

@@ -22,7 +22,7 @@ import {
   liftContainer,
   emitWgslWithMap,
   decompile,
-  decompiledHlsl,
+  decompiledHlslWithMap,
   decodeContainerProgram,
   readContainerDebugInfo,
   type Container,
@@ -168,7 +168,7 @@ function compute(id: TextId, f: Loaded): Computed {
         out = { ...emitWgslWithMap(liftContainer(c!)), language: 'wgsl' };
         break;
       case 'hlsl':
-        out = { text: decompiledHlsl(decompile(f.bytes)), language: 'hlsl' };
+        out = { ...decompiledHlslWithMap(decompile(f.bytes)), language: 'hlsl' };
         break;
       case 'dxil':
         out = { text: disassembleDxil(c!), language: 'dxil' };
@@ -203,6 +203,8 @@ interface Links {
   readonly lineOffsets: readonly (number | undefined)[];
   readonly byOffset: Map<number, InstructionLink>;
   readonly wgsl: Map<number, number[]> | undefined;
+  /** The decompiled HLSL lines of each instruction (the decompiler keeps the provenance). */
+  readonly hlsl?: Map<number, number[]> | undefined;
 }
 let links: { flags: number; value: Links | undefined } | undefined;
 
@@ -232,6 +234,7 @@ function linksOf(f: Loaded): Links | undefined {
             : wgsl.origins
               ? linesByOrigin(wgsl.origins, at)
               : wgslLines([...byOffset.values()], wgsl.text),
+          hlsl: mappedLines(compute('hlsl', f), at),
         };
       }
     } catch (e) {
@@ -248,12 +251,18 @@ function linksOf(f: Loaded): Links | undefined {
         listing: 'dxil',
         lineOffsets: lineKeys,
         byOffset: dxilLinks(lineKeys),
-        wgsl: 'text' in wgsl && wgsl.origins ? linesByOrigin(wgsl.origins, (k) => k) : undefined,
+        wgsl: mappedLines(wgsl, (k) => k),
+        hlsl: mappedLines(compute('hlsl', f), (k) => k),
       };
     }
   }
   links = { flags, value };
   return value;
+}
+
+/** The lines of each instruction (by key) of a view computed with a line map. */
+function mappedLines(c: Computed, keyOf: (index: number) => number | undefined): Map<number, number[]> | undefined {
+  return 'origins' in c && c.origins ? linesByOrigin(c.origins, keyOf) : undefined;
 }
 
 interface Selection {
@@ -591,9 +600,9 @@ function applySelection(): void {
         if (L.lineOffsets[i] === s.offset) ln.classList.add('sel-line');
       });
     }
-    if (p.view === 'wgsl') {
-      const want = new Set(L?.wgsl?.get(s.offset) ?? []);
-      for (const ln of lines(byId(paneId(p, 'wgsl-output'))))
+    if (p.view === 'wgsl' || p.view === 'hlsl') {
+      const want = new Set(L?.[p.view]?.get(s.offset) ?? []);
+      for (const ln of lines(byId(paneId(p, `${p.view}-output`))))
         if (want.has(Number(ln.dataset['line']))) ln.classList.add('link-line');
     }
     if (p.view === 'source' && source) {
@@ -629,12 +638,13 @@ function selectLine(line: number): boolean {
   return true;
 }
 
-/** Selects the instruction whose write a WGSL line carries (the same links, the other way). */
-function selectWgslLine(line: number): boolean {
+/** Selects the instruction whose write a WGSL (or decompiled HLSL) line carries (the same links, the other way). */
+function selectWgslLine(line: number, view: 'wgsl' | 'hlsl' = 'wgsl'): boolean {
   const f = loaded;
   const L = f && linksOf(f);
-  if (!L?.wgsl) return false;
-  for (const [offset, lines] of L.wgsl) {
+  const map = L?.[view];
+  if (!L || !map) return false;
+  for (const [offset, lines] of map) {
     const link = L.byOffset.get(offset);
     if (link && lines.includes(line)) {
       selection = { offset, link };
@@ -860,6 +870,8 @@ function wirePane(p: Pane): void {
     if (ln) selectLine(Number(ln.dataset['line']));
     const wgslLine = target.closest<HTMLElement>('#panes pre[data-view=wgsl] .ln');
     if (wgslLine) selectWgslLine(Number(wgslLine.dataset['line']));
+    const hlslLine = target.closest<HTMLElement>('#panes pre[data-view=hlsl] .ln');
+    if (hlslLine) selectWgslLine(Number(hlslLine.dataset['line']), 'hlsl');
   });
   // In a listing: ↑/↓ select the previous or next instruction.
   root.addEventListener('keydown', (e) => {
