@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../helpers/shared.js';
+import { statementOrigins } from '../helpers/origins.js';
 import { parseContainer } from '../../src/container/container.js';
 import { decodeContainerProgram } from '../../src/index.js';
 import { OPCODES } from '../../src/sm4/opcodes.js';
@@ -24,9 +25,7 @@ import {
   type Decompiled,
 } from '../../src/decompile/index.js';
 import { IridiaError } from '../../src/errors.js';
-import { originList, type Block } from '../../src/ir/ir.js';
 import { validateModule } from '../../src/ir/validate.js';
-import type { Program } from '../../src/ir/program.js';
 
 const OWN = join(FIXTURES, 'oracle/own');
 
@@ -37,22 +36,6 @@ function builds(): string[] {
       const f = join(OWN, c, b, 'shader.dxbc');
       if (existsSync(f)) out.push(f);
     }
-  return out;
-}
-
-function origins(p: Program): Set<number> {
-  const out = new Set<number>();
-  const walk = (b: Block): void => {
-    for (const s of b) {
-      for (const k of originList(s.origin)) out.add(k);
-      if (s.op === 'if') {
-        walk(s.accept);
-        walk(s.reject);
-      } else if (s.op === 'loop') walk(s.body);
-      else if (s.op === 'switch') for (const c of s.cases) walk(c.body);
-    }
-  };
-  for (const f of p.module.functions) walk(f.body);
   return out;
 }
 
@@ -79,9 +62,9 @@ test('the decompiled HLSL and WGSL link every origin that survives the passes, a
     assert.equal(hlsl.text, decompiledHlsl(d), `${file}: the map leaves the HLSL as it is`);
     const lines = hlsl.text.split('\n');
     assert.equal(hlsl.origins.length, lines.length, file);
-    const kept = origins(d.readable);
+    const kept = statementOrigins(d.readable);
     // every origin a readable statement holds came from the lifted program
-    const lifted = origins(d.lifted);
+    const lifted = statementOrigins(d.lifted);
     for (const k of kept) assert.ok(lifted.has(k), `${file}: origin ${k} is one the lifter gave`);
     const bodyFrom = lines.findIndex((l) => /^\S.* main\(/.test(l)) + 1;
     const bodyTo = lines.lastIndexOf('}');

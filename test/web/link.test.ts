@@ -21,10 +21,10 @@ import {
   readPartModule,
 } from '../../src/index.js';
 import type { Program } from '../../src/ir/program.js';
-import type { Block } from '../../src/ir/ir.js';
 import { dxilInstructionLines, instructionsByOffset, lineOffsets, linesByOrigin, wgslLines } from '../../web/link.js';
 import { CHUNK_LINES, CHUNKED_FROM, highlight, type Language } from '../../web/highlight.js';
 import { FIXTURES } from '../helpers/shared.js';
+import { statementOrigins } from '../helpers/origins.js';
 
 const OWN = join(FIXTURES, 'oracle/own');
 
@@ -108,23 +108,6 @@ test('the WGSL lines of an instruction carry its write (vs_basic vs_4_1: dp4 o0.
   // Declarations make no statement: no WGSL line.
   assert.equal(map.get(offsets[lineOf('dcl_temps 1')]!), undefined);
 });
-
-/** Every origin the statements of a program's functions carry (ir.ts Origin). */
-function statementOrigins(p: Program): Set<number> {
-  const out = new Set<number>();
-  const walk = (b: Block): void => {
-    for (const s of b) {
-      if (s.origin !== undefined) for (const k of typeof s.origin === 'number' ? [s.origin] : s.origin) out.add(k);
-      if (s.op === 'if') {
-        walk(s.accept);
-        walk(s.reject);
-      } else if (s.op === 'loop') walk(s.body);
-      else if (s.op === 'switch') for (const c of s.cases) walk(c.body);
-    }
-  };
-  for (const f of p.module.functions) walk(f.body);
-  return out;
-}
 
 /** The 0-based lines inside a function's braces (`fn ...{` to its closing `}` at column 0). */
 function bodyLines(wgsl: string): Set<number> {
