@@ -320,146 +320,144 @@ class Emitter {
   private s = '';
 
   private block(ctx: FnCtx, b: Block, ind: string): void {
+    const x = ctx.x;
     const line = (text: string) => (this.s += `${ind}${text}\n`);
     for (const s of b) {
       const outer = this.current;
       if (this.segments) this.mark(s.origin ?? outer);
-      this.statement(ctx, s, ind, line);
-      if (this.segments) this.mark(outer);
-    }
-  }
-
-  private statement(ctx: FnCtx, s: Stmt, ind: string, line: (text: string) => void): void {
-    const x = ctx.x;
-    switch (s.op) {
-      case 'let':
-        this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
-        this.put(ctx, s.value, false);
-        this.s += ';\n';
-        break;
-      case 'store':
-        this.s += ind;
-        this.putRef(ctx, s.pointer);
-        this.s += ' = ';
-        this.put(ctx, s.value, false);
-        this.s += ';\n';
-        break;
-      case 'if':
-        if (ctx.uniform?.has(s)) {
-          const c = this.uniformLoad(ctx, ind, 'select(0u, 1u, ', s.cond, ')');
-          this.s += `${ind}if (${c} != 0u) {\n`;
-        } else {
-          this.s += `${ind}if `;
-          this.put(ctx, s.cond, false);
-          this.s += ' {\n';
-        }
-        this.block(ctx, s.accept, ind + '  ');
-        if (s.reject.length) {
-          line('} else {');
-          this.block(ctx, s.reject, ind + '  ');
-        }
-        line('}');
-        break;
-      case 'loop':
-        line('loop {');
-        this.block(ctx, s.body, ind + '  ');
-        line('}');
-        break;
-      case 'switch': {
-        const st = ctx.types[s.selector];
-        const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
-        if (ctx.uniform?.has(s)) {
-          const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
-          this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
-        } else {
-          this.s += `${ind}switch `;
-          this.put(ctx, s.selector, false);
-          this.s += ' {\n';
-        }
-        for (const c of s.cases) {
-          const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
-          if (c.isDefault) labels.push('default');
-          line(`  case ${labels.join(', ')}: {`);
-          this.block(ctx, c.body, ind + '    ');
-          line('  }');
-        }
-        line('}');
-        break;
-      }
-      case 'break':
-        line('break;');
-        break;
-      case 'continue':
-        line('continue;');
-        break;
-      case 'kill':
-        line('discard;');
-        break;
-      case 'return':
-        if (s.value === undefined) line('return;');
-        else {
-          this.s += `${ind}return `;
+      switch (s.op) {
+        case 'let':
+          this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
           this.put(ctx, s.value, false);
           this.s += ';\n';
+          break;
+        case 'store':
+          this.s += ind;
+          this.putRef(ctx, s.pointer);
+          this.s += ' = ';
+          this.put(ctx, s.value, false);
+          this.s += ';\n';
+          break;
+        case 'if':
+          if (ctx.uniform?.has(s)) {
+            const c = this.uniformLoad(ctx, ind, 'select(0u, 1u, ', s.cond, ')');
+            this.s += `${ind}if (${c} != 0u) {\n`;
+          } else {
+            this.s += `${ind}if `;
+            this.put(ctx, s.cond, false);
+            this.s += ' {\n';
+          }
+          this.block(ctx, s.accept, ind + '  ');
+          if (s.reject.length) {
+            line('} else {');
+            this.block(ctx, s.reject, ind + '  ');
+          }
+          line('}');
+          break;
+        case 'loop':
+          line('loop {');
+          this.block(ctx, s.body, ind + '  ');
+          line('}');
+          break;
+        case 'switch': {
+          const st = ctx.types[s.selector];
+          const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
+          if (ctx.uniform?.has(s)) {
+            const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
+            this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
+          } else {
+            this.s += `${ind}switch `;
+            this.put(ctx, s.selector, false);
+            this.s += ' {\n';
+          }
+          for (const c of s.cases) {
+            const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
+            if (c.isDefault) labels.push('default');
+            line(`  case ${labels.join(', ')}: {`);
+            this.block(ctx, c.body, ind + '    ');
+            line('  }');
+          }
+          line('}');
+          break;
         }
-        break;
-      case 'barrier':
-        if (s.workgroup || (!s.storage && !s.texture)) line('workgroupBarrier();');
-        if (s.storage) line('storageBarrier();');
-        if (s.texture) line('textureBarrier();');
-        break;
-      case 'atomic': {
-        const ptr = `&${this.ref(ctx, s.pointer)}`;
-        const v = s.value !== undefined ? x(s.value) : '';
-        let call: string;
-        if (s.fn === 'load') call = `atomicLoad(${ptr})`;
-        else if (s.fn === 'compare_exchange')
-          call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
-        else if (s.fn === 'exchange')
-          call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
-        else {
-          const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
-          call = `atomic${name}(${ptr}, ${v})`;
+        case 'break':
+          line('break;');
+          break;
+        case 'continue':
+          line('continue;');
+          break;
+        case 'kill':
+          line('discard;');
+          break;
+        case 'return':
+          if (s.value === undefined) line('return;');
+          else {
+            this.s += `${ind}return `;
+            this.put(ctx, s.value, false);
+            this.s += ';\n';
+          }
+          break;
+        case 'barrier':
+          if (s.workgroup || (!s.storage && !s.texture)) line('workgroupBarrier();');
+          if (s.storage) line('storageBarrier();');
+          if (s.texture) line('textureBarrier();');
+          break;
+        case 'atomic': {
+          const ptr = `&${this.ref(ctx, s.pointer)}`;
+          const v = s.value !== undefined ? x(s.value) : '';
+          let call: string;
+          if (s.fn === 'load') call = `atomicLoad(${ptr})`;
+          else if (s.fn === 'compare_exchange')
+            call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
+          else if (s.fn === 'exchange')
+            call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
+          else {
+            const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
+            call = `atomic${name}(${ptr}, ${v})`;
+          }
+          if (s.result !== undefined)
+            line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
+          else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+          break;
         }
-        if (s.result !== undefined)
-          line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
-        else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
-        break;
+        case 'atomic64': {
+          // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
+          // (they commute); a previous value would be assembled from two moments, so none is used
+          if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
+            throw atomic64Refusal(s);
+          const lo = `&${this.ref(ctx, s.low)}`;
+          const hi = `&${this.ref(ctx, s.high)}`;
+          if (s.fn !== 'add') {
+            const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
+            line(
+              `{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`,
+            );
+          } else
+            line(
+              `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
+            );
+          break;
+        }
+        case 'subgroup':
+          line(`let ${ctx.letNames[s.result]} = ${subgroupCall(s, x)};`);
+          break;
+        case 'image_store': {
+          const args = [x(s.image), x(s.coord)];
+          if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
+          args.push(x(s.value));
+          line(`textureStore(${args.join(', ')});`);
+          break;
+        }
+        case 'call': {
+          const call = `${this.fnNames[s.fn]}(${s.args.map(x).join(', ')})`;
+          line(s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
+          break;
+        }
+        case 'emit':
+        case 'cut':
+          throw new Error(`${s.op} must be lowered before WGSL emission`);
       }
-      case 'atomic64': {
-        // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
-        // (they commute); a previous value would be assembled from two moments, so none is used
-        if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
-          throw atomic64Refusal(s);
-        const lo = `&${this.ref(ctx, s.low)}`;
-        const hi = `&${this.ref(ctx, s.high)}`;
-        if (s.fn !== 'add') {
-          const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
-          line(`{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`);
-        } else
-          line(
-            `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
-          );
-        break;
-      }
-      case 'subgroup':
-        line(`let ${ctx.letNames[s.result]} = ${subgroupCall(s, x)};`);
-        break;
-      case 'image_store': {
-        const args = [x(s.image), x(s.coord)];
-        if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
-        args.push(x(s.value));
-        line(`textureStore(${args.join(', ')});`);
-        break;
-      }
-      case 'call': {
-        const call = `${this.fnNames[s.fn]}(${s.args.map(x).join(', ')})`;
-        line(s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
-        break;
-      }
-      case 'emit':
-      case 'cut':
-        throw new Error(`${s.op} must be lowered before WGSL emission`);
+      if (this.segments) this.mark(outer);
     }
   }
 
