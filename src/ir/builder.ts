@@ -175,9 +175,10 @@ export class FunctionBuilder {
   }
 
   /**
-   * Appends a statement to the innermost open block, with the builder's `origin` when it has none. A statement after one that control cannot
-   * pass (a `return`, `break` or `continue`, or an `if`/`loop`/`switch` every path of which leaves)
-   * can never run and is dropped (WGSL warns on unreachable code).
+   * Appends a statement to the innermost open block, with the builder's `origin` when it has none
+   * of its own. A statement after one that control cannot pass (a `return`, `break` or `continue`,
+   * or an `if`/`loop`/`switch` every path of which leaves) can never run and is dropped (WGSL warns
+   * on unreachable code).
    */
   stmt(s: Stmt): void {
     const top = this.blocks[this.blocks.length - 1];

@@ -21,6 +21,9 @@
 //   subgroupAny, subgroupBallot, subgroupBroadcastFirst, subgroupShuffle, subgroupAdd...Xor,
 //   subgroupExclusiveAdd/Mul and subgroupInclusiveAdd/Mul; quad_broadcast and the swaps are
 //   quadBroadcast (its index a constant) and quadSwapX/Y/Diagonal.
+// - Provenance: statement origins (ir.ts Origin) never reach the text; emitModuleWgslWithMap gives
+//   the same text with the origins of each line (WgslWithMap), from the offsets where each
+//   statement's own text starts and resumes, turned into lines once the function is written.
 
 import {
   originList,
