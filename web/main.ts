@@ -203,8 +203,9 @@ interface Links {
   readonly lineOffsets: readonly (number | undefined)[];
   readonly byOffset: Map<number, InstructionLink>;
   readonly wgsl: Map<number, number[]> | undefined;
-  /** The decompiled HLSL lines of each instruction (the decompiler keeps the provenance). */
-  readonly hlsl?: Map<number, number[]> | undefined;
+  /** The decompiled HLSL lines of each instruction (the decompiler keeps the provenance),
+   * decompiled when first asked. */
+  readonly hlsl: () => Map<number, number[]> | undefined;
 }
 let links: { flags: number; value: Links | undefined } | undefined;
 
@@ -234,7 +235,7 @@ function linksOf(f: Loaded): Links | undefined {
             : wgsl.origins
               ? linesByOrigin(wgsl.origins, at)
               : wgslLines([...byOffset.values()], wgsl.text),
-          hlsl: mappedLines(compute('hlsl', f), at),
+          hlsl: once(() => mappedLines(compute('hlsl', f), at)),
         };
       }
     } catch (e) {
@@ -252,12 +253,18 @@ function linksOf(f: Loaded): Links | undefined {
         lineOffsets: lineKeys,
         byOffset: dxilLinks(lineKeys),
         wgsl: mappedLines(wgsl, (k) => k),
-        hlsl: mappedLines(compute('hlsl', f), (k) => k),
+        hlsl: once(() => mappedLines(compute('hlsl', f), (k) => k)),
       };
     }
   }
   links = { flags, value };
   return value;
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** The lines of each instruction (by key) of a view computed with a line map. */
@@ -601,7 +608,7 @@ function applySelection(): void {
       });
     }
     if (p.view === 'wgsl' || p.view === 'hlsl') {
-      const want = new Set(L?.[p.view]?.get(s.offset) ?? []);
+      const want = new Set((p.view === 'wgsl' ? L?.wgsl : L?.hlsl())?.get(s.offset) ?? []);
       for (const ln of lines(byId(paneId(p, `${p.view}-output`))))
         if (want.has(Number(ln.dataset['line']))) ln.classList.add('link-line');
     }
@@ -642,7 +649,7 @@ function selectLine(line: number): boolean {
 function selectWgslLine(line: number, view: 'wgsl' | 'hlsl' = 'wgsl'): boolean {
   const f = loaded;
   const L = f && linksOf(f);
-  const map = L?.[view];
+  const map = view === 'wgsl' ? L?.wgsl : L?.hlsl();
   if (!L || !map) return false;
   for (const [offset, lines] of map) {
     const link = L.byOffset.get(offset);
