@@ -122,7 +122,7 @@ export { readDeclarations, type Declarations } from './reflect/declarations.js';
 export { listingHeader, headerOf } from './disasm/header.js';
 // The IR, the SM4/5 lifter and the WGSL emitter (lifter-dxbc.md).
 export * as ir from './ir/index.js';
-export { validateModule, printModule } from './ir/index.js';
+export { validateModule, printModule, originList, mergeOrigins } from './ir/index.js';
 export type { Module as IrModule } from './ir/ir.js';
 export type {
   Program as LiftedProgram,
@@ -149,7 +149,16 @@ export {
   type AssembleD3D9Result,
 } from './asm/index.js';
 export { LiftRefusal, type RefusalReason } from './lift/refuse.js';
-export { emitWgsl, emitModuleWgsl, lowerForWgsl, Namer, WGSL_RESERVED } from './wgsl/index.js';
+export {
+  emitWgsl,
+  emitWgslWithMap,
+  emitModuleWgsl,
+  emitModuleWgslWithMap,
+  lowerForWgsl,
+  Namer,
+  WGSL_RESERVED,
+  type WgslWithMap,
+} from './wgsl/index.js';
 // The Shader Model 4/5/5.1 token-stream decoder (lossless program, opcode table, census).
 export {
   decodeProgram,
@@ -216,10 +225,13 @@ export * as skate from './engines/skate/index.js';
 export {
   decompile,
   decompiledHlsl,
+  decompiledHlslWithMap,
   decompiledWgsl,
+  decompiledWgslWithMap,
   readableProgram,
   readableModule,
   printHlsl,
+  printHlslWithMap,
   DecompileRefusal,
   type Decompiled,
 } from './decompile/index.js';

@@ -2,11 +2,16 @@
 // Node). A D3DDisassemble listing line is tied to its instruction by the listing D3DDisassemble
 // prints under the same flags plus 0x20 (each instruction line then starts with its byte offset,
 // lines otherwise the same); the instruction's operands (the core's decoder) give the registers it
-// writes and reads; the debug information (SPDB/SDBG) the source line at that byte offset. The WGSL
-// lines of an instruction are matched by the order of writes: the n-th write of a register
-// component in the listing is the n-th WGSL assignment to that component (iridia's lifter keeps
-// Direct3D's registers as WGSL variables, written in program order), and a register whose counts
-// disagree is not linked at all rather than linked wrongly.
+// writes and reads; the debug information (SPDB/SDBG) the source line at that byte offset. A DXIL
+// listing line is tied to its instruction by counting the instruction lines of the function bodies
+// (dxilInstructionLines), the order the DXIL lifter's origins count in.
+//
+// The WGSL lines of an instruction come from the lifter's provenance: every IR statement carries
+// the index of the instruction it came from (src/ir/ir.ts Origin) and emitWgslWithMap gives each
+// WGSL line its statements' origins (linesByOrigin). Only where a program comes without that map
+// are they matched by the order of writes (wgslLines, the fallback): the n-th write of a register
+// component in the listing is the n-th WGSL assignment to that component, and a register whose
+// counts disagree is not linked at all rather than linked wrongly.
 
 import type { Sm4Instruction, Sm4Operand, Sm4Program } from '../src/index.js';
 import { OPCODES } from '../src/sm4/opcodes.js';
@@ -23,8 +28,10 @@ export interface RegisterUse {
 }
 
 export interface InstructionLink {
-  /** The instruction's byte offset from the version token. */
+  /** The instruction's key: its byte offset from the version token (DXBC), its index (DXIL). */
   readonly offset: number;
+  /** A DXIL instruction (keyed by its index; no byte offset, no registers). */
+  readonly dxil?: true;
   readonly index: number;
   readonly written: readonly RegisterUse[];
   readonly read: readonly string[];
@@ -142,5 +149,56 @@ export function wgslLines(program: readonly InstructionLink[], wgsl: string): Ma
     if (!list.includes(line)) list.push(line);
     out.set(offset, list);
   }
+  return out;
+}
+
+/**
+ * For each instruction (by key), the WGSL lines (0-based) whose origins hold it: `origins` is
+ * emitWgslWithMap's (one list of instruction indices per WGSL line), `keyOf` an instruction index's
+ * key (DXBC: its byte offset; DXIL: the index itself; undefined: not linked).
+ */
+export function linesByOrigin(
+  origins: readonly (readonly number[])[],
+  keyOf: (index: number) => number | undefined,
+): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  origins.forEach((list, line) => {
+    for (const k of list) {
+      const key = keyOf(k);
+      if (key === undefined) continue;
+      const lines = out.get(key);
+      if (lines) lines.push(line);
+      else out.set(key, [line]);
+    }
+  });
+  return out;
+}
+
+/**
+ * For each line of a DXIL listing (src/dxil's disassembleDxil), the index of the instruction it
+ * prints, counted over the function bodies in listing order (the DXIL origins of src/ir/ir.ts):
+ * inside `define ... {` ... `}`, every line indented by two spaces is one instruction (block labels
+ * and their comments start at column 0); undefined for every other line.
+ */
+export function dxilInstructionLines(listing: string): (number | undefined)[] {
+  let n = 0;
+  let inBody = false;
+  return listing.split('\n').map((line) => {
+    if (!inBody) {
+      if (line.startsWith('define ') && line.endsWith('{')) inBody = true;
+      return undefined;
+    }
+    if (line === '}') {
+      inBody = false;
+      return undefined;
+    }
+    return line.startsWith('  ') ? n++ : undefined;
+  });
+}
+
+/** The links of a DXIL program's instructions, by index (no byte offsets or registers). */
+export function dxilLinks(lines: readonly (number | undefined)[]): Map<number, InstructionLink> {
+  const out = new Map<number, InstructionLink>();
+  for (const k of lines) if (k !== undefined) out.set(k, { offset: k, index: k, dxil: true, written: [], read: [] });
   return out;
 }

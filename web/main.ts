@@ -20,9 +20,9 @@ import {
   disassembleD3D9,
   disassembleDxil,
   liftContainer,
-  emitWgsl,
+  emitWgslWithMap,
   decompile,
-  decompiledHlsl,
+  decompiledHlslWithMap,
   decodeContainerProgram,
   readContainerDebugInfo,
   readDxilSources,
@@ -31,7 +31,15 @@ import {
 } from '../src/index.js';
 import { highlight, type Language } from './highlight.js';
 import { reflectionView } from './reflection.js';
-import { instructionsByOffset, lineOffsets, wgslLines, type InstructionLink } from './link.js';
+import {
+  dxilInstructionLines,
+  dxilLinks,
+  instructionsByOffset,
+  lineOffsets,
+  linesByOrigin,
+  wgslLines,
+  type InstructionLink,
+} from './link.js';
 import { executorRun, webgpuRun, targetImage, SHOWN_WORDS, type RunOutputs } from './run.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
@@ -113,7 +121,9 @@ function errorElement(e: unknown): HTMLElement {
 // ---------------------------------------------------------------------------------------------
 // The loaded file and what is computed from it (each text once per file, shared by the panes).
 
-type Computed = { readonly text: string; readonly language: Language } | { readonly error: unknown };
+type Computed =
+  | { readonly text: string; readonly language: Language; readonly origins?: readonly (readonly number[])[] }
+  | { readonly error: unknown };
 
 let loaded: Loaded | undefined;
 let generation = 0;
@@ -171,10 +181,10 @@ function compute(id: TextId, f: Loaded): Computed {
         };
         break;
       case 'wgsl':
-        out = { text: emitWgsl(liftContainer(c!)), language: 'wgsl' };
+        out = { ...emitWgslWithMap(liftContainer(c!)), language: 'wgsl' };
         break;
       case 'hlsl':
-        out = { text: decompiledHlsl(decompile(f.bytes)), language: 'hlsl' };
+        out = { ...decompiledHlslWithMap(decompile(f.bytes)), language: 'hlsl' };
         break;
       case 'dxil':
         out = { text: disassembleDxil(c!), language: 'dxil' };
@@ -207,9 +217,14 @@ function compute(id: TextId, f: Loaded): Computed {
 // Links: the instruction a listing line prints, its registers, WGSL lines and source line.
 
 interface Links {
+  /** The listing whose lines are linked. */
+  readonly listing: 'disasm' | 'dxil';
   readonly lineOffsets: readonly (number | undefined)[];
   readonly byOffset: Map<number, InstructionLink>;
   readonly wgsl: Map<number, number[]> | undefined;
+  /** The decompiled HLSL lines of each instruction (the decompiler keeps the provenance),
+   * decompiled when first asked. */
+  readonly hlsl: () => Map<number, number[]> | undefined;
 }
 let links: { flags: number; value: Links | undefined } | undefined;
 
@@ -226,18 +241,54 @@ function linksOf(f: Loaded): Links | undefined {
       if (offsets && program) {
         const byOffset = instructionsByOffset(program);
         const wgsl = compute('wgsl', f);
+        const at = (k: number): number | undefined => {
+          const i = program.instructions[k];
+          return i && i.word * 4;
+        };
         value = {
+          listing: 'disasm',
           lineOffsets: offsets,
           byOffset,
-          wgsl: 'text' in wgsl ? wgslLines([...byOffset.values()], wgsl.text) : undefined,
+          wgsl: !('text' in wgsl)
+            ? undefined
+            : wgsl.origins
+              ? linesByOrigin(wgsl.origins, at)
+              : wgslLines([...byOffset.values()], wgsl.text),
+          hlsl: once(() => mappedLines(compute('hlsl', f), at)),
         };
       }
     } catch (e) {
       if (!(e instanceof IridiaError)) throw e;
     }
+  } else if (f.kind === 'container' && hasPart(f, 'DXIL') && !hasPart(f, 'ILDB')) {
+    // DXIL: the listing prints the module the lifter reads (with an ILDB part it prints that one,
+    // numbered otherwise: not linked)
+    const listing = compute('dxil', f);
+    const wgsl = compute('wgsl', f);
+    if ('text' in listing) {
+      const lineKeys = dxilInstructionLines(listing.text);
+      value = {
+        listing: 'dxil',
+        lineOffsets: lineKeys,
+        byOffset: dxilLinks(lineKeys),
+        wgsl: mappedLines(wgsl, (k) => k),
+        hlsl: once(() => mappedLines(compute('hlsl', f), (k) => k)),
+      };
+    }
   }
   links = { flags, value };
   return value;
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** The lines of each instruction (by key) of a view computed with a line map. */
+function mappedLines(c: Computed, keyOf: (index: number) => number | undefined): Map<number, number[]> | undefined {
+  return 'origins' in c && c.origins ? linesByOrigin(c.origins, keyOf) : undefined;
 }
 
 interface Selection {
@@ -565,19 +616,19 @@ function applySelection(): void {
   const L = linksOf(f);
   const written = new Set(s.link.written.map((w) => w.key));
   const read = new Set(s.link.read);
-  const source = debugOf(f)?.lineAt(s.offset);
+  const source = s.link.dxil ? undefined : debugOf(f)?.lineAt(s.offset);
   const files = debugOf(f)?.files ?? [];
   for (const p of panes) {
     const root = p.root;
-    if (p.view === 'disasm' && L) {
-      const pre = byId(paneId(p, 'disasm-output'));
+    if (p.view === L?.listing) {
+      const pre = byId(paneId(p, `${L.listing}-output`));
       lines(pre).forEach((ln, i) => {
         if (L.lineOffsets[i] === s.offset) ln.classList.add('sel-line');
       });
     }
-    if (p.view === 'wgsl') {
-      const want = new Set(L?.wgsl?.get(s.offset) ?? []);
-      for (const ln of lines(byId(paneId(p, 'wgsl-output'))))
+    if (p.view === 'wgsl' || p.view === 'hlsl') {
+      const want = new Set((p.view === 'wgsl' ? L?.wgsl : L?.hlsl())?.get(s.offset) ?? []);
+      for (const ln of lines(byId(paneId(p, `${p.view}-output`))))
         if (want.has(Number(ln.dataset['line']))) ln.classList.add('link-line');
     }
     if (p.view === 'source' && source) {
@@ -597,7 +648,7 @@ function applySelection(): void {
   const where = source ? `, ${files[source.file]?.path ?? `file ${source.file}`} line ${source.line}` : '';
   const regs = [...s.link.written.map((w) => `${w.key} (written)`), ...s.link.read].join(', ');
   $('#selection').textContent =
-    `instruction ${s.link.index} at byte ${hex(s.offset)}${where}${regs ? `; registers ${regs}` : ''}`;
+    `instruction ${s.link.index}${s.link.dxil ? '' : ` at byte ${hex(s.offset)}`}${where}${regs ? `; registers ${regs}` : ''}`;
 }
 
 /** Selects the instruction a listing line prints (none for a line that prints none). */
@@ -613,12 +664,13 @@ function selectLine(line: number): boolean {
   return true;
 }
 
-/** Selects the instruction whose write a WGSL line carries (the same links, the other way). */
-function selectWgslLine(line: number): boolean {
+/** Selects the instruction whose write a WGSL (or decompiled HLSL) line carries (the same links, the other way). */
+function selectWgslLine(line: number, view: 'wgsl' | 'hlsl' = 'wgsl'): boolean {
   const f = loaded;
   const L = f && linksOf(f);
-  if (!L?.wgsl) return false;
-  for (const [offset, lines] of L.wgsl) {
+  const map = view === 'wgsl' ? L?.wgsl : L?.hlsl();
+  if (!L || !map) return false;
+  for (const [offset, lines] of map) {
     const link = L.byOffset.get(offset);
     if (link && lines.includes(line)) {
       selection = { offset, link };
@@ -848,14 +900,16 @@ function wirePane(p: Pane): void {
     const target = e.target as HTMLElement;
     const part = target.closest<HTMLElement>('[data-part]');
     if (part) return showPart(p, Number(part.dataset['part']));
-    const ln = target.closest<HTMLElement>('#panes pre[data-view=disasm] .ln');
+    const ln = target.closest<HTMLElement>('#panes pre[data-view=disasm] .ln, #panes pre[data-view=dxil] .ln');
     if (ln) selectLine(Number(ln.dataset['line']));
     const wgslLine = target.closest<HTMLElement>('#panes pre[data-view=wgsl] .ln');
     if (wgslLine) selectWgslLine(Number(wgslLine.dataset['line']));
+    const hlslLine = target.closest<HTMLElement>('#panes pre[data-view=hlsl] .ln');
+    if (hlslLine) selectWgslLine(Number(hlslLine.dataset['line']), 'hlsl');
   });
   // In a listing: ↑/↓ select the previous or next instruction.
   root.addEventListener('keydown', (e) => {
-    const pre = (e.target as HTMLElement).closest<HTMLElement>('pre[data-view=disasm]');
+    const pre = (e.target as HTMLElement).closest<HTMLElement>('pre[data-view=disasm], pre[data-view=dxil]');
     if (!pre || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
     const L = loaded && linksOf(loaded);
     if (!L) return;

@@ -14,7 +14,19 @@
 //
 // Both repeat until nothing changes.
 
-import type { Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type, TypeId } from '../ir/ir.js';
+import {
+  mergeOrigins,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Origin,
+  type Scalar,
+  type Stmt,
+  type Type,
+  type TypeId,
+} from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
 import { childrenOf, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
@@ -90,9 +102,25 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
   const lets: { name: string }[] = [];
   const letMap = new Map<number, number>();
   const letValue = new Map<number, ExprId>();
+  const letOrigin = new Map<number, Origin>();
   walkStmts(f.body, (s) => {
-    if (s.op === 'let') letValue.set(s.let, s.value);
+    if (s.op !== 'let') return;
+    letValue.set(s.let, s.value);
+    if (s.origin !== undefined) letOrigin.set(s.let, s.origin);
   });
+  // provenance (ir.ts Origin): an expression's inlined lets' origins (and theirs), which the
+  // statement it is folded into takes on
+  const inlinedMemo = new Map<ExprId, Origin | undefined>();
+  const inlined = (id: ExprId): Origin | undefined => {
+    if (inlinedMemo.has(id)) return inlinedMemo.get(id);
+    const e = f.exprs[id]!;
+    let o: Origin | undefined;
+    if (e.op === 'let') {
+      if (plan.inline.has(e.let)) o = mergeOrigins(letOrigin.get(e.let), inlined(letValue.get(e.let)!));
+    } else for (const c of childrenOf(e)) o = mergeOrigins(o, inlined(c));
+    inlinedMemo.set(id, o);
+    return o;
+  };
   const memo = new Map<ExprId, ExprId>();
   const copy = (id: ExprId): ExprId => {
     const hit = memo.get(id);
@@ -165,100 +193,108 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
   const block = (b: Block): Stmt[] => {
     const out: Stmt[] = [];
     for (const s of b) {
-      switch (s.op) {
-        case 'let':
-          if (plan.inline.has(s.let) || plan.drop.has(s.let)) break;
-          {
-            const v = copy(s.value);
-            out.push({ op: 'let', let: bindLet(s.let, v), value: v });
-          }
-          break;
-        case 'store': {
-          const l = rootLocal(s.pointer);
-          if (l !== undefined && plan.deadLocals.has(l)) break;
-          const whole = laneOf(s.pointer);
-          if (whole !== undefined) {
-            const v = copy(s.value);
-            laneLocals
-              .get(whole)!
-              .forEach((n, k) =>
-                out.push({ op: 'store', pointer: a.mk({ op: 'local', local: n }), value: a.component(v, k) }),
-              );
-            break;
-          }
-          const to = l === undefined ? undefined : retype.get(l);
-          const value = to === undefined ? copy(s.value) : a.mk({ op: 'bitcast', to, value: copy(s.value) });
-          out.push({ op: 'store', pointer: copy(s.pointer), value });
-          break;
-        }
-        case 'if':
-          out.push({ op: 'if', cond: copy(s.cond), accept: block(s.accept), reject: block(s.reject) });
-          break;
-        case 'loop':
-          out.push({ op: 'loop', body: block(s.body) });
-          break;
-        case 'switch':
-          out.push({
-            op: 'switch',
-            selector: copy(s.selector),
-            cases: s.cases.map((c) => ({ values: c.values, isDefault: c.isDefault, body: block(c.body) })),
-          });
-          break;
-        case 'return':
-          out.push(s.value === undefined ? s : { op: 'return', value: copy(s.value) });
-          break;
-        case 'atomic':
-          out.push({
-            op: 'atomic',
-            pointer: copy(s.pointer),
-            fn: s.fn,
-            ...(s.value !== undefined ? { value: copy(s.value) } : {}),
-            ...(s.compare !== undefined ? { compare: copy(s.compare) } : {}),
-            ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
-          });
-          break;
-        case 'atomic64':
-          out.push({
-            ...s,
-            low: copy(s.low),
-            high: copy(s.high),
-            value: copy(s.value),
-            ...(s.compare !== undefined ? { compare: copy(s.compare) } : {}),
-            ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
-          });
-          break;
-        case 'subgroup':
-          out.push({
-            op: 'subgroup',
-            fn: s.fn,
-            ...(s.argument !== undefined ? { argument: copy(s.argument) } : {}),
-            ...(s.index !== undefined ? { index: copy(s.index) } : {}),
-            ...(s.reduce !== undefined ? { reduce: s.reduce } : {}),
-            result: bindLet(s.result, undefined, resultType(s.result)),
-          });
-          break;
-        case 'call':
-          out.push({
-            op: 'call',
-            fn: s.fn,
-            args: s.args.map(copy),
-            ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
-          });
-          break;
-        case 'image_store':
-          out.push({
-            op: 'image_store',
-            image: copy(s.image),
-            coord: copy(s.coord),
-            ...(s.arrayIndex !== undefined ? { arrayIndex: copy(s.arrayIndex) } : {}),
-            value: copy(s.value),
-          });
-          break;
-        default:
-          out.push(s);
-      }
+      const start = out.length;
+      statement(s, out);
+      if (out.length === start) continue;
+      let o = s.origin;
+      if (letOrigin.size || o !== undefined) for (const x of stmtExprs(s)) o = mergeOrigins(o, inlined(x));
+      if (o !== undefined) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, origin: o };
     }
     return out;
+  };
+  const statement = (s: Stmt, out: Stmt[]): void => {
+    switch (s.op) {
+      case 'let':
+        if (plan.inline.has(s.let) || plan.drop.has(s.let)) break;
+        {
+          const v = copy(s.value);
+          out.push({ op: 'let', let: bindLet(s.let, v), value: v });
+        }
+        break;
+      case 'store': {
+        const l = rootLocal(s.pointer);
+        if (l !== undefined && plan.deadLocals.has(l)) break;
+        const whole = laneOf(s.pointer);
+        if (whole !== undefined) {
+          const v = copy(s.value);
+          laneLocals
+            .get(whole)!
+            .forEach((n, k) =>
+              out.push({ op: 'store', pointer: a.mk({ op: 'local', local: n }), value: a.component(v, k) }),
+            );
+          break;
+        }
+        const to = l === undefined ? undefined : retype.get(l);
+        const value = to === undefined ? copy(s.value) : a.mk({ op: 'bitcast', to, value: copy(s.value) });
+        out.push({ op: 'store', pointer: copy(s.pointer), value });
+        break;
+      }
+      case 'if':
+        out.push({ op: 'if', cond: copy(s.cond), accept: block(s.accept), reject: block(s.reject) });
+        break;
+      case 'loop':
+        out.push({ op: 'loop', body: block(s.body) });
+        break;
+      case 'switch':
+        out.push({
+          op: 'switch',
+          selector: copy(s.selector),
+          cases: s.cases.map((c) => ({ values: c.values, isDefault: c.isDefault, body: block(c.body) })),
+        });
+        break;
+      case 'return':
+        out.push(s.value === undefined ? s : { op: 'return', value: copy(s.value) });
+        break;
+      case 'atomic':
+        out.push({
+          op: 'atomic',
+          pointer: copy(s.pointer),
+          fn: s.fn,
+          ...(s.value !== undefined ? { value: copy(s.value) } : {}),
+          ...(s.compare !== undefined ? { compare: copy(s.compare) } : {}),
+          ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
+        });
+        break;
+      case 'atomic64':
+        out.push({
+          ...s,
+          low: copy(s.low),
+          high: copy(s.high),
+          value: copy(s.value),
+          ...(s.compare !== undefined ? { compare: copy(s.compare) } : {}),
+          ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
+        });
+        break;
+      case 'subgroup':
+        out.push({
+          op: 'subgroup',
+          fn: s.fn,
+          ...(s.argument !== undefined ? { argument: copy(s.argument) } : {}),
+          ...(s.index !== undefined ? { index: copy(s.index) } : {}),
+          ...(s.reduce !== undefined ? { reduce: s.reduce } : {}),
+          result: bindLet(s.result, undefined, resultType(s.result)),
+        });
+        break;
+      case 'call':
+        out.push({
+          op: 'call',
+          fn: s.fn,
+          args: s.args.map(copy),
+          ...(s.result !== undefined ? { result: bindLet(s.result, undefined, resultType(s.result)) } : {}),
+        });
+        break;
+      case 'image_store':
+        out.push({
+          op: 'image_store',
+          image: copy(s.image),
+          coord: copy(s.coord),
+          ...(s.arrayIndex !== undefined ? { arrayIndex: copy(s.arrayIndex) } : {}),
+          value: copy(s.value),
+        });
+        break;
+      default:
+        out.push(s);
+    }
   };
   const body = block(f.body);
   const fn: Function = {

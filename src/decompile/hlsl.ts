@@ -10,7 +10,21 @@
 // `mul(v, M)` for dot products against the registers of a constant-buffer matrix. What this
 // printer cannot yet write is refused by name (refuse.ts), never approximated.
 
-import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type, TypeId } from '../ir/ir.js';
+import {
+  mergeOrigins,
+  originList,
+  type Binding,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Origin,
+  type Scalar,
+  type Stmt,
+  type Type,
+  type TypeId,
+} from '../ir/ir.js';
 import type { Program, Resource, Varying } from '../ir/program.js';
 import type { Rdef, RdefConstantBuffer, RdefType } from '../parts/rdef.js';
 import type { SignatureElement } from '../parts/signature.js';
@@ -176,8 +190,34 @@ export interface HlslOptions {
 }
 
 export function printHlsl(p: Program, options: HlslOptions = {}): string {
-  return new HlslPrinter(p, options.rdef, options.inputSignature ?? []).print();
+  return new HlslPrinter(p, options.rdef, options.inputSignature ?? []).print().join('\n') + '\n';
 }
+
+/**
+ * printHlsl's text, byte for byte, with the origins (src/ir/ir.ts Origin: instruction indices,
+ * ascending) of each of its lines (0-based), empty where none: a statement's lines are those it
+ * prints but its nested statements' (an `if`'s header, braces and `else`); a nested statement
+ * without an origin gives its lines to the enclosing one; a vector let printed for a run of scalar
+ * lets (a matrix product) has the run's origins.
+ */
+export function printHlslWithMap(
+  p: Program,
+  options: HlslOptions = {},
+): { readonly text: string; readonly origins: readonly (readonly number[])[] } {
+  const printer = new HlslPrinter(p, options.rdef, options.inputSignature ?? []);
+  printer.bodyOrigins = [];
+  const parts = printer.print();
+  const origins: (readonly number[])[] = [];
+  parts.forEach((part, k) => {
+    const o = printer.partOrigins[k];
+    const list = o === undefined ? NO_ORIGINS : originList(o);
+    for (let n = part.split('\n').length; n > 0; n--) origins.push(list);
+  });
+  origins.push(NO_ORIGINS); // the line after the final newline
+  return { text: parts.join('\n') + '\n', origins };
+}
+
+const NO_ORIGINS: readonly number[] = [];
 
 class HlslPrinter {
   private readonly m: Module;
@@ -205,7 +245,22 @@ class HlslPrinter {
     return n;
   }
 
-  print(): string {
+  /** With a line map: the origin of each line of the entry's body (parallel to its lines). */
+  bodyOrigins: (Origin | undefined)[] | undefined;
+  /** With a line map: the origin of each element print() returns. */
+  partOrigins: (Origin | undefined)[] = [];
+  /** Where the entry's body starts among the lines entry() returns. */
+  private bodyStart = 0;
+
+  /** Gives the body lines [from, to) that no nested statement took the origin `o`. */
+  private claim(from: number, to: number, o: Origin | undefined): void {
+    const lines = this.bodyOrigins;
+    if (!lines || o === undefined) return;
+    for (let k = from; k < to; k++) lines[k] ??= o;
+  }
+
+  /** The text's lines (elements may hold more than one), joined by print's callers. */
+  print(): string[] {
     const p = this.p;
     if (p.stageFunctions || p.module.entryPoints.length !== 1)
       refuse('stage not handled', `a ${p.stage} program (lifted as stage functions); vertex, pixel and compute are`);
@@ -215,7 +270,12 @@ class HlslPrinter {
     const decls = this.declarations();
     const fn = this.m.functions[ep.function]!;
     const body = this.entry(fn, ep);
-    return [...head, ...decls, ...[...this.helpers], ...body].join('\n') + '\n';
+    const before = [...head, ...decls, ...[...this.helpers]];
+    if (this.bodyOrigins) {
+      const at = before.length + this.bodyStart;
+      this.bodyOrigins.forEach((o, k) => (this.partOrigins[at + k] = o));
+    }
+    return [...before, ...body];
   }
 
   // ---- declarations
@@ -449,6 +509,8 @@ class HlslPrinter {
       );
     }
     this.block(fn.body, 1, body);
+    this.bodyStart = lines.length + attrs.length + 2;
+    if (this.bodyOrigins) this.bodyOrigins.length = body.length;
     return [...lines, ...attrs, sig, '{', ...body, '}'];
   }
 
@@ -496,6 +558,11 @@ class HlslPrinter {
         if (!mul) continue;
         const name = this.letName(run[0]!.let, { kind: 'vector', scalar: 'f32', size: n as 2 });
         out.push(`${pad}float${n} ${name} = ${mul};`);
+        this.claim(
+          out.length - 1,
+          out.length,
+          run.slice(0, n).reduce<Origin | undefined>((o, s) => mergeOrigins(o, s.origin), undefined),
+        );
         run.slice(0, n).forEach((s, k) => this.letAlias.set(s.let, `${name}.${COMP[k]}`));
         taken = n;
         break;
@@ -504,7 +571,9 @@ class HlslPrinter {
         i += taken - 1;
         continue;
       }
+      const from = out.length;
       this.stmt(b[i]!, depth, pad, out);
+      this.claim(from, out.length, b[i]!.origin);
     }
   }
 

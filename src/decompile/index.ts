@@ -10,12 +10,12 @@ import { readRdef, type Rdef } from '../parts/rdef.js';
 import { readSignature, type SignatureElement, type SignatureKind } from '../parts/signature.js';
 import { IridiaError } from '../errors.js';
 import type { Program } from '../ir/program.js';
-import { emitWgsl } from '../wgsl/index.js';
+import { emitWgsl, emitWgslWithMap, type WgslWithMap } from '../wgsl/index.js';
 import { readableProgram, type PassOptions } from './passes.js';
-import { printHlsl } from './hlsl.js';
+import { printHlsl, printHlslWithMap } from './hlsl.js';
 
 export { readableProgram, readableModule } from './passes.js';
-export { printHlsl } from './hlsl.js';
+export { printHlsl, printHlslWithMap } from './hlsl.js';
 export { DecompileRefusal } from './refuse.js';
 
 export interface Decompiled {
@@ -55,6 +55,12 @@ export function decompiledHlsl(d: Decompiled): string {
   return printHlsl(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
 }
 
+/** decompiledHlsl's text with the origins of each line (the lifter's instruction indices, kept
+ * through the passes: a folded statement carries those of the statements folded into it). */
+export function decompiledHlslWithMap(d: Decompiled): WgslWithMap {
+  return printHlslWithMap(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
+}
+
 function inputSignature(c: Container): readonly SignatureElement[] {
   const part = c.parts.find((p) => p.kind === 'ISGN' || p.kind === 'ISG1');
   if (!part) return [];
@@ -68,4 +74,10 @@ function inputSignature(c: Container): readonly SignatureElement[] {
 
 export function decompiledWgsl(d: Decompiled): string {
   return emitWgsl(d.readable).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
+}
+
+/** decompiledWgsl's text with the origins of each line (as decompiledHlslWithMap). */
+export function decompiledWgslWithMap(d: Decompiled): WgslWithMap {
+  const w = emitWgslWithMap(d.readable);
+  return { text: w.text.replace(/^\/\/ lifted by iridia/, '// decompiled by iridia'), origins: w.origins };
 }

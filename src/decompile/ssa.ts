@@ -18,7 +18,19 @@
 // zero literals). Loads of everything else (globals, other locals) are copied as they are, and a
 // store's value that reads memory is always bound to a let at the store, so it is evaluated there.
 
-import type { Block, Expr, ExprId, Function, LocalId, Module, Scalar, Stmt, Type } from '../ir/ir.js';
+import {
+  mergeOrigins,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type LocalId,
+  type Module,
+  type Origin,
+  type Scalar,
+  type Stmt,
+  type Type,
+} from '../ir/ir.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
 
@@ -33,6 +45,13 @@ interface Path {
 interface Slot {
   /** Per lane: the value, or null when the local holds it. */
   lanes: (ExprId | null)[];
+  /** Per lane: the origins (ir.ts Origin) a statement reading the lane's value takes on, because
+   * the value is written into it and not named by a let: the store that wrote it and what that
+   * store read; absent: none. */
+  from?: (Origin | undefined)[];
+  /** Per lane: the origins of the store that wrote the value (and what it read), which a store
+   * of the lane to its local (a flush before a construct) carries; absent: none. */
+  wrote?: (Origin | undefined)[];
 }
 
 type State = Map<string, Slot>;
@@ -179,6 +198,13 @@ export function promoteRegisters(
     return ptr;
   };
 
+  // provenance (ir.ts Origin): the statement being rewritten's origin, and the origins of the
+  // promoted lanes it has read so far (their values are inlined into it); a statement made for it
+  // carries both (own)
+  let current: Origin | undefined;
+  let reads: Origin | undefined;
+  const own = (x: Stmt): Stmt => originated(x, mergeOrigins(current, reads));
+
   // rewriting one statement's expressions against the state
   const rw = (st: State, id: ExprId, memo: Map<ExprId, ExprId>): ExprId => {
     const hit = memo.get(id);
@@ -189,8 +215,10 @@ export function promoteRegisters(
     if (e.op === 'load' && ptr && promotable[ptr.local]) {
       const slot = slotOf(st, ptr);
       const rt = registerType(elemType(ptr))!;
-      const laneValue = (k: number): ExprId =>
-        slot.lanes[k] ?? a.component(a.mk({ op: 'load', pointer: pointerOf(ptr) }), k);
+      const laneValue = (k: number): ExprId => {
+        reads = mergeOrigins(reads, slot.from?.[k]);
+        return slot.lanes[k] ?? a.component(a.mk({ op: 'load', pointer: pointerOf(ptr) }), k);
+      };
       if (ptr.lane >= 0) out = laneValue(ptr.lane);
       else if (rt.lanes === 1) out = laneValue(0);
       else {
@@ -235,13 +263,21 @@ export function promoteRegisters(
       const [local, elem] = k.split(':').map(Number) as [number, number];
       const p: Path = { local, elem, lane: -1 };
       const rt = registerType(elemType(p))!;
+      // a flushed store carries the origins of the lanes it stores (their writers')
+      const from = (lanes: readonly number[]): Origin | undefined =>
+        lanes.reduce<Origin | undefined>((o, k) => mergeOrigins(o, slot.wrote?.[k]), undefined);
       if (slot.lanes.every((x) => x !== null) && rt.lanes > 1) {
         const v = a.mk({ op: 'compose', type: table.vec(rt.scalar as 'u32', rt.lanes), parts: slot.lanes as ExprId[] });
-        out.push({ op: 'store', pointer: pointerOf(p), value: v });
+        out.push(originated({ op: 'store', pointer: pointerOf(p), value: v }, from(slot.lanes.map((_, k) => k))));
       } else
         slot.lanes.forEach((x, lane) => {
           if (x !== null)
-            out.push({ op: 'store', pointer: rt.lanes === 1 ? pointerOf(p) : pointerOf(p, lane), value: x });
+            out.push(
+              originated(
+                { op: 'store', pointer: rt.lanes === 1 ? pointerOf(p) : pointerOf(p, lane), value: x },
+                from([lane]),
+              ),
+            );
         });
     }
   };
@@ -250,9 +286,21 @@ export function promoteRegisters(
       const [local, elem] = k.split(':').map(Number) as [number, number];
       const slot = slotOf(st, { local, elem, lane: -1 });
       slot.lanes = slot.lanes.map(() => null);
+      delete slot.from;
+      delete slot.wrote;
     }
   };
-  const copyState = (st: State): State => new Map([...st].map(([k, v]) => [k, { lanes: [...v.lanes] }]));
+  const copyState = (st: State): State =>
+    new Map(
+      [...st].map(([k, v]) => [
+        k,
+        {
+          lanes: [...v.lanes],
+          ...(v.from ? { from: [...v.from] } : {}),
+          ...(v.wrote ? { wrote: [...v.wrote] } : {}),
+        },
+      ]),
+    );
 
   /** A value that is a bitcast of a non-trivial value (bitcast<T>(x), or lanes of one:
    * swizzle(bitcast<T>(x), p)): the let holds x (or x's lanes) in x's own type and the bitcast moves
@@ -279,11 +327,11 @@ export function promoteRegisters(
     const cast = castOut(v);
     if (cast) {
       const id = newLet(name, a.types[cast.value]!);
-      out.push({ op: 'let', let: id, value: cast.value });
+      out.push(own({ op: 'let', let: id, value: cast.value }));
       return a.mk({ op: 'bitcast', to: cast.to, value: a.let(id) });
     }
     const id = newLet(name, a.types[v]!);
-    out.push({ op: 'let', let: id, value: v });
+    out.push(own({ op: 'let', let: id, value: v }));
     return a.let(id);
   };
 
@@ -292,10 +340,13 @@ export function promoteRegisters(
     kind: 'loop' | 'switch';
     keys: Set<string>;
   }
-  const block = (b: Block, st: State, frames: Frame[], own: Set<string> | undefined): Stmt[] => {
+  const block = (b: Block, st: State, frames: Frame[], mine: Set<string> | undefined): Stmt[] => {
     const out: Stmt[] = [];
     let ended = false;
+    const outer = { current, reads };
     for (const s of b) {
+      current = s.origin;
+      reads = undefined;
       const memo = new Map<ExprId, ExprId>();
       const x = (id: ExprId): ExprId => rw(st, id, memo);
       switch (s.op) {
@@ -304,7 +355,7 @@ export function promoteRegisters(
           const cast = castOut(v0);
           const v = cast ? cast.value : v0;
           const id = newLet(f.lets[s.let]!.name, a.types[v]!);
-          out.push({ op: 'let', let: id, value: v });
+          out.push(own({ op: 'let', let: id, value: v }));
           letMap.set(s.let, id);
           if (cast) letCast.set(s.let, cast.to);
           break;
@@ -316,11 +367,25 @@ export function promoteRegisters(
             const slot = slotOf(st, p);
             const rt = registerType(elemType(p))!;
             const name = regName(f, p);
+            const before = out.length;
             const held = bindValue(v, out, name);
-            if (p.lane >= 0) slot.lanes[p.lane] = held;
-            else if (rt.lanes === 1) slot.lanes[0] = held;
-            else slot.lanes = slot.lanes.map((_, k) => a.component(held, k));
-          } else out.push({ op: 'store', pointer: x(s.pointer), value: v });
+            // a value bound to a let, or read from one, is read by the let's name (the let carries
+            // the origins); one that is not is inlined where it is read, and its origins go with it
+            const w = mergeOrigins(current, reads);
+            const o = out.length > before || readsLet(a, held) ? undefined : w;
+            const from = (slot.from ??= slot.lanes.map(() => undefined));
+            const wrote = (slot.wrote ??= slot.lanes.map(() => undefined));
+            if (p.lane >= 0 || rt.lanes === 1) {
+              const k = Math.max(p.lane, 0);
+              slot.lanes[k] = held;
+              from[k] = o;
+              wrote[k] = w;
+            } else {
+              slot.lanes = slot.lanes.map((_, k) => a.component(held, k));
+              from.fill(o);
+              wrote.fill(w);
+            }
+          } else out.push(own({ op: 'store', pointer: x(s.pointer), value: v }));
           break;
         }
         case 'if': {
@@ -330,7 +395,7 @@ export function promoteRegisters(
           forget(st, w);
           const accept = block(s.accept, copyState(st), frames, w);
           const reject = block(s.reject, copyState(st), frames, w);
-          out.push({ op: 'if', cond, accept, reject });
+          out.push(own({ op: 'if', cond, accept, reject }));
           break;
         }
         case 'loop': {
@@ -338,7 +403,7 @@ export function promoteRegisters(
           flush(st, w, out);
           forget(st, w);
           const body = block(s.body, copyState(st), [...frames, { kind: 'loop', keys: w }], w);
-          out.push({ op: 'loop', body });
+          out.push(own({ op: 'loop', body }));
           break;
         }
         case 'switch': {
@@ -351,7 +416,7 @@ export function promoteRegisters(
             isDefault: c.isDefault,
             body: block(c.body, copyState(st), [...frames, { kind: 'switch' as const, keys: w }], w),
           }));
-          out.push({ op: 'switch', selector, cases });
+          out.push(own({ op: 'switch', selector, cases }));
           break;
         }
         case 'break':
@@ -364,7 +429,7 @@ export function promoteRegisters(
           break;
         }
         case 'return':
-          out.push(s.value === undefined ? s : { op: 'return', value: x(s.value) });
+          out.push(s.value === undefined ? s : own({ op: 'return', value: x(s.value) }));
           ended = true;
           break;
         case 'atomic': {
@@ -376,18 +441,20 @@ export function promoteRegisters(
             ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
             ...(s.result !== undefined ? { result: mapResult(s.result, old, f, s) } : {}),
           };
-          out.push(r);
+          out.push(own(r));
           break;
         }
         case 'atomic64':
-          out.push({
-            ...s,
-            low: x(s.low),
-            high: x(s.high),
-            value: x(s.value),
-            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
-            ...(s.result !== undefined ? { result: mapResult(s.result, old, f, s) } : {}),
-          });
+          out.push(
+            own({
+              ...s,
+              low: x(s.low),
+              high: x(s.high),
+              value: x(s.value),
+              ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
+              ...(s.result !== undefined ? { result: mapResult(s.result, old, f, s) } : {}),
+            }),
+          );
           break;
         case 'subgroup': {
           const r: Stmt = {
@@ -398,34 +465,39 @@ export function promoteRegisters(
             ...(s.reduce !== undefined ? { reduce: s.reduce } : {}),
             result: mapResult(s.result, old, f, s),
           };
-          out.push(r);
+          out.push(own(r));
           break;
         }
         case 'call': {
           const args = s.args.map(x);
-          out.push({
-            op: 'call',
-            fn: s.fn,
-            args,
-            ...(s.result !== undefined ? { result: mapResult(s.result, old, f, s) } : {}),
-          });
+          out.push(
+            own({
+              op: 'call',
+              fn: s.fn,
+              args,
+              ...(s.result !== undefined ? { result: mapResult(s.result, old, f, s) } : {}),
+            }),
+          );
           break;
         }
         case 'image_store':
-          out.push({
-            op: 'image_store',
-            image: x(s.image),
-            coord: x(s.coord),
-            ...(s.arrayIndex !== undefined ? { arrayIndex: x(s.arrayIndex) } : {}),
-            value: x(s.value),
-          });
+          out.push(
+            own({
+              op: 'image_store',
+              image: x(s.image),
+              coord: x(s.coord),
+              ...(s.arrayIndex !== undefined ? { arrayIndex: x(s.arrayIndex) } : {}),
+              value: x(s.value),
+            }),
+          );
           break;
         default:
           out.push(s);
       }
       if (ended) break;
     }
-    if (!ended && own) flush(st, own, out);
+    ({ current, reads } = outer);
+    if (!ended && mine) flush(st, mine, out);
     return out;
   };
 
@@ -587,4 +659,15 @@ export function mapChildren(e: Expr, f: (c: ExprId) => ExprId): Expr {
     case 'array_length':
       return { ...e, pointer: f(e.pointer) };
   }
+}
+
+/** Whether an expression reads a let (through swizzles, bitcasts, composes...). */
+function readsLet(a: Arena, id: ExprId): boolean {
+  const e = a.exprs[id]!;
+  return e.op === 'let' || childrenOf(e).some((c) => readsLet(a, c));
+}
+
+/** The statement with origin `o` (replacing its own), unchanged for none. */
+export function originated(s: Stmt, o: Origin | undefined): Stmt {
+  return o === undefined ? s : { ...s, origin: o };
 }

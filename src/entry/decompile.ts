@@ -5,10 +5,13 @@
 export {
   decompile,
   decompiledHlsl,
+  decompiledHlslWithMap,
   decompiledWgsl,
+  decompiledWgslWithMap,
   readableProgram,
   readableModule,
   printHlsl,
+  printHlslWithMap,
   DecompileRefusal,
   type Decompiled,
 } from '../decompile/index.js';

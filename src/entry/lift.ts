@@ -3,7 +3,7 @@
 // (src/index.ts), by layer. test/package/exports.test.ts checks that every root name is in one.
 
 export * as ir from '../ir/index.js';
-export { validateModule, printModule } from '../ir/index.js';
+export { validateModule, printModule, originList, mergeOrigins } from '../ir/index.js';
 export type { Module as IrModule } from '../ir/ir.js';
 export type {
   Program as LiftedProgram,

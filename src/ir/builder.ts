@@ -117,6 +117,11 @@ export class FunctionBuilder {
   /** Literal expressions by scalar (SCALAR_INDEX) and bit pattern. */
   private readonly literalCache: Map<number, ExprId>[] = [new Map(), new Map(), new Map(), new Map()];
 
+  /** The origin (ir.ts Origin) given to each statement appended from now on that has none of its
+   * own: the lifter sets it to the instruction it lifts, undefined while it adds statements of its
+   * own. */
+  origin: number | undefined = undefined;
+
   constructor(
     readonly m: ModuleBuilder,
     readonly name: string,
@@ -170,14 +175,17 @@ export class FunctionBuilder {
   }
 
   /**
-   * Appends a statement to the innermost open block. A statement after one that control cannot
-   * pass (a `return`, `break` or `continue`, or an `if`/`loop`/`switch` every path of which leaves)
-   * can never run and is dropped (WGSL warns on unreachable code).
+   * Appends a statement to the innermost open block, with the builder's `origin` when it has none
+   * of its own. A statement after one that control cannot pass (a `return`, `break` or `continue`,
+   * or an `if`/`loop`/`switch` every path of which leaves) can never run and is dropped (WGSL warns
+   * on unreachable code).
    */
   stmt(s: Stmt): void {
     const top = this.blocks[this.blocks.length - 1];
     if (!top) throw new Error('FunctionBuilder: no open block');
     if (this.unreachable()) return;
+    // the statement is a fresh object of the caller's: stamped in place (no copy on the hot path)
+    if (this.origin !== undefined && s.origin === undefined) (s as { origin?: number }).origin = this.origin;
     top.push(s);
   }
 

@@ -2,6 +2,7 @@
 // resolution, the validator and the printer.
 
 export type * from './ir.js';
+export { originList, mergeOrigins, withOrigin } from './ir.js';
 export type * from './program.js';
 export { ModuleBuilder, FunctionBuilder } from './builder.js';
 export { resolveFunction, IrTypeError, describe, scalarOf, widthOf, sameType, type Resolved } from './typeof.js';

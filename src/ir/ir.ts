@@ -415,7 +415,26 @@ export interface SwitchCase {
   readonly body: Block;
 }
 
-export type Stmt =
+/**
+ * Where a statement came from (provenance): the index of the source instruction, or of several
+ * (ascending, no repeats) where the decompiler folded statements of several instructions into one.
+ * DXBC: the decoded instruction's index in the token program (`Program.instructions` of
+ * src/sm4, whose byte offset the listing's 0x20 flag prints; subroutine and interface bodies
+ * inlined at a call keep their own instructions' indices). DXIL: the instruction's index in the
+ * listing's order over the module's function bodies (the defined functions as the listing prints
+ * them, each block's instructions in order, phis and terminators counted; the entry function's own
+ * index when it is the only body; a callee inlined at a call keeps its instructions' indices).
+ * Statements the lifter makes itself have none (the entry's prologue copies of inputs, the implicit
+ * return at the end of a program without one); the output copies and return made at a `ret`
+ * carry the ret's. A statement without an origin nested in one with an origin (an `if` a
+ * conditional break becomes: its `break`) is attributed to the enclosing one by the writers' line
+ * maps. The validator checks it is a non-negative integer (or a non-empty ascending list of them);
+ * the printer prints it only when asked (`printModule(m, { origins: true })`); the WGSL emitter
+ * writes it only into its line map (`emitWgslWithMap`); the executor ignores it.
+ */
+export type Origin = number | readonly number[];
+
+type StmtBody =
   | { readonly op: 'let'; readonly let: LetId; readonly value: ExprId }
   | { readonly op: 'store'; readonly pointer: ExprId; readonly value: ExprId }
   | { readonly op: 'if'; readonly cond: ExprId; readonly accept: Block; readonly reject: Block }
@@ -487,6 +506,28 @@ export type Stmt =
   | { readonly op: 'emit'; readonly stream: number }
   /** Geometry: end the current strip of `stream`. */
   | { readonly op: 'cut'; readonly stream: number };
+
+/** A statement: what it does, and where it came from (optional, see Origin). */
+export type Stmt = StmtBody & { readonly origin?: Origin };
+
+/** The instruction indices of an origin (none for undefined), ascending. */
+export function originList(o: Origin | undefined): readonly number[] {
+  return o === undefined ? [] : typeof o === 'number' ? [o] : o;
+}
+
+/** `s` with the origin of `from` (a rewrite's new statement standing for an old one), unchanged when `from` has none. */
+export function withOrigin(s: Stmt, from: Stmt): Stmt {
+  return from.origin === undefined ? s : { ...s, origin: from.origin };
+}
+
+/** The origin holding both origins' indices (ascending, once each); undefined when both are. */
+export function mergeOrigins(a: Origin | undefined, b: Origin | undefined): Origin | undefined {
+  if (a === undefined || a === b) return b;
+  if (b === undefined) return a;
+  const set = new Set([...originList(a), ...originList(b)]);
+  const list = [...set].sort((x, y) => x - y);
+  return list.length === 1 ? list[0] : list;
+}
 
 export interface Function {
   readonly name: string;

@@ -2,11 +2,28 @@
 // print inline as trees (they are pure, see "Evaluation"); lets print as `let %name.N = ...`;
 // literals print as their type and bit pattern (f32 also with its value), so nothing is rounded;
 // `load(p)` reads through a pointer, `p[k]`/`p.x`/`p.name` select an element, lane or member.
+// Statement origins (ir.ts Origin) print only with `{ origins: true }`, as ` @12` (or ` @3,4`)
+// after the statement's first line.
 
-import type { Binding, Block, Expr, ExprId, Function, Module, Type } from './ir.js';
+export interface PrintOptions {
+  /** Print each statement's origin after its first line. */
+  readonly origins?: boolean;
+}
+
+import {
+  originList,
+  type Binding,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Stmt,
+  type Type,
+} from './ir.js';
 import { resolveFunction, type Resolved } from './typeof.js';
 
-export function printModule(m: Module): string {
+export function printModule(m: Module, options: PrintOptions = {}): string {
   const out: string[] = [];
   const tn = (id: number): string => typeName(m, id);
   m.constants.forEach((c, i) => {
@@ -26,7 +43,7 @@ export function printModule(m: Module): string {
   for (const f of m.functions) {
     out.push('');
     // one line at a time: spreading a function of 10^5 lines into push() overflows the stack
-    for (const line of printFunction(m, f)) out.push(line);
+    for (const line of printFunction(m, f, options)) out.push(line);
   }
   return out.join('\n') + '\n';
 }
@@ -72,7 +89,7 @@ function bindingText(b: Binding | undefined): string {
   return ` @location(${b.location})${interp}`;
 }
 
-export function printFunction(m: Module, f: Function): string[] {
+export function printFunction(m: Module, f: Function, options: PrintOptions = {}): string[] {
   const out: string[] = [];
   const structs = new Set<number>();
   const noteStruct = (id: number) => {
@@ -95,97 +112,103 @@ export function printFunction(m: Module, f: Function): string[] {
   f.locals.forEach((l) => {
     out.push(`  var ${l.name}: ${typeName(m, l.type)}${l.init !== undefined ? ` = ${p.expr(l.init)}` : ''}`);
   });
-  printBlock(p, f.body, '  ', out);
+  printBlock(p, f.body, '  ', out, options.origins === true);
   out.push('}');
   return out;
 }
 
-function printBlock(p: ExprPrinter, b: Block, ind: string, out: string[]): void {
+function printBlock(p: ExprPrinter, b: Block, ind: string, out: string[], origins: boolean): void {
   for (const s of b) {
-    switch (s.op) {
-      case 'let':
-        out.push(`${ind}let ${p.letName(s.let)} = ${p.expr(s.value)}`);
-        break;
-      case 'store':
-        out.push(`${ind}store ${p.expr(s.pointer)} = ${p.expr(s.value)}`);
-        break;
-      case 'if':
-        out.push(`${ind}if ${p.expr(s.cond)} {`);
-        printBlock(p, s.accept, ind + '  ', out);
-        if (s.reject.length) {
-          out.push(`${ind}} else {`);
-          printBlock(p, s.reject, ind + '  ', out);
-        }
-        out.push(`${ind}}`);
-        break;
-      case 'loop':
-        out.push(`${ind}loop {`);
-        printBlock(p, s.body, ind + '  ', out);
-        out.push(`${ind}}`);
-        break;
-      case 'switch':
-        out.push(`${ind}switch ${p.expr(s.selector)} {`);
-        for (const c of s.cases) {
-          const labels = [...c.values.map((v) => hex(v)), ...(c.isDefault ? ['default'] : [])].join(', ');
-          out.push(`${ind}  case ${labels} {`);
-          printBlock(p, c.body, ind + '    ', out);
-          out.push(`${ind}  }`);
-        }
-        out.push(`${ind}}`);
-        break;
-      case 'break':
-      case 'continue':
-      case 'kill':
-        out.push(`${ind}${s.op}`);
-        break;
-      case 'return':
-        out.push(`${ind}return${s.value !== undefined ? ` ${p.expr(s.value)}` : ''}`);
-        break;
-      case 'barrier': {
-        const what = [
-          s.workgroup && 'workgroup',
-          s.storage && 'storage',
-          s.texture && 'texture',
-          s.execution && 'execution',
-        ]
-          .filter(Boolean)
-          .join(' ');
-        out.push(`${ind}barrier ${what}`);
-        break;
+    const first = out.length;
+    statement(p, s, ind, out, origins);
+    if (origins && s.origin !== undefined) out[first] += ` @${originList(s.origin).join(',')}`;
+  }
+}
+
+function statement(p: ExprPrinter, s: Stmt, ind: string, out: string[], origins: boolean): void {
+  switch (s.op) {
+    case 'let':
+      out.push(`${ind}let ${p.letName(s.let)} = ${p.expr(s.value)}`);
+      break;
+    case 'store':
+      out.push(`${ind}store ${p.expr(s.pointer)} = ${p.expr(s.value)}`);
+      break;
+    case 'if':
+      out.push(`${ind}if ${p.expr(s.cond)} {`);
+      printBlock(p, s.accept, ind + '  ', out, origins);
+      if (s.reject.length) {
+        out.push(`${ind}} else {`);
+        printBlock(p, s.reject, ind + '  ', out, origins);
       }
-      case 'atomic': {
-        const ops = [s.value, s.compare].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
-        const r = s.result !== undefined ? `let ${p.letName(s.result)} = ` : '';
-        out.push(`${ind}${r}atomic_${s.fn}(${[p.expr(s.pointer), ...ops].join(', ')})`);
-        break;
+      out.push(`${ind}}`);
+      break;
+    case 'loop':
+      out.push(`${ind}loop {`);
+      printBlock(p, s.body, ind + '  ', out, origins);
+      out.push(`${ind}}`);
+      break;
+    case 'switch':
+      out.push(`${ind}switch ${p.expr(s.selector)} {`);
+      for (const c of s.cases) {
+        const labels = [...c.values.map((v) => hex(v)), ...(c.isDefault ? ['default'] : [])].join(', ');
+        out.push(`${ind}  case ${labels} {`);
+        printBlock(p, c.body, ind + '    ', out, origins);
+        out.push(`${ind}  }`);
       }
-      case 'atomic64': {
-        const ops = [s.value, s.compare].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
-        const r = s.result !== undefined ? `let ${p.letName(s.result)} = ` : '';
-        out.push(`${ind}${r}atomic64_${s.fn}(${[p.expr(s.low), p.expr(s.high), ...ops].join(', ')})`);
-        break;
-      }
-      case 'subgroup': {
-        const ops = [s.argument, s.index].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
-        const fold = s.reduce !== undefined ? `_${s.reduce}` : '';
-        out.push(`${ind}let ${p.letName(s.result)} = subgroup_${s.fn}${fold}(${ops.join(', ')})`);
-        break;
-      }
-      case 'image_store': {
-        const ai = s.arrayIndex !== undefined ? `, layer ${p.expr(s.arrayIndex)}` : '';
-        out.push(`${ind}image_store(${p.expr(s.image)}, ${p.expr(s.coord)}${ai}, ${p.expr(s.value)})`);
-        break;
-      }
-      case 'call':
-        out.push(
-          `${ind}${s.result !== undefined ? `let ${p.letName(s.result)} = ` : ''}call #${s.fn}(${s.args.map((a) => p.expr(a)).join(', ')})`,
-        );
-        break;
-      case 'emit':
-      case 'cut':
-        out.push(`${ind}${s.op} stream ${s.stream}`);
-        break;
+      out.push(`${ind}}`);
+      break;
+    case 'break':
+    case 'continue':
+    case 'kill':
+      out.push(`${ind}${s.op}`);
+      break;
+    case 'return':
+      out.push(`${ind}return${s.value !== undefined ? ` ${p.expr(s.value)}` : ''}`);
+      break;
+    case 'barrier': {
+      const what = [
+        s.workgroup && 'workgroup',
+        s.storage && 'storage',
+        s.texture && 'texture',
+        s.execution && 'execution',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      out.push(`${ind}barrier ${what}`);
+      break;
     }
+    case 'atomic': {
+      const ops = [s.value, s.compare].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
+      const r = s.result !== undefined ? `let ${p.letName(s.result)} = ` : '';
+      out.push(`${ind}${r}atomic_${s.fn}(${[p.expr(s.pointer), ...ops].join(', ')})`);
+      break;
+    }
+    case 'atomic64': {
+      const ops = [s.value, s.compare].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
+      const r = s.result !== undefined ? `let ${p.letName(s.result)} = ` : '';
+      out.push(`${ind}${r}atomic64_${s.fn}(${[p.expr(s.low), p.expr(s.high), ...ops].join(', ')})`);
+      break;
+    }
+    case 'subgroup': {
+      const ops = [s.argument, s.index].filter((x): x is number => x !== undefined).map((x) => p.expr(x));
+      const fold = s.reduce !== undefined ? `_${s.reduce}` : '';
+      out.push(`${ind}let ${p.letName(s.result)} = subgroup_${s.fn}${fold}(${ops.join(', ')})`);
+      break;
+    }
+    case 'image_store': {
+      const ai = s.arrayIndex !== undefined ? `, layer ${p.expr(s.arrayIndex)}` : '';
+      out.push(`${ind}image_store(${p.expr(s.image)}, ${p.expr(s.coord)}${ai}, ${p.expr(s.value)})`);
+      break;
+    }
+    case 'call':
+      out.push(
+        `${ind}${s.result !== undefined ? `let ${p.letName(s.result)} = ` : ''}call #${s.fn}(${s.args.map((a) => p.expr(a)).join(', ')})`,
+      );
+      break;
+    case 'emit':
+    case 'cut':
+      out.push(`${ind}${s.op} stream ${s.stream}`);
+      break;
   }
 }
 

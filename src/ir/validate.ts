@@ -277,11 +277,29 @@ function valueType(ctx: Ctx, h: ExprId): Type | undefined {
   return r && r.kind === 'value' ? r.type : undefined;
 }
 
+/** What is wrong with a statement's origin (ir.ts Origin), if anything. */
+function originProblem(o: unknown): string | undefined {
+  if (typeof o === 'number')
+    return Number.isSafeInteger(o) && o >= 0 ? undefined : `origin ${o} is not an instruction index`;
+  if (!Array.isArray(o) || o.length === 0) return 'origin is neither an instruction index nor a list of them';
+  for (let k = 0; k < o.length; k++) {
+    const v: unknown = o[k];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      return `origin ${String(v)} is not an instruction index`;
+    if (k > 0 && v <= (o[k - 1] as number)) return 'origin list not ascending once each';
+  }
+  return undefined;
+}
+
 function block(ctx: Ctx, b: Block, outer: ReadonlySet<number>, loops: number, breakables: number): void {
   const visible = new Set(outer);
   b.forEach((s, k) => {
     const where = `statement ${k} (${s.op})`;
     const use = (h: ExprId) => checkScope(ctx, h, visible, where);
+    if (s.origin !== undefined) {
+      const why = originProblem(s.origin);
+      if (why) say(ctx, where, why);
+    }
     switch (s.op) {
       case 'let':
         use(s.value);

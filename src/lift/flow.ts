@@ -13,11 +13,14 @@ import type { Instruction, Operand } from '../sm4/types.js';
 import type { Lifter } from './state.js';
 import { fallsThrough } from '../ir/builder.js';
 
+// Each frame keeps the index of the instruction that opened it (`origin`): the if, loop or switch
+// statement made at its end carries that (ir.ts Origin), not the endif's.
 type Frame =
-  | { kind: 'if'; cond: ExprId; accept: Stmt[] | undefined }
-  | { kind: 'loop'; rets: number }
+  | { kind: 'if'; cond: ExprId; accept: Stmt[] | undefined; origin: number }
+  | { kind: 'loop'; rets: number; origin: number }
   | {
       kind: 'switch';
+      origin: number;
       selector: ExprId;
       cases: SwitchCase[];
       current: { values: number[]; isDefault: boolean } | undefined;
@@ -100,7 +103,7 @@ export class Flow {
     switch (ins.opcode) {
       case 0x1f: // if
         this.nest('if');
-        this.frames.push({ kind: 'if', cond: this.cond(ins), accept: undefined });
+        this.frames.push({ kind: 'if', cond: this.cond(ins), accept: undefined, origin: ins.index });
         L.f.open();
         return true;
       case 0x12: {
@@ -118,21 +121,21 @@ export class Flow {
         const body = [...L.f.close()];
         L.f.stmt(
           top.accept === undefined
-            ? { op: 'if', cond: top.cond, accept: body, reject: [] }
-            : { op: 'if', cond: top.cond, accept: top.accept, reject: body },
+            ? { op: 'if', cond: top.cond, accept: body, reject: [], origin: top.origin }
+            : { op: 'if', cond: top.cond, accept: top.accept, reject: body, origin: top.origin },
         );
         return true;
       }
       case 0x30: // loop
         this.nest('loop');
-        this.frames.push({ kind: 'loop', rets: this.nestedRets });
+        this.frames.push({ kind: 'loop', rets: this.nestedRets, origin: ins.index });
         L.f.open();
         return true;
       case 0x16: {
         // endloop
         const top = this.frames.pop();
         if (top?.kind !== 'loop') return L.invalid('endloop without loop');
-        L.f.stmt({ op: 'loop', body: L.f.close() });
+        L.f.stmt({ op: 'loop', body: L.f.close(), origin: top.origin });
         this.propagate(top.rets);
         return true;
       }
@@ -172,7 +175,14 @@ export class Flow {
         // switch
         this.nest('switch');
         const selector = L.src(ins.operands[0] as Operand, 'u32', [0]);
-        this.frames.push({ kind: 'switch', selector, cases: [], current: undefined, rets: this.nestedRets });
+        this.frames.push({
+          kind: 'switch',
+          selector,
+          cases: [],
+          current: undefined,
+          rets: this.nestedRets,
+          origin: ins.index,
+        });
         L.f.open();
         return true;
       }
@@ -206,7 +216,7 @@ export class Flow {
         L.f.close();
         const cases = top.cases;
         if (!cases.some((c) => c.isDefault)) cases.push({ values: [], isDefault: true, body: [] });
-        L.f.stmt({ op: 'switch', selector: top.selector, cases });
+        L.f.stmt({ op: 'switch', selector: top.selector, cases, origin: top.origin });
         this.propagate(top.rets);
         return true;
       }

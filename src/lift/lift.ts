@@ -220,6 +220,16 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
 
 /** Lifts one instruction of a program's body (flow, arithmetic, resources), or refuses it by name. */
 export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
+  // provenance (ir.ts Origin): every statement this instruction makes carries its index; a call's
+  // inlined body sets its own instructions' and the call's is back for what follows the body
+  const f = L.f;
+  const outer = f.origin;
+  f.origin = i.index;
+  liftOne(L, flow, i);
+  f.origin = outer;
+}
+
+function liftOne(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
   // a class's texture or sampler member (t[r# + n]): once per declared register (interfaces.ts)

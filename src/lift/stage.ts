@@ -221,9 +221,9 @@ export function liftStage(
       const stream = i.opcode >= 0x75 ? (i.operands[0]?.indices[0]?.imm ?? 0) : 0;
       if (stream > 3) L.invalid(`stream ${stream} (Direct3D has four)`);
       if (stream !== 0) streams.add(stream);
-      if (i.opcode !== 0x09 && i.opcode !== 0x76) L.f.stmt({ op: 'emit', stream });
+      if (i.opcode !== 0x09 && i.opcode !== 0x76) L.f.stmt({ op: 'emit', stream, origin: i.index });
       if (i.opcode === 0x09 || i.opcode === 0x76 || i.opcode === 0x14 || i.opcode === 0x77)
-        L.f.stmt({ op: 'cut', stream });
+        L.f.stmt({ op: 'cut', stream, origin: i.index });
       return;
     }
     if (globalDecl(i)) return;

@@ -18,6 +18,7 @@ import type {
   Type,
   TypeId,
 } from '../ir/ir.js';
+import { withOrigin } from '../ir/ir.js';
 import { children } from '../ir/validate.js';
 import { resolveFunction } from '../ir/typeof.js';
 
@@ -209,7 +210,7 @@ class FunctionRewrite {
       cases.push({ values: [k], isDefault: last, body: this.stmt(s, next) });
     }
     const selector = subst.size ? this.withSubst(index, subst) : index;
-    return [{ op: 'switch', selector, cases }];
+    return [withOrigin({ op: 'switch', selector, cases }, s)];
   }
 
   /** The new expression for old expression h under substitutions of dynamic accesses. */
@@ -242,15 +243,18 @@ class FunctionRewrite {
     this.lets.push({ name: this.lets[result]?.name ?? 'old' });
     const fresh = this.lets.length - 1;
     const read = this.push({ op: 'let', let: fresh });
-    return {
-      op: 'if',
-      cond: this.push({ op: 'literal', scalar: 'bool', bits: 1 }),
-      accept: [
-        { ...mapped, result: fresh } as Stmt,
-        { op: 'store', pointer: this.push({ op: 'local', local }), value: read },
-      ],
-      reject: [],
-    };
+    return withOrigin(
+      {
+        op: 'if',
+        cond: this.push({ op: 'literal', scalar: 'bool', bits: 1 }),
+        accept: [
+          { ...mapped, result: fresh } as Stmt,
+          withOrigin({ op: 'store', pointer: this.push({ op: 'local', local }), value: read }, mapped),
+        ],
+        reject: [],
+      },
+      mapped,
+    );
   }
 
   private withSubst(newIndex: ExprId, _subst: Map<number, ExprId>): ExprId {
@@ -263,7 +267,7 @@ class FunctionRewrite {
       case 'let': {
         const local = this.demoted.get(s.let);
         if (local === undefined) return { ...s, value: x(s.value) };
-        return { op: 'store', pointer: this.push({ op: 'local', local }), value: x(s.value) };
+        return withOrigin({ op: 'store', pointer: this.push({ op: 'local', local }), value: x(s.value) }, s);
       }
       case 'store':
         return { ...s, pointer: x(s.pointer), value: x(s.value) };
@@ -283,6 +287,7 @@ class FunctionRewrite {
           ...(s.value !== undefined ? { value: x(s.value) } : {}),
           ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
           ...(s.result !== undefined ? { result: s.result } : {}),
+          ...(s.origin !== undefined ? { origin: s.origin } : {}),
         };
         return this.demoteResult(mapped, s.result);
       }

@@ -21,8 +21,23 @@
 //   subgroupAny, subgroupBallot, subgroupBroadcastFirst, subgroupShuffle, subgroupAdd...Xor,
 //   subgroupExclusiveAdd/Mul and subgroupInclusiveAdd/Mul; quad_broadcast and the swaps are
 //   quadBroadcast (its index a constant) and quadSwapX/Y/Diagonal.
+// - Provenance: statement origins (ir.ts Origin) never reach the text; emitModuleWgslWithMap gives
+//   the same text with the origins of each line (WgslWithMap), from the offsets where each
+//   statement's own text starts and resumes, turned into lines once the function is written.
 
-import type { Binding, Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type } from '../ir/ir.js';
+import {
+  originList,
+  type Binding,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Origin,
+  type Scalar,
+  type Stmt,
+  type Type,
+} from '../ir/ir.js';
 import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
@@ -34,8 +49,29 @@ export interface WgslOptions {
 }
 
 export function emitModuleWgsl(m: Module, options: WgslOptions = {}): string {
-  return new Emitter(m).module(options);
+  return new Emitter(m, false).module(options);
 }
+
+/**
+ * WGSL with its line map: `text` is emitModuleWgsl's text, byte for byte; `origins[n]` holds the
+ * origins (ir.ts Origin: instruction indices, ascending) of WGSL line n (0-based), empty for a line
+ * no statement with an origin wrote. A statement's lines are every line it writes but those of the
+ * statements nested in it (an `if`'s header, `} else {` and closing brace, a uniform condition's
+ * lines before it); a nested statement without an origin gives its lines to the innermost
+ * enclosing one that has one.
+ */
+export interface WgslWithMap {
+  readonly text: string;
+  readonly origins: readonly (readonly number[])[];
+}
+
+export function emitModuleWgslWithMap(m: Module, options: WgslOptions = {}): WgslWithMap {
+  const e = new Emitter(m, true);
+  const text = e.module(options);
+  return { text, origins: e.lineOrigins(text) };
+}
+
+const NO_ORIGINS: readonly number[] = [];
 
 class Emitter {
   private readonly names = new Namer();
@@ -50,9 +86,61 @@ class Emitter {
   /** The workgroup word those conditions pass through (named when the plan has any). */
   private uniformVar = '';
 
-  constructor(private readonly m: Module) {
+  /** With a line map: each function's segments (text offset where a statement's own text starts
+   * or resumes, and its origin), and where each function's text sits among the module's parts. */
+  private segments: { pos: number; origin: Origin | undefined }[] | undefined;
+  private readonly fnSegments: { text: string; segments: { pos: number; origin: Origin | undefined }[] }[] = [];
+  private parts: readonly string[] = [];
+  /** The origin of the statement being written (with a line map). */
+  private current: Origin | undefined;
+
+  constructor(
+    private readonly m: Module,
+    private readonly withMap: boolean,
+  ) {
     for (const ep of m.entryPoints) this.entryFns.add(ep.function);
     this.uniformPlan = planUniformConditions(m);
+  }
+
+  /** Starts a segment of the current function's text owned by `origin` (with a line map). */
+  private mark(origin: Origin | undefined): void {
+    this.current = origin;
+    this.segments?.push({ pos: this.s.length, origin });
+  }
+
+  /** The origins of each line of the module text `text` (see WgslWithMap). */
+  lineOrigins(text: string): (readonly number[])[] {
+    const out: (readonly number[])[] = [];
+    let line = 0;
+    let fn = 0;
+    for (const part of this.parts) {
+      const owned = this.fnSegments[fn];
+      if (owned && owned.text === part) {
+        fn++;
+        let seg = -1;
+        let pos = 0;
+        for (;;) {
+          const segs = owned.segments;
+          while (seg + 1 < segs.length && segs[seg + 1]!.pos <= pos) seg++;
+          const o = seg >= 0 ? segs[seg]!.origin : undefined;
+          out[line++] = o === undefined ? NO_ORIGINS : originList(o);
+          const nl = part.indexOf('\n', pos);
+          if (nl < 0) break;
+          pos = nl + 1;
+        }
+      } else {
+        let pos = part.indexOf('\n');
+        out[line++] = NO_ORIGINS;
+        while (pos >= 0) {
+          out[line++] = NO_ORIGINS;
+          pos = part.indexOf('\n', pos + 1);
+        }
+      }
+    }
+    const lines = text.split('\n').length;
+    out.length = lines;
+    for (let k = 0; k < lines; k++) out[k] ??= NO_ORIGINS;
+    return out;
   }
 
   module(options: WgslOptions): string {
@@ -97,7 +185,9 @@ class Emitter {
     const helpers: string[] = [];
     for (const s of [...this.rt].sort()) helpers.push(`fn iridia_rt_${s}(x: ${s}) -> ${s} {`, '  return x;', '}', '');
     helpers.push(...this.mulHiHelpers());
-    return oneTrailingNewline([...head, ...helpers, ...body].join('\n'));
+    const parts = [...head, ...helpers, ...body];
+    if (this.withMap) this.parts = parts;
+    return oneTrailingNewline(parts.join('\n'));
   }
 
   /** Type texts by TypeId, made once each. */
@@ -177,6 +267,10 @@ class Emitter {
   private fn(f: Function, index: number): string {
     const entry = this.m.entryPoints.find((e) => e.function === index);
     this.s = '';
+    if (this.withMap) {
+      this.segments = [];
+      this.current = undefined;
+    }
     if (entry) {
       if (entry.stage === 'compute')
         this.s += `@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})\n`;
@@ -218,6 +312,10 @@ class Emitter {
     }
     this.block(ctx, f.body, '  ');
     this.s += '}';
+    if (this.segments) {
+      this.fnSegments.push({ text: this.s, segments: this.segments });
+      this.segments = undefined;
+    }
     return this.s;
   }
 
@@ -228,6 +326,8 @@ class Emitter {
     const x = ctx.x;
     const line = (text: string) => (this.s += `${ind}${text}\n`);
     for (const s of b) {
+      const outer = this.current;
+      if (this.segments) this.mark(s.origin ?? outer);
       switch (s.op) {
         case 'let':
           this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
@@ -360,6 +460,7 @@ class Emitter {
         case 'cut':
           throw new Error(`${s.op} must be lowered before WGSL emission`);
       }
+      if (this.segments) this.mark(outer);
     }
   }
 

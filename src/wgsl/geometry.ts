@@ -6,7 +6,7 @@
 // iridia_gs_vertex_stream and each cut's into iridia_gs_cut_stream (the maximum vertex count is
 // Direct3D's over all streams together); one pair of functions per stream the program uses.
 
-import type { Block, Expr, Function, Global, Module, Stmt } from '../ir/ir.js';
+import { withOrigin, type Block, type Expr, type Function, type Global, type Module, type Stmt } from '../ir/ir.js';
 
 export function lowerGeometry(m: Module, maxVertices: number): Module {
   const uses = m.functions.some((f) => hasEmit(f.body));
@@ -119,8 +119,8 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
   }
   const rewrite = (b: Block): Stmt[] =>
     b.map((s): Stmt => {
-      if (s.op === 'emit') return { op: 'call', fn: emitFn.get(s.stream)!, args: [] };
-      if (s.op === 'cut') return { op: 'call', fn: cutFn.get(s.stream)!, args: [] };
+      if (s.op === 'emit') return withOrigin({ op: 'call', fn: emitFn.get(s.stream)!, args: [] }, s);
+      if (s.op === 'cut') return withOrigin({ op: 'call', fn: cutFn.get(s.stream)!, args: [] }, s);
       if (s.op === 'if') return { ...s, accept: rewrite(s.accept), reject: rewrite(s.reject) };
       if (s.op === 'loop') return { ...s, body: rewrite(s.body) };
       if (s.op === 'switch') return { ...s, cases: s.cases.map((c) => ({ ...c, body: rewrite(c.body) })) };

@@ -1,17 +1,30 @@
 // WGSL output of a lifted program: the WGSL-only IR→IR passes (passes.ts), then the direct
 // emitter (emit.ts). emitWgsl(program) is the public entry.
 
+import type { Module } from '../ir/ir.js';
 import type { Program } from '../ir/program.js';
-import { emitModuleWgsl } from './emit.js';
+import { emitModuleWgsl, emitModuleWgslWithMap, type WgslOptions, type WgslWithMap } from './emit.js';
 import { lowerForWgsl } from './passes.js';
 import { LiftRefusal } from '../lift/refuse.js';
 
-export { emitModuleWgsl, f32Text } from './emit.js';
+export { emitModuleWgsl, emitModuleWgslWithMap, f32Text, type WgslWithMap } from './emit.js';
 export { Namer, WGSL_RESERVED } from './namer.js';
 export { lowerForWgsl } from './passes.js';
 
 /** The program as one WGSL module (entry point `main`, or plain functions for stage functions). */
 export function emitWgsl(program: Program): string {
+  const { module, options } = prepare(program);
+  return emitModuleWgsl(module, options);
+}
+
+/** emitWgsl's text, byte for byte, with the origins of each of its lines (emit.ts WgslWithMap): the
+ * instructions each WGSL line came from. */
+export function emitWgslWithMap(program: Program): WgslWithMap {
+  const { module, options } = prepare(program);
+  return emitModuleWgslWithMap(module, options);
+}
+
+function prepare(program: Program): { module: Module; options: WgslOptions } {
   // A stage function with no WGSL counterpart at all (hull, domain and geometry ones are written as
   // plain functions, as before).
   if (program.stage === 'mesh' || program.stage === 'amplification')
@@ -23,6 +36,6 @@ export function emitWgsl(program: Program): string {
     `lifted by iridia from ${program.provenance.bytecode} ${program.provenance.target} (${program.provenance.part}, ${program.provenance.instructions} instructions)`,
     ...program.notes.map((n) => `note: ${n}`),
   ];
-  const lowered = lowerForWgsl(program.module, { maxVertices: program.stageFunctions?.maxVertexCount ?? 1 });
-  return emitModuleWgsl(lowered, { header });
+  const module = lowerForWgsl(program.module, { maxVertices: program.stageFunctions?.maxVertexCount ?? 1 });
+  return { module, options: { header } };
 }

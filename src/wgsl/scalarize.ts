@@ -4,7 +4,18 @@
 // lane of r0 is refused. With each vec4<u32> local split into four u32 locals (r0_x .. r0_w), and
 // lane reads taken from the lane's local only, the analysis sees what Direct3D's program does.
 
-import type { Block, Expr, ExprId, Function, LetInfo, LocalVariable, Module, Stmt, TypeId } from '../ir/ir.js';
+import {
+  withOrigin,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type LetInfo,
+  type LocalVariable,
+  type Module,
+  type Stmt,
+  type TypeId,
+} from '../ir/ir.js';
 import { mapChildren } from './binding-arrays.js';
 
 export function scalarizeBarrierFunctions(m: Module): Module {
@@ -133,12 +144,17 @@ class Scalarize {
           const read = this.push({ op: 'let', let: id });
           const ids = this.lanes.get(p.local) as number[];
           return [
-            { op: 'let', let: id, value: x(s.value) },
-            ...ids.map((l, k): Stmt => ({
-              op: 'store',
-              pointer: this.push({ op: 'local', local: l }),
-              value: this.push({ op: 'swizzle', vector: read, pattern: [k] }),
-            })),
+            withOrigin({ op: 'let', let: id, value: x(s.value) }, s),
+            ...ids.map((l, k): Stmt =>
+              withOrigin(
+                {
+                  op: 'store',
+                  pointer: this.push({ op: 'local', local: l }),
+                  value: this.push({ op: 'swizzle', vector: read, pattern: [k] }),
+                },
+                s,
+              ),
+            ),
           ];
         }
         return [{ ...s, pointer: x(s.pointer), value: x(s.value) }];

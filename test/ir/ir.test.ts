@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { FunctionBuilder, ModuleBuilder } from '../../src/ir/builder.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { printModule } from '../../src/ir/print.js';
-import { emitModuleWgsl, f32Text } from '../../src/wgsl/emit.js';
+import { emitModuleWgsl, emitModuleWgslWithMap, f32Text } from '../../src/wgsl/emit.js';
 import { Namer } from '../../src/wgsl/namer.js';
 import type { Module } from '../../src/ir/ir.js';
 
@@ -32,6 +32,46 @@ test('a well-formed module validates and prints', () => {
   const text = printModule(m);
   assert.match(text, /let %sum\.0 = add\(1u, 2u\)/);
   assert.match(text, /store x = %sum\.0/);
+});
+
+test('origins: the builder stamps them, the validator checks them, the printer shows them only when asked, the WGSL map carries them', () => {
+  const m = computeModule((f, _m, x) => {
+    const p = f.expr({ op: 'local', local: x });
+    f.origin = 7;
+    const v = f.bind('sum', f.expr({ op: 'binary', fn: 'add', left: f.u32(1), right: f.u32(2) }));
+    f.origin = 8;
+    f.open();
+    f.stmt({ op: 'store', pointer: p, value: v });
+    f.stmt({ op: 'break', origin: [3, 9] }); // its own origin wins
+    f.origin = undefined;
+    f.stmt({ op: 'loop', body: f.close(), origin: 2 });
+  });
+  assert.deepEqual(validateModule(m), []);
+  const body = m.functions[0]!.body;
+  assert.deepEqual(
+    body.map((s) => s.origin),
+    [7, 2],
+  );
+  const plain = printModule(m);
+  assert.doesNotMatch(plain, /@\d/);
+  const shown = printModule(m, { origins: true });
+  assert.match(shown, /let %sum\.0 = add\(1u, 2u\) @7/);
+  assert.match(shown, /loop \{ @2\n\s+store x = %sum\.0 @8\n\s+break @3,9/);
+  assert.equal(shown.replace(/ @[\d,]+/g, ''), plain);
+  const { text, origins } = emitModuleWgslWithMap(m);
+  assert.equal(text, emitModuleWgsl(m));
+  const lines = text.split('\n');
+  const at = (re: RegExp): readonly number[] => origins[lines.findIndex((l) => re.test(l))]!;
+  assert.deepEqual(at(/let sum/), [7]);
+  assert.deepEqual(at(/^\s*loop \{/), [2]);
+  assert.deepEqual(at(/x = sum/), [8]);
+  assert.deepEqual(at(/break;/), [3, 9]);
+  assert.deepEqual(at(/^fn main/), []);
+  // Bad origins are refused by name.
+  for (const bad of [-1, 1.5, [], [4, 4], [5, 2]] as const) {
+    const mm = computeModule((f) => f.stmt({ op: 'kill', origin: bad as unknown as number }));
+    assert.match(validateModule(mm).join('\n'), /origin/, JSON.stringify(bad));
+  }
 });
 
 test('the validator refuses a let used outside its block', () => {

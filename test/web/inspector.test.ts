@@ -620,6 +620,19 @@ describe('web inspector in headless Chromium', { skip }, () => {
     assert.equal(linked.length, 1);
     assert.match(linked[0]!, /^\s*r1\.x = /);
     assert.match((await page.locator('#selection').textContent()) ?? '', /r1 \(written\), vthreadid/);
+    // The decompiled HLSL pane lights the lines that carry the instruction (the decompiler keeps
+    // the provenance), the same as decompiledHlslWithMap gives.
+    await page.click('#p2-tab-hlsl');
+    const bytes = new Uint8Array(bytesOf(join(dir, 'shader.dxbc')));
+    const map = iridia.decompiledHlslWithMap(iridia.decompile(bytes));
+    const program = iridia.decodeContainerProgram(iridia.parseContainer(bytes))!;
+    const at = /at byte 0x([0-9a-f]+)/i.exec((await page.locator('#selection').textContent()) ?? '');
+    assert.ok(at, 'the selection names its byte offset');
+    const k = program.instructions.findIndex((i) => i.word * 4 === parseInt(at[1]!, 16));
+    assert.ok(k >= 0);
+    const want = map.text.split('\n').filter((_, n) => map.origins[n]!.includes(k));
+    assert.ok(want.length > 0, 'the iadd has a decompiled line');
+    assert.deepEqual(await texts(page, '#p2-hlsl-output .link-line'), want);
     await shot(page, 'compute');
   });
 
@@ -738,6 +751,21 @@ describe('web inspector in headless Chromium', { skip }, () => {
     const body = (t: string): string[] => t.split('\n').filter((l) => /^\s+(%|call|ret|store)/.test(l));
     assert.deepEqual(body(shown), body(ll));
     assert.ok((await page.locator('#p1-dxil-output .t-kw').count()) > 0, 'the DXIL listing is highlighted');
+    // Linked by the lifter's provenance: the first storeOutput lights the WGSL line that writes
+    // that output lane (and a WGSL line selects its instruction back).
+    await page.click('#p2-tab-wgsl');
+    const store = shown
+      .split('\n')
+      .find((l) => l.includes('call void @dx.op.storeOutput.f32(i32 5, i32 0, i32 0, i8 0'))!;
+    await clickLine(page, '#p1-dxil-output', store);
+    assert.equal(await page.locator('#p1-dxil-output .sel-line').count(), 1);
+    const linked = await texts(page, '#p2-wgsl-output .link-line');
+    assert.ok(linked.length >= 1, 'the storeOutput has a WGSL line');
+    assert.ok(
+      linked.some((l) => /^\s*[\w.[\]]+ = /.test(l)),
+      linked.join(' | '),
+    );
+    assert.match((await page.locator('#selection').textContent()) ?? '', /^instruction \d+$/);
     await shot(page, 'dxil');
   });
 

@@ -1,17 +1,30 @@
 // The inspector's links and highlighting, in Node (no browser): web/link.ts ties a listing line to
 // its instruction through the listing with byte offsets (0x20), checked here on Microsoft's own
 // listings (listing.asm and listing.0x20.asm of each committed build) against the instructions the
-// core decodes; the WGSL lines of an instruction (matched by the order of writes) against what the
-// listing's instruction does; and web/highlight.ts must leave every listing's text as it is.
+// core decodes; the WGSL lines of an instruction (the lifter's provenance, emitWgslWithMap) against
+// what the listing's instruction does and against the order-of-writes fallback; a DXIL listing's
+// instruction lines against the module's instructions; and web/highlight.ts must leave every
+// listing's text as it is.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseContainer, decodeContainerProgram, liftContainer, emitWgsl, disassemble } from '../../src/index.js';
-import { instructionsByOffset, lineOffsets, wgslLines } from '../../web/link.js';
+import {
+  parseContainer,
+  decodeContainerProgram,
+  liftContainer,
+  emitWgsl,
+  emitWgslWithMap,
+  disassemble,
+  disassembleDxil,
+  readPartModule,
+} from '../../src/index.js';
+import type { Program } from '../../src/ir/program.js';
+import { dxilInstructionLines, instructionsByOffset, lineOffsets, linesByOrigin, wgslLines } from '../../web/link.js';
 import { CHUNK_LINES, CHUNKED_FROM, highlight, type Language } from '../../web/highlight.js';
 import { FIXTURES } from '../helpers/shared.js';
+import { statementOrigins } from '../helpers/origins.js';
 
 const OWN = join(FIXTURES, 'oracle/own');
 
@@ -64,10 +77,11 @@ test('the WGSL lines of an instruction carry its write (vs_basic vs_4_1: dp4 o0.
   const c = parseContainer(new Uint8Array(readFileSync(join(dir, 'shader.dxbc'))));
   const listing = readFileSync(join(dir, 'listing.asm'), 'utf8').split('\n');
   const offsets = lineOffsets(listing.join('\n'), readFileSync(join(dir, 'listing.0x20.asm'), 'utf8'))!;
-  const byOffset = instructionsByOffset(decodeContainerProgram(c)!);
-  const wgsl = emitWgsl(liftContainer(c));
+  const program = decodeContainerProgram(c)!;
+  const byOffset = instructionsByOffset(program);
+  const { text: wgsl, origins } = emitWgslWithMap(liftContainer(c));
   const wgslText = wgsl.split('\n');
-  const map = wgslLines([...byOffset.values()], wgsl);
+  const map = linesByOrigin(origins, (k) => program.instructions[k]!.word * 4);
   const lineOf = (text: string): number => {
     const i = listing.indexOf(text);
     assert.ok(i >= 0, `the listing has ${text}`);
@@ -84,11 +98,126 @@ test('the WGSL lines of an instruction carry its write (vs_basic vs_4_1: dp4 o0.
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, new RegExp(`^o\\[0\\]\\.${comp} = .*dot\\(.*cb0\\[${k}\\]`));
   }
-  // mov r0.xyz, v0.xyzx writes three components: three WGSL lines, r0.x, r0.y and r0.z.
+  // mov r0.xyz, v0.xyzx writes three components: the let of v[0].xyz, then r0.x, r0.y and r0.z.
   const mov = map.get(offsets[lineOf('mov r0.xyz, v0.xyzx')]!)!.map((n) => wgslText[n]!.trim().slice(0, 4));
-  assert.deepEqual(mov, ['r0.x', 'r0.y', 'r0.z']);
-  // Declarations and ret write nothing: no WGSL line.
-  assert.equal(map.get(offsets[lineOf('ret ')]!), undefined);
+  assert.deepEqual(mov, ['let ', 'r0.x', 'r0.y', 'r0.z']);
+  // ret makes the return (the outputs copied into the entry's result): that one line.
+  assert.deepEqual(
+    map.get(offsets[lineOf('ret ')]!)!.map((n) => wgslText[n]!.trim().slice(0, 18)),
+    ['return vertex_out('],
+  );
+  // Declarations make no statement: no WGSL line.
+  assert.equal(map.get(offsets[lineOf('dcl_temps 1')]!), undefined);
+});
+
+/** The 0-based lines inside a function's braces (`fn ...{` to its closing `}` at column 0). */
+function bodyLines(wgsl: string): Set<number> {
+  const out = new Set<number>();
+  let inside = false;
+  wgsl.split('\n').forEach((line, n) => {
+    if (/^fn .*\{$/.test(line)) inside = true;
+    else if (line === '}') inside = false;
+    else if (inside) out.add(n);
+  });
+  return out;
+}
+
+test("the lifter's provenance links every instruction that makes a statement to its WGSL lines, in function bodies, agreeing with the order of writes", () => {
+  let linked = 0;
+  let agreed = 0;
+  for (const dir of buildsWithOffsets()) {
+    const c = parseContainer(new Uint8Array(readFileSync(join(dir, 'shader.dxbc'))));
+    const program = decodeContainerProgram(c);
+    if (!program) continue;
+    let lifted: Program;
+    try {
+      lifted = liftContainer(c);
+    } catch {
+      continue; // refused by name: no WGSL
+    }
+    const { text, origins } = emitWgslWithMap(lifted);
+    assert.equal(text, emitWgsl(lifted), `${dir}: the map leaves the text as it is`);
+    assert.equal(origins.length, text.split('\n').length, dir);
+    const made = statementOrigins(lifted);
+    const byIndex = linesByOrigin(origins, (k) => k);
+    const body = bodyLines(text);
+    for (const k of made) {
+      assert.ok(k < program.instructions.length, `${dir}: origin ${k} is an instruction`);
+      const lines = byIndex.get(k) ?? [];
+      assert.ok(lines.length > 0, `${dir}: instruction ${k} makes a statement and has a WGSL line`);
+      for (const n of lines) assert.ok(body.has(n), `${dir}: instruction ${k}'s line ${n} is in a function body`);
+      linked++;
+    }
+    for (const k of byIndex.keys()) assert.ok(made.has(k), `${dir}: line origin ${k} comes from a statement`);
+    // Where the order of writes links an instruction, its lines are among the provenance's.
+    const byOffset = instructionsByOffset(program);
+    const at = (k: number): number => program.instructions[k]!.word * 4;
+    const map = linesByOrigin(origins, at);
+    for (const [offset, lines] of wgslLines([...byOffset.values()], text)) {
+      const exact = map.get(offset) ?? [];
+      for (const n of lines) assert.ok(exact.includes(n), `${dir}: the write at ${offset} on line ${n}`);
+      agreed++;
+    }
+  }
+  assert.ok(linked > 500, `${linked} instructions linked`);
+  assert.ok(agreed > 300, `${agreed} instructions agree with the order of writes`);
+});
+
+test('a DXIL listing numbers its instruction lines as the lifter numbers origins; storeOutput links to its WGSL line', () => {
+  const dir = join(FIXTURES, 'dxil');
+  let checked = 0;
+  for (const name of readdirSync(dir).sort()) {
+    if (!name.endsWith('.dxil')) continue;
+    const c = parseContainer(new Uint8Array(readFileSync(join(dir, name))));
+    if (!c.parts.some((p) => p.kind === 'DXIL') || c.parts.some((p) => p.kind === 'ILDB')) continue;
+    const m = readPartModule(c, 'DXIL')!;
+    const count = m.functions.reduce(
+      (n, f) => n + (f.isProto ? 0 : f.blocks.reduce((k, b) => k + b.insts.length, 0)),
+      0,
+    );
+    const listing = disassembleDxil(c).split('\n');
+    const lines = dxilInstructionLines(listing.join('\n'));
+    const shown = lines.filter((k) => k !== undefined);
+    assert.deepEqual(
+      shown,
+      Array.from({ length: count }, (_, k) => k),
+      `${name}: every instruction line once, in order`,
+    );
+    let lifted: Program;
+    try {
+      lifted = liftContainer(c);
+    } catch {
+      continue;
+    }
+    let wgsl: ReturnType<typeof emitWgslWithMap>;
+    try {
+      wgsl = emitWgslWithMap(lifted);
+    } catch {
+      continue;
+    }
+    const made = statementOrigins(lifted);
+    const byIndex = linesByOrigin(wgsl.origins, (k) => k);
+    const body = bodyLines(wgsl.text);
+    for (const k of made) {
+      assert.ok(k < count, `${name}: origin ${k} is an instruction`);
+      assert.ok((byIndex.get(k) ?? []).length > 0, `${name}: instruction ${k} has a WGSL line`);
+      for (const n of byIndex.get(k)!) assert.ok(body.has(n), `${name}: line ${n} in a function body`);
+    }
+    // Each storeOutput call (an entry point's output write) links to lines that write an output.
+    const wgslText = wgsl.text.split('\n');
+    listing.forEach((text, n) => {
+      const k = lines[n];
+      if (k === undefined || !text.includes('@dx.op.storeOutput')) return;
+      const out = (byIndex.get(k) ?? []).map((l) => wgslText[l]!.trim());
+      assert.ok(out.length > 0, `${name}: ${text.trim()} has a WGSL line`);
+      assert.ok(
+        out.some((l) => /^[A-Za-z_0-9.[\]]+ = /.test(l)),
+        `${name}: ${text.trim()} -> ${out.join(' | ')}`,
+      );
+      checked++;
+    });
+  }
+  assert.ok(checked > 0, 'some storeOutput was checked');
 });
 
 test('highlighting keeps every listing byte for byte (asm, WGSL, JSON, HLSL)', () => {

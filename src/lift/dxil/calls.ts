@@ -104,7 +104,13 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
     result = Array.from({ length: rt.count }, (_, k) => L.f.local(`ret_${k}`, t));
   } else if (rt.kind !== 'void') result = [L.f.local('ret', L.irType(rt))];
 
-  const saved = { fnName: L.fnName, ins: L.ins, insIndex: L.insIndex, crossScope: L.crossScope };
+  const saved = {
+    fnName: L.fnName,
+    ins: L.ins,
+    insIndex: L.insIndex,
+    originBase: L.originBase,
+    crossScope: L.crossScope,
+  };
   L.callStack.push(callee);
   for (const [a, v] of bound) L.values.set(a, v);
   L.fnName = name;
@@ -123,6 +129,7 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
     for (const b of callee.blocks) for (const i of b.insts) L.values.delete(i);
     L.fnName = saved.fnName;
     L.ins = saved.ins;
+    L.originBase = saved.originBase;
     L.insIndex = saved.insIndex;
     L.crossScope = saved.crossScope;
   }

@@ -22,7 +22,7 @@ import { readDxilInfo, type DxilEntryPoint, type DxilInfo } from '../../dxil/dxi
 import { readProgramHeader } from '../../dxil/program-header.js';
 import { readModule } from '../../dxil/module.js';
 import { Constant, Func, GlobalVar, Instruction, type Block, type Module, type Value } from '../../dxil/ir.js';
-import { DxilLifter, isExpr } from './lifter.js';
+import { DxilLifter, isExpr, listingBases } from './lifter.js';
 import { DxResources } from './resources.js';
 import { IrreducibleError, structure, type SNode } from './cfg.js';
 import { Lowering } from './lower.js';
@@ -78,6 +78,7 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
     return liftStageProgram(m, info, ep, fn, stage, target, partKind, offset, options, { liftBody, declareGlobals });
   const L = new DxilLifter(stage, partKind, offset);
+  L.originBases = listingBases(m.functions);
   setDrawStart(L, options.startVertexLocation, options.startInstanceLocation);
   L.fnName = fn.name ?? 'main';
   // Native 16-bit types (dxc -enable-16bit-types: shader flag UseNativeLowPrecision, bit 23).
@@ -218,6 +219,7 @@ function liftBody(
   if (total > MAX_INSTRUCTIONS) return L.refuse('instruction not handled', `a function of ${total} instructions`);
   const term = (b: number) =>
     blocks[b]!.insts[blocks[b]!.insts.length - 1]!.op as 'br' | 'switch' | 'ret' | 'unreachable';
+  L.originBase = L.originBases.get(fn) ?? 0;
   let tree: SNode[];
   try {
     tree = structure({ succs }, term).body;
@@ -384,9 +386,14 @@ function liftBody(
       L.ins = undefined;
       return { selector, cases };
     },
+    terminator: (k) => {
+      const t = blocks[k]!.insts[blocks[k]!.insts.length - 1]!;
+      L.insIndex = position.get(t)!;
+    },
     ret,
   });
   lowering.run(tree);
+  L.insIndex = -1; // the implicit return at the end is the lifter's own
   if (!inline && fallsThrough(L.f.openBlock())) L.f.stmt(ret());
   return total;
 }

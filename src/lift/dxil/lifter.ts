@@ -81,8 +81,21 @@ export class DxilLifter implements ExprOps {
   readonly notes: string[] = [];
   /** The instruction being lifted (for errors and provenance). */
   ins: Instruction | undefined;
-  /** Function-wide instruction index of `ins`. */
-  insIndex = -1;
+  private index = -1;
+  /** Function-wide instruction index of `ins`. Setting it also sets the origin (ir.ts Origin) of
+   * the statements made from now on: `originBase` + the index, the instruction's index in the
+   * listing's order (-1: none). */
+  get insIndex(): number {
+    return this.index;
+  }
+  set insIndex(k: number) {
+    this.index = k;
+    this.f.origin = k < 0 ? undefined : this.originBase + k;
+  }
+  /** Each function body's first instruction in the listing's order (listingBases). */
+  originBases: ReadonlyMap<Func, number> = new Map();
+  /** The listing-order index of the first instruction of the function being lifted. */
+  originBase = 0;
   readonly values = new Map<Value, Val>();
   /** Instructions whose value is used outside the IR block that holds its definition. */
   crossScope = new Set<Instruction>();
@@ -435,3 +448,19 @@ export class DxilLifter implements ExprOps {
 }
 
 export type { Block, Func };
+
+/**
+ * Where each function body's instructions start in the order the DXIL listing prints them
+ * (src/dxil/printer.ts: the module's functions in order, a body's blocks in order, every
+ * instruction one line): the DXIL origins of ir.ts count over it.
+ */
+export function listingBases(functions: readonly Func[]): Map<Func, number> {
+  const out = new Map<Func, number>();
+  let n = 0;
+  for (const f of functions) {
+    if (f.isProto) continue;
+    out.set(f, n);
+    for (const b of f.blocks) n += b.insts.length;
+  }
+  return out;
+}

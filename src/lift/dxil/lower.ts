@@ -23,6 +23,8 @@ export interface Emitter {
   switchOf(block: number): { selector: ExprId; cases: Map<number, { values: number[]; isDefault: boolean }> };
   /** The statement that returns (entry outputs built). */
   ret(block: number): Stmt;
+  /** Makes the terminator of `block` the instruction being lifted (the origin of what follows). */
+  terminator(block: number): void;
 }
 
 type Frame =
@@ -65,19 +67,23 @@ export class Lowering {
         return;
       case 'jump':
         this.em.edge(s.from, s.to);
+        this.em.terminator(s.from);
         this.jump(s.to, s.kind);
         return;
       case 'return':
+        this.em.terminator(s.block);
         f.stmt(this.em.ret(s.block));
         return;
       case 'unreachable':
         L.note('an unreachable terminator returns');
+        this.em.terminator(s.block);
         f.stmt(this.em.ret(s.block));
         return;
       case 'if': {
         const cond = this.em.condition(s.block);
         const accept = this.nested(s.accept);
         const reject = this.nested(s.reject);
+        this.em.terminator(s.block);
         f.stmt({ op: 'if', cond, accept, reject });
         return;
       }
@@ -90,6 +96,7 @@ export class Lowering {
           return { values: info.values, isDefault: info.isDefault, body: this.nested(c.body) };
         });
         this.stack.pop();
+        this.em.terminator(s.block);
         f.stmt({ op: 'switch', selector, cases: out });
         this.dispatch(frame);
         return;
@@ -113,10 +120,10 @@ export class Lowering {
         this.stack.push(frame);
         f.open();
         this.list(s.body);
-        if (!leaves(f.openBlock())) f.stmt({ op: 'break' });
+        if (!leaves(f.openBlock())) this.own({ op: 'break' });
         const body = f.close();
         this.stack.pop();
-        f.stmt({ op: 'loop', body });
+        this.own({ op: 'loop', body });
         this.dispatch(frame);
         return;
       }
@@ -129,11 +136,21 @@ export class Lowering {
     f.open();
     this.list(body);
     // Every path of a loop body ends in a jump; should one fall off the end, it leaves the loop.
-    if (!leaves(f.openBlock())) f.stmt({ op: 'break' });
+    if (!leaves(f.openBlock())) this.own({ op: 'break' });
     const out = f.close();
     this.stack.pop();
-    f.stmt({ op: 'loop', body: out });
+    this.own({ op: 'loop', body: out });
     this.dispatch(frame);
+  }
+
+  /** Appends a statement of the lowering's own (a loop, the break closing a block): no
+   * instruction is its origin (ir.ts Origin). */
+  private own(s: Stmt): void {
+    const f = this.L.f;
+    const origin = f.origin;
+    f.origin = undefined;
+    f.stmt(s);
+    f.origin = origin;
   }
 
   private nested(list: readonly SNode[]): Block {
@@ -179,6 +196,9 @@ export class Lowering {
     const L = this.L;
     const f = L.f;
     if (!frame.pending.size || this.flag === undefined) return;
+    // the dispatch is the lowering's own: no origin (ir.ts Origin)
+    const origin = f.origin;
+    f.origin = undefined;
     for (const code of frame.pending) {
       const label = (code - 1) >> 1;
       const kind = code % 2 === 1 ? 'exit' : 'continue';
@@ -189,6 +209,7 @@ export class Lowering {
       const cond = L.bin('eq', L.load(L.local(this.flag)), L.u32(code));
       f.stmt({ op: 'if', cond, accept, reject: [] });
     }
+    f.origin = origin;
   }
 }
 

@@ -21,7 +21,7 @@ import type { GlobalId } from '../../ir/ir.js';
 import type { LiftOptions, Program, StageFunctions, Varying } from '../../ir/program.js';
 import type { DxilEntryPoint, DxilInfo, DxilSignatureElement } from '../../dxil/dxil-metadata.js';
 import { Constant, Func, type Metadata, type Module } from '../../dxil/ir.js';
-import { DxilLifter } from './lifter.js';
+import { DxilLifter, listingBases } from './lifter.js';
 import { DxResources } from './resources.js';
 import { declareHeaps } from './heap.js';
 import { withCallees } from './calls.js';
@@ -153,6 +153,7 @@ export function liftMeshModule(
   const stage = mesh ? 'mesh' : 'amplification';
   // The dx.ops compute as in a compute program (thread ids, barriers); see the header.
   const L = new DxilLifter('compute', partKind, offset);
+  L.originBases = listingBases(m.functions);
   const ep = info.entryPoints[0];
   const fn = ep?.function;
   if (!ep || !(fn instanceof Func) || fn.isProto) return L.invalid('dx.entryPoints names no function with a body');

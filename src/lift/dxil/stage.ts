@@ -26,7 +26,7 @@ import type { ExprId, FunctionId, TypeId } from '../../ir/ir.js';
 import type { LiftOptions, Program, StageFunctions, Varying } from '../../ir/program.js';
 import type { DxilEntryPoint, DxilInfo, DxilSignatureElement } from '../../dxil/dxil-metadata.js';
 import { Constant, Func, type Metadata, type Module } from '../../dxil/ir.js';
-import { DxilLifter } from './lifter.js';
+import { DxilLifter, listingBases } from './lifter.js';
 import { DxResources } from './resources.js';
 import { declareHeaps } from './heap.js';
 import { withCallees } from './calls.js';
@@ -114,6 +114,7 @@ export function liftStageProgram(
   body: BodyLifting,
 ): Program {
   const L = new DxilLifter(stage, partKind, offset);
+  L.originBases = listingBases(m.functions);
   L.fnName = fn.name ?? 'main';
   L.native16 = (ep.shaderFlags & (1n << 23n)) !== 0n;
   const md = mdReader(m);
