@@ -51,6 +51,9 @@ export class TypeTable {
 const vt = (s: Scalar, n: number): Type =>
   n === 1 ? { kind: 'scalar', scalar: s } : { kind: 'vector', scalar: s, size: n as VecSize };
 const val = (type: Type): Resolved => ({ kind: 'value', type });
+const isInt = (s: Scalar): boolean => s === 'i32' || s === 'u32';
+/** Integer operations whose result bits do not depend on signedness (two's complement). */
+const AGNOSTIC: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'shl']);
 
 /** Whether a value type is a scalar or vector (and so can be bitcast, swizzled, composed). */
 function numeric(r: Resolved | undefined): { scalar: Scalar; width: number } | undefined {
@@ -119,8 +122,22 @@ export class Arena {
             return this.mk({ op: 'compose', type: this.table.vec(e.to, s.width), parts });
           }
           if (inner.op === 'swizzle') {
+            // pushed in when the inner bitcast vanishes, or meets a bitcast there (two become one)
+            const under = this.exprs[inner.vector]!.op === 'bitcast';
             const b = this.mk({ op: 'bitcast', to: e.to, value: inner.vector });
-            if (this.exprs[b]!.op !== 'bitcast') return this.mk({ op: 'swizzle', vector: b, pattern: inner.pattern });
+            if (under || this.exprs[b]!.op !== 'bitcast')
+              return this.mk({ op: 'swizzle', vector: b, pattern: inner.pattern });
+          }
+          // two's complement: these give the same bits on i32 and u32 (a shift's count stays u32)
+          if (isInt(e.to) && isInt(s.scalar) && inner.op === 'binary' && AGNOSTIC.has(inner.fn)) {
+            const l = this.mk({ op: 'bitcast', to: e.to, value: inner.left });
+            const r = inner.fn === 'shl' ? inner.right : this.mk({ op: 'bitcast', to: e.to, value: inner.right });
+            if (this.exprs[l]!.op !== 'bitcast' && this.exprs[r]!.op !== 'bitcast')
+              return this.mk({ op: 'binary', fn: inner.fn, left: l, right: r }, val(vt(e.to, s.width)));
+          }
+          if (isInt(e.to) && isInt(s.scalar) && inner.op === 'unary') {
+            const x = this.mk({ op: 'bitcast', to: e.to, value: inner.arg });
+            if (this.exprs[x]!.op !== 'bitcast') return this.mk({ op: 'unary', fn: inner.fn, arg: x }, val(vt(e.to, s.width)));
           }
           if (inner.op === 'select') {
             const a = this.mk({ op: 'bitcast', to: e.to, value: inner.accept });
@@ -211,6 +228,10 @@ export class Arena {
           const lit = this.literal('bool', truth ? 1 : 0);
           return s.width === 1 ? lit : this.mk({ op: 'splat', size: s.width as VecSize, value: lit });
         }
+        // the same operation on the integers both operands are bitcasts of (same bits; eq and ne on
+        // integers compare bits): `asuint(a) + asuint(b)` is `asuint(a + b)`
+        const under = this.integerUnder(e);
+        if (under) return under;
         if (int(l) && int(r)) {
           const folded = foldInteger(e.fn, l.scalar, l.bits, r.bits);
           if (folded !== undefined) return this.literal(folded.scalar, folded.bits);
@@ -253,6 +274,36 @@ export class Arena {
       default:
         return this.intern(e, hint!);
     }
+  }
+
+  /**
+   * A sign-agnostic integer operation (or eq / ne) whose operands are bitcasts from one other
+   * integer scalar S (or integer constants, one bitcast at least), done on S: the result is the
+   * same bits (a comparison the same truth), bitcast back for an arithmetic one.
+   */
+  private integerUnder(e: Extract<Expr, { op: 'binary' }>): ExprId | undefined {
+    const compare = e.fn === 'eq' || e.fn === 'ne';
+    if (!compare && !AGNOSTIC.has(e.fn)) return undefined;
+    const ls = this.shape(e.left);
+    if (!ls || !isInt(ls.scalar)) return undefined;
+    const operands = e.fn === 'shl' ? [e.left] : [e.left, e.right];
+    let from: Scalar | undefined;
+    for (const o of operands) {
+      const x = this.exprs[o]!;
+      if (x.op !== 'bitcast') continue;
+      const xs = this.shape(x.value);
+      if (!xs || !isInt(xs.scalar) || (from !== undefined && from !== xs.scalar)) return undefined;
+      from = xs.scalar;
+    }
+    if (from === undefined || from === ls.scalar) return undefined;
+    const to = from;
+    for (const o of operands) if (this.exprs[o]!.op !== 'bitcast' && this.constant(o) === undefined) return undefined;
+    const cast = (o: ExprId): ExprId => this.mk({ op: 'bitcast', to, value: o });
+    const done = this.mk(
+      { op: 'binary', fn: e.fn, left: cast(e.left), right: e.fn === 'shl' ? e.right : cast(e.right) },
+      compare ? val(vt('bool', ls.width)) : val(vt(to, ls.width)),
+    );
+    return compare ? done : this.mk({ op: 'bitcast', to: ls.scalar, value: done });
   }
 
   /** The bits every component of a constant has (a literal, or a splat or compose of one literal), or undefined. */

@@ -52,9 +52,10 @@ export function nameProgram(p: Program): Program {
 
 /** A local kept for a value merged across control flow, named by what it is rather than its register. */
 export function localName(n: string): string {
-  // a register, or one lane of it (`r0_x`: fold.ts splits a register whose lanes hold different types)
-  const reg = /^(r|x)(\d+)(_[xyzw])?$/.exec(n);
-  if (reg) return `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}${reg[3] ?? ''}`;
+  // a register, and its webs and lanes: `r0_1` (webs.ts splits a register reused for unrelated
+  // values), `r0_x` (fold.ts splits a register whose lanes hold different types), `r0_x_2`
+  const reg = /^(r|x)(\d+)((?:_\d+|_[xyzw])*)$/.exec(n);
+  if (reg) return `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}${reg[3]}`;
   return n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
 }
 
