@@ -51,6 +51,11 @@ export class TypeTable {
 const vt = (s: Scalar, n: number): Type =>
   n === 1 ? { kind: 'scalar', scalar: s } : { kind: 'vector', scalar: s, size: n as VecSize };
 const val = (type: Type): Resolved => ({ kind: 'value', type });
+/** A float's bits that read as a decimal literal: zero, or normal and finite. */
+const plainFloat = (bits: number): boolean => {
+  const exp = (bits >>> 23) & 0xff;
+  return (bits & 0x7fffffff) === 0 || (exp !== 0 && exp !== 0xff);
+};
 const isInt = (s: Scalar): boolean => s === 'i32' || s === 'u32';
 /** Integer operations whose result bits do not depend on signedness (two's complement). */
 const AGNOSTIC: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'shl']);
@@ -119,7 +124,9 @@ export class Arena {
         if (s && e.to !== 'bool' && s.scalar !== 'bool') {
           if (inner.op === 'compose') {
             const parts = inner.parts.map((p) => this.mk({ op: 'bitcast', to: e.to, value: p }));
-            return this.mk({ op: 'compose', type: this.table.vec(e.to, s.width), parts });
+            // parts that all stay bitcasts of one scalar: the bitcast stays outside (compose below)
+            if (this.castsFrom(parts) === undefined)
+              return this.mk({ op: 'compose', type: this.table.vec(e.to, s.width), parts });
           }
           if (inner.op === 'swizzle') {
             // pushed in when the inner bitcast vanishes, or meets a bitcast there (two become one)
@@ -185,6 +192,13 @@ export class Arena {
       }
       case 'compose': {
         const t = this.table.types[e.type]!;
+        // parts that are all bitcasts from one scalar S (or constants): one bitcast of a compose of S
+        const from = t.kind === 'vector' ? this.castsFrom(e.parts) : undefined;
+        if (t.kind === 'vector' && from !== undefined) {
+          const parts = e.parts.map((p) => this.mk({ op: 'bitcast', to: from, value: p }));
+          const inner = this.mk({ op: 'compose', type: this.table.vec(from, t.size), parts });
+          return this.mk({ op: 'bitcast', to: t.scalar, value: inner });
+        }
         if (t.kind === 'vector') {
           const parts = this.mergeRuns(e.parts);
           if (parts.length === 1 && this.shape(parts[0]!)?.width === t.size) return parts[0]!;
@@ -269,6 +283,15 @@ export class Arena {
         if (e.accept === e.reject) return e.accept;
         const c = this.constant(e.cond);
         if (c !== undefined) return c ? e.accept : e.reject;
+        // both sides bitcasts from one scalar S: one bitcast of a select of S
+        const bitcasts = this.exprs[e.accept]!.op === 'bitcast' && this.exprs[e.reject]!.op === 'bitcast';
+        const from = bitcasts ? this.castsFrom([e.accept, e.reject]) : undefined;
+        const own = this.shape(e.accept);
+        if (from !== undefined && own) {
+          const cast = (x: ExprId): ExprId => this.mk({ op: 'bitcast', to: from, value: x });
+          const inner = this.mk({ op: 'select', cond: e.cond, accept: cast(e.accept), reject: cast(e.reject) });
+          return this.mk({ op: 'bitcast', to: own.scalar, value: inner });
+        }
         return this.intern(e, this.types[e.accept]!);
       }
       default:
@@ -304,6 +327,28 @@ export class Arena {
       compare ? val(vt('bool', ls.width)) : val(vt(to, ls.width)),
     );
     return compare ? done : this.mk({ op: 'bitcast', to: ls.scalar, value: done });
+  }
+
+  /** The scalar S when every part is a bitcast from S (at least one) or a constant, S and the parts' scalar not bool. */
+  private castsFrom(parts: readonly ExprId[]): Scalar | undefined {
+    let from: Scalar | undefined;
+    for (const p of parts) {
+      const x = this.exprs[p]!;
+      const own = this.shape(p);
+      if (!own || own.scalar === 'bool') return undefined;
+      if (x.op === 'bitcast') {
+        const xs = this.shape(x.value);
+        if (!xs || xs.scalar === 'bool' || (from !== undefined && from !== xs.scalar)) return undefined;
+        from = xs.scalar;
+      } else if (this.constant(p) === undefined) return undefined;
+    }
+    // a constant of S that is a float literal only as bits (infinity, NaN, denormal) stays where it is
+    if (from === 'f32')
+      for (const p of parts) {
+        const c = this.exprs[p]!.op === 'bitcast' ? undefined : this.constant(p);
+        if (c !== undefined && !plainFloat(c)) return undefined;
+      }
+    return from;
   }
 
   /** The bits every component of a constant has (a literal, or a splat or compose of one literal), or undefined. */

@@ -548,7 +548,7 @@ function retypes(
       intScalar(e.left)) ||
     (e.op === 'unary' && intScalar(e.arg));
   /** How a value is read, as votes: through bitcast<S> for S, by a signless integer operation or a
-   * copy into a candidate local for none, anything else for u32; a swizzle or a let passes its reads on. */
+   * copy into a candidate local for none, anything else for u32; a swizzle, compose or let passes its reads on. */
   const readVotes = (id: ExprId, into: Map<Scalar, number>, depth = 0): void => {
     for (const p of parents[id]!) parentVotes(p, id, into, depth);
     into.set('u32', (into.get('u32') ?? 0) + (stmtReads.get(id) ?? 0));
@@ -559,7 +559,7 @@ function retypes(
     const add = (sc: Scalar, w: number): void => void into.set(sc, (into.get(sc) ?? 0) + w);
     const e = f.exprs[p]!;
     if (e.op === 'bitcast' && e.to !== 'bool') add(e.to, n[p]!);
-    else if (e.op === 'swizzle') {
+    else if (e.op === 'swizzle' || e.op === 'compose') {
       if (depth > 8) add('u32', n[p]!);
       else readVotes(p, into, depth + 1);
     } else if (!signless(e, id)) add('u32', n[p]!);
@@ -590,9 +590,7 @@ function retypes(
       }
       case 'let': {
         const v = letValue.get(e.let);
-        const ve = v === undefined ? undefined : f.exprs[v]!;
-        const load = ve?.op === 'swizzle' ? f.exprs[ve.vector]! : ve;
-        return load?.op === 'load' ? valueScalar(v!, depth + 1) : 'u32';
+        return v === undefined ? 'u32' : valueScalar(v, depth + 1);
       }
       case 'binary':
         if (!signless(e, e.left)) return 'u32';
