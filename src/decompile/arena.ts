@@ -144,7 +144,8 @@ export class Arena {
           }
           if (isInt(e.to) && isInt(s.scalar) && inner.op === 'unary') {
             const x = this.mk({ op: 'bitcast', to: e.to, value: inner.arg });
-            if (this.exprs[x]!.op !== 'bitcast') return this.mk({ op: 'unary', fn: inner.fn, arg: x }, val(vt(e.to, s.width)));
+            if (this.exprs[x]!.op !== 'bitcast')
+              return this.mk({ op: 'unary', fn: inner.fn, arg: x }, val(vt(e.to, s.width)));
           }
           if (inner.op === 'select') {
             const a = this.mk({ op: 'bitcast', to: e.to, value: inner.accept });

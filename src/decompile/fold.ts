@@ -448,7 +448,7 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean,
   const { retype, split } =
     a && typed
       ? retypes(f, a, n, otherUse, deadLocals)
-    : { retype: new Map<number, Scalar>(), split: new Set<number>() };
+      : { retype: new Map<number, Scalar>(), split: new Set<number>() };
   return { inline, drop, deadLocals, retype, split };
 }
 
@@ -594,7 +594,11 @@ function retypes(
       }
       case 'binary':
         if (!signless(e, e.left)) return 'u32';
-        return join(e.fn === 'shl' ? [valueScalar(e.left, depth + 1)] : [valueScalar(e.left, depth + 1), valueScalar(e.right, depth + 1)]);
+        return join(
+          e.fn === 'shl'
+            ? [valueScalar(e.left, depth + 1)]
+            : [valueScalar(e.left, depth + 1), valueScalar(e.right, depth + 1)],
+        );
       case 'unary':
         return intScalar(e.arg) ? valueScalar(e.arg, depth + 1) : 'u32';
       case 'compose':
@@ -690,6 +694,7 @@ export function simplifyFunction(
   f: Function,
   types: readonly Resolved[],
   fold: boolean,
+  webs = true,
 ): Typed {
   let cur: Typed = { fn: f, types };
   let typed = false;
@@ -708,7 +713,7 @@ export function simplifyFunction(
     if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size && !p.split?.size) {
       // clean: split the locals into their webs, then type them (a lane split by type may hold webs
       // of its own: the next clean function is split again)
-      const w = splitWebs(m, table, cur);
+      const w = webs ? splitWebs(m, table, cur) : undefined;
       if (!w && typed) return cur;
       typed = true;
       if (w) cur = w;

@@ -12,13 +12,15 @@ import { simplifyFunction } from './fold.js';
 export interface PassOptions {
   /** Inline single-use lets (pass 4); off: values stay one let per definition. */
   readonly fold?: boolean;
+  /** Split locals into their webs (webs.ts); off: a register reused for unrelated values stays one local. */
+  readonly webs?: boolean;
 }
 
 export function readableModule(m: Module, options: PassOptions = {}): Module {
   const table = new TypeTable(m);
   const functions: Function[] = m.functions.map((f) => {
     const p = promoteRegisters(m, table, f);
-    return simplifyFunction(m, table, p.fn, p.types, options.fold ?? true).fn;
+    return simplifyFunction(m, table, p.fn, p.types, options.fold ?? true, options.webs ?? true).fn;
   });
   return { ...m, types: table.types, functions };
 }

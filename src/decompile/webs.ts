@@ -289,6 +289,15 @@ export function splitWebs(m: Module, table: TypeTable, cur: Typed): Typed | unde
   const locals: Function['locals'][number][] = [];
   const localMap = new Map<number, number>();
   const webLocal = new Map<number, number>(); // web root -> new local
+  // a web's name: the local's, then `<base>_<k>` with the first k not taken (`r0_1`, `r0_2`, ...)
+  const taken = new Set(f.locals.map((l) => l.name));
+  const webName = (name: string): string => {
+    const base = name.replace(/_\d+$/, '');
+    let k = 1;
+    while (taken.has(`${base}_${k}`)) k++;
+    taken.add(`${base}_${k}`);
+    return `${base}_${k}`;
+  };
   f.locals.forEach((l, i) => {
     if (!split.has(i)) {
       localMap.set(i, locals.length);
@@ -298,7 +307,7 @@ export function splitWebs(m: Module, table: TypeTable, cur: Typed): Typed | unde
     const entry = uf.find(entryDef.get(i)!);
     websOf.get(i)!.forEach((root, w) => {
       webLocal.set(root, locals.length);
-      const name = w === 0 ? l.name : `${l.name}_${w}`;
+      const name = w === 0 ? l.name : webName(l.name);
       // the initial value is read only by the web of the entry definition
       locals.push(root === entry && l.init !== undefined ? { ...l, name } : { name, type: l.type });
     });
