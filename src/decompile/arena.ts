@@ -8,6 +8,16 @@
 //   bitcast<T>(literal)              the literal of scalar T with the same bits (T not bool)
 //   bitcast<T>(compose(...))         compose of the parts bitcast to T
 //   bitcast<T>(swizzle(v, p))        swizzle(bitcast<T>(v), p), when the inner bitcast vanishes
+//                                    or v is itself a bitcast (two become one)
+//   bitcast<T>(op(a, b))             op(bitcast<T> a, bitcast<T> b) for a signless integer op
+//                                    (add sub mul and or xor shl, neg not), T and the op's scalar
+//                                    integers, when both inner bitcasts vanish (two's complement)
+//   op(bitcast<U>(a), bitcast<U>(b)) bitcast<U>(op(a, b)) for the same ops (a, b integers of one
+//                                    scalar; an integer constant may stand for either); eq / ne
+//                                    the same, with no bitcast back (never on float bits)
+//   compose / select of bitcasts     one bitcast of the compose / select, when every part is a
+//                                    bitcast from one scalar (a compose may hold constants; a
+//                                    float one only where it reads as a decimal)
 //   bitcast<T>(select(c, a, b))      select(c, bitcast a, bitcast b), when both inner bitcasts vanish
 //   member(vector value, k)          swizzle(v, [k])
 //   swizzle(swizzle(v, p), q)        swizzle(v, p∘q)
