@@ -8,6 +8,16 @@
 //   bitcast<T>(literal)              the literal of scalar T with the same bits (T not bool)
 //   bitcast<T>(compose(...))         compose of the parts bitcast to T
 //   bitcast<T>(swizzle(v, p))        swizzle(bitcast<T>(v), p), when the inner bitcast vanishes
+//                                    or v is itself a bitcast (two become one)
+//   bitcast<T>(op(a, b))             op(bitcast<T> a, bitcast<T> b) for a signless integer op
+//                                    (add sub mul and or xor shl, neg not), T and the op's scalar
+//                                    integers, when both inner bitcasts vanish (two's complement)
+//   op(bitcast<U>(a), bitcast<U>(b)) bitcast<U>(op(a, b)) for the same ops (a, b integers of one
+//                                    scalar; an integer constant may stand for either); eq / ne
+//                                    the same, with no bitcast back (never on float bits)
+//   compose / select of bitcasts     one bitcast of the compose / select, when every part is a
+//                                    bitcast from one scalar (a compose may hold constants; a
+//                                    float one only where it reads as a decimal)
 //   bitcast<T>(select(c, a, b))      select(c, bitcast a, bitcast b), when both inner bitcasts vanish
 //   member(vector value, k)          swizzle(v, [k])
 //   swizzle(swizzle(v, p), q)        swizzle(v, p∘q)
@@ -51,6 +61,14 @@ export class TypeTable {
 const vt = (s: Scalar, n: number): Type =>
   n === 1 ? { kind: 'scalar', scalar: s } : { kind: 'vector', scalar: s, size: n as VecSize };
 const val = (type: Type): Resolved => ({ kind: 'value', type });
+/** A float's bits that read as a decimal literal: zero, or normal and finite. */
+const plainFloat = (bits: number): boolean => {
+  const exp = (bits >>> 23) & 0xff;
+  return (bits & 0x7fffffff) === 0 || (exp !== 0 && exp !== 0xff);
+};
+const isInt = (s: Scalar): boolean => s === 'i32' || s === 'u32';
+/** Integer operations whose result bits do not depend on signedness (two's complement). */
+const AGNOSTIC: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'shl']);
 
 /** Whether a value type is a scalar or vector (and so can be bitcast, swizzled, composed). */
 function numeric(r: Resolved | undefined): { scalar: Scalar; width: number } | undefined {
@@ -116,11 +134,28 @@ export class Arena {
         if (s && e.to !== 'bool' && s.scalar !== 'bool') {
           if (inner.op === 'compose') {
             const parts = inner.parts.map((p) => this.mk({ op: 'bitcast', to: e.to, value: p }));
-            return this.mk({ op: 'compose', type: this.table.vec(e.to, s.width), parts });
+            // parts that all stay bitcasts of one scalar: the bitcast stays outside (compose below)
+            if (this.castsFrom(parts) === undefined)
+              return this.mk({ op: 'compose', type: this.table.vec(e.to, s.width), parts });
           }
           if (inner.op === 'swizzle') {
+            // pushed in when the inner bitcast vanishes, or meets a bitcast there (two become one)
+            const under = this.exprs[inner.vector]!.op === 'bitcast';
             const b = this.mk({ op: 'bitcast', to: e.to, value: inner.vector });
-            if (this.exprs[b]!.op !== 'bitcast') return this.mk({ op: 'swizzle', vector: b, pattern: inner.pattern });
+            if (under || this.exprs[b]!.op !== 'bitcast')
+              return this.mk({ op: 'swizzle', vector: b, pattern: inner.pattern });
+          }
+          // two's complement: these give the same bits on i32 and u32 (a shift's count stays u32)
+          if (isInt(e.to) && isInt(s.scalar) && inner.op === 'binary' && AGNOSTIC.has(inner.fn)) {
+            const l = this.mk({ op: 'bitcast', to: e.to, value: inner.left });
+            const r = inner.fn === 'shl' ? inner.right : this.mk({ op: 'bitcast', to: e.to, value: inner.right });
+            if (this.exprs[l]!.op !== 'bitcast' && this.exprs[r]!.op !== 'bitcast')
+              return this.mk({ op: 'binary', fn: inner.fn, left: l, right: r }, val(vt(e.to, s.width)));
+          }
+          if (isInt(e.to) && isInt(s.scalar) && inner.op === 'unary') {
+            const x = this.mk({ op: 'bitcast', to: e.to, value: inner.arg });
+            if (this.exprs[x]!.op !== 'bitcast')
+              return this.mk({ op: 'unary', fn: inner.fn, arg: x }, val(vt(e.to, s.width)));
           }
           if (inner.op === 'select') {
             const a = this.mk({ op: 'bitcast', to: e.to, value: inner.accept });
@@ -168,6 +203,13 @@ export class Arena {
       }
       case 'compose': {
         const t = this.table.types[e.type]!;
+        // parts that are all bitcasts from one scalar S (or constants): one bitcast of a compose of S
+        const from = t.kind === 'vector' ? this.castsFrom(e.parts) : undefined;
+        if (t.kind === 'vector' && from !== undefined) {
+          const parts = e.parts.map((p) => this.mk({ op: 'bitcast', to: from, value: p }));
+          const inner = this.mk({ op: 'compose', type: this.table.vec(from, t.size), parts });
+          return this.mk({ op: 'bitcast', to: t.scalar, value: inner });
+        }
         if (t.kind === 'vector') {
           const parts = this.mergeRuns(e.parts);
           if (parts.length === 1 && this.shape(parts[0]!)?.width === t.size) return parts[0]!;
@@ -211,6 +253,10 @@ export class Arena {
           const lit = this.literal('bool', truth ? 1 : 0);
           return s.width === 1 ? lit : this.mk({ op: 'splat', size: s.width as VecSize, value: lit });
         }
+        // the same operation on the integers both operands are bitcasts of (same bits; eq and ne on
+        // integers compare bits): `asuint(a) + asuint(b)` is `asuint(a + b)`
+        const under = this.integerUnder(e);
+        if (under) return under;
         if (int(l) && int(r)) {
           const folded = foldInteger(e.fn, l.scalar, l.bits, r.bits);
           if (folded !== undefined) return this.literal(folded.scalar, folded.bits);
@@ -248,11 +294,72 @@ export class Arena {
         if (e.accept === e.reject) return e.accept;
         const c = this.constant(e.cond);
         if (c !== undefined) return c ? e.accept : e.reject;
+        // both sides bitcasts from one scalar S: one bitcast of a select of S
+        const bitcasts = this.exprs[e.accept]!.op === 'bitcast' && this.exprs[e.reject]!.op === 'bitcast';
+        const from = bitcasts ? this.castsFrom([e.accept, e.reject]) : undefined;
+        const own = this.shape(e.accept);
+        if (from !== undefined && own) {
+          const cast = (x: ExprId): ExprId => this.mk({ op: 'bitcast', to: from, value: x });
+          const inner = this.mk({ op: 'select', cond: e.cond, accept: cast(e.accept), reject: cast(e.reject) });
+          return this.mk({ op: 'bitcast', to: own.scalar, value: inner });
+        }
         return this.intern(e, this.types[e.accept]!);
       }
       default:
         return this.intern(e, hint!);
     }
+  }
+
+  /**
+   * A sign-agnostic integer operation (or eq / ne) whose operands are bitcasts from one other
+   * integer scalar S (or integer constants, one bitcast at least), done on S: the result is the
+   * same bits (a comparison the same truth), bitcast back for an arithmetic one.
+   */
+  private integerUnder(e: Extract<Expr, { op: 'binary' }>): ExprId | undefined {
+    const compare = e.fn === 'eq' || e.fn === 'ne';
+    if (!compare && !AGNOSTIC.has(e.fn)) return undefined;
+    const ls = this.shape(e.left);
+    if (!ls || !isInt(ls.scalar)) return undefined;
+    const operands = e.fn === 'shl' ? [e.left] : [e.left, e.right];
+    let from: Scalar | undefined;
+    for (const o of operands) {
+      const x = this.exprs[o]!;
+      if (x.op !== 'bitcast') continue;
+      const xs = this.shape(x.value);
+      if (!xs || !isInt(xs.scalar) || (from !== undefined && from !== xs.scalar)) return undefined;
+      from = xs.scalar;
+    }
+    if (from === undefined || from === ls.scalar) return undefined;
+    const to = from;
+    for (const o of operands) if (this.exprs[o]!.op !== 'bitcast' && this.constant(o) === undefined) return undefined;
+    const cast = (o: ExprId): ExprId => this.mk({ op: 'bitcast', to, value: o });
+    const done = this.mk(
+      { op: 'binary', fn: e.fn, left: cast(e.left), right: e.fn === 'shl' ? e.right : cast(e.right) },
+      compare ? val(vt('bool', ls.width)) : val(vt(to, ls.width)),
+    );
+    return compare ? done : this.mk({ op: 'bitcast', to: ls.scalar, value: done });
+  }
+
+  /** The scalar S when every part is a bitcast from S (at least one) or a constant, S and the parts' scalar not bool. */
+  private castsFrom(parts: readonly ExprId[]): Scalar | undefined {
+    let from: Scalar | undefined;
+    for (const p of parts) {
+      const x = this.exprs[p]!;
+      const own = this.shape(p);
+      if (!own || own.scalar === 'bool') return undefined;
+      if (x.op === 'bitcast') {
+        const xs = this.shape(x.value);
+        if (!xs || xs.scalar === 'bool' || (from !== undefined && from !== xs.scalar)) return undefined;
+        from = xs.scalar;
+      } else if (this.constant(p) === undefined) return undefined;
+    }
+    // a constant of S that is a float literal only as bits (infinity, NaN, denormal) stays where it is
+    if (from === 'f32')
+      for (const p of parts) {
+        const c = this.exprs[p]!.op === 'bitcast' ? undefined : this.constant(p);
+        if (c !== undefined && !plainFloat(c)) return undefined;
+      }
+    return from;
   }
 
   /** The bits every component of a constant has (a literal, or a splat or compose of one literal), or undefined. */

@@ -29,7 +29,8 @@ import {
 } from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
-import { childrenOf, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
+import { castOut, childrenOf, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
+import { splitWebs } from './webs.js';
 
 interface Plan {
   /** Lets replaced by an expression of the old arena (their value). */
@@ -122,6 +123,8 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     return o;
   };
   const memo = new Map<ExprId, ExprId>();
+  /** Lets bound to x where their value became bitcast<T>(x): T, applied at each read. */
+  const letCast = new Map<number, Scalar>();
   const copy = (id: ExprId): ExprId => {
     const hit = memo.get(id);
     if (hit !== undefined) return hit;
@@ -132,7 +135,8 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       else {
         const n = letMap.get(e.let);
         if (n === undefined) throw new Error(`decompile: let ${e.let} read before it is bound`);
-        out = a.let(n);
+        const to = letCast.get(e.let);
+        out = to === undefined ? a.let(n) : a.mk({ op: 'bitcast', to, value: a.let(n) });
       }
     } else if (e.op === 'local') {
       if (laneLocals.has(e.local)) throw new Error(`decompile: split local ${e.local} used whole`);
@@ -207,7 +211,11 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       case 'let':
         if (plan.inline.has(s.let) || plan.drop.has(s.let)) break;
         {
-          const v = copy(s.value);
+          // a value that became a bitcast (its local retyped): the let holds what is cast, reads cast it
+          const v0 = copy(s.value);
+          const cast = castOut(a, v0);
+          const v = cast ? cast.value : v0;
+          if (cast) letCast.set(s.let, cast.to);
           out.push({ op: 'let', let: bindLet(s.let, v), value: v });
         }
         break;
@@ -340,6 +348,9 @@ function multiplicity(f: Function): number[] {
   return n;
 }
 
+/** Integer operations whose result bits do not depend on signedness (two's complement). */
+const AGNOSTIC: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'shl']);
+
 const WRITES: ReadonlySet<string> = new Set(['store', 'atomic', 'atomic64', 'image_store', 'call', 'barrier']);
 
 function writesMemory(s: Stmt): boolean {
@@ -397,7 +408,7 @@ function mutableRead(
   return out;
 }
 
-function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean): Plan {
+function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean, typed = true): Plan {
   const n = multiplicity(f);
   const uses = new Array<number>(f.lets.length).fill(0);
   f.exprs.forEach((e, i) => {
@@ -470,9 +481,10 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean)
   }
   // a let both dropped and inlined: dropped wins
   for (const l of drop) inline.delete(l);
-  const { retype, split } = a
-    ? retypes(f, a, n, otherUse, deadLocals)
-    : { retype: new Map<number, Scalar>(), split: new Set<number>() };
+  const { retype, split } =
+    a && typed
+      ? retypes(f, a, n, otherUse, deadLocals)
+      : { retype: new Map<number, Scalar>(), split: new Set<number>() };
   return { inline, drop, deadLocals, retype, split };
 }
 
@@ -521,40 +533,139 @@ function retypes(
     if (t.kind === 'array' && t.length !== null) t = a.table.types[t.base]!;
     return (t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32';
   };
-  const votes = new Map<number, Map<Scalar, number>>();
-  const vote = (l: number, s: Scalar, k: number): void => {
-    const v = votes.get(l) ?? new Map<Scalar, number>();
+  // votes per local and lane (a scalar or array local has one lane; a whole-vector access votes in each)
+  const votes = new Map<number, Map<Scalar, number>[]>();
+  const lanesOf = (l: number): number => {
+    const t = a.table.types[f.locals[l]!.type]!;
+    return t.kind === 'vector' ? t.size : 1;
+  };
+  /** A vote for the lanes a pointer names (a lane, or all), or for `only` of them. */
+  const vote = (l: number, s: Scalar, k: number, ptr: ExprId, only?: readonly number[]): void => {
+    const v = votes.get(l) ?? Array.from({ length: lanesOf(l) }, () => new Map<Scalar, number>());
     votes.set(l, v);
-    v.set(s, (v.get(s) ?? 0) + k);
+    const p = f.exprs[ptr]!;
+    const lane = p.op === 'member' && f.exprs[p.base]!.op === 'local' && v.length > 1 ? p.index : -1;
+    for (const [i, m] of v.entries())
+      if (lane === i || (lane < 0 && (!only || only.includes(i)))) m.set(s, (m.get(s) ?? 0) + k);
   };
-  const loadOf = (id: ExprId): number | undefined => {
-    let e = f.exprs[id]!;
-    if (e.op === 'swizzle') e = f.exprs[e.vector]!;
-    return e.op === 'load' ? root(e.pointer) : undefined;
-  };
+  // who reads each expression (each reach counted), and the lets' values
+  const parents: ExprId[][] = f.exprs.map(() => []);
   f.exprs.forEach((e, i) => {
     if (n[i] === 0) return;
-    if (e.op === 'load') {
-      const l = root(e.pointer);
-      if (l !== undefined && candidate(l)) vote(l, 'u32', n[i]!);
-    } else if (e.op === 'bitcast' && e.to !== 'u32' && e.to !== 'bool') {
-      const l = loadOf(e.value);
-      // this load was counted as u32 above: the read through a bitcast moves its vote
-      if (l !== undefined && candidate(l)) {
-        vote(l, 'u32', -n[i]!);
-        vote(l, e.to, n[i]!);
+    for (const c of childrenOf(e)) parents[c]!.push(i);
+  });
+  const letValue = new Map<number, ExprId>();
+  const letReads = new Map<number, ExprId[]>();
+  /** Statements reading an expression directly, but lets (their reads count instead) and stores into a candidate (copies). */
+  const stmtReads = new Map<ExprId, number>();
+  walkStmts(f.body, (s) => {
+    if (s.op === 'let') letValue.set(s.let, s.value);
+    for (const x of stmtExprs(s)) {
+      if (s.op === 'let' || (s.op === 'store' && x === s.pointer)) continue;
+      if (s.op === 'store') {
+        const l = root(s.pointer);
+        if (l !== undefined && candidate(l)) continue;
       }
+      stmtReads.set(x, (stmtReads.get(x) ?? 0) + 1);
     }
+  });
+  f.exprs.forEach((e, i) => {
+    if (e.op === 'let' && n[i]! > 0) letReads.set(e.let, [...(letReads.get(e.let) ?? []), i]);
+  });
+  const intScalar = (id: ExprId): boolean => {
+    const sh = a.shape(id);
+    return sh !== undefined && (sh.scalar === 'u32' || sh.scalar === 'i32');
+  };
+  /** Whether an integer operation gives the same bits (eq / ne the same truth) on i32 and u32. */
+  const signless = (e: Expr, operand: ExprId): boolean =>
+    (e.op === 'binary' &&
+      (AGNOSTIC.has(e.fn) || e.fn === 'eq' || e.fn === 'ne') &&
+      !(e.fn === 'shl' && e.right === operand) &&
+      intScalar(e.left)) ||
+    (e.op === 'unary' && intScalar(e.arg));
+  /** How a value is read, as votes: through bitcast<S> for S, by a signless integer operation or a
+   * copy into a candidate local for none, anything else for u32; a swizzle, compose or let passes its reads on. */
+  const readVotes = (id: ExprId, into: Map<Scalar, number>, depth = 0): void => {
+    for (const p of parents[id]!) parentVotes(p, id, into, depth);
+    into.set('u32', (into.get('u32') ?? 0) + (stmtReads.get(id) ?? 0));
+    for (const [l, v] of letValue) if (v === id) for (const r of letReads.get(l) ?? []) readVotes(r, into, depth + 1);
+  };
+  /** The votes of one reader `p` of `id`. */
+  const parentVotes = (p: ExprId, id: ExprId, into: Map<Scalar, number>, depth: number): void => {
+    const add = (sc: Scalar, w: number): void => void into.set(sc, (into.get(sc) ?? 0) + w);
+    const e = f.exprs[p]!;
+    if (e.op === 'bitcast' && e.to !== 'bool') add(e.to, n[p]!);
+    else if (e.op === 'swizzle' || e.op === 'compose') {
+      if (depth > 8) add('u32', n[p]!);
+      else readVotes(p, into, depth + 1);
+    } else if (!signless(e, id)) add('u32', n[p]!);
+  };
+  /** The scalar a stored value is made of: S for bitcast<u32>(x of S), none for a literal, a copy
+   * of a candidate local, or a signless integer operation (or compose, select) of those; else u32. */
+  const valueScalar = (id: ExprId, depth = 0): Scalar | 'none' => {
+    const e = f.exprs[id]!;
+    if (depth > 8) return 'u32';
+    const join = (xs: (Scalar | 'none')[]): Scalar | 'none' => {
+      const some = [...new Set(xs.filter((x) => x !== 'none'))];
+      return some.length === 0 ? 'none' : some.length === 1 ? some[0]! : 'u32';
+    };
+    switch (e.op) {
+      case 'literal':
+      case 'splat':
+      case 'zero':
+        return e.op === 'splat' ? valueScalar(e.value, depth + 1) : 'none';
+      case 'swizzle':
+        return valueScalar(e.vector, depth + 1);
+      case 'bitcast': {
+        const inner = a.shape(e.value);
+        return inner && inner.scalar !== 'bool' ? inner.scalar : 'u32';
+      }
+      case 'load': {
+        const l = root(e.pointer);
+        return l !== undefined && candidate(l) ? 'none' : 'u32';
+      }
+      case 'let': {
+        const v = letValue.get(e.let);
+        return v === undefined ? 'u32' : valueScalar(v, depth + 1);
+      }
+      case 'binary':
+        if (!signless(e, e.left)) return 'u32';
+        return join(
+          e.fn === 'shl'
+            ? [valueScalar(e.left, depth + 1)]
+            : [valueScalar(e.left, depth + 1), valueScalar(e.right, depth + 1)],
+        );
+      case 'unary':
+        return intScalar(e.arg) ? valueScalar(e.arg, depth + 1) : 'u32';
+      case 'compose':
+        return join(e.parts.map((x) => valueScalar(x, depth + 1)));
+      case 'select':
+        return join([valueScalar(e.accept, depth + 1), valueScalar(e.reject, depth + 1)]);
+      default:
+        return 'u32';
+    }
+  };
+  f.exprs.forEach((e, i) => {
+    if (n[i] === 0 || e.op !== 'load') return;
+    const l = root(e.pointer);
+    if (l === undefined || !candidate(l)) return;
+    // a whole load read through a swizzle votes for the lanes it picks
+    for (const p of parents[i]!) {
+      const into = new Map<Scalar, number>();
+      parentVotes(p, i, into, 0);
+      const pe = f.exprs[p]!;
+      for (const [sc, k] of into) vote(l, sc, k, e.pointer, pe.op === 'swizzle' ? pe.pattern : undefined);
+    }
+    const rest = new Map<Scalar, number>([['u32', stmtReads.get(i) ?? 0]]);
+    for (const [lt, v] of letValue) if (v === i) for (const r of letReads.get(lt) ?? []) readVotes(r, rest, 1);
+    for (const [sc, k] of rest) vote(l, sc, k, e.pointer);
   });
   walkStmts(f.body, (s) => {
     if (s.op !== 'store') return;
     const l = root(s.pointer);
     if (l === undefined || !candidate(l)) return;
-    let v = f.exprs[s.value]!;
-    if (v.op === 'literal' || v.op === 'splat' || v.op === 'zero') return;
-    if (v.op === 'swizzle' && f.exprs[v.vector]!.op === 'bitcast') v = f.exprs[v.vector]!; // lanes of a bitcast value
-    const inner = v.op === 'bitcast' ? a.shape(v.value) : undefined;
-    vote(l, inner && inner.scalar !== 'bool' ? inner.scalar : 'u32', 1);
+    const sc = valueScalar(s.value);
+    if (sc !== 'none') vote(l, sc, 1, s.pointer);
   });
   const out = new Map<number, Scalar>();
   const split = new Set<number>();
@@ -570,13 +681,20 @@ function retypes(
       if (l !== undefined) laneWise.delete(l);
     }
   });
-  for (const [l, v] of votes) {
-    const plain = v.get('u32') ?? 0;
-    let best: Scalar | undefined;
-    for (const s of ['f32', 'i32'] as const) if ((v.get(s) ?? 0) > Math.max(plain, best ? v.get(best)! : 0)) best = s;
-    if (best) out.set(l, best);
-    // not retyped whole, but some of it is read or written as another scalar: its lanes go apart
-    else if (laneWise.has(l) && ((v.get('f32') ?? 0) > 0 || (v.get('i32') ?? 0) > 0)) split.add(l);
+  for (const [l, lanes] of votes) {
+    // each lane's scalar: the one that outvotes u32, else u32 where anything votes for it
+    const bests = new Set<Scalar>();
+    for (const v of lanes) {
+      const plain = v.get('u32') ?? 0;
+      let best: Scalar | undefined;
+      for (const s of ['f32', 'i32'] as const) if ((v.get(s) ?? 0) > Math.max(plain, best ? v.get(best)! : 0)) best = s;
+      if (best) bests.add(best);
+      else if (plain > 0) bests.add('u32');
+    }
+    const [only] = bests;
+    if (bests.size === 1 && only !== 'u32') out.set(l, only!);
+    // lanes that want different scalars go apart, each retyped on its own
+    else if (bests.size > 1 && laneWise.has(l)) split.add(l);
   }
   return { retype: out, split };
 }
@@ -604,15 +722,18 @@ function findUse(f: Function, b: Block, from: number, l: number): number {
   return -1;
 }
 
-/** Cleanup then folding, each to a fixed point (bounded). */
+/** Cleanup then folding, each to a fixed point (bounded); whenever the function is clean its locals
+ * are split into their webs (webs.ts), and they are typed from the first split on. */
 export function simplifyFunction(
   m: Module,
   table: TypeTable,
   f: Function,
   types: readonly Resolved[],
   fold: boolean,
+  webs = true,
 ): Typed {
   let cur: Typed = { fn: f, types };
+  let typed = false;
   for (let round = 0; round < 64; round++) {
     const probe = new Arena(
       table,
@@ -624,8 +745,16 @@ export function simplifyFunction(
     // the probe reads expression kinds only (trivial() looks at ops and value-ness)
     (probe as unknown as { exprs: Expr[] }).exprs.push(...cur.fn.exprs);
     (probe as unknown as { types: Resolved[] }).types.push(...cur.types);
-    const p = plan(m, cur.fn, probe, fold);
-    if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size && !p.split?.size) return cur;
+    const p = plan(m, cur.fn, probe, fold, typed);
+    if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size && !p.split?.size) {
+      // clean: split the locals into their webs, then type them (a lane split by type may hold webs
+      // of its own: the next clean function is split again)
+      const w = webs ? splitWebs(m, table, cur) : undefined;
+      if (!w && typed) return cur;
+      typed = true;
+      if (w) cur = w;
+      continue;
+    }
     cur = rebuild(m, table, cur.fn, cur.types, p);
   }
   return cur;

@@ -12,13 +12,15 @@ import { simplifyFunction } from './fold.js';
 export interface PassOptions {
   /** Inline single-use lets (pass 4); off: values stay one let per definition. */
   readonly fold?: boolean;
+  /** Split locals into their webs (webs.ts); off: a register reused for unrelated values stays one local. */
+  readonly webs?: boolean;
 }
 
 export function readableModule(m: Module, options: PassOptions = {}): Module {
   const table = new TypeTable(m);
   const functions: Function[] = m.functions.map((f) => {
     const p = promoteRegisters(m, table, f);
-    return simplifyFunction(m, table, p.fn, p.types, options.fold ?? true).fn;
+    return simplifyFunction(m, table, p.fn, p.types, options.fold ?? true, options.webs ?? true).fn;
   });
   return { ...m, types: table.types, functions };
 }
@@ -52,9 +54,10 @@ export function nameProgram(p: Program): Program {
 
 /** A local kept for a value merged across control flow, named by what it is rather than its register. */
 export function localName(n: string): string {
-  // a register, or one lane of it (`r0_x`: fold.ts splits a register whose lanes hold different types)
-  const reg = /^(r|x)(\d+)(_[xyzw])?$/.exec(n);
-  if (reg) return `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}${reg[3] ?? ''}`;
+  // a register, and its webs and lanes: `r0_1` (webs.ts splits a register reused for unrelated
+  // values), `r0_x` (fold.ts splits a register whose lanes hold different types), `r0_x_2`
+  const reg = /^(r|x)(\d+)((?:_\d+|_[xyzw])*)$/.exec(n);
+  if (reg) return `${reg[1] === 'x' ? 'indexed' : 'merged'}${reg[2]}${reg[3]}`;
   return n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
 }
 

@@ -79,6 +79,21 @@ export function trivial(a: Arena, id: ExprId): boolean {
   }
 }
 
+/** A value that is a bitcast of a non-trivial value (bitcast<T>(x), or lanes of one:
+ * swizzle(bitcast<T>(x), p)): a let holds x (or x's lanes) in x's own type and the bitcast moves
+ * to its reads, where the arena cancels it against the reads' own bitcasts back. A swizzle and a
+ * bitcast commute: neither changes a bit. */
+export function castOut(a: Arena, v: ExprId): { value: ExprId; to: Scalar } | undefined {
+  const inner = a.exprs[v]!;
+  if (inner.op === 'bitcast' && !trivial(a, inner.value)) return { value: inner.value, to: inner.to };
+  if (inner.op === 'swizzle') {
+    const under = a.exprs[inner.vector]!;
+    if (under.op === 'bitcast' && !trivial(a, under.value))
+      return { value: a.mk({ op: 'swizzle', vector: under.value, pattern: inner.pattern }), to: under.to };
+  }
+  return undefined;
+}
+
 /** A constant-buffer register at a literal index: uniform memory, which no invocation writes. */
 function uniformRegister(a: Arena, ptr: ExprId): boolean {
   const e = a.exprs[ptr]!;
@@ -302,20 +317,6 @@ export function promoteRegisters(
       ]),
     );
 
-  /** A value that is a bitcast of a non-trivial value (bitcast<T>(x), or lanes of one:
-   * swizzle(bitcast<T>(x), p)): the let holds x (or x's lanes) in x's own type and the bitcast moves
-   * to its reads, where the arena cancels it against the reads' own bitcasts back. A swizzle and a
-   * bitcast commute: neither changes a bit. */
-  const castOut = (v: ExprId): { value: ExprId; to: Scalar } | undefined => {
-    const inner = a.exprs[v]!;
-    if (inner.op === 'bitcast' && !trivial(a, inner.value)) return { value: inner.value, to: inner.to };
-    if (inner.op === 'swizzle') {
-      const under = a.exprs[inner.vector]!;
-      if (under.op === 'bitcast' && !trivial(a, under.value))
-        return { value: a.mk({ op: 'swizzle', vector: under.value, pattern: inner.pattern }), to: under.to };
-    }
-    return undefined;
-  };
   /** Lets of the lifted function bound to x where their value was bitcast<T>(x): T, applied at each read. */
   const letCast = new Map<number, Scalar>();
 
@@ -324,7 +325,7 @@ export function promoteRegisters(
     // a vector built of trivial parts (an input copied to a register, a literal lane): no let
     const comps = a.components(v);
     if (comps && comps.every((c) => trivial(a, c))) return v;
-    const cast = castOut(v);
+    const cast = castOut(a, v);
     if (cast) {
       const id = newLet(name, a.types[cast.value]!);
       out.push(own({ op: 'let', let: id, value: cast.value }));
@@ -352,7 +353,7 @@ export function promoteRegisters(
       switch (s.op) {
         case 'let': {
           const v0 = x(s.value);
-          const cast = castOut(v0);
+          const cast = castOut(a, v0);
           const v = cast ? cast.value : v0;
           const id = newLet(f.lets[s.let]!.name, a.types[v]!);
           out.push(own({ op: 'let', let: id, value: v }));
