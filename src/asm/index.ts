@@ -14,7 +14,7 @@ import { updateStat } from './stat.js';
 import { checkProgram } from './check.js';
 import { signatureParts } from './signature.js';
 import { carryPadding } from './padding.js';
-import { assembleLibraryWith, isLibraryContainer, splitLibraryListing } from './library.js';
+import { assembleLibraryWith, isLibraryContainer, libraryFunctionCount } from './library.js';
 import { AsmError } from './text.js';
 
 export { checkProgram } from './check.js';
@@ -68,8 +68,8 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
       functions: lib.functions,
     };
   }
-  if (like === undefined && /^ *lib_[45]_[01]\s*$/m.test(listing)) {
-    const n = splitLibraryListing(listing).length;
+  if (like === undefined) {
+    const n = libraryFunctionCount(listing);
     if (n > 1)
       throw new AsmError(
         'E907_ASM_PROGRAM',
@@ -79,6 +79,7 @@ export function assemble(listing: string, options: AssembleOptions = {}): Assemb
         listing.split('\n', 1)[0] ?? '',
       );
   }
+
   let program = assembleProgram(listing);
   let part = programBytes(program.words);
   // The decoder's checks (operand slots, lengths) hold for what was written.

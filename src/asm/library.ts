@@ -21,13 +21,32 @@ export function isLibraryContainer(c: Container): boolean {
   return c.parts.some((p) => p.kind === 'LIBH');
 }
 
+/** A lib_M_N line anywhere in a listing (after the flag-word prefixes), to skip the cut cheaply. */
+const ANY_LIB_VERSION = /^[ 0-9A-Fa-fx:]*lib_[45]_[01]\s*$/m;
+
+/** How many library functions a listing holds (0 when it holds no lib_M_N program). */
+export function libraryFunctionCount(listing: string): number {
+  return ANY_LIB_VERSION.test(listing) ? functionStarts(listing.split('\n')).length : 0;
+}
+
 /**
  * The listing cut into one listing per function: each is the whole listing with the lines of the
  * other functions blanked, so that line numbers in errors stay those of the whole listing.
  */
 export function splitLibraryListing(listing: string): string[] {
   const raw = listing.split('\n');
-  // a function starts at its Direct3D 9 programs when it has them, else at its lib_M_N line
+  const starts = functionStarts(raw);
+  const out: string[] = [];
+  for (let k = 0; k < starts.length; k++) {
+    const from = starts[k]!;
+    const to = k + 1 < starts.length ? starts[k + 1]! : raw.length;
+    out.push(raw.map((line, n) => (n >= from && n < to ? line : '')).join('\n'));
+  }
+  return out;
+}
+
+/** The first line of each function: its Direct3D 9 programs when it has them, else its lib_M_N line. */
+function functionStarts(raw: readonly string[]): number[] {
   const starts: number[] = [0];
   let seen = false; // the current function's lib_M_N line was met
   for (let n = 0; n < raw.length; n++) {
@@ -38,13 +57,7 @@ export function splitLibraryListing(listing: string): string[] {
     if (seen) starts.push(n);
     seen = !d3d9;
   }
-  const out: string[] = [];
-  for (let k = 0; k < starts.length; k++) {
-    const from = starts[k]!;
-    const to = k + 1 < starts.length ? starts[k + 1]! : raw.length;
-    out.push(raw.map((line, n) => (n >= from && n < to ? line : '')).join('\n'));
-  }
-  return out;
+  return starts;
 }
 
 export interface LibraryFunctionResult {

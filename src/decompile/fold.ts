@@ -182,6 +182,14 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     return { kind: 'value', type: { kind: 'scalar', scalar: 'u32' } };
   };
   const rootLocal = (ptr: ExprId): number | undefined => rootLocalOf(f, ptr);
+  /** Whether an expression of the new arena loads one of `locals`. */
+  const readsLocals = (id: ExprId, locals: ReadonlySet<number>, seen = new Set<ExprId>()): boolean => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    const e = a.exprs[id]!;
+    if (e.op === 'local') return locals.has(e.local);
+    return childrenOf(e).some((c) => readsLocals(c, locals, seen));
+  };
   /** The split local an expression is (a `local` of one), or undefined. */
   function laneOf(ptr: ExprId): number | undefined {
     const e = f.exprs[ptr]!;
@@ -224,12 +232,19 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
         if (l !== undefined && plan.deadLocals.has(l)) break;
         const whole = laneOf(s.pointer);
         if (whole !== undefined) {
-          const v = copy(s.value);
-          laneLocals
-            .get(whole)!
-            .forEach((n, k) =>
-              out.push({ op: 'store', pointer: a.mk({ op: 'local', local: n }), value: a.component(v, k) }),
-            );
+          const lanes = laneLocals.get(whole)!;
+          let v = copy(s.value);
+          // one store a lane: a value that reads these lanes (r0 = r0.yxzw) is bound first, or the
+          // later lanes' stores would read the lanes stored before them
+          if (readsLocals(v, new Set(lanes))) {
+            lets.push({ name: `${f.locals[whole]!.name}_was` });
+            letTypes.push(a.types[v]!);
+            out.push({ op: 'let', let: lets.length - 1, value: v });
+            v = a.let(lets.length - 1);
+          }
+          lanes.forEach((n, k) =>
+            out.push({ op: 'store', pointer: a.mk({ op: 'local', local: n }), value: a.component(v, k) }),
+          );
           break;
         }
         const to = l === undefined ? undefined : retype.get(l);

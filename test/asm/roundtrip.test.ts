@@ -170,7 +170,6 @@ function checkProgram(
   failures: Map<string, string>,
   t: Tally,
 ): void {
-  const k = { name };
   t.programs++;
   t.words += p.lengthWords;
   let l80: string;
@@ -191,16 +190,16 @@ function checkProgram(
     const a = assemble(l80, { like: c });
     const d = difference(p, a.program.words);
     if (d === undefined) t.exact80++;
-    else failures.set(k.name, `0x80: ${d}`);
+    else failures.set(name, `0x80: ${d}`);
     const back = firstDifference(disassemble(a.container, 0x80), l80);
-    if (back !== undefined) failures.set(k.name, `0x80 listing: ${back.replace(/\n/g, ' | ')}`);
+    if (back !== undefined) failures.set(name, `0x80 listing: ${back.replace(/\n/g, ' | ')}`);
     const a0 = assemble(l0, { like: c });
     const back0 = firstDifference(disassemble(a0.container, 0), l0);
-    if (back0 !== undefined) failures.set(k.name, `flag 0 listing: ${back0.replace(/\n/g, ' | ')}`);
+    if (back0 !== undefined) failures.set(name, `flag 0 listing: ${back0.replace(/\n/g, ' | ')}`);
     const d0 = difference(p, a0.program.words);
     if (d0 === undefined) t.exact0++;
     else if (d === undefined && literalsOnly(p, a0.program.words)) t.digits0++;
-    else if (d === undefined) failures.set(k.name, `flag 0: ${d0} outside the literals`);
+    else if (d === undefined) failures.set(name, `flag 0: ${d0} outside the literals`);
     // Without --like the signatures come from the listing's tables: fxc's parts, byte for byte.
     const own = parseContainer(assemble(l0).container).parts.filter((x) => SIGNATURES.has(x.kind));
     const want = c.parts.filter((x) => SIGNATURES.has(x.kind));
@@ -210,12 +209,12 @@ function checkProgram(
     if (same) t.signatures++;
     else
       failures.set(
-        k.name,
+        name,
         `signatures: ${want.map((x) => x.kind).join(',')} written as ${own.map((x) => x.kind).join(',')} or with other bytes`,
       );
   } catch (e) {
     if (!(e instanceof IridiaError)) throw e;
-    failures.set(k.name, `error ${e.code}: ${e.message.split('\n')[0]}`);
+    failures.set(name, `error ${e.code}: ${e.message.split('\n')[0]}`);
   }
 }
 

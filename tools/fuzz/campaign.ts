@@ -225,6 +225,7 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
       let size = BATCH_MIN;
       while (handed < limit && Date.now() < deadline) {
         const from = handed;
+        // near the end of a timed run, no more mutants than the time left could run at 10 ms each
         const to = Math.min(limit, from + size, from + Math.max(1, Math.floor((deadline - Date.now()) / 10)));
         handed = to;
         const t0 = Date.now();
