@@ -40,7 +40,8 @@ import {
   wgslLines,
   type InstructionLink,
 } from './link.js';
-import { executorRun, webgpuRun, targetImage, SHOWN_WORDS, type RunOutputs } from './run.js';
+import { executorRun, webgpuRun, imageShapes, outputImage, SHOWN_WORDS, type RunOutputs } from './run.js';
+import { inputsForm, type InputsForm } from './inputs.js';
 
 /** What the page holds: a parsed container, or a bare Direct3D 9 program (no container). */
 type Loaded =
@@ -369,12 +370,13 @@ function buildPane(index: number): Pane {
           { class: 'note' },
           'The lifted program run with the seeded inputs of ',
           h('code', {}, 'iridia run --seed'),
-          ' (one thread group, or an 8×8 target) on the CPU executor and on this browser’s WebGPU. ',
+          ' (one thread group, or an 8×8 target), with the constants and images edited below, on the CPU executor and on this browser’s WebGPU. ',
           h('label', { for: `${prefix}seed` }, 'Seed '),
           h('input', { type: 'number', id: `${prefix}seed`, min: '0', max: '4294967295', value: '1' }),
           ' ',
           h('button', { type: 'button', id: `${prefix}run` }, 'Run'),
         ),
+        h('div', { id: `${prefix}run-inputs-host` }),
         h('p', { id: `${prefix}run-status`, class: 'note', 'aria-live': 'polite' }),
         h('div', { id: `${prefix}run-output` }),
       );
@@ -461,6 +463,7 @@ function render(p: Pane, id: ViewId = p.view): void {
   } else if (id === 'run') {
     byId(paneId(p, 'run-output')).replaceChildren();
     byId(paneId(p, 'run-status')).textContent = '';
+    renderInputs(p, f);
   } else if (id === 'reflect') {
     const body = panel.querySelector<HTMLElement>('.reflect-body')!;
     body.replaceChildren();
@@ -766,23 +769,59 @@ function runTable(
   return { table, differ };
 }
 
+/** The seed box's value, or undefined when it is not a 32-bit seed. */
+function seedOf(p: Pane): number | undefined {
+  const seed = Number(byId<HTMLInputElement>(paneId(p, 'seed')).value);
+  return Number.isSafeInteger(seed) && seed >= 0 && seed <= 0xffffffff ? seed : undefined;
+}
+
+/** Each pane's form of editable inputs for the open file (rebuilt when another file opens). */
+const forms = new Map<Pane, InputsForm>();
+
+function renderInputs(p: Pane, f: Loaded): void {
+  const host = byId(paneId(p, 'run-inputs-host'));
+  forms.delete(p);
+  host.replaceChildren();
+  if (f.kind !== 'container') return;
+  try {
+    const program = liftContainer(f.container);
+    if (program.stage !== 'compute' && program.stage !== 'pixel') return;
+    const form = inputsForm(program, f.container, p.prefix, seedOf(p) ?? 1);
+    forms.set(p, form);
+    host.append(form.element);
+  } catch (e) {
+    // the run says why (a refused lift) when it is asked for
+    if (!(e instanceof IridiaError)) throw e;
+  }
+}
+
 async function runView(p: Pane): Promise<void> {
   const f = loaded;
   if (f?.kind !== 'container') return;
   const status = byId(paneId(p, 'run-status'));
   const out = byId(paneId(p, 'run-output'));
   out.replaceChildren();
-  const seed = Number(byId<HTMLInputElement>(paneId(p, 'seed')).value);
-  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) {
+  const seed = seedOf(p);
+  if (seed === undefined) {
     status.textContent = 'the seed is an integer from 0 to 4294967295';
     return;
   }
   const at = generation;
+  const form = forms.get(p);
+  const read = form ? await form.read(seed) : { inputs: { seed }, edited: [] };
+  if (at !== generation) return;
+  if ('error' in read) {
+    status.textContent = `not run: ${read.error}`;
+    return;
+  }
+  const { inputs, edited } = read;
   let cpu: RunOutputs;
   let program;
+  let shapes;
   try {
     program = liftContainer(f.container);
-    cpu = executorRun(program, seed);
+    cpu = executorRun(program, inputs);
+    shapes = imageShapes(program, inputs);
   } catch (e) {
     status.textContent = '';
     out.append(errorElement(e));
@@ -790,24 +829,24 @@ async function runView(p: Pane): Promise<void> {
   }
   status.textContent = 'running on WebGPU…';
   const nav = navigator as Navigator & { gpu?: GPU };
-  const gpu = await webgpuRun(program, seed, nav.gpu);
+  const gpu = await webgpuRun(program, inputs, nav.gpu);
   if (at !== generation) return; // another file was opened meanwhile
   const gpuOutputs = 'outputs' in gpu ? gpu.outputs : undefined;
   let differ = 0;
   for (const [name, words] of Object.entries(cpu)) {
     const t = runTable(name, words, gpuOutputs?.[name]);
     differ += t.differ;
-    // A colour target is also shown as an image, the executor's beside WebGPU's.
+    // A colour target or a 2D storage texture is also shown as an image, the executor's beside WebGPU's.
     const gpuWords = gpuOutputs?.[name];
-    const images = [
-      targetImage(program, name, words, 'executor'),
-      gpuWords && targetImage(program, name, gpuWords, 'WebGPU'),
-    ];
+    const shape = shapes[name];
+    const images = shape
+      ? [outputImage(shape, name, words, 'executor'), gpuWords && outputImage(shape, name, gpuWords, 'WebGPU')]
+      : [];
     const shown = images.filter((x): x is HTMLElement => x !== undefined);
     if (shown.length) out.append(h('div', { class: 'run-images', 'data-output': name }, ...shown));
     out.append(t.table);
   }
-  const what = `seed ${seed}, ${program.stage} program, ${Object.keys(cpu).length} outputs`;
+  const what = `seed ${seed}${edited.length ? ` with ${edited.join(', ')} edited` : ''}, ${program.stage} program, ${Object.keys(cpu).length} outputs`;
   status.textContent =
     'why' in gpu ? `${what} on the executor; ${gpu.why}` : `${what} on the executor and WebGPU: ${differ} words differ`;
   status.dataset['differ'] = 'why' in gpu ? '' : String(differ);
@@ -932,6 +971,10 @@ function wirePane(p: Pane): void {
     }
   });
   root.querySelector(`[id="${paneId(p, 'run')}"]`)!.addEventListener('click', () => void runView(p));
+  root.querySelector(`[id="${paneId(p, 'seed')}"]`)!.addEventListener('input', () => {
+    const seed = seedOf(p);
+    if (seed !== undefined) forms.get(p)?.reseed(seed);
+  });
   root.querySelector(`[id="${paneId(p, 'copy')}"]`)!.addEventListener('click', () => void copyView(p));
   root.querySelector(`[id="${paneId(p, 'download')}"]`)!.addEventListener('click', () => downloadView(p));
   root.addEventListener('change', (e) => {

@@ -1,12 +1,22 @@
 // The inspector's Run view: a lifted compute or pixel program run with the seeded inputs of
-// `iridia run --seed S` (src/exec/seed.ts: every resource and varying from the seed and its register)
-// on the CPU executor (src/exec), and on the browser's WebGPU (src/gpu's openGpu over navigator.gpu,
-// the bindings seededGpuBindings and, for a pixel program, the render job seededPixelJob give the
-// CLI's --gpu), word by word beside the executor's, differences marked. Without WebGPU the page says
-// so and shows the executor's result.
+// `iridia run --seed S` (src/exec/seed.ts: every resource and varying from the seed and its register),
+// some of them edited in the page (RunInputs: a constant buffer's words, a texture's texels from a
+// picked image), on the CPU executor (src/exec) and on the browser's WebGPU (src/gpu's openGpu over
+// navigator.gpu, the bindings seededGpuBindings and, for a pixel program, the render job
+// seededPixelJob give the CLI's --gpu), word by word beside the executor's, differences marked; both
+// are given the same bindings (runBindings). Without WebGPU the page says so and shows the
+// executor's result.
 
 import type { LiftedProgram } from '../src/index.js';
-import { runCompute, runPixel, nearestClampSampler, seedBindings, seedVaryings } from '../src/exec/index.js';
+import {
+  runCompute,
+  runPixel,
+  nearestClampSampler,
+  seedBindings,
+  seedVaryings,
+  type SeededBindings,
+  type SeededResource,
+} from '../src/exec/index.js';
 import { openGpu } from '../src/gpu/session.js';
 import { colourOutputs, seededGpuBindings, seededPixelJob, targetComponents } from '../src/gpu/seeded.js';
 import { emitWgsl } from '../src/wgsl/index.js';
@@ -17,9 +27,114 @@ export const RUN_SIZE = { workgroups: [1, 1, 1] as [number, number, number], wid
 /** Each output of a run: its name (the Direct3D register, or `target N`: the output's components a pixel) and its words. */
 export type RunOutputs = Record<string, Uint32Array>;
 
-/** What the executor gives for a seeded run: each writable resource, and a pixel program's targets. */
-export function executorRun(p: LiftedProgram, seed: number): RunOutputs {
-  const b = seedBindings(p, seed);
+/** An image picked for a texture: its texels row by row, 4 bytes (R, G, B, A) each. */
+export interface PickedImage {
+  readonly width: number;
+  readonly height: number;
+  readonly rgba: Uint8Array | Uint8ClampedArray;
+}
+
+/** The inputs of a run: the seed, and what the page edited over the seeded ones. */
+export interface RunInputs {
+  readonly seed: number;
+  /** A constant buffer's words by Direct3D name ("cb0"), in place of its seeded words (as many). */
+  readonly constants?: Readonly<Record<string, Uint32Array>>;
+  /** A 2D texture's texels by Direct3D name ("t0", "u1"), from a picked image (sized as the image). */
+  readonly images?: Readonly<Record<string, PickedImage>>;
+}
+
+/** The most texels a picked image may have (1024 x 1024): its words are allocated from its size. */
+export const MAX_IMAGE_TEXELS = 1 << 20;
+
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+const f32Bits = (x: number): number => {
+  F32[0] = x;
+  return U32[0]!;
+};
+
+/** Whether a picked image can stand for this resource: a 2D texture of one layer (sampled, depth or storage). */
+export function takesImage(r: SeededResource): boolean {
+  return (r.kind === 'texture' || r.kind === 'storage-texture') && r.texture!.view === '2d' && r.texture!.layers === 1;
+}
+
+/**
+ * An image's texels as a texture's words, in its view's format: a float view (sampled f32,
+ * rgba32float / r32float storage) the channels' unorm values c / 255 as f32; an integer view the
+ * channel bytes 0..255; a depth texture (depth32float) the red channel's c / 255. `perTexel` words a
+ * texel (1: red only); `four` also gives the executor's 4 words a texel.
+ */
+export function imageWords(r: SeededResource, img: PickedImage): { words: Uint32Array; four: Uint32Array } {
+  const t = r.texture!;
+  const texels = img.width * img.height;
+  if (!Number.isInteger(img.width) || !Number.isInteger(img.height) || img.width < 1 || img.height < 1)
+    throw new RangeError(`an image of ${img.width} x ${img.height} texels`);
+  if (texels > MAX_IMAGE_TEXELS)
+    throw new RangeError(`${r.name}: the image has ${texels} texels, more than ${MAX_IMAGE_TEXELS}`);
+  if (img.rgba.length !== texels * 4) throw new RangeError(`${r.name}: ${img.rgba.length} bytes for ${texels} texels`);
+  const c = t.image.class;
+  const float =
+    c.kind === 'depth' ||
+    (c.kind === 'sampled' && c.scalar === 'f32') ||
+    (c.kind === 'storage' && c.format.endsWith('float'));
+  const per = t.perTexel;
+  const words = new Uint32Array(texels * per);
+  const four = new Uint32Array(texels * 4);
+  for (let i = 0; i < texels; i++)
+    for (let k = 0; k < per; k++) {
+      const b = img.rgba[i * 4 + k]!;
+      const w = float ? f32Bits(b / 255) : b;
+      words[i * per + k] = w;
+      four[i * 4 + k] = w;
+    }
+  return { words, four };
+}
+
+/**
+ * The bindings of a run: seedBindings(p, seed), then each edited constant buffer's words and each
+ * picked image's texels in place of the seeded ones. The executor and WebGPU are both given these.
+ */
+export function runBindings(p: LiftedProgram, inputs: RunInputs): SeededBindings {
+  const b = seedBindings(p, inputs.seed);
+  const constants = inputs.constants ?? {};
+  const images = inputs.images ?? {};
+  for (const name of [...Object.keys(constants), ...Object.keys(images)])
+    if (!b.resources.some((r) => r.name === name)) throw new RangeError(`the program binds no ${name}`);
+  const resources = b.resources.map((r): SeededResource => {
+    const words = constants[r.name];
+    if (words && r.kind === 'uniform') {
+      if (words.length !== r.words!.length)
+        throw new RangeError(`${r.name} holds ${r.words!.length} words, not ${words.length}`);
+      const copy = words.slice();
+      b.buffers[r.key] = copy;
+      return { ...r, words: copy };
+    }
+    if (words) throw new RangeError(`${r.name} is not a constant buffer`);
+    const img = images[r.name];
+    if (!img) return r;
+    if (!takesImage(r))
+      throw new RangeError(`${r.name} is not a 2D texture of one layer: an image cannot stand for it`);
+    const w = imageWords(r, img);
+    b.textures[r.key] = { width: img.width, height: img.height, depthOrLayers: 1, levels: [w.four] };
+    return { ...r, words: w.words, texture: { ...r.texture!, width: img.width, height: img.height } };
+  });
+  return { ...b, resources };
+}
+
+/** A writable resource's words after the executor's run: a storage texture's `perTexel` words of each texel (as the CLI prints them). */
+function writtenWords(b: SeededBindings, r: SeededResource): Uint32Array | undefined {
+  if (r.kind === 'storage') return b.buffers[r.key];
+  const four = b.textures[r.key]?.levels[0];
+  if (!four) return undefined;
+  const per = r.texture!.perTexel;
+  const out = new Uint32Array((four.length / 4) * per);
+  for (let i = 0; i < four.length / 4; i++) for (let k = 0; k < per; k++) out[i * per + k] = four[i * 4 + k]!;
+  return out;
+}
+
+/** What the executor gives for a run: each writable resource, and a pixel program's targets. */
+export function executorRun(p: LiftedProgram, inputs: RunInputs): RunOutputs {
+  const b = runBindings(p, inputs);
   const base = {
     buffers: b.buffers,
     textures: b.textures,
@@ -29,7 +144,7 @@ export function executorRun(p: LiftedProgram, seed: number): RunOutputs {
   if (p.stage === 'compute') runCompute(p, { ...base, workgroups: RUN_SIZE.workgroups });
   else if (p.stage === 'pixel') {
     const { width, height } = RUN_SIZE;
-    const r = runPixel(p, { ...base, width, height, inputs: seedVaryings(p, seed, width * height, false) });
+    const r = runPixel(p, { ...base, width, height, inputs: seedVaryings(p, inputs.seed, width * height, false) });
     // As `iridia run --seed` prints them: the output's components of each pixel.
     for (const c of colourOutputs(p)) {
       const four = r.targets[c.location];
@@ -38,21 +153,21 @@ export function executorRun(p: LiftedProgram, seed: number): RunOutputs {
   } else throw new Error(`the page runs compute and pixel programs, not ${p.stage} ones`);
   for (const r of b.resources) {
     if (!r.writable) continue;
-    if (r.kind === 'storage') out[r.name] = b.buffers[r.key]!;
-    else if (b.textures[r.key]) out[r.name] = b.textures[r.key]!.levels[0]!;
+    const words = writtenWords(b, r);
+    if (words) out[r.name] = words;
   }
   return out;
 }
 
 /**
- * The same seeded run on WebGPU; undefined (with why) when the browser has no WebGPU. A compute
- * program's storage buffers (a storage texture's readback is shaped by its format, not the
- * executor's four words), a pixel program's colour targets: the 8x8 target drawn as one full-screen
- * triangle with the run's constant varyings, read back texel by texel, and its storage buffers.
+ * The same run on WebGPU; undefined (with why) when the browser has no WebGPU. A compute program's
+ * storage buffers and storage textures (the format's words a texel), a pixel program's colour
+ * targets: the 8x8 target drawn as one full-screen triangle with the run's constant varyings, read
+ * back texel by texel, and its storage buffers and textures.
  */
 export async function webgpuRun(
   p: LiftedProgram,
-  seed: number,
+  inputs: RunInputs,
   gpu: GPU | undefined,
 ): Promise<{ outputs: RunOutputs } | { why: string }> {
   if (p.stage !== 'compute' && p.stage !== 'pixel')
@@ -65,7 +180,7 @@ export async function webgpuRun(
     return { why: `${e instanceof Error ? e.message : String(e)}: the executor runs alone` };
   }
   try {
-    const b = seedBindings(p, seed);
+    const b = runBindings(p, inputs);
     const bindings = seededGpuBindings(b, (name, format) => {
       throw new Error(`${name} is a ${format} storage texture; WebGPU runs r32 and rgba32 formats only`);
     });
@@ -77,13 +192,13 @@ export async function webgpuRun(
       if (!r.ok) return { why: `WebGPU ${r.stage}: ${r.messages.join('; ')}` };
       written = r.outputs;
     } else {
-      const inputs = seedVaryings(p, seed, 1, false);
+      const varyings = seedVaryings(p, inputs.seed, 1, false);
       const { job, outputs: colours } = seededPixelJob(
         p,
         code,
         bindings,
         RUN_SIZE,
-        (location) => inputs[location],
+        (location) => varyings[location],
         (why) => {
           throw new Error(why);
         },
@@ -94,7 +209,7 @@ export async function webgpuRun(
       written = r.outputs;
     }
     for (const res of b.resources)
-      if (res.writable && res.kind === 'storage') {
+      if (res.writable && (res.kind === 'storage' || res.kind === 'storage-texture')) {
         const words = written[`${res.group}:${res.binding}`];
         if (words) outputs[res.name] = words;
       }
@@ -109,48 +224,73 @@ export async function webgpuRun(
 /** Words shown per output (the rest are counted, not shown). */
 export const SHOWN_WORDS = 256;
 
-/** Screen pixels a target texel takes in the Run pane's images. */
+/** Screen pixels a texel takes in the Run pane's images (a larger image is drawn at most IMAGE_MAX_PX wide). */
 export const IMAGE_SCALE = 16;
+export const IMAGE_MAX_PX = 256;
+
+/** How an output's words make an image: its size, words a texel and whether they are floats. */
+export interface ImageShape {
+  readonly width: number;
+  readonly height: number;
+  readonly per: number;
+  readonly float: boolean;
+}
 
 /**
- * A pixel program's target as opaque RGB8 for display (the alpha component stays in the words): a
- * float output's first three components clamped to [0, 1] and scaled to 0..255, rounded (NaN 0); an
- * integer output's low 8 bits; absent components 0. Undefined for an output that is not a colour target.
+ * The outputs of a run that are images: a pixel program's colour targets (RUN_SIZE, the output's
+ * components a pixel) and each writable 2D storage texture (its size, its format's words a texel;
+ * an array's first layer), by output name.
  */
-export function targetRgba8(
-  p: LiftedProgram,
-  name: string,
-  words: Uint32Array,
-): Uint8ClampedArray<ArrayBuffer> | undefined {
-  const c = colourOutputs(p).find((x) => `target ${x.location}` === name);
-  if (!c || words.length !== RUN_SIZE.width * RUN_SIZE.height * c.width) return undefined;
+export function imageShapes(p: LiftedProgram, inputs: RunInputs): Record<string, ImageShape> {
+  const out: Record<string, ImageShape> = {};
+  for (const c of colourOutputs(p))
+    out[`target ${c.location}`] = { ...RUN_SIZE, per: c.width, float: c.scalar === 'f32' };
+  for (const r of runBindings(p, inputs).resources) {
+    const t = r.texture;
+    if (r.kind !== 'storage-texture' || !r.writable || !t || t.view !== '2d' || t.image.class.kind !== 'storage')
+      continue;
+    out[r.name] = { width: t.width, height: t.height, per: t.perTexel, float: t.image.class.format.endsWith('float') };
+  }
+  return out;
+}
+
+/**
+ * An image output as opaque RGB8 for display (the alpha component stays in the words): float words'
+ * first three components clamped to [0, 1] and scaled to 0..255, rounded (NaN 0); integer words' low
+ * 8 bits; absent components 0. Undefined when the words are too few for the shape.
+ */
+export function imageRgba8(shape: ImageShape, words: Uint32Array): Uint8ClampedArray<ArrayBuffer> | undefined {
+  const { width, height, per } = shape;
+  const texels = width * height;
+  if (words.length < texels * per) return undefined;
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
-  const out = new Uint8ClampedArray(RUN_SIZE.width * RUN_SIZE.height * 4);
-  for (let i = 0; i < RUN_SIZE.width * RUN_SIZE.height; i++)
+  const out = new Uint8ClampedArray(texels * 4);
+  for (let i = 0; i < texels; i++)
     for (let k = 0; k < 4; k++) {
       if (k === 3) out[i * 4 + k] = 255;
-      else if (k >= c.width) out[i * 4 + k] = 0;
-      else if (c.scalar === 'f32') {
-        const v = f[i * c.width + k]!;
+      else if (k >= per) out[i * 4 + k] = 0;
+      else if (shape.float) {
+        const v = f[i * per + k]!;
         out[i * 4 + k] = Number.isNaN(v) ? 0 : Math.round(Math.min(1, Math.max(0, v)) * 255);
-      } else out[i * 4 + k] = words[i * c.width + k]! & 0xff;
+      } else out[i * 4 + k] = words[i * per + k]! & 0xff;
     }
   return out;
 }
 
-/** The target as an image (a canvas of 8x8 texels, each IMAGE_SCALE pixels), labelled with who drew it. */
-export function targetImage(p: LiftedProgram, name: string, words: Uint32Array, by: string): HTMLElement | undefined {
-  const rgba = targetRgba8(p, name, words);
+/** An image output (a canvas of its texels, each IMAGE_SCALE pixels at most), labelled with who drew it. */
+export function outputImage(shape: ImageShape, name: string, words: Uint32Array, by: string): HTMLElement | undefined {
+  const rgba = imageRgba8(shape, words);
   if (!rgba) return undefined;
-  const { width, height } = RUN_SIZE;
+  const { width, height } = shape;
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
   canvas.dataset['by'] = by;
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', `${name} drawn by the ${by}`);
-  canvas.style.width = `${width * IMAGE_SCALE}px`;
-  canvas.style.height = `${height * IMAGE_SCALE}px`;
+  const scale = Math.max(1, Math.min(IMAGE_SCALE, Math.floor(IMAGE_MAX_PX / Math.max(width, height))));
+  canvas.style.width = `${width * scale}px`;
+  canvas.style.height = `${height * scale}px`;
   canvas.style.imageRendering = 'pixelated';
   canvas.getContext('2d')?.putImageData(new ImageData(rgba, width, height), 0, 0);
   const figure = document.createElement('figure');
