@@ -815,6 +815,7 @@ async function runView(p: Pane): Promise<void> {
     return;
   }
   const { inputs, edited } = read;
+  status.textContent = 'running on the executor…';
   let cpu: RunOutputs;
   let program;
   let shapes;

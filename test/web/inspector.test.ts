@@ -18,9 +18,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import * as iridia from '../../src/index.js';
 import { d3dReflectAnyJson } from '../../src/reflect/dxil.js';
 import { SEEDED_DEFAULTS, seededCpu } from '../../src/cli/commands/run.js';
-import { FIXTURES, REPO, firstDifference } from '../helpers/shared.js';
+import { FIXTURES, REPO, SHARED, firstDifference } from '../helpers/shared.js';
 import { needs } from '../helpers/strict.js';
 import { srci, u32 } from '../helpers/srci.js';
+import { png } from './png.js';
 
 const CHROMIUM = process.env['IRIDIA_CHROMIUM'] ?? '/usr/bin/chromium';
 /** SwiftShader's Vulkan driver (Debian's chromium package), for the WebGPU run. */
@@ -102,6 +103,47 @@ async function setFlags(page: Page, flags: number): Promise<void> {
   }
   assert.equal(await page.locator('#flags-value').textContent(), `0x${flags.toString(16)}`);
 }
+
+const hex8 = (w: number): string => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
+const bits = (x: number): number => new Uint32Array(Float32Array.of(x).buffer)[0]!;
+
+/** Edits words of the second pane's cb0 (word index to the text typed) and picks a PNG for a texture. */
+async function editInputs(
+  page: Page,
+  words: Readonly<Record<number, string>>,
+  texture: string,
+  name: string,
+  file: Buffer,
+): Promise<void> {
+  for (const [w, v] of Object.entries(words)) await page.fill(`#p1-cb-cb0-w${w}`, v);
+  await page.setInputFiles(`#p1-image-${texture}`, { name, mimeType: 'image/png', buffer: file });
+  await page.waitForFunction(
+    ([id, n]) => document.getElementById(id!)?.textContent?.startsWith(n!) ?? false,
+    [`p1-image-${texture}-state`, `${name},`],
+  );
+}
+
+/** Runs the second pane's program and waits for the status line of the finished run. */
+async function runAndWait(page: Page, status: RegExp): Promise<string> {
+  await page.click('#p1-run');
+  await page.waitForFunction(
+    (re) => new RegExp(re).test(document.querySelector('#p1-run-status')?.textContent ?? ''),
+    status.source,
+    { timeout: 60_000 },
+  );
+  return (await page.locator('#p1-run-status').textContent()) ?? '';
+}
+
+/** The tint and the one-colour image of the edited pixel run (ps_sample_basic: Diffuse.Sample(...) * Tint). */
+const TINT = ['0.5', '2', '-1', '0.25'];
+const COLOUR = [200, 51, 7, 255];
+const ONE_COLOUR = png(
+  3,
+  2,
+  new Uint8Array(3 * 2 * 4).map((_, i) => COLOUR[i % 4]!),
+);
+/** What the edited pixel run computes at every pixel: the texel's unorm values times the tint, in f32. */
+const TINTED = COLOUR.map((c, k) => bits(Math.fround(Math.fround(c / 255) * Number(TINT[k]))));
 
 /** A screenshot of the whole page into test-output/web/NAME.png. */
 async function shot(page: Page, name: string): Promise<void> {
@@ -932,7 +974,6 @@ describe('web inspector in headless Chromium', { skip }, () => {
     const u0 = expected['u0']!;
     assert.equal(await page.locator('#p1-run-output caption').textContent(), `u0: ${u0.length} words`);
     const rows = await tableRows(page, '#p1-run-output [data-output=u0]');
-    const hex8 = (w: number): string => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
     assert.deepEqual(
       rows,
       u0.slice(0, 256).map((w, i) => [String(i), hex8(w)]),
@@ -958,6 +999,28 @@ describe('web inspector in headless Chromium', { skip }, () => {
       );
     }
     await shot(page, 'run-pixel-executor');
+
+    // Edited inputs: the tint typed as floats, a one-colour PNG for Diffuse; each pixel is the texel
+    // (c / 255) times the tint, computed here in f32.
+    await editInputs(page, { 0: TINT[0]!, 1: TINT[1]!, 2: TINT[2]!, 3: TINT[3]! }, 't0', 'one-colour.png', ONE_COLOUR);
+    const edited = await runAndWait(page, /^seed 7 with /);
+    assert.match(
+      edited,
+      /^seed 7 with cb0 \(4 words\), t0 \(a 3×2 image\) edited, pixel program, 1 outputs on the executor; /,
+    );
+    assert.deepEqual(
+      await tableRows(page, '#p1-run-output [data-output="target 0"]'),
+      Array.from({ length: 256 }, (_, i) => [String(i), hex8(TINTED[i % 4]!)]),
+    );
+    assert.notDeepEqual(seeded['0']!.slice(0, 4), TINTED, 'the unedited run gives other words');
+    // A new seed leaves the edited cells as typed; a cell that is not a float stops the run.
+    await page.fill('#p1-seed', '8');
+    assert.equal(await page.inputValue('#p1-cb-cb0-w1'), '2');
+    await page.fill('#p1-cb-cb0-w1', 'two');
+    assert.equal(await runAndWait(page, /^not run/), 'not run: cb0 Tint.y: "two" is not a number');
+    await page.fill('#p1-cb-cb0-w1', TINT[1]!);
+    await page.fill('#p1-seed', '7');
+    await shot(page, 'run-inputs-executor');
   });
 
   test('a 10,000-instruction program opens (time printed, not asserted)', async (t) => {
@@ -1054,7 +1117,6 @@ describe('web inspector in headless Chromium', { skip }, () => {
       assert.equal(status, 'seed 1, compute program, 1 outputs on the executor and WebGPU: 0 words differ');
       const u0 = seededCpu(iridia.lift(new Uint8Array(cs)), 1, SEEDED_DEFAULTS).outputs['u0']!;
       const rows = await tableRows(gpuPage, '#p1-run-output [data-output=u0]');
-      const hex8 = (w: number): string => `0x${(w >>> 0).toString(16).padStart(8, '0')}`;
       assert.deepEqual(
         rows,
         u0.slice(0, 256).map((w, i) => [String(i), hex8(w), hex8(w)]),
@@ -1124,6 +1186,65 @@ describe('web inspector in headless Chromium', { skip }, () => {
         }
         await shot(gpuPage, `run-pixel-webgpu-${name.split('.').pop()!}`);
       }
+
+      // Edited inputs on WebGPU: the same tint and image, every word the f32 product on both, and
+      // other words than the unedited run's.
+      const ps = bytesOf(join(OWN, 'ps_sample_basic/main-ps_5_0/shader.dxbc'));
+      await openThroughInput(gpuPage, 'gpu-inputs.dxbc', ps);
+      await gpuPage.click('#p1-tab-run');
+      await gpuPage.fill('#p1-seed', '7');
+      await editInputs(
+        gpuPage,
+        { 0: TINT[0]!, 1: TINT[1]!, 2: TINT[2]!, 3: TINT[3]! },
+        't0',
+        'one-colour.png',
+        ONE_COLOUR,
+      );
+      assert.equal(
+        await runAndWait(gpuPage, /^seed 7 with /),
+        'seed 7 with cb0 (4 words), t0 (a 3×2 image) edited, pixel program, 1 outputs on the executor and WebGPU: 0 words differ',
+      );
+      assert.deepEqual(
+        await tableRows(gpuPage, '#p1-run-output [data-output="target 0"]'),
+        Array.from({ length: 256 }, (_, i) => [String(i), hex8(TINTED[i % 4]!), hex8(TINTED[i % 4]!)]),
+      );
+      const unedited = seededCpu(iridia.lift(new Uint8Array(ps)), 7, SEEDED_DEFAULTS).targets!['0']!;
+      assert.notDeepEqual(unedited.slice(0, 4), TINTED);
+      await shot(gpuPage, 'run-inputs-webgpu');
+
+      // A texture UAV as an image: fx_blur_cs (../shared) with its radius 0 copies its input into
+      // row 0 of its RWTexture2D<float4>; the input a 12x3 PNG of distinct texels.
+      const blur = join(SHARED, 'oracle/own/fx_blur_cs/main-cs_5_0/shader.dxbc');
+      if (!existsSync(blur)) return;
+      const blurBytes = bytesOf(blur);
+      const rgba = new Uint8Array(12 * 3 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 37 + 11) & 0xff));
+      await openThroughInput(gpuPage, 'gpu-uav.dxbc', blurBytes);
+      await gpuPage.click('#p1-tab-run');
+      await gpuPage.fill('#p1-seed', '3');
+      await editInputs(gpuPage, { 0: '0' }, 't0', 'distinct.png', png(12, 3, rgba));
+      assert.equal(
+        await runAndWait(gpuPage, /^seed 3 with /),
+        'seed 3 with cb0 (1 word), t0 (a 12×3 image) edited, compute program, 1 outputs on the executor and WebGPU: 0 words differ',
+      );
+      const uavRows = await tableRows(gpuPage, '#p1-run-output [data-output=u0]');
+      for (let w = 0; w < 32; w++)
+        assert.deepEqual(
+          uavRows[w],
+          [String(w), hex8(bits(rgba[w]! / 255)), hex8(bits(rgba[w]! / 255))],
+          `u0 word ${w}`,
+        );
+      const images = await gpuPage.locator('#p1-run-output .run-images[data-output=u0] canvas').evaluateAll((cs) =>
+        (cs as HTMLCanvasElement[]).map((c) => ({
+          by: c.dataset['by'],
+          row0: Array.from(c.getContext('2d')!.getImageData(0, 0, 8, 1).data),
+        })),
+      );
+      assert.deepEqual(
+        images.map((x) => x.by),
+        ['executor', 'WebGPU'],
+      );
+      for (const x of images) assert.deepEqual(x.row0, Array.from(rgba.subarray(0, 32)), `u0 row 0 by ${x.by}`);
+      await shot(gpuPage, 'run-uav-webgpu');
     },
   );
 
