@@ -202,3 +202,14 @@ export function dxilLinks(lines: readonly (number | undefined)[]): Map<number, I
   for (const k of lines) if (k !== undefined) out.set(k, { offset: k, index: k, dxil: true, written: [], read: [] });
   return out;
 }
+
+/**
+ * Whether two spellings name one source file: the debug information's (a DIFile's filename, an
+ * SPDB file name) and the embedded source's, slashes either way, letters in either case (the
+ * builds are Windows paths), or one a tail of the other at a folder boundary.
+ */
+export function samePath(a: string, b: string): boolean {
+  const norm = (x: string): string => x.replace(/\\/g, '/').toLowerCase();
+  const [x, y] = [norm(a), norm(b)];
+  return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
+}

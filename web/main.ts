@@ -26,9 +26,11 @@ import {
   decodeContainerProgram,
   readContainerDebugInfo,
   readDxilSources,
+  readPartModule,
   type Container,
   type ContainerDebugInfo,
 } from '../src/index.js';
+import { instructionLocations, strippedIndices } from '../src/dxil/debug-lines.js';
 import { highlight, type Language } from './highlight.js';
 import { reflectionView } from './reflection.js';
 import {
@@ -37,6 +39,7 @@ import {
   instructionsByOffset,
   lineOffsets,
   linesByOrigin,
+  samePath,
   wgslLines,
   type InstructionLink,
 } from './link.js';
@@ -226,6 +229,8 @@ interface Links {
   /** The decompiled HLSL lines of each instruction (the decompiler keeps the provenance),
    * decompiled when first asked. */
   readonly hlsl: () => Map<number, number[]> | undefined;
+  /** An instruction's (by key) source file (its path) and line, from the debug information. */
+  readonly source: (key: number) => { readonly path: string; readonly line: number } | undefined;
 }
 let links: { flags: number; value: Links | undefined } | undefined;
 
@@ -256,24 +261,51 @@ function linksOf(f: Loaded): Links | undefined {
               ? linesByOrigin(wgsl.origins, at)
               : wgslLines([...byOffset.values()], wgsl.text),
           hlsl: once(() => mappedLines(compute('hlsl', f), at)),
+          source: (offset) => {
+            const info = debugOf(f);
+            const at = info?.lineAt(offset);
+            return at && { path: info!.files[at.file]?.path ?? `file ${at.file}`, line: at.line };
+          },
         };
       }
     } catch (e) {
       if (!(e instanceof IridiaError)) throw e;
     }
-  } else if (f.kind === 'container' && hasPart(f, 'DXIL') && !hasPart(f, 'ILDB')) {
-    // DXIL: the listing prints the module the lifter reads (with an ILDB part it prints that one,
-    // numbered otherwise: not linked)
+  } else if (f.kind === 'container' && hasPart(f, 'DXIL', 'ILDB')) {
+    // DXIL: the listing prints the debug module (ILDB) when there is one, else the module the
+    // lifter reads (DXIL). A debug module's instructions are the DXIL part's and its llvm.dbg.*
+    // calls (strippedIndices): the lifter's origins are mapped onto the listing's through them.
     const listing = compute('dxil', f);
     const wgsl = compute('wgsl', f);
     if ('text' in listing) {
       const lineKeys = dxilInstructionLines(listing.text);
+      let locations: ReturnType<typeof instructionLocations> = [];
+      let toListing: (k: number) => number | undefined = (k) => k;
+      try {
+        const ildb = readPartModule(f.container, 'ILDB');
+        const dxil = readPartModule(f.container, 'DXIL');
+        locations = instructionLocations(ildb ?? dxil!);
+        if (ildb) {
+          const stripped = dxil && strippedIndices(ildb, dxil);
+          const back: number[] = [];
+          stripped?.forEach((j, k) => {
+            if (j !== undefined) back[j] = k;
+          });
+          toListing = (k) => back[k];
+        }
+      } catch (e) {
+        if (!(e instanceof IridiaError)) throw e;
+      }
       value = {
         listing: 'dxil',
         lineOffsets: lineKeys,
         byOffset: dxilLinks(lineKeys),
-        wgsl: mappedLines(wgsl, (k) => k),
-        hlsl: once(() => mappedLines(compute('hlsl', f), (k) => k)),
+        wgsl: mappedLines(wgsl, toListing),
+        hlsl: once(() => mappedLines(compute('hlsl', f), toListing)),
+        source: (k) => {
+          const at = locations[k];
+          return at && { path: at.file, line: at.line };
+        },
       };
     }
   }
@@ -438,6 +470,8 @@ function select(p: Pane, id: ViewId, focus = false): void {
   }
   if (focus) byId(paneId(p, `tab-${id}`)).focus();
   render(p);
+  // a panel built before shows the selection made while another view was up
+  applySelection();
 }
 
 function panelKey(id: ViewId): string {
@@ -619,8 +653,7 @@ function applySelection(): void {
   const L = linksOf(f);
   const written = new Set(s.link.written.map((w) => w.key));
   const read = new Set(s.link.read);
-  const source = s.link.dxil ? undefined : debugOf(f)?.lineAt(s.offset);
-  const files = debugOf(f)?.files ?? [];
+  const source = L?.source(s.offset);
   for (const p of panes) {
     const root = p.root;
     if (p.view === L?.listing) {
@@ -637,7 +670,7 @@ function applySelection(): void {
     if (p.view === 'source' && source) {
       // The pane shows one file; the line lights up when it is the instruction's file.
       const shownPath = sourceFiles(f)[sourceFile]?.path;
-      if (files[source.file]?.path === shownPath) {
+      if (shownPath !== undefined && samePath(source.path, shownPath)) {
         const ln = byId(paneId(p, 'source-output')).querySelector(`.ln[data-line="${source.line - 1}"]`);
         ln?.classList.add('link-line');
       }
@@ -648,10 +681,30 @@ function applySelection(): void {
       else if (read.has(key)) r.classList.add('lit');
     }
   }
-  const where = source ? `, ${files[source.file]?.path ?? `file ${source.file}`} line ${source.line}` : '';
+  const where = source ? `, ${source.path} line ${source.line}` : '';
   const regs = [...s.link.written.map((w) => `${w.key} (written)`), ...s.link.read].join(', ');
   $('#selection').textContent =
     `instruction ${s.link.index}${s.link.dxil ? '' : ` at byte ${hex(s.offset)}`}${where}${regs ? `; registers ${regs}` : ''}`;
+}
+
+/** Selects the first instruction (in listing order) whose source line is this line of the shown source file. */
+function selectSourceLine(line: number): boolean {
+  const f = loaded;
+  const L = f && linksOf(f);
+  const shownPath = f && sourceFiles(f)[sourceFile]?.path;
+  if (!L || shownPath === undefined) return false;
+  for (const key of L.lineOffsets) {
+    if (key === undefined) continue;
+    const at = L.source(key);
+    const link = L.byOffset.get(key);
+    if (link && at && at.line === line + 1 && samePath(at.path, shownPath)) {
+      selection = { offset: key, link };
+      applySelection();
+      for (const el of document.querySelectorAll('#panes .sel-line')) el.scrollIntoView({ block: 'nearest' });
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Selects the instruction a listing line prints (none for a line that prints none). */
@@ -946,6 +999,8 @@ function wirePane(p: Pane): void {
     if (wgslLine) selectWgslLine(Number(wgslLine.dataset['line']));
     const hlslLine = target.closest<HTMLElement>('#panes pre[data-view=hlsl] .ln');
     if (hlslLine) selectWgslLine(Number(hlslLine.dataset['line']), 'hlsl');
+    const sourceLine = target.closest<HTMLElement>('#panes pre[data-view=source] .ln');
+    if (sourceLine) selectSourceLine(Number(sourceLine.dataset['line']));
   });
   // In a listing: ↑/↓ select the previous or next instruction.
   root.addEventListener('keydown', (e) => {

@@ -47,7 +47,7 @@ function text(bytes: Uint8Array): string {
 }
 
 /** A metadata string, held by the module reader one byte a character, decoded as UTF-8. */
-function latin1Utf8(s: string): string {
+export function latin1Utf8(s: string): string {
   const b = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i) & 0xff;
   return text(b);

@@ -741,6 +741,50 @@ describe('web inspector in headless Chromium', { skip }, () => {
     assert.equal(await page.locator('#p1-panel-source .error').getAttribute('data-code'), 'E202_PART_BAD_OFFSET');
   });
 
+  test('a DXIL /Zi build (ILDB): a listing line lights its source and WGSL lines; a source line selects its first instruction', async () => {
+    // learn-sdl-gpu's vertex program: the listing prints the debug module (ILDB), whose
+    // instructions are the DXIL part's and the llvm.dbg.* calls.
+    const name = 'learn-sdl-gpu__shader.vert_512ae7a1';
+    const bytes = bytesOf(join(FIXTURES, `dxil-source/${name}.dxil`));
+    await openThroughInput(page, 'dxil-ildb.dxil', bytes);
+    await setPanes(page, 3);
+    await page.click('#p1-tab-dxil');
+    await page.click('#p2-tab-source');
+    const listing = iridia.disassembleDxil(iridia.parseContainer(new Uint8Array(bytes))).split('\n');
+    const source = textOf(join(FIXTURES, `dxil-source/${name}.hlsl`)).split('\n');
+    // The first storeOutput: its `!dbg` location is the `return output;` line of the source.
+    const store = listing.find((l) => l.includes('@dx.op.storeOutput.f32(i32 5, i32 0, i32 0, i8 0'))!;
+    const n = Number(/ ; line:(\d+) /.exec(store)![1]);
+    assert.equal(source[n - 1]!.trim(), 'return output;');
+    await clickLine(page, '#p1-dxil-output', store);
+    assert.deepEqual(
+      (await texts(page, '#p2-source-output .link-line')).map((l) => l.replace(/\r$/, '')),
+      [source[n - 1]],
+    );
+    assert.match(
+      (await page.locator('#selection').textContent()) ?? '',
+      new RegExp(`^instruction \\d+, src.hlsl.vert\\.hlsl line ${n}$`),
+    );
+    // ... and its WGSL assignment (the debug module's instructions mapped onto the DXIL part's).
+    await page.click('#p2-tab-wgsl');
+    const linked = await texts(page, '#p2-wgsl-output .link-line');
+    assert.ok(
+      linked.some((l) => /^\s*[\w.[\]]+ = /.test(l)),
+      linked.join(' | '),
+    );
+    // The reverse: a source line selects the first instruction at that line (the first loadInput, line 14).
+    await page.click('#p2-tab-source');
+    const first = listing.find((l) => / ; line:\d+ /.test(l))!;
+    const m = Number(/ ; line:(\d+) /.exec(first)![1]);
+    await page.locator(`#p2-source-output .ln[data-line="${m - 1}"]`).click();
+    assert.deepEqual(await texts(page, '#p1-dxil-output .sel-line'), [first]);
+    assert.deepEqual(
+      (await texts(page, '#p2-source-output .link-line')).map((l) => l.replace(/\r$/, '')),
+      [source[m - 1]],
+    );
+    await shot(page, 'dxil-source-linked');
+  });
+
   test('a level-9 build: its listing, reflection tables and links', async () => {
     const dir = join(OWN, 'vs_basic/main-vs_4_0_level_9_1');
     await openThroughInput(page, 'level9.dxbc', bytesOf(join(dir, 'shader.dxbc')));

@@ -19,11 +19,20 @@ import {
   disassemble,
   disassembleDxil,
   readPartModule,
+  readDxilSources,
 } from '../../src/index.js';
+import { instructionLocations, moduleInstructions, strippedIndices } from '../../src/dxil/debug-lines.js';
 import type { Program } from '../../src/ir/program.js';
-import { dxilInstructionLines, instructionsByOffset, lineOffsets, linesByOrigin, wgslLines } from '../../web/link.js';
+import {
+  dxilInstructionLines,
+  instructionsByOffset,
+  lineOffsets,
+  linesByOrigin,
+  samePath,
+  wgslLines,
+} from '../../web/link.js';
 import { CHUNK_LINES, CHUNKED_FROM, highlight, type Language } from '../../web/highlight.js';
-import { FIXTURES } from '../helpers/shared.js';
+import { FIXTURES, SHARED, skipUnlessShared, walk } from '../helpers/shared.js';
 import { statementOrigins } from '../helpers/origins.js';
 
 const OWN = join(FIXTURES, 'oracle/own');
@@ -218,6 +227,102 @@ test('a DXIL listing numbers its instruction lines as the lifter numbers origins
     });
   }
   assert.ok(checked > 0, 'some storeOutput was checked');
+});
+
+test("a /Zi DXIL build's debug module (ILDB): listing lines, source locations, and the DXIL part's instructions", () => {
+  const dir = join(FIXTURES, 'dxil-source');
+  let checked = 0;
+  for (const name of readdirSync(dir).sort()) {
+    if (!name.endsWith('.dxil')) continue;
+    const c = parseContainer(new Uint8Array(readFileSync(join(dir, name))));
+    const ildb = readPartModule(c, 'ILDB');
+    const dxil = readPartModule(c, 'DXIL');
+    if (!ildb || !dxil) continue;
+    // The listing prints the debug module: its instruction lines are that module's instructions.
+    const listing = disassembleDxil(c).split('\n');
+    const keys = dxilInstructionLines(listing.join('\n'));
+    const count = moduleInstructions(ildb).length;
+    assert.deepEqual(
+      keys.filter((k) => k !== undefined),
+      Array.from({ length: count }, (_, k) => k),
+      name,
+    );
+    // Each location is the `line:L col:C` dxc's annotation prints after the instruction (the
+    // llvm.dbg.* calls print their variable instead), and names the file the source holds.
+    const locations = instructionLocations(ildb);
+    const source = readDxilSources(c)!;
+    assert.equal(source.files.length, 1);
+    let located = 0;
+    keys.forEach((k, line) => {
+      if (k === undefined) return;
+      const at = locations[k];
+      const printed = / ; line:(\d+) col:(\d+)/.exec(listing[line]!);
+      if (printed)
+        assert.deepEqual(at && [at.line, at.col], [Number(printed[1]), Number(printed[2])], `${name} line ${line}`);
+      if (!at) return;
+      assert.ok(samePath(at.file, source.files[0]!.path), `${at.file} is ${source.files[0]!.path}`);
+      located++;
+    });
+    assert.ok(located > 0, name);
+    // Less its llvm.dbg.* calls, the debug module is the DXIL part, one instruction for one.
+    const stripped = strippedIndices(ildb, dxil)!;
+    assert.ok(stripped, `${name}: the DXIL part is the debug module stripped`);
+    assert.deepEqual(
+      stripped.filter((j) => j !== undefined),
+      Array.from({ length: moduleInstructions(dxil).length }, (_, j) => j),
+    );
+    checked++;
+  }
+  assert.equal(checked, 2);
+  // A module that is not the stripped one does not map.
+  const a = parseContainer(new Uint8Array(readFileSync(join(dir, 'Helios__PixelShader.dxil'))));
+  const b = parseContainer(new Uint8Array(readFileSync(join(dir, 'learn-sdl-gpu__shader.vert_512ae7a1.dxil'))));
+  assert.equal(strippedIndices(readPartModule(a, 'ILDB')!, readPartModule(b, 'DXIL')!), undefined);
+});
+
+test(
+  "every ILDB of ../shared's DXIL corpus is its DXIL part and llvm.dbg.* calls, and has source locations",
+  { skip: skipUnlessShared('corpus/dxil') },
+  () => {
+    let checked = 0;
+    for (const file of walk(join(SHARED, 'corpus/dxil'))) {
+      let c;
+      try {
+        c = parseContainer(new Uint8Array(readFileSync(file)));
+      } catch {
+        continue; // not a container
+      }
+      const ildb = c.parts.some((p) => p.kind === 'ILDB') ? readPartModule(c, 'ILDB') : undefined;
+      const dxil = c.parts.some((p) => p.kind === 'DXIL') ? readPartModule(c, 'DXIL') : undefined;
+      if (!ildb || !dxil) continue;
+      assert.ok(strippedIndices(ildb, dxil), `${file}: the DXIL part is the debug module stripped`);
+      assert.ok(
+        instructionLocations(ildb).some((x) => x !== undefined),
+        `${file}: source locations`,
+      );
+      checked++;
+    }
+    assert.ok(checked >= 30, `${checked} containers with ILDB and DXIL`);
+  },
+);
+
+test('the source lines of a DXIL build: the sample call is the line that samples (Helios)', () => {
+  const c = parseContainer(new Uint8Array(readFileSync(join(FIXTURES, 'dxil-source/Helios__PixelShader.dxil'))));
+  const ildb = readPartModule(c, 'ILDB')!;
+  const k = moduleInstructions(ildb).findIndex(
+    (i) => i.op === 'call' && (i.callee as { name?: string } | undefined)?.name === 'dx.op.sample.f32',
+  );
+  const at = instructionLocations(ildb)[k]!;
+  const text = readFileSync(join(FIXTURES, 'dxil-source/Helios__PixelShader.hlsl'), 'utf8').split('\n');
+  assert.match(text[at.line - 1]!, /testTexture\.Sample\(textureSampler, input\.texCoord\)/);
+  assert.equal(at.file, 'Shaders\\PixelShader.hlsl');
+});
+
+test('samePath: slashes either way, either case, a tail at a folder boundary', () => {
+  assert.ok(samePath('src/hlsl/vert.hlsl', 'src\\hlsl\\vert.hlsl'));
+  assert.ok(samePath('C:\\work\\Shaders\\A.hlsl', 'shaders/a.hlsl'));
+  assert.ok(!samePath('xa.hlsl', 'a.hlsl'));
+  assert.ok(!samePath('b/a.hlsl', 'c/a.hlsl'));
 });
 
 test('highlighting keeps every listing byte for byte (asm, WGSL, JSON, HLSL)', () => {
