@@ -170,6 +170,9 @@ export interface InputsForm {
   reseed(seed: number): void;
 }
 
+/** Member words a constant buffer's table offers at most (a 4096-register buffer keeps the rest seeded). */
+export const EDITABLE_WORDS = 1024;
+
 /** An id part from a Direct3D name ("cb0,space1" -> "cb0-space1"). */
 const idOf = (name: string): string => name.replace(/[^A-Za-z0-9]+/g, '-');
 
@@ -204,7 +207,7 @@ export function inputsForm(p: LiftedProgram, c: Container, prefix: string, seed:
               type: 'bits' as const,
               word: k,
             }));
-      const rows = words.map((w) => {
+      const rows = words.slice(0, EDITABLE_WORDS).map((w) => {
         const id = `${prefix}cb-${idOf(r.name)}-w${w.word}`;
         const input = h('input', {
           type: 'text',
@@ -228,7 +231,8 @@ export function inputsForm(p: LiftedProgram, c: Container, prefix: string, seed:
           h(
             'caption',
             {},
-            `${r.name}${title ? ` (${title})` : ''}: ${n} words; edit a member, as its type or as 0x bits`,
+            `${r.name}${title ? ` (${title})` : ''}: ${n} words; edit a member, as its type or as 0x bits` +
+              (words.length > EDITABLE_WORDS ? ` (the first ${EDITABLE_WORDS} member words; the rest seeded)` : ''),
           ),
           h('thead', {}, h('tr', {}, ...['Member', 'Type', 'Byte', 'Value'].map((x) => h('th', { scope: 'col' }, x)))),
           h('tbody', {}, ...rows),
