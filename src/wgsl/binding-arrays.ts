@@ -274,7 +274,8 @@ class FunctionRewrite {
         if (r && this.clean([...r.selectors.map((d) => this.indexOf(d)), ...r.params], hoisted)) hoisted.add(x);
       }
       const sr = this.stmtRegion(s);
-      const stmt = sr && this.clean([...sr.selectors.map((d) => this.indexOf(d)), ...sr.params], hoisted) ? sr : undefined;
+      const stmt =
+        sr && this.clean([...sr.selectors.map((d) => this.indexOf(d)), ...sr.params], hoisted) ? sr : undefined;
       const hoist = [...hoisted].sort((a, b) => a - b);
       plan = { hoist, ...(stmt ? { stmt } : {}), fallback: !stmt && !this.clean(roots, hoisted) };
     }
@@ -293,7 +294,10 @@ class FunctionRewrite {
   }
 
   /** The dynamic accesses reachable from `roots` without passing through an expression of `stop`, ascending. */
-  private reachableDynamic(roots: readonly ExprId[], stop: ReadonlySet<number> | ReadonlyMap<number, unknown>): number[] {
+  private reachableDynamic(
+    roots: readonly ExprId[],
+    stop: ReadonlySet<number> | ReadonlyMap<number, unknown>,
+  ): number[] {
     const out: number[] = [];
     const seen = new Set<number>();
     const stack = [...roots];
@@ -323,7 +327,8 @@ class FunctionRewrite {
 
   /** The helper region of a store, atomic or image store through a dynamic access. */
   private stmtRegion(s: Stmt): Region | undefined {
-    const at = s.op === 'store' ? s.pointer : s.op === 'atomic' ? s.pointer : s.op === 'image_store' ? s.image : undefined;
+    const at =
+      s.op === 'store' ? s.pointer : s.op === 'atomic' ? s.pointer : s.op === 'image_store' ? s.image : undefined;
     if (at === undefined || this.dynPath[at] !== true) return undefined;
     if (s.op === 'atomic' && s.result !== undefined && this.atomicResult(s) === undefined) return undefined;
     const w = new RegionWalk(this);
@@ -420,13 +425,13 @@ class FunctionRewrite {
         }
       if (!ready) continue;
       stack.pop();
-      this.remap[x] = this.copy(e, x);
+      this.remap[x] = this.copy(e);
     }
     return this.remap[h] as ExprId;
   }
 
-  /** Copies old expression i into the new arena (children already copied). */
-  private copy(e: Expr, i: number): ExprId {
+  /** Copies an old expression into the new arena (children already copied). */
+  private copy(e: Expr): ExprId {
     const r = (h: ExprId) => this.remap[h] as ExprId;
     if (e.op === 'global') return this.push({ op: 'global', global: this.ctx.remapGlobal[e.global] ?? e.global });
     if (e.op === 'member' || e.op === 'access') {
@@ -484,7 +489,10 @@ class FunctionRewrite {
         const leaf = b.stmt(s);
         if (leaf.op !== 'atomic' || s.op !== 'atomic' || s.result === undefined) return [leaf];
         const id = b.let('old');
-        return [{ ...leaf, result: id }, { op: 'return', value: b.push({ op: 'let', let: id }) }];
+        return [
+          { ...leaf, result: id },
+          { op: 'return', value: b.push({ op: 'let', let: id }) },
+        ];
       },
       result,
     );
@@ -658,7 +666,6 @@ class FunctionRewrite {
     }
   }
 }
-
 
 /** Walks the region of one use: the use, the pointers and handles below it, and its operands. */
 class RegionWalk {
