@@ -198,6 +198,8 @@ class FunctionRewrite {
         }
       }
     });
+    // No computed index: the arena keeps its handles, globals renumbered and constant elements named.
+    if (dynOld.size === 0) return { ...f, exprs: old.map((e) => this.renumbered(e)) };
     // The dynamic accesses each expression tree holds (children come first in the arena).
     old.forEach((e, i) => {
       let list: number[] | undefined = dynOld.has(i) ? [i] : undefined;
@@ -208,13 +210,11 @@ class FunctionRewrite {
       }
       this.dynIn[i] = list;
     });
-    if (dynOld.size) {
-      this.types = resolveFunction(this.m, f);
-      old.forEach((e, i) => {
-        if (this.dynIn[i] === undefined || this.isValue(i)) return;
-        this.dynPath[i] = dynOld.has(i) || children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true);
-      });
-    }
+    this.types = resolveFunction(this.m, f);
+    old.forEach((e, i) => {
+      if (this.dynIn[i] === undefined || this.isValue(i)) return;
+      this.dynPath[i] = dynOld.has(i) || children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true);
+    });
     // Lets bound by a statement left to the per-use switch become locals.
     const walk = (b: Block) => {
       for (const s of b) {
@@ -428,6 +428,17 @@ class FunctionRewrite {
       this.remap[x] = this.copy(e);
     }
     return this.remap[h] as ExprId;
+  }
+
+  /** Old expression e in a function without dynamic accesses: its globals renumbered, a constant
+   * element of a range as that element's global (its base, the range, is then read by nothing). */
+  private renumbered(e: Expr): Expr {
+    if (e.op === 'global') {
+      const g = this.ctx.remapGlobal[e.global] ?? e.global;
+      return g === e.global ? e : { op: 'global', global: g };
+    }
+    const fixed = e.op === 'member' ? this.fixedGlobal(e) : undefined;
+    return fixed !== undefined ? { op: 'global', global: fixed } : e;
   }
 
   /** Copies an old expression into the new arena (children already copied). */
