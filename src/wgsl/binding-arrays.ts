@@ -1,8 +1,23 @@
 // Pass: binding arrays to separate globals (passes.ts). WebGPU's WGSL has no binding arrays, so a
 // range global G of N elements (an unbounded one gets `unboundedCount`) becomes globals G_0..G_N-1
-// with consecutive bindings from G's. A constant index picks its global directly. A statement that
-// indexes G with a computed index becomes `switch (index) { case 0: S[G_0] ... case N-1, default:
-// S[G_N-1] }`; a let bound by such a statement becomes a local variable (its scope would otherwise
+// with consecutive bindings from G's. A constant index picks its global directly.
+//
+// A computed index goes through a helper function, one per binding array and shape of use, written
+// once per module: `fn t0_sample(index: u32, arg: vec2<f32>) -> vec4<f32> { switch index { case 0u:
+// { return textureSample(t0_0, s0, arg); } ... case N-1u, default: { return ...(t0_N-1...); } } }`
+// (an index past the range takes the last element, as WGSL's robust access would clamp). The use is
+// - an expression of a plain value whose operands reach the indexed element only through handles
+//   and pointers (a texture load, sample, gather or query, a load through a buffer element, an
+//   array length): it becomes a `call` bound to a fresh let just before its statement, and the
+//   statement reads the let (expressions are pure: evaluating the operands there is the same);
+// - a store, atomic or image store whose pointer or image reaches the element: the statement
+//   becomes the call (an atomic's result let is the call's).
+// The helper's arguments are the indices (one switch each, nested when a use indexes two ranges:
+// a texture and a sampler) and the use's other plain operands; a sample's constant offset stays in
+// the helper (WGSL requires a constant expression there). A use the helper cannot express (an
+// operand that is a local or let pointer, a 64-bit atomic, a value WGSL cannot pass) keeps the
+// per-use form: `switch (index) { case 0: S[G_0] ... case N-1, default: S[G_N-1] }` around its
+// statement, a let bound by that statement becoming a local variable (its scope would otherwise
 // end inside the switch). The expression arena is rebuilt in order, so operands stay earlier.
 
 import type {
@@ -10,6 +25,8 @@ import type {
   Expr,
   ExprId,
   Function,
+  FunctionArgument,
+  FunctionId,
   Global,
   LetInfo,
   LocalVariable,
@@ -20,11 +37,29 @@ import type {
 } from '../ir/ir.js';
 import { withOrigin } from '../ir/ir.js';
 import { children } from '../ir/validate.js';
-import { resolveFunction } from '../ir/typeof.js';
+import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
 
 interface Expanded {
   readonly first: number;
   readonly count: number;
+}
+
+/** The helper functions of one module, by the key of the use they stand for. */
+class Helpers {
+  readonly functions: Function[] = [];
+  private readonly byKey = new Map<string, FunctionId>();
+
+  constructor(private readonly base: number) {}
+
+  get(key: string, make: () => Function): FunctionId {
+    let id = this.byKey.get(key);
+    if (id === undefined) {
+      id = this.base + this.functions.length;
+      this.functions.push(make());
+      this.byKey.set(key, id);
+    }
+    return id;
+  }
 }
 
 export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
@@ -54,35 +89,93 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
   });
   if (arrays.size === 0) return m;
   const types = [...m.types];
+  const ids = new Map<string, TypeId>();
+  types.forEach((t, i) => {
+    const key = typeKey(t);
+    if (!ids.has(key)) ids.set(key, i);
+  });
   const typeId = (t: Type): TypeId => {
-    const key = JSON.stringify(t);
-    const k = types.findIndex((x) => JSON.stringify(x) === key);
-    if (k >= 0) return k;
+    const key = typeKey(t);
+    const k = ids.get(key);
+    if (k !== undefined) return k;
     types.push(t);
+    ids.set(key, types.length - 1);
     return types.length - 1;
   };
-  const functions = m.functions.map((f) => new FunctionRewrite(m, f, arrays, remapGlobal, typeId).run());
-  return { ...m, types, globals, functions };
+  const helpers = new Helpers(m.functions.length);
+  const ctx: Rewrite = { m, arrays, remapGlobal, typeId, helpers };
+  const functions = m.functions.map((f) => new FunctionRewrite(ctx, f).run());
+  return { ...m, types, globals, functions: [...functions, ...helpers.functions] };
 }
+
+interface Rewrite {
+  readonly m: Module;
+  readonly arrays: Map<number, Expanded>;
+  readonly remapGlobal: number[];
+  readonly typeId: (t: Type) => TypeId;
+  readonly helpers: Helpers;
+}
+
+/** A use of indexed elements that a helper function expresses: what it takes and its key. */
+interface Region {
+  /** Helper key: the shape of the use, the ranges indexed and the argument types. */
+  readonly key: string;
+  /** The dynamic accesses (old expressions), one switch each: the helper's first arguments. */
+  readonly selectors: readonly ExprId[];
+  /** The use's plain operands (old expressions): the helper's next arguments. */
+  readonly params: readonly ExprId[];
+  readonly argTypes: readonly TypeId[];
+  /** The name hint of the helper: the first range's name and the operation. */
+  readonly name: string;
+}
+
+/** How one statement's dynamic accesses are rewritten. */
+interface Plan {
+  /** Value uses (old expressions, ascending) called before the statement; their regions. */
+  readonly hoist: readonly ExprId[];
+  /** The statement itself as a call (store, atomic, image store). */
+  readonly stmt?: Region;
+  /** Dynamic accesses are left for the per-use switch. */
+  readonly fallback: boolean;
+}
+
+/** Expressions a constant offset may hold (WGSL: a const-expression). */
+const CONST_OPS: ReadonlySet<string> = new Set([
+  'literal',
+  'zero',
+  'constant',
+  'compose',
+  'splat',
+  'swizzle',
+  'unary',
+  'binary',
+  'bitcast',
+  'convert',
+]);
 
 class FunctionRewrite {
   private readonly exprs: Expr[] = [];
   private readonly remap: number[] = [];
-  /** Old expression -> the binding array and (new) index expression it selects dynamically. */
+  /** Old expression -> the binding array it selects dynamically and its (old) index expression. */
   private readonly dynamic = new Map<number, { array: number; index: ExprId }>();
   private readonly locals: LocalVariable[];
   private readonly lets: LetInfo[];
   private readonly demoted = new Map<number, number>();
   /** Old expression -> the dynamic accesses its tree holds (undefined: none). */
   private readonly dynIn: (number[] | undefined)[] = [];
+  /** Old pointer or handle expression -> whether it reaches a dynamic access through pointers and handles only. */
+  private readonly dynPath: boolean[] = [];
+  private types: Resolved[] = [];
+  private readonly plans = new Map<Stmt, Plan | undefined>();
+  /** Old value expression -> its helper region (hoisted uses), once analysed. */
+  private readonly regions = new Map<number, Region | undefined>();
+  private readonly m: Module;
 
   constructor(
-    private readonly m: Module,
+    private readonly ctx: Rewrite,
     private readonly f: Function,
-    private readonly arrays: Map<number, Expanded>,
-    private readonly remapGlobal: number[],
-    private readonly typeId: (t: Type) => TypeId,
   ) {
+    this.m = ctx.m;
     this.locals = [...f.locals];
     this.lets = [...f.lets];
   }
@@ -95,14 +188,18 @@ class FunctionRewrite {
   run(): Function {
     const f = this.f;
     const old = f.exprs;
-    // Lets bound by a statement with a dynamic access become locals.
     const dynOld = new Set<number>();
     old.forEach((e, i) => {
       if (e.op === 'access') {
         const b = old[e.base];
-        if (b?.op === 'global' && this.arrays.has(b.global)) dynOld.add(i);
+        if (b?.op === 'global' && this.ctx.arrays.has(b.global)) {
+          dynOld.add(i);
+          this.dynamic.set(i, { array: b.global, index: e.index });
+        }
       }
     });
+    // No computed index: the arena keeps its handles, globals renumbered and constant elements named.
+    if (dynOld.size === 0) return { ...f, exprs: old.map((e) => this.renumbered(e)) };
     // The dynamic accesses each expression tree holds (children come first in the arena).
     old.forEach((e, i) => {
       let list: number[] | undefined = dynOld.has(i) ? [i] : undefined;
@@ -113,14 +210,19 @@ class FunctionRewrite {
       }
       this.dynIn[i] = list;
     });
-    const types = dynOld.size ? resolveFunction(this.m, f) : [];
+    this.types = resolveFunction(this.m, f);
+    old.forEach((e, i) => {
+      if (this.dynIn[i] === undefined || this.isValue(i)) return;
+      this.dynPath[i] = dynOld.has(i) || children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true);
+    });
+    // Lets bound by a statement left to the per-use switch become locals.
     const walk = (b: Block) => {
       for (const s of b) {
-        if ((s.op === 'let' || s.op === 'atomic') && this.stmtHasDynamic(s, dynOld)) {
+        if ((s.op === 'let' || s.op === 'atomic') && this.plan(s)?.fallback === true) {
           const id = s.op === 'let' ? s.let : s.result;
           if (id !== undefined) {
-            const t = s.op === 'let' ? types[s.value] : undefined;
-            const type = t && t.kind === 'value' ? this.typeId(t.type) : this.u32Type();
+            const t = s.op === 'let' ? this.types[s.value] : undefined;
+            const type = t && t.kind === 'value' ? this.ctx.typeId(t.type) : this.u32Type();
             this.locals.push({ name: this.lets[id]?.name ?? 'value', type });
             this.demoted.set(id, this.locals.length - 1);
           }
@@ -133,48 +235,223 @@ class FunctionRewrite {
       }
     };
     walk(f.body);
-    old.forEach((e, i) => {
-      this.remap[i] = this.copy(e, i);
-    });
-    const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.remap[l.init] as number } : l));
+    // Expressions are copied when a statement first uses them (see copied), so that a let's value,
+    // rebuilt around a helper call at its statement, comes before every expression reading the let.
+    const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.copied(l.init) } : l));
     const body = this.block(f.body);
     return { ...f, exprs: this.exprs, locals, lets: this.lets, body };
   }
 
   private u32Type(): TypeId {
-    return this.typeId({ kind: 'scalar', scalar: 'u32' });
+    return this.ctx.typeId({ kind: 'scalar', scalar: 'u32' });
   }
 
-  private stmtHasDynamic(s: Stmt, _dyn: Set<number>): boolean {
-    return stmtExprs(s).some((h) => this.dynIn[h] !== undefined);
+  private isValue(h: ExprId): boolean {
+    return this.types[h]?.kind === 'value';
   }
 
-  private treeHas(h: ExprId, set: ReadonlySet<number> | ReadonlyMap<number, unknown>): boolean {
-    const stack = [h];
+  /** The rewrite of statement `s` (undefined: it uses no dynamic access). */
+  private plan(s: Stmt): Plan | undefined {
+    if (this.plans.has(s)) return this.plans.get(s);
+    const roots = stmtExprs(s);
+    let plan: Plan | undefined;
+    if (roots.some((h) => this.dynIn[h] !== undefined)) {
+      // The value uses, inner ones first (an operand's use is an earlier expression).
+      const found = new Set<number>();
+      const stack = roots.filter((h) => this.dynIn[h] !== undefined);
+      while (stack.length) {
+        const x = stack.pop() as number;
+        if (found.has(x)) continue;
+        found.add(x);
+        for (const c of children(this.f.exprs[x] as Expr)) if (this.dynIn[c] !== undefined) stack.push(c);
+      }
+      const hoisted = new Set<number>();
+      for (const x of [...found].sort((a, b) => a - b)) {
+        if (!this.isValue(x)) continue;
+        const e = this.f.exprs[x] as Expr;
+        if (!children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true)) continue;
+        const r = this.valueRegion(x);
+        if (r && this.clean([...r.selectors.map((d) => this.indexOf(d)), ...r.params], hoisted)) hoisted.add(x);
+      }
+      const sr = this.stmtRegion(s);
+      const stmt =
+        sr && this.clean([...sr.selectors.map((d) => this.indexOf(d)), ...sr.params], hoisted) ? sr : undefined;
+      const hoist = [...hoisted].sort((a, b) => a - b);
+      plan = { hoist, ...(stmt ? { stmt } : {}), fallback: !stmt && !this.clean(roots, hoisted) };
+    }
+    this.plans.set(s, plan);
+    return plan;
+  }
+
+  /** The (old) index expression of dynamic access d. */
+  indexOf(d: ExprId): ExprId {
+    return (this.dynamic.get(d) as { index: ExprId }).index;
+  }
+
+  /** Whether no dynamic access is reachable from `roots` but through the expressions of `stop`. */
+  private clean(roots: readonly ExprId[], stop: ReadonlySet<number> | ReadonlyMap<number, unknown>): boolean {
+    return this.reachableDynamic(roots, stop).length === 0;
+  }
+
+  /** The dynamic accesses reachable from `roots` without passing through an expression of `stop`, ascending. */
+  private reachableDynamic(
+    roots: readonly ExprId[],
+    stop: ReadonlySet<number> | ReadonlyMap<number, unknown>,
+  ): number[] {
+    const out: number[] = [];
     const seen = new Set<number>();
+    const stack = [...roots];
     while (stack.length) {
       const x = stack.pop() as number;
-      if (seen.has(x)) continue;
+      if (seen.has(x) || stop.has(x) || this.dynIn[x] === undefined) continue;
       seen.add(x);
-      if (set.has(x)) return true;
-      const e = this.f.exprs[x];
-      if (e) stack.push(...children(e));
+      if (this.dynamic.has(x)) out.push(x);
+      for (const c of children(this.f.exprs[x] as Expr)) stack.push(c);
     }
-    return false;
+    return out.sort((a, b) => a - b);
   }
 
-  /** Copies old expression i into the new arena (children already copied). */
-  private copy(e: Expr, i: number): ExprId {
+  /** The helper region of value use x (undefined: a helper cannot express it). */
+  private valueRegion(x: ExprId): Region | undefined {
+    if (this.regions.has(x)) return this.regions.get(x);
+    const t = this.types[x];
+    let r: Region | undefined;
+    if (t?.kind === 'value' && this.passable(t.type)) {
+      const w = new RegionWalk(this);
+      const key = w.node(x, true);
+      if (key !== undefined) r = w.region(`${key}->${typeKey(t.type)}`, this.useName(this.f.exprs[x] as Expr));
+    }
+    this.regions.set(x, r);
+    return r;
+  }
+
+  /** The helper region of a store, atomic or image store through a dynamic access. */
+  private stmtRegion(s: Stmt): Region | undefined {
+    const at =
+      s.op === 'store' ? s.pointer : s.op === 'atomic' ? s.pointer : s.op === 'image_store' ? s.image : undefined;
+    if (at === undefined || this.dynPath[at] !== true) return undefined;
+    if (s.op === 'atomic' && s.result !== undefined && this.atomicResult(s) === undefined) return undefined;
+    const w = new RegionWalk(this);
+    const parts: string[] = [];
+    const shape = mapStmtChildren(s, (c) => {
+      parts.push(w.child(c, false) ?? '!');
+      return parts.length - 1;
+    });
+    if (parts.includes('!')) return undefined;
+    const { origin: _origin, ...rest } = shape as Stmt & { origin?: unknown };
+    const head = JSON.stringify({ ...rest, ...(s.op === 'atomic' && s.result !== undefined ? { result: 0 } : {}) });
+    const name = s.op === 'atomic' ? `atomic_${s.fn}` : 'store';
+    return w.region(`${head}(${parts.join(',')})`, name);
+  }
+
+  /** The scalar type an atomic's result has (undefined: not an atomic pointer). */
+  atomicResult(s: Extract<Stmt, { op: 'atomic' }>): Type | undefined {
+    const p = this.types[s.pointer];
+    if (p?.kind !== 'pointer' || p.type.kind !== 'atomic') return undefined;
+    return { kind: 'scalar', scalar: p.type.scalar };
+  }
+
+  private useName(e: Expr): string {
+    switch (e.op) {
+      case 'sample':
+        return e.gather !== undefined ? 'gather' : 'sample';
+      case 'image_query':
+        return e.query;
+      case 'array_length':
+        return 'length';
+      default:
+        return 'load';
+    }
+  }
+
+  /** Whether WGSL can pass and return a value of type t (constructible: no atomics, no runtime arrays). */
+  passable(t: Type | undefined): boolean {
+    if (!t) return false;
+    switch (t.kind) {
+      case 'scalar':
+      case 'vector':
+        return true;
+      case 'array':
+        return t.length !== null && this.passable(this.m.types[t.base]);
+      case 'struct':
+        return t.members.every((mm) => this.passable(this.m.types[mm.type]));
+      default:
+        return false;
+    }
+  }
+
+  /** Old expression h (and below: its resolved type, whether it is a dynamic access, its range). */
+  expr0(h: ExprId): Expr {
+    return this.f.exprs[h] as Expr;
+  }
+  typeOf(h: ExprId): Resolved | undefined {
+    return this.types[h];
+  }
+  isDynamic(h: ExprId): boolean {
+    return this.dynamic.has(h);
+  }
+  arrayOf(h: ExprId): number {
+    return (this.dynamic.get(h) as { array: number }).array;
+  }
+  get rewrite(): Rewrite {
+    return this.ctx;
+  }
+  /** The new global a non-dynamic global or constant element of a range names (undefined: another expression). */
+  fixedGlobal(e: Expr): number | undefined {
+    if (e.op === 'global') return this.ctx.arrays.has(e.global) ? undefined : this.ctx.remapGlobal[e.global];
+    if (e.op !== 'member') return undefined;
+    const b = this.f.exprs[e.base];
+    const a = b?.op === 'global' ? this.ctx.arrays.get(b.global) : undefined;
+    return a ? a.first + Math.min(e.index, a.count - 1) : undefined;
+  }
+
+  /** The copy of old expression h in the new arena, made (children first) when first asked for. */
+  private copied(h: ExprId): ExprId {
+    const have = this.remap[h];
+    if (have !== undefined) return have;
+    const stack = [h];
+    while (stack.length) {
+      const x = stack[stack.length - 1] as number;
+      if (this.remap[x] !== undefined) {
+        stack.pop();
+        continue;
+      }
+      const e = this.f.exprs[x] as Expr;
+      let ready = true;
+      for (const c of children(e))
+        if (this.remap[c] === undefined) {
+          stack.push(c);
+          ready = false;
+        }
+      if (!ready) continue;
+      stack.pop();
+      this.remap[x] = this.copy(e);
+    }
+    return this.remap[h] as ExprId;
+  }
+
+  /** Old expression e in a function without dynamic accesses: its globals renumbered, a constant
+   * element of a range as that element's global (its base, the range, is then read by nothing). */
+  private renumbered(e: Expr): Expr {
+    if (e.op === 'global') {
+      const g = this.ctx.remapGlobal[e.global] ?? e.global;
+      return g === e.global ? e : { op: 'global', global: g };
+    }
+    const fixed = e.op === 'member' ? this.fixedGlobal(e) : undefined;
+    return fixed !== undefined ? { op: 'global', global: fixed } : e;
+  }
+
+  /** Copies an old expression into the new arena (children already copied). */
+  private copy(e: Expr): ExprId {
     const r = (h: ExprId) => this.remap[h] as ExprId;
-    if (e.op === 'global') return this.push({ op: 'global', global: this.remapGlobal[e.global] ?? e.global });
+    if (e.op === 'global') return this.push({ op: 'global', global: this.ctx.remapGlobal[e.global] ?? e.global });
     if (e.op === 'member' || e.op === 'access') {
       const b = this.f.exprs[e.base];
-      const a = b?.op === 'global' ? this.arrays.get(b.global) : undefined;
+      const a = b?.op === 'global' ? this.ctx.arrays.get(b.global) : undefined;
       if (a && b?.op === 'global') {
         if (e.op === 'member') return this.push({ op: 'global', global: a.first + Math.min(e.index, a.count - 1) });
-        const id = this.push({ op: 'global', global: a.first });
-        this.dynamic.set(i, { array: b.global, index: r(e.index) });
-        return id;
+        // A dynamic access: a placeholder, never read (each statement using it is rewritten).
+        return this.push({ op: 'global', global: a.first });
       }
       return this.push(mapChildren(e, r));
     }
@@ -188,20 +465,97 @@ class FunctionRewrite {
 
   private block(b: Block): Stmt[] {
     const out: Stmt[] = [];
-    for (const s of b) out.push(...this.stmt(s, new Map()));
+    for (const s of b) {
+      const plan = this.plan(s);
+      if (!plan) {
+        out.push(this.mapStmt(s, new Map()));
+        continue;
+      }
+      const subst = new Map<number, ExprId>();
+      for (const x of plan.hoist) out.push(this.hoist(x, subst, s));
+      if (plan.stmt) out.push(this.stmtCall(s, plan.stmt, subst));
+      else out.push(...this.stmt(s, subst));
+    }
     return out;
   }
 
-  /** Maps one statement; `subst` holds old expressions already specialised (outer switches). */
-  private stmt(s: Stmt, subst: Map<number, ExprId>): Stmt[] {
-    const roots = stmtExprs(s);
-    const pending = [...this.dynamic.keys()].filter(
-      (d) => !subst.has(d) && roots.some((h) => this.dynIn[h]?.includes(d) === true),
+  /** The call of value use x's helper, bound to a fresh let that `subst` gives for x from now on. */
+  private hoist(x: ExprId, subst: Map<number, ExprId>, s: Stmt): Stmt {
+    const r = this.regions.get(x) as Region;
+    const fn = this.helper(r, (b) => [{ op: 'return', value: b.region(x) }], this.types[x] as Resolved);
+    this.lets.push({ name: r.name });
+    const result = this.lets.length - 1;
+    const args = this.args(r, subst);
+    subst.set(x, this.push({ op: 'let', let: result }));
+    return withOrigin({ op: 'call', fn, args, result }, s);
+  }
+
+  /** A store, atomic or image store as the call of its helper. */
+  private stmtCall(s: Stmt, r: Region, subst: Map<number, ExprId>): Stmt {
+    let result: Resolved | undefined;
+    if (s.op === 'atomic' && s.result !== undefined) result = { kind: 'value', type: this.atomicResult(s) as Type };
+    const fn = this.helper(
+      r,
+      (b) => {
+        const leaf = b.stmt(s);
+        if (leaf.op !== 'atomic' || s.op !== 'atomic' || s.result === undefined) return [leaf];
+        const id = b.let('old');
+        return [
+          { ...leaf, result: id },
+          { op: 'return', value: b.push({ op: 'let', let: id }) },
+        ];
+      },
+      result,
     );
+    const args = this.args(r, subst);
+    const res = s.op === 'atomic' && s.result !== undefined ? { result: s.result } : {};
+    return withOrigin({ op: 'call', fn, args, ...res }, s);
+  }
+
+  private args(r: Region, subst: Map<number, ExprId>): ExprId[] {
+    return [...r.selectors.map((d) => this.expr(this.indexOf(d), subst)), ...r.params.map((p) => this.expr(p, subst))];
+  }
+
+  /** The helper function of region r (made once per module): nested switches over its indices. */
+  private helper(r: Region, leaf: (b: HelperBody, combo: readonly number[]) => Stmt[], result?: Resolved): FunctionId {
+    return this.ctx.helpers.get(r.key, () => {
+      const b = new HelperBody(this, r);
+      const nest = (j: number, combo: number[]): Stmt[] => {
+        if (j === r.selectors.length) {
+          b.select(combo);
+          return leaf(b, combo);
+        }
+        const a = this.ctx.arrays.get(this.arrayOf(r.selectors[j] as ExprId)) as Expanded;
+        const cases = [];
+        for (let k = 0; k < a.count; k++)
+          cases.push({ values: [k], isDefault: k === a.count - 1, body: nest(j + 1, [...combo, k]) });
+        return [{ op: 'switch', selector: b.arg(j), cases }];
+      };
+      const body = nest(0, []);
+      const args: FunctionArgument[] = r.argTypes.map((type, k) => ({
+        name: k < r.selectors.length ? 'index' : 'arg',
+        type,
+      }));
+      return {
+        name: r.name,
+        args,
+        ...(result && result.kind === 'value' ? { result: { type: this.ctx.typeId(result.type) } } : {}),
+        locals: [],
+        lets: b.lets,
+        exprs: b.exprs,
+        body,
+      };
+    });
+  }
+
+  /** Maps one statement left to the per-use switch; `subst` holds old expressions already replaced. */
+  private stmt(s: Stmt, subst: Map<number, ExprId>): Stmt[] {
+    const pending = this.reachableDynamic(stmtExprs(s), subst);
     if (pending.length === 0) return [this.mapStmt(s, subst)];
     const target = pending[0] as number;
     const { array, index } = this.dynamic.get(target) as { array: number; index: ExprId };
-    const a = this.arrays.get(array) as Expanded;
+    const a = this.ctx.arrays.get(array) as Expanded;
+    const selector = this.expr(index, subst);
     const cases = [];
     for (let k = 0; k < a.count; k++) {
       const next = new Map(subst);
@@ -209,13 +563,12 @@ class FunctionRewrite {
       const last = k === a.count - 1;
       cases.push({ values: [k], isDefault: last, body: this.stmt(s, next) });
     }
-    const selector = subst.size ? this.withSubst(index, subst) : index;
     return [withOrigin({ op: 'switch', selector, cases }, s)];
   }
 
-  /** The new expression for old expression h under substitutions of dynamic accesses. */
+  /** The new expression for old expression h under substitutions of old expressions. */
   private expr(h: ExprId, subst: Map<number, ExprId>): ExprId {
-    if (subst.size === 0) return this.remap[h] as ExprId;
+    if (subst.size === 0) return this.copied(h);
     const memo = new Map<number, ExprId>();
     const rec = (x: ExprId): ExprId => {
       const m = memo.get(x);
@@ -223,7 +576,7 @@ class FunctionRewrite {
       let out: ExprId;
       const s = subst.get(x);
       if (s !== undefined) out = s;
-      else if (!(this.dynIn[x] ?? []).some((d) => subst.has(d))) out = this.remap[x] as ExprId;
+      else if (this.dynIn[x] === undefined) out = this.copied(x);
       else {
         const e = this.f.exprs[x] as Expr;
         const kids = new Map<number, ExprId>();
@@ -255,10 +608,6 @@ class FunctionRewrite {
       },
       mapped,
     );
-  }
-
-  private withSubst(newIndex: ExprId, _subst: Map<number, ExprId>): ExprId {
-    return newIndex;
   }
 
   private mapStmt(s: Stmt, subst: Map<number, ExprId>): Stmt {
@@ -326,6 +675,203 @@ class FunctionRewrite {
       case 'cut':
         return s;
     }
+  }
+}
+
+/** Walks the region of one use: the use, the pointers and handles below it, and its operands. */
+class RegionWalk {
+  private readonly selectors: ExprId[] = [];
+  private readonly params: ExprId[] = [];
+  private readonly sel = new Map<number, number>();
+  private readonly par = new Map<number, number>();
+
+  constructor(private readonly fr: FunctionRewrite) {}
+
+  /** The key of region node x (the use itself when `root`); undefined when a helper cannot hold it. */
+  node(x: ExprId, root = false): string | undefined {
+    const fr = this.fr;
+    if (fr.isDynamic(x)) {
+      let j = this.sel.get(x);
+      if (j === undefined) {
+        j = this.selectors.length;
+        this.selectors.push(x);
+        this.sel.set(x, j);
+      }
+      return `S${j}`;
+    }
+    const e = fr.expr0(x);
+    const fixed = fr.fixedGlobal(e);
+    if (fixed !== undefined) return `G${fixed}`;
+    if (e.op === 'global' || e.op === 'local' || e.op === 'let' || e.op === 'arg') return undefined;
+    if (!root && fr.typeOf(x)?.kind === 'value') return undefined;
+    const offset = e.op === 'sample' ? e.offset : undefined;
+    const parts: string[] = [];
+    let ok = true;
+    const shape = mapChildren(e, (c) => {
+      const k = c === offset ? this.constant(c) : this.child(c, false);
+      if (k === undefined) ok = false;
+      parts.push(k ?? '');
+      return parts.length - 1;
+    });
+    return ok ? `${JSON.stringify(shape)}(${parts.join(',')})` : undefined;
+  }
+
+  /** The key of an operand of a region node: a plain value is an argument, a pointer or handle is region. */
+  child(c: ExprId, _root: boolean): string | undefined {
+    const t = this.fr.typeOf(c);
+    if (t?.kind !== 'value') return this.node(c);
+    if (!this.fr.passable(t.type)) return undefined;
+    let k = this.par.get(c);
+    if (k === undefined) {
+      k = this.params.length;
+      this.params.push(c);
+      this.par.set(c, k);
+    }
+    return `P${k}`;
+  }
+
+  /** The key of a constant operand kept in the helper (a sample's offset). */
+  private constant(c: ExprId): string | undefined {
+    const e = this.fr.expr0(c);
+    if (!CONST_OPS.has(e.op)) return undefined;
+    const parts: string[] = [];
+    let ok = true;
+    const shape = mapChildren(e, (k) => {
+      const s = this.constant(k);
+      if (s === undefined) ok = false;
+      parts.push(s ?? '');
+      return parts.length - 1;
+    });
+    return ok ? `${JSON.stringify(shape)}(${parts.join(',')})` : undefined;
+  }
+
+  /** The region walked, under `key` (the use's shape); undefined without a dynamic access. */
+  region(key: string, op: string): Region | undefined {
+    const fr = this.fr;
+    const ctx = fr.rewrite;
+    const first = this.selectors[0];
+    if (first === undefined) return undefined;
+    const argTypes: TypeId[] = [];
+    for (const h of [...this.selectors.map((d) => fr.indexOf(d)), ...this.params]) {
+      const t = fr.typeOf(h);
+      if (t?.kind !== 'value') return undefined;
+      argTypes.push(ctx.typeId(t.type));
+    }
+    const ranges = this.selectors.map((d) => fr.arrayOf(d)).join(',');
+    return {
+      key: `${key}|${ranges}|${argTypes.join(',')}`,
+      selectors: this.selectors,
+      params: this.params,
+      argTypes,
+      name: `${ctx.m.globals[fr.arrayOf(first)]?.name ?? 'range'}_${op}`,
+    };
+  }
+}
+
+/** The expressions of one helper function, built from a use's region for one choice of elements. */
+class HelperBody {
+  readonly exprs: Expr[] = [];
+  readonly lets: LetInfo[] = [];
+  private readonly argExprs: ExprId[];
+  private readonly sel: Map<number, number>;
+  private readonly par: Map<number, number>;
+  private combo: readonly number[] = [];
+  private memo = new Map<number, ExprId>();
+  private readonly constMemo = new Map<number, ExprId>();
+
+  constructor(
+    private readonly fr: FunctionRewrite,
+    r: Region,
+  ) {
+    this.argExprs = r.argTypes.map((_, k) => this.push({ op: 'arg', index: k }));
+    this.sel = new Map(r.selectors.map((d, j) => [d, j]));
+    this.par = new Map(r.params.map((p, k) => [p, r.selectors.length + k]));
+  }
+
+  push(e: Expr): ExprId {
+    this.exprs.push(e);
+    return this.exprs.length - 1;
+  }
+
+  arg(k: number): ExprId {
+    return this.argExprs[k] as ExprId;
+  }
+
+  let(name: string): number {
+    this.lets.push({ name });
+    return this.lets.length - 1;
+  }
+
+  /** The elements chosen (one per index) for the region built next. */
+  select(combo: readonly number[]): void {
+    this.combo = combo;
+    this.memo = new Map();
+  }
+
+  /** Region node x with the chosen elements. */
+  region(x: ExprId): ExprId {
+    const known = this.memo.get(x);
+    if (known !== undefined) return known;
+    const ctx = this.fr.rewrite;
+    let out: ExprId;
+    const j = this.sel.get(x);
+    const e = this.fr.expr0(x);
+    const fixed = this.fr.fixedGlobal(e);
+    if (j !== undefined) {
+      const a = ctx.arrays.get(this.fr.arrayOf(x)) as Expanded;
+      out = this.push({ op: 'global', global: a.first + (this.combo[j] as number) });
+    } else if (fixed !== undefined) out = this.push({ op: 'global', global: fixed });
+    else {
+      const offset = e.op === 'sample' ? e.offset : undefined;
+      out = this.push(mapChildren(e, (c) => (c === offset ? this.constant(c) : this.child(c))));
+    }
+    this.memo.set(x, out);
+    return out;
+  }
+
+  private child(c: ExprId): ExprId {
+    if (this.fr.typeOf(c)?.kind === 'value') return this.arg(this.par.get(c) as number);
+    return this.region(c);
+  }
+
+  private constant(c: ExprId): ExprId {
+    const known = this.constMemo.get(c);
+    if (known !== undefined) return known;
+    const out = this.push(mapChildren(this.fr.expr0(c), (k) => this.constant(k)));
+    this.constMemo.set(c, out);
+    return out;
+  }
+
+  /** Statement s (a store, atomic or image store) with the chosen elements, without origin or result. */
+  stmt(s: Stmt): Stmt {
+    const mapped = mapStmtChildren(s, (c) => this.child(c)) as Stmt & { origin?: unknown; result?: unknown };
+    const { origin: _origin, result: _result, ...rest } = mapped;
+    return rest as Stmt;
+  }
+}
+
+/** A store, atomic or image store with each expression mapped (other statements as they are). */
+function mapStmtChildren(s: Stmt, r: (h: ExprId) => ExprId): Stmt {
+  switch (s.op) {
+    case 'store':
+      return { ...s, pointer: r(s.pointer), value: r(s.value) };
+    case 'atomic':
+      return {
+        ...s,
+        pointer: r(s.pointer),
+        ...(s.value !== undefined ? { value: r(s.value) } : {}),
+        ...(s.compare !== undefined ? { compare: r(s.compare) } : {}),
+      };
+    case 'image_store':
+      return {
+        ...s,
+        image: r(s.image),
+        coord: r(s.coord),
+        ...(s.arrayIndex !== undefined ? { arrayIndex: r(s.arrayIndex) } : {}),
+        value: r(s.value),
+      };
+    default:
+      return s;
   }
 }
 

@@ -1,9 +1,10 @@
 // WGSL-only rewrites of the IR, run before the emitter so it stays a direct printer (after Tint's
 // `raise/`). Each pass takes a module and returns a new one; the input is never changed.
 // - expandBindingArrays: WGSL (WebGPU 1) has no binding arrays: a range of N resources becomes N
-//   globals with consecutive bindings; a statement that indexes the range with a computed index
-//   becomes a switch over the index with one copy of the statement per element (index past the
-//   range: the last element's copy, as WGSL's robust access would clamp).
+//   globals with consecutive bindings; a use that indexes the range with a computed index calls a
+//   helper function (one per range and shape of use) that switches over the index (index past the
+//   range: the last element, as WGSL's robust access would clamp); a use no helper expresses keeps
+//   a switch around its statement with one copy of it per element.
 
 // - lowerGeometry: `emit`/`cut` become calls of generated functions recording the vertices.
 // - scalarizeBarrierFunctions: in a function with a barrier, each vec4<u32> register is split

@@ -109,7 +109,7 @@ test('Direct3D guards: _sat sends NaN to 0; min/max return the other operand whe
   assert.match(ir, /select\(ne\(/);
 });
 
-test('SM5.1 ranges: bindings by declaration, never colliding; computed indices become a switch; non-uniform noted', () => {
+test('SM5.1 ranges: bindings by declaration, never colliding; computed indices call a switch helper; non-uniform noted', () => {
   const p = lift(fixture('sm51_resource_arrays/main-ps_5_1-unbounded'));
   const rows = p.interface.resources.map((r) => [
     r.name,
@@ -133,9 +133,21 @@ test('SM5.1 ranges: bindings by declaration, never colliding; computed indices b
   const w = emitWgsl(p);
   assert.match(w, /@group\(1\) @binding\(26\) var t2_15: texture_2d<f32>;/);
   assert.match(w, /@group\(1\) @binding\(7\) var t0_7: texture_2d<f32>;/);
-  // Tex[idx]: register r0.y + 2 names t2..t9, so the range's element is (r0.y + 2) - 2.
-  assert.match(w, /switch \(\(r0\.y \+ 2u\) - 2u\) \{\n {4}case 0u: \{\n {6}switch r0\.x \{/);
-  assert.match(w, /case 7u, default: \{/);
+  // Tex[idx] with Samp[r0.x]: register r0.y + 2 names t2..t9, so the range's element is (r0.y + 2) - 2;
+  // the sample is one call of a helper written once: a switch over t0's elements, in each one over s0's
+  assert.match(
+    w,
+    /let (t0_sample\w*) = t0_sample\(\(\(r0\.y \+ 2u\) - 2u\), r0\.x, [^;]+\);\n {2}r0 = bitcast<vec4<u32>>\(\1\);/,
+  );
+  assert.match(
+    w,
+    /\nfn t0_sample\(index: u32, index_1: u32, arg: vec2<f32>\) -> vec4<f32> \{\n {2}switch index \{\n {4}case 0u: \{\n {6}switch index_1 \{\n {8}case 0u: \{\n {10}return textureSample\(t0_0, s0_0, arg\);/,
+  );
+  // an index past the range takes the last element (WGSL's robust access would clamp)
+  assert.match(w, /case 7u, default: \{\n {6}switch index_1 \{/);
+  assert.match(w, /case 3u, default: \{\n {10}return textureSample\(t0_7, s0_3, arg\);/);
+  const main = w.slice(w.indexOf('fn main('), w.indexOf('\n}\n', w.indexOf('fn main(')));
+  assert.doesNotMatch(main, /\bswitch\b/, 'the switches are in the helpers, not at the uses');
   const bindings = [...w.matchAll(/@group\((\d+)\) @binding\((\d+)\)/g)].map((m) => `${m[1]}:${m[2]}`);
   assert.equal(new Set(bindings).size, bindings.length, 'no two globals share a binding');
 });
