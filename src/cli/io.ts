@@ -161,15 +161,25 @@ export function* walkPaths(paths: readonly string[]): Generator<string> {
   }
 }
 
-function* walkDir(dir: string): Generator<string> {
+/** Every regular file under a folder, sorted by name at each level, depth first (symbolic links left out). */
+export function* walkDir(dir: string): Generator<string> {
+  for (const e of folderEntries(dir)) {
+    if (e.dir) yield* walkDir(e.path);
+    else yield e.path;
+  }
+}
+
+/** A folder's folders and regular files, sorted by name (what walkDir goes through, in its order). */
+export function folderEntries(dir: string): { path: string; dir: boolean }[] {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
+  const out: { path: string; dir: boolean }[] = [];
   for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* walkDir(p);
-    else if (e.isFile()) yield p;
+    if (e.isDirectory()) out.push({ path: join(dir, e.name), dir: true });
+    else if (e.isFile()) out.push({ path: join(dir, e.name), dir: false });
   }
+  return out;
 }
 
 /**
@@ -261,17 +271,33 @@ export function runBatch(
   const made = new Set<string>();
   let written = 0;
   inputs.forEach((input, i) => {
-    try {
-      const out = convert(readInput(input), input);
-      writeOutput(outputPath(input, options.outDir, options.root, options.ext), out, made);
-      written++;
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      failed.push(describeFailure(input, e));
-    }
+    const failure = batchStep(input, () => outputPath(input, options.outDir, options.root, options.ext), convert, made);
+    if (failure === undefined) written++;
+    else failed.push(failure);
     options.progress?.(i + 1, inputs.length);
   });
   return { inputs: inputs.length, written, failed };
+}
+
+/**
+ * One input of a batch: read, converted, written to `output()` (its folder made once, `made`).
+ * Returns the failure of an input that writes nothing; a UsageError (an input outside the root) is
+ * thrown, ending the batch.
+ */
+export function batchStep(
+  input: string,
+  output: () => string,
+  convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
+  made: Set<string>,
+): BatchFailure | undefined {
+  try {
+    const out = convert(readInput(input), input);
+    writeOutput(output(), out, made);
+    return undefined;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    return describeFailure(input, e);
+  }
 }
 
 export function describeFailure(path: string, e: unknown): BatchFailure {
