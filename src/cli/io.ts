@@ -227,12 +227,29 @@ export function fileStartsWith(bytes: Uint8Array, magic: string): boolean {
  * with its extension replaced by `ext`>. Refuses an input outside the root.
  */
 export function outputPath(input: string, outDir: string, root: string, ext: string): string {
-  const rel = relative(resolve(root), resolve(input));
-  if (rel.startsWith('..') || rel === '' || resolve(rel) === rel) {
-    throw new UsageError(`input ${input} is not under the root ${root} (use --root)`);
-  }
-  const stem = extname(rel) ? rel.slice(0, -extname(rel).length) : rel;
-  return join(outDir, stem + ext);
+  return outputPaths(outDir, root, ext)(input);
+}
+
+/**
+ * outputPath for every input of one batch: the root resolved and the output folder's prefix made
+ * once. An input that resolves under the root (POSIX paths) is cut at the root's prefix, which is
+ * what path.relative gives for it; any other goes through path.relative itself
+ * (test/cli/io.test.ts compares the two).
+ */
+export function outputPaths(outDir: string, root: string, ext: string): (input: string) => string {
+  const rootAbs = resolve(root);
+  const under = rootAbs.endsWith(sep) ? rootAbs : rootAbs + sep;
+  const x = join(outDir, 'x');
+  const prefix = x.slice(0, -1); // join(outDir, s) for a relative s with no '.' or '..' part
+  return (input) => {
+    const abs = resolve(input);
+    const rel = sep === '/' && abs.startsWith(under) ? abs.slice(under.length) : relative(rootAbs, abs);
+    if (rel.startsWith('..') || rel === '' || resolve(rel) === rel) {
+      throw new UsageError(`input ${input} is not under the root ${root} (use --root)`);
+    }
+    const e = extname(rel);
+    return prefix + (e ? rel.slice(0, -e.length) : rel) + ext;
+  };
 }
 
 /** Writes a file, making its folder. `made` (a batch's own set) saves the mkdir of a folder made before. */
@@ -269,9 +286,10 @@ export function runBatch(
 ): BatchSummary {
   const failed: BatchFailure[] = [];
   const made = new Set<string>();
+  const output = outputPaths(options.outDir, options.root, options.ext);
   let written = 0;
   inputs.forEach((input, i) => {
-    const failure = batchStep(input, () => outputPath(input, options.outDir, options.root, options.ext), convert, made);
+    const failure = batchStep(input, () => output(input), convert, made);
     if (failure === undefined) written++;
     else failed.push(failure);
     options.progress?.(i + 1, inputs.length);

@@ -11,7 +11,7 @@ import {
   OUTPUT_FLAGS,
   batchInputs,
   batchStep,
-  outputPath,
+  outputPaths,
   progressBar,
   readInput,
   runBatch,
@@ -165,7 +165,7 @@ async function disasmParallel(
     progress: (done: number, total: number) => void;
   },
 ): Promise<BatchSummary> {
-  const outputs = inputs.map((input) => outputPath(input, o.outDir, o.root, '.asm'));
+  const outputs = inputs.map(outputPaths(o.outDir, o.root, '.asm'));
   const tasks: DisasmTask[] = [];
   for (let i = 0; i < inputs.length; i += DISASM_SLICE) {
     const paths = inputs.slice(i, i + DISASM_SLICE);
