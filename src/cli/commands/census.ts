@@ -134,15 +134,16 @@ async function censusParallel(
 > {
   const threads = jobs ?? defaultJobs();
   if (threads === 1) return undefined;
-  type Unit = { input: string; file?: string; dir?: string; failure?: InputFailure };
+  // `at`: the index of the path on the command line the unit is under (a path may be given twice)
+  type Unit = { at: number; input: string; file?: string; dir?: string; failure?: InputFailure };
   let units: Unit[] = [];
-  for (const p of paths) {
+  paths.forEach((p, at) => {
     try {
-      units.push(statSync(p).isDirectory() ? { input: p, dir: p } : { input: p, file: p });
+      units.push(statSync(p).isDirectory() ? { at, input: p, dir: p } : { at, input: p, file: p });
     } catch (e) {
-      units.push({ input: p, failure: describeFailure(p, fsError(p, e)) });
+      units.push({ at, input: p, failure: describeFailure(p, fsError(p, e)) });
     }
-  }
+  });
   let folders = units.filter((u) => u.dir !== undefined).length;
   // split the folders until each thread has about 8 to walk (and, for the default, enough files
   // have been seen to tell that threads are worth starting)
@@ -154,11 +155,11 @@ async function censusParallel(
       else {
         try {
           for (const e of folderEntries(u.dir)) {
-            split.push(e.dir ? { input: u.input, dir: e.path } : { input: u.input, file: e.path });
+            split.push(e.dir ? { at: u.at, input: u.input, dir: e.path } : { at: u.at, input: u.input, file: e.path });
             if (e.dir) folders++;
           }
         } catch (e) {
-          split.push({ input: u.input, failure: describeFailure(u.input, e) });
+          split.push({ at: u.at, input: u.input, failure: describeFailure(u.input, e) });
         }
       }
     }
@@ -173,17 +174,17 @@ async function censusParallel(
   await runOrdered(tasks, threads, (a) => walked.push(a), tasks.length);
   const files: string[] = [];
   const failures: InputFailure[] = [];
-  let stopped: string | undefined; // the input whose list ended at a failure
+  let stopped = -1; // the command-line path whose list ended at a failure
   let w = 0;
   for (const u of units) {
     const got: WalkAnswer | undefined = u.dir !== undefined ? walked[w++] : undefined;
-    if (u.input === stopped) continue;
+    if (u.at === stopped) continue;
     if (u.file !== undefined) files.push(u.file);
     const failure = u.failure ?? got?.failure;
     if (got !== undefined) files.push(...got.files);
     if (failure !== undefined) {
       failures.push(failure);
-      stopped = u.input;
+      stopped = u.at;
     }
   }
   return {
