@@ -1,7 +1,9 @@
 // The command line in batch (issue 17): `iridia disasm --out-dir` over ../shared/corpus/dxbc as one
 // process against the in-process rate of the same listings (files read beforehand; the issue's aim:
 // within 1.5x), and `iridia census` over at least 50,000 containers (the ../shared folders named as
-// often as it takes; the aim: under 10 s on this machine's 2 cores). The CLI is the built one
+// often as it takes; the aim: under 10 s on this machine's 2 cores), each with --jobs 1 (one thread:
+// the per-CPU-second figure) and --jobs 2 (worker threads: the wall time users see), checking that
+// the two write the same files and print the same census. The CLI is the built one
 // (bin/iridia.js over dist/, as users run it); its CPU time is the child's user + system time as
 // bash's `times` reports it, so the process start is included and other load on the machine is not.
 
@@ -17,10 +19,18 @@ import { best } from './disasm.bench.js';
 
 const BIN = join(REPO, 'bin/iridia.js');
 
-/** Runs the CLI once under bash; its wall time and its CPU time (user + system, children included). */
-function timed(args: readonly string[]): { wall: number; cpu: number; user: number; status: number } {
+interface Run {
+  wall: number;
+  cpu: number;
+  user: number;
+  status: number;
+}
+
+/** Runs the CLI once under bash (its standard output into `out`); its wall time and its CPU time
+ * (user + system, children included). */
+function timed(args: readonly string[], out = '/dev/null'): Run {
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', 'node "$@" > /dev/null; s=$?; times; exit $s', 'bash', ...args], {
+  const r = spawnSync('bash', ['-c', 'o=$1; shift; node "$@" > "$o"; s=$?; times; exit $s', 'bash', out, ...args], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
@@ -78,23 +88,47 @@ export async function bench(report: (line: string) => void): Promise<void> {
       const c = process.cpuUsage(c0);
       floor = Math.min(floor, (c.user + c.system) / 1000);
     }
-    let cli = { wall: Infinity, cpu: Infinity, user: Infinity, status: 0 };
-    for (let i = 0; i < 3; i++) {
-      rmSync(join(out, 'd'), { recursive: true, force: true });
-      const r = timed([BIN, 'disasm', ...paths, '--out-dir', join(out, 'd'), '--root', corpus]);
-      if (r.status !== 0) throw new Error(`iridia disasm --out-dir exited with ${r.status}`);
-      if (r.cpu < cli.cpu) cli = r;
-    }
+    const cliRuns = (jobs: number, runs: number): Run => {
+      let best: Run = { wall: Infinity, cpu: Infinity, user: Infinity, status: 0 };
+      for (let i = 0; i < runs; i++) {
+        rmSync(join(out, `d${jobs}`), { recursive: true, force: true });
+        const r = timed([
+          BIN,
+          'disasm',
+          '--jobs',
+          String(jobs),
+          ...paths,
+          '--out-dir',
+          join(out, `d${jobs}`),
+          '--root',
+          corpus,
+        ]);
+        if (r.status !== 0) throw new Error(`iridia disasm --out-dir --jobs ${jobs} exited with ${r.status}`);
+        if (r.cpu < best.cpu) best = r;
+      }
+      return best;
+    };
+    const cli = cliRuns(1, 3);
+    const two = cliRuns(2, 2);
+    const same = paths.every((p) => {
+      const rel = p.slice(corpus.length + 1).replace(/\.dxbc$/, '.asm');
+      return readFileSync(join(out, 'd1', rel)).equals(readFileSync(join(out, 'd2', rel)));
+    });
     const rateIn = (listed / inProcess.cpu) * 1000;
     const rateCli = (paths.length / cli.cpu) * 1000;
     report(
-      `cli disasm --out-dir: ${paths.length} files of ../shared/corpus/dxbc in ${cli.wall.toFixed(0)} ms wall, ` +
+      `cli disasm --out-dir --jobs 1: ${paths.length} files of ../shared/corpus/dxbc in ${cli.wall.toFixed(0)} ms wall, ` +
         `${cli.cpu.toFixed(0)} ms CPU (user ${cli.user.toFixed(0)}, system ${(cli.cpu - cli.user).toFixed(0)}): ` +
         `${rateCli.toFixed(0)} per CPU-second; in process ${rateIn.toFixed(0)} per CPU-second (${listed} listings, ` +
         `files read beforehand, ${inProcess.cpu.toFixed(0)} ms), writing the same bytes as files ${floor.toFixed(0)} ms CPU; ` +
         `ratio in-process / CLI ${(rateIn / rateCli).toFixed(2)} (aim <= 1.5); against the first, cold pass in ` +
         `process (${cold.toFixed(0)} ms) ${(cli.cpu / cold).toFixed(2)}, and with the writing floor counted in ` +
         `process ${(cli.cpu / (cold + floor)).toFixed(2)}`,
+    );
+    report(
+      `cli disasm --out-dir --jobs 2: ${two.wall.toFixed(0)} ms wall (--jobs 1: ${cli.wall.toFixed(0)}), ` +
+        `${two.cpu.toFixed(0)} ms CPU (user ${two.user.toFixed(0)}, system ${(two.cpu - two.user).toFixed(0)}); ` +
+        `the ${paths.length} listings ${same ? 'identical to' : 'DIFFERENT from'} --jobs 1's`,
     );
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -105,17 +139,29 @@ export async function bench(report: (line: string) => void): Promise<void> {
   const perPass = folders.reduce((n, f) => n + walk(f).filter((p) => isContainer(p)).length, 0);
   if (perPass === 0) return;
   const passes = Math.ceil(50_000 / perPass);
-  const args = [BIN, 'census', ...Array.from({ length: passes }, () => folders).flat()];
-  let census = { wall: Infinity, cpu: Infinity, user: Infinity, status: 0 };
-  for (let i = 0; i < 2; i++) {
-    const r = timed(args);
-    if (r.cpu < census.cpu) census = r;
-  }
-  report(
-    `cli census: ${perPass * passes} containers (${passes} passes over ../shared/corpus and oracle) in ` +
-      `${(census.wall / 1000).toFixed(1)} s wall, ${(census.cpu / 1000).toFixed(1)} s CPU: ` +
-      `${((perPass * passes) / census.cpu).toFixed(1)}k containers per CPU-second (aim: 50,000 in under 10 s)`,
-  );
+  const censusInputs = Array.from({ length: passes }, () => folders).flat();
+  const censusRuns = (jobs: number): Run => {
+    let best: Run = { wall: Infinity, cpu: Infinity, user: Infinity, status: 0 };
+    for (let i = 0; i < 2; i++) {
+      const r = timed(
+        [BIN, 'census', '--json', '--jobs', String(jobs), ...censusInputs],
+        join(tmpdir(), `iridia-census-${jobs}.json`),
+      );
+      if (r.wall < best.wall) best = r;
+    }
+    return best;
+  };
+  const runs = [1, 2].map((jobs) => ({ jobs, r: censusRuns(jobs) }));
+  const outputs = [1, 2].map((jobs) => join(tmpdir(), `iridia-census-${jobs}.json`));
+  const same = readFileSync(outputs[0]!).equals(readFileSync(outputs[1]!));
+  outputs.forEach((f) => rmSync(f, { force: true }));
+  for (const { jobs, r } of runs)
+    report(
+      `cli census --jobs ${jobs}: ${perPass * passes} containers (${passes} passes over ../shared/corpus and oracle) in ` +
+        `${(r.wall / 1000).toFixed(1)} s wall (best of 2), ${(r.cpu / 1000).toFixed(1)} s CPU: ` +
+        `${((perPass * passes) / r.cpu).toFixed(1)}k containers per CPU-second (aim: 50,000 in under 10 s)` +
+        (jobs > 1 ? `; the JSON ${same ? 'identical to' : 'DIFFERENT from'} --jobs 1's` : ''),
+    );
 }
 
 function isContainer(path: string): boolean {

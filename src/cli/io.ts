@@ -161,15 +161,25 @@ export function* walkPaths(paths: readonly string[]): Generator<string> {
   }
 }
 
-function* walkDir(dir: string): Generator<string> {
+/** Every regular file under a folder, sorted by name at each level, depth first (symbolic links left out). */
+export function* walkDir(dir: string): Generator<string> {
+  for (const e of folderEntries(dir)) {
+    if (e.dir) yield* walkDir(e.path);
+    else yield e.path;
+  }
+}
+
+/** A folder's folders and regular files, sorted by name (what walkDir goes through, in its order). */
+export function folderEntries(dir: string): { path: string; dir: boolean }[] {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
+  const out: { path: string; dir: boolean }[] = [];
   for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* walkDir(p);
-    else if (e.isFile()) yield p;
+    if (e.isDirectory()) out.push({ path: join(dir, e.name), dir: true });
+    else if (e.isFile()) out.push({ path: join(dir, e.name), dir: false });
   }
+  return out;
 }
 
 /**
@@ -217,12 +227,29 @@ export function fileStartsWith(bytes: Uint8Array, magic: string): boolean {
  * with its extension replaced by `ext`>. Refuses an input outside the root.
  */
 export function outputPath(input: string, outDir: string, root: string, ext: string): string {
-  const rel = relative(resolve(root), resolve(input));
-  if (rel.startsWith('..') || rel === '' || resolve(rel) === rel) {
-    throw new UsageError(`input ${input} is not under the root ${root} (use --root)`);
-  }
-  const stem = extname(rel) ? rel.slice(0, -extname(rel).length) : rel;
-  return join(outDir, stem + ext);
+  return outputPaths(outDir, root, ext)(input);
+}
+
+/**
+ * outputPath for every input of one batch: the root resolved and the output folder's prefix made
+ * once. An input that resolves under the root (POSIX paths) is cut at the root's prefix, which is
+ * what path.relative gives for it; any other goes through path.relative itself
+ * (test/cli/io.test.ts compares the two).
+ */
+export function outputPaths(outDir: string, root: string, ext: string): (input: string) => string {
+  const rootAbs = resolve(root);
+  const under = rootAbs.endsWith(sep) ? rootAbs : rootAbs + sep;
+  const x = join(outDir, 'x');
+  const prefix = x.slice(0, -1); // join(outDir, s) for a relative s with no '.' or '..' part
+  return (input) => {
+    const abs = resolve(input);
+    const rel = sep === '/' && abs.startsWith(under) ? abs.slice(under.length) : relative(rootAbs, abs);
+    if (rel.startsWith('..') || rel === '' || resolve(rel) === rel) {
+      throw new UsageError(`input ${input} is not under the root ${root} (use --root)`);
+    }
+    const e = extname(rel);
+    return prefix + (e ? rel.slice(0, -e.length) : rel) + ext;
+  };
 }
 
 /** Writes a file, making its folder. `made` (a batch's own set) saves the mkdir of a folder made before. */
@@ -259,19 +286,36 @@ export function runBatch(
 ): BatchSummary {
   const failed: BatchFailure[] = [];
   const made = new Set<string>();
+  const output = outputPaths(options.outDir, options.root, options.ext);
   let written = 0;
   inputs.forEach((input, i) => {
-    try {
-      const out = convert(readInput(input), input);
-      writeOutput(outputPath(input, options.outDir, options.root, options.ext), out, made);
-      written++;
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      failed.push(describeFailure(input, e));
-    }
+    const failure = batchStep(input, () => output(input), convert, made);
+    if (failure === undefined) written++;
+    else failed.push(failure);
     options.progress?.(i + 1, inputs.length);
   });
   return { inputs: inputs.length, written, failed };
+}
+
+/**
+ * One input of a batch: read, converted, written to `output()` (its folder made once, `made`).
+ * Returns the failure of an input that writes nothing; a UsageError (an input outside the root) is
+ * thrown, ending the batch.
+ */
+export function batchStep(
+  input: string,
+  output: () => string,
+  convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
+  made: Set<string>,
+): BatchFailure | undefined {
+  try {
+    const out = convert(readInput(input), input);
+    writeOutput(output(), out, made);
+    return undefined;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    return describeFailure(input, e);
+  }
 }
 
 export function describeFailure(path: string, e: unknown): BatchFailure {

@@ -55,7 +55,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   census: {
     summary: 'count container kinds, program versions, part sets and findings over folders',
-    usage: 'iridia census [--json] [--decode] PATH...',
+    usage: 'iridia census [--json] [--decode] [--jobs N] PATH...',
   },
   carve: {
     summary: 'find containers embedded in any binary and write each as its own file',
@@ -64,7 +64,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   disasm: {
     summary: "disassemble a container (or Direct3D 9 program) as Microsoft's D3DDisassemble does",
     usage:
-      'iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]',
+      'iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE | iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--jobs N] [--json]',
   },
   assemble: {
     summary:

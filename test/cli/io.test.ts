@@ -1,13 +1,21 @@
 // The CLI's shared helpers (src/cli/io.ts) in process: the progress bar (on a terminal: the time left,
 // and a line cleared at the end; nothing otherwise), formatSeconds, InputError naming the path, and
-// jsonError's object for each kind of error.
+// jsonError's object for each kind of error; a batch's output paths against path.relative and join.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { InputError, batchInputs, formatSeconds, jsonError, progressBar, readInput } from '../../src/cli/io.js';
+import { extname, join, relative, resolve } from 'node:path';
+import {
+  InputError,
+  batchInputs,
+  formatSeconds,
+  jsonError,
+  outputPaths,
+  progressBar,
+  readInput,
+} from '../../src/cli/io.js';
 import { UsageError } from '../../src/cli/args.js';
 import { IridiaError } from '../../src/errors.js';
 
@@ -115,4 +123,38 @@ test('jsonError: code, message, where; the path of the input read last', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a batch's output paths are path.relative's and path.join's (the root's prefix cut once)", () => {
+  // the rule as docs/cli.md states it, with node:path alone: DIR/<input relative to the root, its
+  // extension replaced>; an input outside the root (or the root itself) is a usage error
+  const reference = (input: string, outDir: string, root: string, ext: string): string | undefined => {
+    const rel = relative(resolve(root), resolve(input));
+    if (rel.startsWith('..') || rel === '' || resolve(rel) === rel) return undefined;
+    return join(outDir, (extname(rel) ? rel.slice(0, -extname(rel).length) : rel) + ext);
+  };
+  const roots = ['.', '/', 'test', 'test/', './test/fixtures', '..', '/tmp', '/tmp/'];
+  const outDirs = ['out', './out/', '/', '.', '', 'a/../b', '/tmp/x/'];
+  const inputs = [
+    'test/a.dxbc',
+    './test/b/c.dxbc',
+    '/tmp/x.y.z',
+    'test',
+    '..foo/x.dxbc',
+    'testing/x.dxbc',
+    'test/../test/q.dxbc',
+  ];
+  inputs.push('noext', '.hidden', 'test/.b', 'test/fixtures/a.b/c', '/', '../census/test/d.dxbc', '/tmp');
+  let cases = 0;
+  for (const root of roots)
+    for (const outDir of outDirs) {
+      const output = outputPaths(outDir, root, '.asm');
+      for (const input of inputs) {
+        const want = reference(input, outDir, root, '.asm');
+        if (want === undefined) assert.throws(() => output(input), UsageError, `${input} under ${root}`);
+        else assert.equal(output(input), want, `${input} under ${root} into ${outDir}`);
+        cases++;
+      }
+    }
+  assert.equal(cases, roots.length * outDirs.length * inputs.length);
 });

@@ -7,7 +7,21 @@
 // process; --json prints the batch summary as JSON.
 
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import { OUTPUT_FLAGS, batchInputs, progressBar, readInput, runBatch, writeJson, writeText } from '../io.js';
+import {
+  OUTPUT_FLAGS,
+  batchInputs,
+  batchStep,
+  outputPaths,
+  progressBar,
+  readInput,
+  runBatch,
+  writeJson,
+  writeText,
+  type BatchFailure,
+  type BatchSummary,
+} from '../io.js';
+import { JOBS_FLAG, defaultJobs, jobsOption, runOrdered } from '../pool.js';
+import type { DisasmTask } from '../worker.js';
 import { disassembleAny } from '../../disasm/any.js';
 import type { EraName } from '../../disasm/era.js';
 import { isBareEffect } from '../../disasm/effect.js';
@@ -46,7 +60,7 @@ export function parseFlags(text: string | undefined): number {
 }
 
 export const help = `usage: iridia disasm [--flags N] [--era E] [-o OUT] [--json] FILE
-       iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--json]
+       iridia disasm [--flags N] [--era E] FILE... --out-dir DIR [--root R] [--jobs N] [--json]
 
 The listing Microsoft's D3DDisassemble prints, byte for byte: DXBC containers (Shader Model 4/5/5.1,
 level 9, /Zi debug information, shader libraries, fx_4_x effects), bare fx_5_0 effects, bare Direct3D 9 programs, and DXIL containers
@@ -67,6 +81,9 @@ ${DISASM_FLAG_NAMES.map(([name, bit, what]) => `                    ${name.padEn
   --out-dir DIR   a batch: one DIR/<input relative to the root>.asm per input (folders give the
                   containers under them); a failing input is reported and the run goes on
   --root R        the folder the inputs' paths are taken relative to (default: .)
+  --jobs N        with --out-dir, worker threads that disassemble and write (-j N; 1: all on this
+                  one); default: one under 1000 inputs, else the cores Node may use (at most 8).
+                  The files written and the summary are the same whatever N
 
 example:
   iridia disasm --flags numbering examples/vertex-color.dxbc
@@ -82,12 +99,13 @@ function formatOf(bytes: Uint8Array): 'dxbc' | 'dxil' | 'd3d9' | 'root-signature
   return 'effect';
 }
 
-export function run(argv: string[]): number {
+export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     '--flags': { value: true },
     '--out-dir': { value: true },
     '--root': { value: true },
     '--era': { value: true },
+    ...JOBS_FLAG,
     ...OUTPUT_FLAGS,
   });
   const flags = parseFlags(value(args, '--flags'));
@@ -110,10 +128,13 @@ export function run(argv: string[]): number {
   if (value(args, '-o') !== undefined)
     throw new UsageError('-o names one output; with --out-dir the outputs are DIR/...');
   const inputs = batchInputs(args.positional);
+  const root = value(args, '--root') ?? '.';
+  const jobs = jobsOption(args) ?? (inputs.length < PARALLEL_FILES ? 1 : defaultJobs());
   const bar = progressBar('disasm');
-  const summary = runBatch(inputs, { outDir, root: value(args, '--root') ?? '.', ext: '.asm', progress: bar }, (b) =>
-    disassembleAny(b, flags, { era }),
-  );
+  const summary =
+    jobs === 1 || inputs.includes('-')
+      ? runBatch(inputs, { outDir, root, ext: '.asm', progress: bar }, (b) => disassembleAny(b, flags, { era }))
+      : await disasmParallel(inputs, { outDir, root, flags, era, jobs, progress: bar });
   bar.end();
   if (json) writeJson('disasm', { outDir, ...summary });
   else {
@@ -121,4 +142,58 @@ export function run(argv: string[]): number {
     process.stdout.write(`${summary.written} of ${summary.inputs} disassembled into ${outDir}\n`);
   }
   return summary.failed.length ? 1 : 0;
+}
+
+/** Files one worker thread disassembles in one task. */
+const DISASM_SLICE = 64;
+/** Below this many inputs, the default is one thread (a thread's start-up, ~0.1 s, is not paid back). */
+const PARALLEL_FILES = 1000;
+
+/**
+ * The batch on worker threads: every output path worked out first (an input outside the root is a
+ * usage error before anything is written), slices of DISASM_SLICE inputs disassembled and written by
+ * the threads (disassembleSlice), the failures put back in input order.
+ */
+async function disasmParallel(
+  inputs: readonly string[],
+  o: {
+    outDir: string;
+    root: string;
+    flags: number;
+    era: EraName | 'auto';
+    jobs: number;
+    progress: (done: number, total: number) => void;
+  },
+): Promise<BatchSummary> {
+  const outputs = inputs.map(outputPaths(o.outDir, o.root, '.asm'));
+  const tasks: DisasmTask[] = [];
+  for (let i = 0; i < inputs.length; i += DISASM_SLICE) {
+    const paths = inputs.slice(i, i + DISASM_SLICE);
+    tasks.push({ op: 'disasm', paths, outputs: outputs.slice(i, i + DISASM_SLICE), flags: o.flags, era: o.era });
+  }
+  const failed: BatchFailure[] = [];
+  let done = 0;
+  await runOrdered(tasks, o.jobs, (a, k) => {
+    failed.push(...a.failed);
+    done += tasks[k]!.paths.length;
+    o.progress(done, inputs.length);
+  });
+  return { inputs: inputs.length, written: inputs.length - failed.length, failed };
+}
+
+/** A worker thread's task (src/cli/worker.ts): disassembles and writes one slice of a batch. */
+export function disassembleSlice(t: DisasmTask): BatchFailure[] {
+  const made = new Set<string>();
+  const failed: BatchFailure[] = [];
+  const era = t.era as EraName | 'auto';
+  t.paths.forEach((path, i) => {
+    const f = batchStep(
+      path,
+      () => t.outputs[i]!,
+      (b) => disassembleAny(b, t.flags, { era }),
+      made,
+    );
+    if (f !== undefined) failed.push(f);
+  });
+  return failed;
 }

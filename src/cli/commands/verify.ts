@@ -72,16 +72,17 @@ export function* containerInputs(
     try {
       const bytes = readIfContainer(path);
       if (bytes !== undefined) yield { path, bytes };
-      else if (named.has(path)) {
-        yield {
-          path,
-          failure: { path, error: "the file does not start with the container magic 'DXBC'", code: 'E102_BAD_MAGIC' },
-        };
-      } else yield { path };
+      else if (named.has(path)) yield { path, failure: notAContainer(path) };
+      else yield { path };
     } catch (e) {
       yield { path, failure: describeFailure(path, e) };
     }
   }
+}
+
+/** The failure of a file named directly that does not start with the container magic. */
+export function notAContainer(path: string): InputFailure {
+  return { path, error: "the file does not start with the container magic 'DXBC'", code: 'E102_BAD_MAGIC' };
 }
 
 export interface VerifySummary {
