@@ -131,6 +131,9 @@ export class Arena {
         const inner = this.exprs[e.value]!;
         if (inner.op === 'bitcast') return this.mk({ op: 'bitcast', to: e.to, value: inner.value });
         if (inner.op === 'literal' && e.to !== 'bool' && inner.scalar !== 'bool') return this.literal(e.to, inner.bits);
+        // all bits zero is the zero of every 32-bit scalar
+        if (inner.op === 'zero' && s && e.to !== 'bool' && s.scalar !== 'bool')
+          return this.mk({ op: 'zero', type: this.table.vec(e.to, s.width) });
         if (s && e.to !== 'bool' && s.scalar !== 'bool') {
           if (inner.op === 'compose') {
             const parts = inner.parts.map((p) => this.mk({ op: 'bitcast', to: e.to, value: p }));

@@ -55,6 +55,14 @@ function rootLocalOf(f: Function, ptr: ExprId): number | undefined {
   return e.op === 'local' ? e.local : undefined;
 }
 
+/** Whether a pointer expression is rooted at a global (through member and access): memory the IR
+ * holds as words, whose loads have no type of their own. */
+function rootsAtGlobal(f: Function, ptr: ExprId): boolean {
+  let e = f.exprs[ptr]!;
+  while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
+  return e.op === 'global';
+}
+
 /** Rebuilds a function with a plan applied. */
 function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resolved[], plan: Plan): Typed {
   const letTypes: Resolved[] = [];
@@ -616,7 +624,7 @@ function retypes(
     } else if (!signless(e, id)) add('u32', n[p]!);
   };
   /** The scalar a stored value is made of: S for bitcast<u32>(x of S), none for a literal, a copy
-   * of a candidate local, or a signless integer operation (or compose, select) of those; else u32. */
+   * of a candidate local or a word of memory, or a signless integer operation (or compose, select) of those; else u32. */
   const valueScalar = (id: ExprId, depth = 0): Scalar | 'none' => {
     const e = f.exprs[id]!;
     if (depth > 8) return 'u32';
@@ -636,8 +644,11 @@ function retypes(
         return inner && inner.scalar !== 'bool' ? inner.scalar : 'u32';
       }
       case 'load': {
+        // a candidate's copy, or a word of memory (a buffer, groupshared, constant buffer): the
+        // IR's words have no type of their own, the local's other uses type it
         const l = root(e.pointer);
-        return l !== undefined && candidate(l) ? 'none' : 'u32';
+        if (l !== undefined) return candidate(l) ? 'none' : 'u32';
+        return rootsAtGlobal(f, e.pointer) ? 'none' : 'u32';
       }
       case 'let': {
         const v = letValue.get(e.let);
