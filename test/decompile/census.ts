@@ -129,7 +129,11 @@ export function describeCensus(label: string, c: Census): string {
  *   mask and float bits  `&`, `|`, `^` or `~` inside the cast (booleans and-ed with float bits, bit tricks);
  *   local                a bitcast of a kept local (`merged`, `indexed`);
  *   other                the rest. */
-export function bitcastClasses(hlsl: string, into = new Map<string, number>()): Map<string, number> {
+export function bitcastClasses(
+  hlsl: string,
+  into = new Map<string, number>(),
+  each?: (cls: string, line: string) => void,
+): Map<string, number> {
   const lines = hlsl.replace(/\/\/.*$/gm, '').split('\n');
   const cbMembers = new Set<string>();
   const views = new Set<string>();
@@ -152,8 +156,13 @@ export function bitcastClasses(hlsl: string, into = new Map<string, number>()): 
     /\bloaded\w*\b/.test(l) ||
     [...views].some((v) => new RegExp(`\\b${v}\\[`).test(l));
   let helper = false;
-  const add = (k: string): void => void into.set(k, (into.get(k) ?? 0) + 1);
+  let line = '';
+  const add = (k: string): void => {
+    into.set(k, (into.get(k) ?? 0) + 1);
+    each?.(k, line);
+  };
   for (const l of lines) {
+    line = l;
     const head = /^\w+ (\w+)\(/.exec(l);
     if (head) helper = [...views].some((v) => head[1] === `${v}_word` || head[1] === `${v}_store`);
     if (!/\bas(float|int|uint)\(/.test(l)) continue;

@@ -197,3 +197,34 @@ test('arena: signless integer operations, composes, selects and swizzles move a 
       (a.exprs[swe.vector] as { value: number }).value === v,
   );
 });
+
+// Memory the IR holds as u32 words: a word stored to a kept local votes for no type (its other uses
+// type it), a bounds-checked read (a select's accepted value) passes its reads on, and the printer
+// reads and writes each word as the scalar the HLSL declares it with.
+test('memory words: a local loaded from a float buffer is a float local, groupshared floats are declared float', () => {
+  const structured = fixture('oracle/own/cs_uav_structured/main-cs_5_0/shader.dxbc');
+  const s = hlslOf(structured).text;
+  // the words the program reads as floats: float locals, read and stored through float helpers
+  assert.match(s, /\n {4}float loaded\w* = /);
+  assert.ok(!/loaded\w* = asuint\(\w+_word\(/.test(s), s);
+  assert.ok(!/_store\([^;]*asuint\(/.test(s), s);
+  const shared = fixture('oracle/own/cs_barrier_flow/sharedLoop-cs_5_0/shader.dxbc');
+  const g = hlslOf(shared).text;
+  assert.match(g, /\ngroupshared float g0\[\d+\];/);
+  assert.ok(!/g0\[[^\]]+\] = as(uint|float)\(/.test(g), g);
+  for (const bytes of [structured, shared]) {
+    const p = lift(bytes);
+    const r = readableProgram(p);
+    assert.deepEqual(validateModule(r.module), []);
+    assert.equal(equivalence(p, r, [1, 2]).kind, 'same');
+  }
+});
+
+test('arena: a bitcast of zero is the zero of the other scalar', () => {
+  const m = lift(example()).module;
+  const table = new TypeTable(m);
+  const a = new Arena(table, m, [], [], []);
+  const zero = a.mk({ op: 'zero', type: table.vec('u32', 4) });
+  const cast = a.mk({ op: 'bitcast', to: 'f32', value: zero });
+  assert.deepEqual(a.exprs[cast], { op: 'zero', type: table.vec('f32', 4) });
+});

@@ -17,7 +17,7 @@ import { sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { parseContainer } from '../../src/container/container.js';
 import { reflect } from '../../src/reflect/reflection.js';
 import type { RdefType } from '../../src/parts/rdef.js';
-import { census } from './census.js';
+import { bitcastClasses, census } from './census.js';
 
 /** Statements inside function bodies: `;` at brace depth >= 1 outside cbuffer/struct blocks. */
 export function statementCount(source: string): number {
@@ -60,6 +60,8 @@ interface Figures {
   withRegisters: string[];
   lines: number;
   bitcastLines: number;
+  /** Bitcast lines by class (census.ts bitcastClasses). */
+  classes: Map<string, number>;
   ratios: number[];
 }
 
@@ -77,6 +79,7 @@ function measure(): Figures {
     withRegisters: [],
     lines: 0,
     bitcastLines: 0,
+    classes: new Map(),
     ratios: [],
   };
   for (const e of c.entries) {
@@ -117,6 +120,7 @@ function measure(): Figures {
     const ls = code.split('\n').filter((l) => l.trim());
     f.lines += ls.length;
     f.bitcastLines += ls.filter((l) => /\bas(float|int|uint)\(/.test(l)).length;
+    bitcastClasses(e.hlsl, f.classes);
     const src = join(dirname(dirname(e.path)), 'source.hlsl');
     if (existsSync(src)) {
       const s = statementCount(readFileSync(src, 'utf8'));
@@ -142,6 +146,8 @@ test('readability over ../shared/oracle/own: the figures (printed)', { skip }, (
   );
   for (const w of f.withRegisters.slice(0, 10)) t.diagnostic(`  register names: ${w}`);
   t.diagnostic(`bitcasts: ${f.bitcastLines} of ${f.lines} lines (${share.toFixed(2)}%)`);
+  const classes = [...f.classes].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`);
+  t.diagnostic(`bitcast lines by class: ${classes.join(', ')}`);
   t.diagnostic(
     `statements: decompiled / source, median ${median(f.ratios).toFixed(2)} over ${f.ratios.length} programs`,
   );
