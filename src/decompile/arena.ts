@@ -301,8 +301,10 @@ export class Arena {
             const b = this.exprs[m]!;
             if (b.op !== 'select' || !isInt(this.shape(m)?.scalar ?? 'bool')) continue;
             const [on, off] = [this.constant(b.accept), this.constant(b.reject)];
-            if (on === 0xffffffff && off === 0) return this.mk({ op: 'select', cond: b.cond, accept: x, reject: b.reject });
-            if (on === 0 && off === 0xffffffff) return this.mk({ op: 'select', cond: b.cond, accept: b.accept, reject: x });
+            if (on === 0xffffffff && off === 0)
+              return this.mk({ op: 'select', cond: b.cond, accept: x, reject: b.reject });
+            if (on === 0 && off === 0xffffffff)
+              return this.mk({ op: 'select', cond: b.cond, accept: b.accept, reject: x });
           }
         return this.intern(e, hint!);
       }

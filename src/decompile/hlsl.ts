@@ -999,8 +999,7 @@ class HlslPrinter {
     if (e.op === 'bitcast' && of(e.value)) return this.ex(e.value);
     if (e.op === 'swizzle') {
       const v = this.exprs(e.vector);
-      if (v.op === 'bitcast' && of(v.value))
-        return `${this.ex(v.value, 20)}.${e.pattern.map((k) => COMP[k]).join('')}`;
+      if (v.op === 'bitcast' && of(v.value)) return `${this.ex(v.value, 20)}.${e.pattern.map((k) => COMP[k]).join('')}`;
     }
     if (e.op === 'literal') return literalText(s, e.bits);
     const mem = this.memoryNative(id);

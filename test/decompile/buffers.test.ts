@@ -100,7 +100,8 @@ test(
     assert.match(typed, /\nBuffer<float4> BU : register\(t0\);/);
     assert.match(typed, /\nBuffer<int4> BI : register\(t2\);/);
     assert.match(typed, /\nBuffer<uint4> BUI : register\(t3\);/);
-    assert.match(typed, /asuint\(BU\[/);
+    // read as its declared float4 (into a float local)
+    assert.match(typed, /loaded\w* = BU\[/);
     const rw = checked(join(own, 'cs_atomics_uav/psmain-ps_5_0/shader.dxbc')).hlsl;
     assert.match(rw, /\nRWBuffer<uint> TU : register\(u1\);/);
     assert.match(rw, /InterlockedAdd\(TU\[[^\]]+\], 1u, \w+\);/);

@@ -152,9 +152,7 @@ export function bitcastClasses(
     if (g) shared.add(g[1]!);
   }
   const word = (l: string): boolean =>
-    /\w+_(word|store)\(/.test(l) ||
-    /\bloaded\w*\b/.test(l) ||
-    [...views].some((v) => new RegExp(`\\b${v}\\[`).test(l));
+    /\w+_(word|store)\(/.test(l) || /\bloaded\w*\b/.test(l) || [...views].some((v) => new RegExp(`\\b${v}\\[`).test(l));
   let helper = false;
   let line = '';
   const add = (k: string): void => {

@@ -168,15 +168,7 @@ test('readability: no register names in programs without indexable temporaries',
   assert.equal(f.registerFree, f.registerChecked, f.withRegisters.slice(0, 5).join('\n'));
 });
 
-// The issue's last criterion is not met yet: it runs and reports, marked todo with the reason.
-test(
-  'readability: bitcasts are under 2% of the lines',
-  {
-    skip,
-    todo: 'structured buffer words, groupshared memory typed uint, constant-buffer members read through another type, D3D booleans and-ed with float bits and integer bit tricks on floats keep asuint/asint/asfloat (4.41% with the buffer views, docs/decompile.md "Not yet")',
-  },
-  () => {
-    const f = get();
-    assert.ok(f.bitcastLines / Math.max(1, f.lines) < 0.02, `${f.bitcastLines} of ${f.lines}`);
-  },
-);
+test('readability: bitcasts are under 2% of the lines', { skip }, () => {
+  const f = get();
+  assert.ok(f.bitcastLines / Math.max(1, f.lines) < 0.02, `${f.bitcastLines} of ${f.lines}`);
+});
