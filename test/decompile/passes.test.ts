@@ -232,3 +232,35 @@ test('arena: a bitcast of zero is the zero of the other scalar', () => {
   const cast = a.mk({ op: 'bitcast', to: 'f32', value: zero });
   assert.deepEqual(a.exprs[cast], { op: 'zero', type: table.vec('f32', 4) });
 });
+
+test('arena: a D3D boolean and-ed with x is a select of x and zero; a select of a bitcast and zero is one bitcast', () => {
+  const m = lift(example()).module;
+  const table = new TypeTable(m);
+  const f32 = { kind: 'value' as const, type: { kind: 'scalar' as const, scalar: 'f32' as const } };
+  const a = new Arena(table, m, [], [], [f32, f32]);
+  const x = a.let(0);
+  const y = a.let(1);
+  const cond = a.mk(
+    { op: 'binary', fn: 'lt', left: x, right: y },
+    { kind: 'value', type: { kind: 'scalar', scalar: 'bool' } },
+  );
+  const mask = a.mk({ op: 'select', cond, accept: a.literal('u32', 0xffffffff), reject: a.literal('u32', 0) });
+  const u32 = { kind: 'value' as const, type: { kind: 'scalar' as const, scalar: 'u32' as const } };
+  // asfloat(mask & 0x3f800000u) is c ? 1.0 : 0.0
+  const one = a.mk({ op: 'binary', fn: 'and', left: mask, right: a.literal('u32', 0x3f800000) }, u32);
+  const f = a.mk({ op: 'bitcast', to: 'f32', value: one });
+  assert.deepEqual(a.exprs[f], {
+    op: 'select',
+    cond,
+    accept: a.literal('f32', 0x3f800000),
+    reject: a.literal('f32', 0),
+  });
+  // asfloat(asuint(x) & mask) is c ? x : 0.0 (the mask on either side)
+  const bits = a.mk({ op: 'binary', fn: 'and', left: a.mk({ op: 'bitcast', to: 'u32', value: x }), right: mask }, u32);
+  const g = a.mk({ op: 'bitcast', to: 'f32', value: bits });
+  assert.deepEqual(a.exprs[g], { op: 'select', cond, accept: x, reject: a.literal('f32', 0) });
+  // an and with a select of other constants stays an and
+  const other = a.mk({ op: 'select', cond, accept: a.literal('u32', 1), reject: a.literal('u32', 0) });
+  const kept = a.mk({ op: 'binary', fn: 'and', left: other, right: a.literal('u32', 0x3f800000) }, u32);
+  assert.equal(a.exprs[kept]!.op, 'binary');
+});
