@@ -131,6 +131,9 @@ export class Arena {
         const inner = this.exprs[e.value]!;
         if (inner.op === 'bitcast') return this.mk({ op: 'bitcast', to: e.to, value: inner.value });
         if (inner.op === 'literal' && e.to !== 'bool' && inner.scalar !== 'bool') return this.literal(e.to, inner.bits);
+        // all bits zero is the zero of every 32-bit scalar
+        if (inner.op === 'zero' && s && e.to !== 'bool' && s.scalar !== 'bool')
+          return this.mk({ op: 'zero', type: this.table.vec(e.to, s.width) });
         if (s && e.to !== 'bool' && s.scalar !== 'bool') {
           if (inner.op === 'compose') {
             const parts = inner.parts.map((p) => this.mk({ op: 'bitcast', to: e.to, value: p }));
@@ -288,15 +291,35 @@ export class Arena {
           return e.left;
         if (int(l) && l.bits === 0 && (e.fn === 'add' || e.fn === 'or' || e.fn === 'xor')) return e.right;
         if (int(r) && r.bits === 1 && (e.fn === 'mul' || e.fn === 'div')) return e.left;
+        // a Direct3D boolean (a select of all ones and zero, a comparison's result) and-ed with x is
+        // the select of x and zero, lane by lane: ~0 & x is x, 0 & x is 0
+        if (e.fn === 'and')
+          for (const [m, x] of [
+            [e.left, e.right],
+            [e.right, e.left],
+          ] as const) {
+            const b = this.exprs[m]!;
+            if (b.op !== 'select' || !isInt(this.shape(m)?.scalar ?? 'bool')) continue;
+            const [on, off] = [this.constant(b.accept), this.constant(b.reject)];
+            if (on === 0xffffffff && off === 0)
+              return this.mk({ op: 'select', cond: b.cond, accept: x, reject: b.reject });
+            if (on === 0 && off === 0xffffffff)
+              return this.mk({ op: 'select', cond: b.cond, accept: b.accept, reject: x });
+          }
         return this.intern(e, hint!);
       }
       case 'select': {
         if (e.accept === e.reject) return e.accept;
         const c = this.constant(e.cond);
         if (c !== undefined) return c ? e.accept : e.reject;
-        // both sides bitcasts from one scalar S: one bitcast of a select of S
-        const bitcasts = this.exprs[e.accept]!.op === 'bitcast' && this.exprs[e.reject]!.op === 'bitcast';
-        const from = bitcasts ? this.castsFrom([e.accept, e.reject]) : undefined;
+        // both sides bitcasts from one scalar S (or one of them zero, which is zero in S too): one
+        // bitcast of a select of S
+        const isCast = (x: ExprId): boolean => this.exprs[x]!.op === 'bitcast';
+        const side = (x: ExprId): boolean => isCast(x) || this.constant(x) === 0;
+        const from =
+          side(e.accept) && side(e.reject) && (isCast(e.accept) || isCast(e.reject))
+            ? this.castsFrom([e.accept, e.reject])
+            : undefined;
         const own = this.shape(e.accept);
         if (from !== undefined && own) {
           const cast = (x: ExprId): ExprId => this.mk({ op: 'bitcast', to: from, value: x });
@@ -366,6 +389,7 @@ export class Arena {
   constant(id: ExprId): number | undefined {
     const e = this.exprs[id]!;
     if (e.op === 'literal') return e.bits;
+    if (e.op === 'zero') return this.shape(id) ? 0 : undefined;
     if (e.op === 'splat') return this.constant(e.value);
     if (e.op === 'compose') {
       const bits = e.parts.map((p) => this.constant(p));

@@ -55,6 +55,14 @@ function rootLocalOf(f: Function, ptr: ExprId): number | undefined {
   return e.op === 'local' ? e.local : undefined;
 }
 
+/** Whether a pointer expression is rooted at a global (through member and access): memory the IR
+ * holds as words, whose loads have no type of their own. */
+function rootsAtGlobal(f: Function, ptr: ExprId): boolean {
+  let e = f.exprs[ptr]!;
+  while (e.op === 'member' || e.op === 'access') e = f.exprs[e.base]!;
+  return e.op === 'global';
+}
+
 /** Rebuilds a function with a plan applied. */
 function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resolved[], plan: Plan): Typed {
   const letTypes: Resolved[] = [];
@@ -163,7 +171,9 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       const to = retype.get(rootLocal(e.pointer)!)!;
       const t = types[id]!;
       const load = a.mk({ op: 'load', pointer: copy(e.pointer) }, { ...t, type: retypedOf(table, t.type, to) });
-      out = a.mk({ op: 'bitcast', to: 'u32', value: load }, t);
+      // read back as the local's old scalar
+      const from = (t.type as Extract<Type, { kind: 'scalar' | 'vector' }>).scalar;
+      out = a.mk({ op: 'bitcast', to: from, value: load }, t);
     } else out = a.mk(mapChildren(e, copy), types[id]);
     memo.set(id, out);
     return out;
@@ -546,8 +556,16 @@ function retypes(
     if (local.init !== undefined && f.exprs[local.init]!.op !== 'zero') return false;
     let t = a.table.types[local.type]!;
     if (t.kind === 'array' && t.length !== null) t = a.table.types[t.base]!;
-    return (t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32';
+    return (t.kind === 'scalar' || t.kind === 'vector') && t.scalar !== 'bool';
   };
+  /** The scalar of a candidate local (or of its array's elements). */
+  const scalarOfLocal = (l: number): Scalar => {
+    let t = a.table.types[f.locals[l]!.type]!;
+    if (t.kind === 'array') t = a.table.types[t.base]!;
+    return (t as Extract<Type, { kind: 'scalar' | 'vector' }>).scalar;
+  };
+  /** The scalar of the local whose votes are being taken: a plain read or store votes for it. */
+  let own: Scalar = 'u32';
   // votes per local and lane (a scalar or array local has one lane; a whole-vector access votes in each)
   const votes = new Map<number, Map<Scalar, number>[]>();
   const lanesOf = (l: number): number => {
@@ -580,6 +598,8 @@ function retypes(
       if (s.op === 'store') {
         const l = root(s.pointer);
         if (l !== undefined && candidate(l)) continue;
+        // a word stored to memory (a buffer, groupshared): the IR's words have no type of their own
+        if (l === undefined && rootsAtGlobal(f, s.pointer)) continue;
       }
       stmtReads.set(x, (stmtReads.get(x) ?? 0) + 1);
     }
@@ -599,10 +619,11 @@ function retypes(
       intScalar(e.left)) ||
     (e.op === 'unary' && intScalar(e.arg));
   /** How a value is read, as votes: through bitcast<S> for S, by a signless integer operation or a
-   * copy into a candidate local for none, anything else for u32; a swizzle, compose or let passes its reads on. */
+   * copy into a candidate local or a store to memory for none, anything else for u32; a swizzle,
+   * compose, select (its accepted and rejected values) or let passes its reads on. */
   const readVotes = (id: ExprId, into: Map<Scalar, number>, depth = 0): void => {
     for (const p of parents[id]!) parentVotes(p, id, into, depth);
-    into.set('u32', (into.get('u32') ?? 0) + (stmtReads.get(id) ?? 0));
+    into.set(own, (into.get(own) ?? 0) + (stmtReads.get(id) ?? 0));
     for (const [l, v] of letValue) if (v === id) for (const r of letReads.get(l) ?? []) readVotes(r, into, depth + 1);
   };
   /** The votes of one reader `p` of `id`. */
@@ -610,19 +631,22 @@ function retypes(
     const add = (sc: Scalar, w: number): void => void into.set(sc, (into.get(sc) ?? 0) + w);
     const e = f.exprs[p]!;
     if (e.op === 'bitcast' && e.to !== 'bool') add(e.to, n[p]!);
-    else if (e.op === 'swizzle' || e.op === 'compose') {
-      if (depth > 8) add('u32', n[p]!);
+    else if (e.op === 'swizzle' || e.op === 'compose' || (e.op === 'select' && e.cond !== id)) {
+      if (depth > 8) add(own, n[p]!);
       else readVotes(p, into, depth + 1);
-    } else if (!signless(e, id)) add('u32', n[p]!);
+    } else if (!signless(e, id)) add(own, n[p]!);
   };
   /** The scalar a stored value is made of: S for bitcast<u32>(x of S), none for a literal, a copy
-   * of a candidate local, or a signless integer operation (or compose, select) of those; else u32. */
+   * of a candidate local or a word of memory, or a signless integer operation (or compose, select) of those; else u32. */
   const valueScalar = (id: ExprId, depth = 0): Scalar | 'none' => {
     const e = f.exprs[id]!;
-    if (depth > 8) return 'u32';
+    // a value of its own scalar (and a mix of scalars: the local's own)
+    const sh = a.shape(id);
+    const plain: Scalar = sh && sh.scalar !== 'bool' ? sh.scalar : own;
+    if (depth > 8) return plain;
     const join = (xs: (Scalar | 'none')[]): Scalar | 'none' => {
       const some = [...new Set(xs.filter((x) => x !== 'none'))];
-      return some.length === 0 ? 'none' : some.length === 1 ? some[0]! : 'u32';
+      return some.length === 0 ? 'none' : some.length === 1 ? some[0]! : own;
     };
     switch (e.op) {
       case 'literal':
@@ -632,38 +656,44 @@ function retypes(
       case 'swizzle':
         return valueScalar(e.vector, depth + 1);
       case 'bitcast': {
+        // of x of S: S; of a copy of a candidate, a literal, or integer work of those: none
         const inner = a.shape(e.value);
-        return inner && inner.scalar !== 'bool' ? inner.scalar : 'u32';
+        if (!inner || inner.scalar === 'bool') return own;
+        return valueScalar(e.value, depth + 1) === 'none' ? 'none' : inner.scalar;
       }
       case 'load': {
+        // a candidate's copy, or a word of memory (a buffer, groupshared, constant buffer): the
+        // IR's words have no type of their own, the local's other uses type it
         const l = root(e.pointer);
-        return l !== undefined && candidate(l) ? 'none' : 'u32';
+        if (l !== undefined) return candidate(l) ? 'none' : plain;
+        return rootsAtGlobal(f, e.pointer) ? 'none' : plain;
       }
       case 'let': {
         const v = letValue.get(e.let);
-        return v === undefined ? 'u32' : valueScalar(v, depth + 1);
+        return v === undefined ? plain : valueScalar(v, depth + 1);
       }
       case 'binary':
-        if (!signless(e, e.left)) return 'u32';
+        if (!signless(e, e.left)) return plain;
         return join(
           e.fn === 'shl'
             ? [valueScalar(e.left, depth + 1)]
             : [valueScalar(e.left, depth + 1), valueScalar(e.right, depth + 1)],
         );
       case 'unary':
-        return intScalar(e.arg) ? valueScalar(e.arg, depth + 1) : 'u32';
+        return intScalar(e.arg) ? valueScalar(e.arg, depth + 1) : plain;
       case 'compose':
         return join(e.parts.map((x) => valueScalar(x, depth + 1)));
       case 'select':
         return join([valueScalar(e.accept, depth + 1), valueScalar(e.reject, depth + 1)]);
       default:
-        return 'u32';
+        return plain;
     }
   };
   f.exprs.forEach((e, i) => {
     if (n[i] === 0 || e.op !== 'load') return;
     const l = root(e.pointer);
     if (l === undefined || !candidate(l)) return;
+    own = scalarOfLocal(l);
     // a whole load read through a swizzle votes for the lanes it picks
     for (const p of parents[i]!) {
       const into = new Map<Scalar, number>();
@@ -671,7 +701,7 @@ function retypes(
       const pe = f.exprs[p]!;
       for (const [sc, k] of into) vote(l, sc, k, e.pointer, pe.op === 'swizzle' ? pe.pattern : undefined);
     }
-    const rest = new Map<Scalar, number>([['u32', stmtReads.get(i) ?? 0]]);
+    const rest = new Map<Scalar, number>([[own, stmtReads.get(i) ?? 0]]);
     for (const [lt, v] of letValue) if (v === i) for (const r of letReads.get(lt) ?? []) readVotes(r, rest, 1);
     for (const [sc, k] of rest) vote(l, sc, k, e.pointer);
   });
@@ -679,6 +709,7 @@ function retypes(
     if (s.op !== 'store') return;
     const l = root(s.pointer);
     if (l === undefined || !candidate(l)) return;
+    own = scalarOfLocal(l);
     const sc = valueScalar(s.value);
     if (sc !== 'none') vote(l, sc, 1, s.pointer);
   });
@@ -697,17 +728,19 @@ function retypes(
     }
   });
   for (const [l, lanes] of votes) {
-    // each lane's scalar: the one that outvotes u32, else u32 where anything votes for it
+    // each lane's scalar: the one that outvotes the local's own, else its own where anything votes for it
+    const mine = scalarOfLocal(l);
     const bests = new Set<Scalar>();
     for (const v of lanes) {
-      const plain = v.get('u32') ?? 0;
+      const plain = v.get(mine) ?? 0;
       let best: Scalar | undefined;
-      for (const s of ['f32', 'i32'] as const) if ((v.get(s) ?? 0) > Math.max(plain, best ? v.get(best)! : 0)) best = s;
+      for (const s of (['u32', 'f32', 'i32'] as const).filter((x) => x !== mine))
+        if ((v.get(s) ?? 0) > Math.max(plain, best ? v.get(best)! : 0)) best = s;
       if (best) bests.add(best);
-      else if (plain > 0) bests.add('u32');
+      else if (plain > 0) bests.add(mine);
     }
     const [only] = bests;
-    if (bests.size === 1 && only !== 'u32') out.set(l, only!);
+    if (bests.size === 1 && only !== mine) out.set(l, only!);
     // lanes that want different scalars go apart, each retyped on its own
     else if (bests.size > 1 && laneWise.has(l)) split.add(l);
   }

@@ -31,6 +31,7 @@ import type { SignatureElement } from '../parts/signature.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
 import { refuse } from './refuse.js';
 import { localName } from './passes.js';
+import { childrenOf, stmtExprs, walkStmts } from './ssa.js';
 
 const SCALAR: Readonly<Record<Scalar, string>> = { f32: 'float', i32: 'int', u32: 'uint', bool: 'bool' };
 const COMP = 'xyzw';
@@ -300,7 +301,9 @@ class HlslPrinter {
         const name = this.unique(g.name);
         this.globalNames.set(gi, name);
         const [el, dims] = this.arrayDecl(t);
-        out.push(`groupshared ${el} ${name}${dims};`);
+        const s = this.sharedScalar(gi, t);
+        if (s) this.sharedScalars.set(gi, s);
+        out.push(`groupshared ${s ? SCALAR[s] : el} ${name}${dims};`);
         return;
       }
       if (!r && this.isCounter(gi, t)) return;
@@ -614,7 +617,7 @@ class HlslPrinter {
           out.push(`${pad}${raw.name}.Store(${this.ex(raw.index, 11)} << 2, ${this.ex(s.value)});`);
           return;
         }
-        out.push(`${pad}${this.ex(s.pointer)} = ${this.ex(s.value)};`);
+        out.push(`${pad}${this.ex(s.pointer)} = ${this.exAs(s.value, this.sharedElement(s.pointer) ?? 'u32')};`);
         return;
       }
       case 'if': {
@@ -986,6 +989,46 @@ class HlslPrinter {
     return undefined;
   }
 
+  /** The text of `id`, a u32 value, as a value of `s`: `x` for `bitcast<u32>(x)` with x of `s` (and
+   * `x.yz` for a swizzle of it), a literal as `s`'s literal, a memory word the HLSL declares as `s`
+   * (memoryNative) as itself; else the bitcast. A bitcast never changes a bit, so each is the same word. */
+  private exAs(id: ExprId, s: Scalar): string {
+    if (s === 'u32' || s === 'bool') return this.ex(id);
+    const e = this.exprs(id);
+    const of = (x: ExprId): boolean => scalarOf(this.value(x)) === s;
+    if (e.op === 'bitcast' && of(e.value)) return this.ex(e.value);
+    if (e.op === 'swizzle') {
+      const v = this.exprs(e.vector);
+      if (v.op === 'bitcast' && of(v.value)) return `${this.ex(v.value, 20)}.${e.pattern.map((k) => COMP[k]).join('')}`;
+    }
+    if (e.op === 'literal') return literalText(s, e.bits);
+    const mem = this.memoryNative(id);
+    if (mem) return castText(mem.scalar, s, mem.text);
+    return castText('u32', s, this.ex(id));
+  }
+
+  /** A load of a memory word the HLSL declares with its own scalar (a buffer view's word or element,
+   * a groupshared array typed by its uses): its text as declared, and that scalar. */
+  private memoryNative(id: ExprId): { text: string; scalar: Scalar } | undefined {
+    const e = this.exprs(id);
+    if (e.op !== 'load') return undefined;
+    const ptr = this.exprs(e.pointer);
+    const view = this.viewAccess(ptr);
+    if (view) return this.viewNative(view.v, view.index);
+    const g = this.sharedElement(e.pointer);
+    if (g) return { text: this.ex(e.pointer), scalar: g };
+    return undefined;
+  }
+
+  /** The scalar of the groupshared array an element pointer (`access` or `member` of the global) is
+   * into, where the HLSL declares it as another scalar than the IR's u32. */
+  private sharedElement(ptr: ExprId): Scalar | undefined {
+    const p = this.exprs(ptr);
+    if (p.op !== 'access' && p.op !== 'member') return undefined;
+    const b = this.exprs(p.base);
+    return b.op === 'global' ? this.sharedScalars.get(b.global) : undefined;
+  }
+
   /** `x` when `id` is `bitcast<to>(x)`, or undefined. */
   private uncast(id: ExprId, to: Scalar): ExprId | undefined {
     const e = this.exprs(id);
@@ -1165,6 +1208,8 @@ class HlslPrinter {
         const ptr = this.exprs(e.pointer);
         const g = ptr.op === 'global' ? ptr : undefined;
         if (g && this.cbs.has(g.global)) return refuse('operation not handled', 'a whole constant buffer read');
+        const shared = this.sharedElement(e.pointer);
+        if (shared) return [castText(shared, 'u32', this.ex(e.pointer)), ATOM];
         return this.exP(e.pointer);
       }
       case 'unary': {
@@ -1181,8 +1226,11 @@ class HlslPrinter {
       }
       case 'math':
         return [this.math(e, id), ATOM];
-      case 'bitcast':
-        return [`${e.to === 'f32' ? 'asfloat' : e.to === 'i32' ? 'asint' : 'asuint'}(${this.ex(e.value)})`, ATOM];
+      case 'bitcast': {
+        const mem = this.memoryNative(e.value);
+        if (mem) return [castText(mem.scalar, e.to, mem.text), ATOM];
+        return [castText(scalarOf(this.value(e.value)) ?? 'u32', e.to, this.ex(e.value)), ATOM];
+      }
       case 'convert': {
         const t = this.value(id);
         const from = scalarOf(this.value(e.value));
@@ -1510,7 +1558,7 @@ class HlslPrinter {
         words = Array.from({ length: n }, (_, i) => ({ path: `.w[${i}]`, scalar: 'u32' as const }));
       }
       out.push(`${rw ? 'RW' : ''}StructuredBuffer<${elType}> ${name} : ${reg};`);
-      this.views.set(gi, { name, structured: true, words });
+      this.views.set(gi, { name, structured: true, words, scalar: mostWords(words) });
       return true;
     }
     const binding = reflected ? this.rdef?.bindings.find((b) => b.name === reflected) : undefined;
@@ -1519,7 +1567,7 @@ class HlslPrinter {
     const lanes = base.kind === 'vector' ? 4 : 1;
     const decl = `${rw ? 'RW' : ''}Buffer<${SCALAR[s]}${lanes === 4 ? '4' : ''}>`;
     out.push(`${decl} ${name} : ${reg};`);
-    this.views.set(gi, { name, structured: false, words: [{ path: '', scalar: s }] });
+    this.views.set(gi, { name, structured: false, words: [{ path: '', scalar: s }], scalar: s });
     return true;
   }
 
@@ -1540,18 +1588,102 @@ class HlslPrinter {
     return { text: `${v.name}[${this.ex(index)}]${w.path}`, scalar: w.scalar };
   }
 
-  /** A word (structured) or element (typed) of a view, read as the IR's u32 lanes. */
-  private viewLoad(v: BufferView, index: ExprId): string {
+  /** A word (structured) or element (typed) of a view as the HLSL declares it: the member (one word an
+   * element), the element (typed), or the `word` helper's call, and the scalar that is. */
+  private viewNative(v: BufferView, index: ExprId): { text: string; scalar: Scalar } {
     const l = this.viewLvalue(v, index);
-    if (l) return toWord(l.scalar, l.text);
-    return `${this.viewHelper(v, 'word')}(${this.ex(index)})`;
+    if (l) return l;
+    return { text: `${this.viewHelper(v, 'word')}(${this.ex(index)})`, scalar: v.scalar };
   }
 
-  /** A store of the IR's u32 lanes to a word (structured) or element (typed) of a view. */
+  /** A word (structured) or element (typed) of a view, read as `want` (the IR's u32 lanes unless a
+   * bitcast reads them). */
+  private viewLoad(v: BufferView, index: ExprId, want: Scalar = 'u32'): string {
+    const n = this.viewNative(v, index);
+    return castText(n.scalar, want, n.text);
+  }
+
+  /** A store of the IR's u32 lanes to a word (structured) or element (typed) of a view, the value
+   * written as the view's own scalar. */
   private viewStore(v: BufferView, index: ExprId, value: ExprId): string {
     const l = this.viewLvalue(v, index);
-    if (l) return `${l.text} = ${fromWord(l.scalar, this.ex(value))};`;
-    return `${this.viewHelper(v, 'store')}(${this.ex(index)}, ${this.ex(value)});`;
+    if (l) return `${l.text} = ${this.exAs(value, l.scalar)};`;
+    return `${this.viewHelper(v, 'store')}(${this.ex(index)}, ${this.exAs(value, v.scalar)});`;
+  }
+
+  // ---- groupshared arrays typed by their uses
+
+  /** Groupshared arrays the HLSL declares with another scalar than the IR's u32 words. */
+  private readonly sharedScalars = new Map<number, Scalar>();
+
+  /**
+   * The scalar a groupshared array of u32 words (one dimension) is declared as, by its uses in the
+   * entry function, as fold.ts types a local: a store of `bitcast<u32>(x)` (or a swizzle of it) with
+   * x of S votes S, a load read through `bitcast<S>` votes S, a literal store none, every other load
+   * or store u32; S where it outvotes u32. An array used any other way (an atomic, a whole read)
+   * stays u32. The words are the same either way: reads and writes cast where the use is another type.
+   */
+  private sharedScalar(gi: number, t: Type): Scalar | undefined {
+    if (t.kind !== 'array' || this.m.types[t.base]!.kind !== 'scalar') return undefined;
+    if ((this.m.types[t.base] as Extract<Type, { kind: 'scalar' }>).scalar !== 'u32') return undefined;
+    const ep = this.p.module.entryPoints[0];
+    if (!ep) return undefined;
+    const fn = this.m.functions[ep.function]!;
+    const types = resolveFunction(this.m, fn);
+    const scalar = (x: ExprId): Scalar | undefined => scalarOf(types[x]!.type);
+    const element = (ptr: ExprId): boolean => {
+      const p = fn.exprs[ptr]!;
+      if (p.op !== 'access' && p.op !== 'member') return false;
+      const b = fn.exprs[p.base]!;
+      return b.op === 'global' && b.global === gi;
+    };
+    const votes = new Map<Scalar, number>();
+    const vote = (s: Scalar): void => void votes.set(s, (votes.get(s) ?? 0) + 1);
+    let other = false;
+    const seen = new Set<ExprId>();
+    /** The index of an element pointer (a member's is a constant). */
+    const indexOf = (ptr: ExprId): ExprId | undefined => {
+      const p = fn.exprs[ptr]!;
+      return p.op === 'access' ? p.index : undefined;
+    };
+    const visit = (id: ExprId): void => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      const e = fn.exprs[id]!;
+      const read = e.op === 'bitcast' ? fn.exprs[e.value]! : e;
+      if (read.op === 'load' && element(read.pointer)) {
+        vote(e.op === 'bitcast' ? e.to : 'u32');
+        const ix = indexOf(read.pointer);
+        if (ix !== undefined) visit(ix);
+        return;
+      }
+      // the array reached another way than a word's load or store: an atomic, a whole read
+      if (element(id) || (e.op === 'global' && e.global === gi)) other = true;
+      for (const c of childrenOf(e)) visit(c);
+    };
+    const stored = (v: ExprId): Scalar | 'none' => {
+      const e = fn.exprs[v]!;
+      if (e.op === 'literal') return 'none';
+      const inner = e.op === 'swizzle' ? fn.exprs[e.vector]! : e;
+      return inner.op === 'bitcast' ? (scalar(inner.value) ?? 'u32') : 'u32';
+    };
+    walkStmts(fn.body, (st) => {
+      if (st.op === 'store' && element(st.pointer)) {
+        const s = stored(st.value);
+        if (s !== 'none') vote(s);
+        const ix = indexOf(st.pointer);
+        if (ix !== undefined) visit(ix);
+        visit(st.value);
+        return;
+      }
+      for (const x of stmtExprs(st)) visit(x);
+    });
+    if (other) return undefined;
+    const plain = votes.get('u32') ?? 0;
+    let best: Scalar | undefined;
+    for (const s of ['f32', 'i32'] as const)
+      if ((votes.get(s) ?? 0) > Math.max(plain, best ? votes.get(best)! : 0)) best = s;
+    return best;
   }
 
   /** The lvalue an atomic on a view's word works on: a u32 word, one an element (an atomic on a
@@ -1603,11 +1735,17 @@ class HlslPrinter {
           '}',
         );
     } else {
-      lines.push(kind === 'word' ? `uint ${fnName}(uint word)` : `void ${fnName}(uint word, uint value)`, '{');
+      // words of one scalar are read and written as it; words of several as the IR's u32
+      const s = v.scalar;
+      lines.push(
+        kind === 'word' ? `${SCALAR[s]} ${fnName}(uint word)` : `void ${fnName}(uint word, ${SCALAR[s]} value)`,
+        '{',
+      );
       lines.push(`    uint element = word / ${n}u;`, `    uint k = word % ${n}u;`);
       v.words.forEach((w, i) => {
         const at = `${v.name}[element]${w.path}`;
-        const body = kind === 'word' ? `return ${toWord(w.scalar, at)};` : `${at} = ${fromWord(w.scalar, 'value')};`;
+        const body =
+          kind === 'word' ? `return ${castText(w.scalar, s, at)};` : `${at} = ${castText(s, w.scalar, 'value')};`;
         const cond = i === n - 1 ? (i === 0 ? '' : 'else ') : `${i === 0 ? '' : 'else '}if (k == ${i}u) `;
         lines.push(kind === 'word' && i === n - 1 ? `    ${body}` : `    ${cond}${body}`);
       });
@@ -1681,6 +1819,9 @@ interface BufferView {
   /** Structured: the words of one element, in order (stride / 4 of them). Typed: one entry, the
    * element's scalar, path '' (the IR's element is the view's element). */
   readonly words: readonly ElementWord[];
+  /** The scalar most of the words have (u32 where none has more than the others): the helpers
+   * read and write the words as it, casting those of another scalar. */
+  readonly scalar: Scalar;
 }
 
 /** The words of an element of a structured buffer of RDEF type `t` (tightly packed, as structured
@@ -1739,6 +1880,17 @@ function returnScalar(t: number | undefined): Scalar {
   return t === 3 ? 'i32' : t === 4 ? 'u32' : t === undefined ? 'u32' : 'f32';
 }
 
-/** A u32 word as a value of `s`, and a value of `s` as its u32 word. */
-const fromWord = (s: Scalar, v: string): string => (s === 'u32' ? v : `${s === 'f32' ? 'asfloat' : 'asint'}(${v})`);
-const toWord = (s: Scalar, v: string): string => (s === 'u32' ? v : `asuint(${v})`);
+/** The scalar most words of an element have; u32 on a tie. */
+function mostWords(words: readonly ElementWord[]): Scalar {
+  const n = new Map<Scalar, number>();
+  for (const w of words) n.set(w.scalar, (n.get(w.scalar) ?? 0) + 1);
+  const top = Math.max(...n.values());
+  const best = [...n].filter(([, k]) => k === top);
+  return best.length === 1 ? best[0]![0] : 'u32';
+}
+
+/** HLSL's bitcast of `text`, a value of scalar `from`, to `to` (the text itself when they are one). */
+function castText(from: Scalar, to: Scalar, text: string): string {
+  if (from === to) return text;
+  return `${to === 'f32' ? 'asfloat' : to === 'i32' ? 'asint' : 'asuint'}(${text})`;
+}

@@ -49,11 +49,15 @@ test(
       hlsl,
       /\nStructuredBuffer<Particle> In\w* : register\(t0\);\nRWStructuredBuffer<Particle> Out\w* : register\(u0\);/,
     );
-    // word w of the element array is element w / 8, word w % 8 of it,, read as the member holding it
+    // word w of the element array is element w / 8, word w % 8 of it, read as the member holding it;
+    // seven of the eight words are floats, so the helpers read and write floats (the uint cast)
     assert.match(hlsl, /uint element = word \/ 8u;/);
-    assert.match(hlsl, /if \(k == 1u\) return asuint\(In\w*\[element\]\.pos\.y\);/);
-    assert.match(hlsl, /return In\w*\[element\]\.flags;/);
-    assert.match(hlsl, /else if \(k == 5u\) Out\w*\[element\]\.vel\.y = asfloat\(value\);/);
+    assert.match(hlsl, /\nfloat In\w*_word\(uint word\)\n/);
+    assert.match(hlsl, /\nvoid Out\w*_store\(uint word, float value\)\n/);
+    assert.match(hlsl, /if \(k == 1u\) return In\w*\[element\]\.pos\.y;/);
+    assert.match(hlsl, /return asfloat\(In\w*\[element\]\.flags\);/);
+    assert.match(hlsl, /else if \(k == 5u\) Out\w*\[element\]\.vel\.y = value;/);
+    assert.match(hlsl, /else Out\w*\[element\]\.flags = asuint\(value\);/);
     // the IR's bounds check stays: the length in words from GetDimensions
     assert.match(hlsl, /GetDimensions\(count, stride\);\n {4}return count \* 8u;/);
   },
@@ -96,7 +100,8 @@ test(
     assert.match(typed, /\nBuffer<float4> BU : register\(t0\);/);
     assert.match(typed, /\nBuffer<int4> BI : register\(t2\);/);
     assert.match(typed, /\nBuffer<uint4> BUI : register\(t3\);/);
-    assert.match(typed, /asuint\(BU\[/);
+    // read as its declared float4 (into a float local)
+    assert.match(typed, /loaded\w* = BU\[/);
     const rw = checked(join(own, 'cs_atomics_uav/psmain-ps_5_0/shader.dxbc')).hlsl;
     assert.match(rw, /\nRWBuffer<uint> TU : register\(u1\);/);
     assert.match(rw, /InterlockedAdd\(TU\[[^\]]+\], 1u, \w+\);/);

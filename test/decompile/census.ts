@@ -118,3 +118,59 @@ export function describeCensus(label: string, c: Census): string {
     `${c.lifted - c.hlsl} refused (${refused.join(', ') || 'none'})`
   );
 }
+
+/** The classes of bitcast lines (asfloat/asint/asuint) of printed HLSL, as docs/decompile.md "Not yet"
+ * names them, each line in the first class whose rule it meets (rules over the text, in this order):
+ *   buffer view helper   a line of a structured view's `X_word`/`X_store` helper (its member reads and writes);
+ *   buffer view word     a read or write of a view's word: `X_word(`, `X_store(`, a `loaded` local, `X[...]`
+ *                        of a view declared in the program;
+ *   groupshared          a read or write of a `groupshared` array;
+ *   constant buffer      a bitcast of a constant-buffer member (the members declared in the program's cbuffers);
+ *   mask and float bits  `&`, `|`, `^` or `~` inside the cast (booleans and-ed with float bits, bit tricks);
+ *   local                a bitcast of a kept local (`merged`, `indexed`);
+ *   other                the rest. */
+export function bitcastClasses(
+  hlsl: string,
+  into = new Map<string, number>(),
+  each?: (cls: string, line: string) => void,
+): Map<string, number> {
+  const lines = hlsl.replace(/\/\/.*$/gm, '').split('\n');
+  const cbMembers = new Set<string>();
+  const views = new Set<string>();
+  const shared = new Set<string>();
+  let inCb = false;
+  for (const l of lines) {
+    if (/^cbuffer\b/.test(l)) inCb = true;
+    else if (inCb && /^};/.test(l)) inCb = false;
+    else if (inCb) {
+      const m = /(\w+)(\[\d+\])?(\s*:.*)?;\s*$/.exec(l);
+      if (m) cbMembers.add(m[1]!);
+    }
+    const v = /^(RW)?(Structured)?Buffer<[^>]*> (\w+)/.exec(l);
+    if (v) views.add(v[3]!);
+    const g = /^groupshared \w+ (\w+)\[/.exec(l);
+    if (g) shared.add(g[1]!);
+  }
+  const word = (l: string): boolean =>
+    /\w+_(word|store)\(/.test(l) || /\bloaded\w*\b/.test(l) || [...views].some((v) => new RegExp(`\\b${v}\\[`).test(l));
+  let helper = false;
+  let line = '';
+  const add = (k: string): void => {
+    into.set(k, (into.get(k) ?? 0) + 1);
+    each?.(k, line);
+  };
+  for (const l of lines) {
+    line = l;
+    const head = /^\w+ (\w+)\(/.exec(l);
+    if (head) helper = [...views].some((v) => head[1] === `${v}_word` || head[1] === `${v}_store`);
+    if (!/\bas(float|int|uint)\(/.test(l)) continue;
+    if (helper) add('buffer view helper');
+    else if (word(l)) add('buffer view word');
+    else if ([...shared].some((g) => new RegExp(`\\b${g}\\[`).test(l))) add('groupshared');
+    else if ([...cbMembers].some((c) => new RegExp(`\\bas(float|int|uint)\\(${c}\\b`).test(l))) add('constant buffer');
+    else if (/\bas(float|int|uint)\([^;]*[&|^~]/.test(l)) add('mask and float bits');
+    else if (/\bas(float|int|uint)\((merged|indexed)\w*\b/.test(l)) add('local');
+    else add('other');
+  }
+  return into;
+}

@@ -197,3 +197,70 @@ test('arena: signless integer operations, composes, selects and swizzles move a 
       (a.exprs[swe.vector] as { value: number }).value === v,
   );
 });
+
+// Memory the IR holds as u32 words: a word stored to a kept local votes for no type (its other uses
+// type it), a bounds-checked read (a select's accepted value) passes its reads on, and the printer
+// reads and writes each word as the scalar the HLSL declares it with.
+test('memory words: a local loaded from a float buffer is a float local, groupshared floats are declared float', () => {
+  const structured = fixture('oracle/own/cs_uav_structured/main-cs_5_0/shader.dxbc');
+  const { text: s, casts } = hlslOf(structured);
+  // the words the program reads as floats: float locals, read and stored through float helpers; the
+  // bitcasts left are the uint `flags` word's (20 bitcast lines before: every word through asuint)
+  assert.match(s, /\n {4}float loaded\w* = /);
+  assert.match(s, /\n {8}loaded\w* = In\w*_word\(/);
+  assert.equal(casts, 4, s);
+  assert.equal((s.match(/flags/g) ?? []).length >= 2, true);
+  const shared = fixture('oracle/own/cs_barrier_flow/sharedLoop-cs_5_0/shader.dxbc');
+  const g = hlslOf(shared).text;
+  // stored floats as themselves, read into float locals without a cast
+  assert.match(g, /\ngroupshared float g0\[\d+\];/);
+  assert.match(g, /\n {12}g0\[\w+\] = t\d+\.x;/);
+  assert.match(g, /\n {12}loaded\w* = g0\[/);
+  for (const bytes of [structured, shared]) {
+    const p = lift(bytes);
+    const r = readableProgram(p);
+    assert.deepEqual(validateModule(r.module), []);
+    assert.equal(equivalence(p, r, [1, 2]).kind, 'same');
+  }
+});
+
+test('arena: a bitcast of zero is the zero of the other scalar', () => {
+  const m = lift(example()).module;
+  const table = new TypeTable(m);
+  const a = new Arena(table, m, [], [], []);
+  const zero = a.mk({ op: 'zero', type: table.vec('u32', 4) });
+  const cast = a.mk({ op: 'bitcast', to: 'f32', value: zero });
+  assert.deepEqual(a.exprs[cast], { op: 'zero', type: table.vec('f32', 4) });
+});
+
+test('arena: a D3D boolean and-ed with x is a select of x and zero; a select of a bitcast and zero is one bitcast', () => {
+  const m = lift(example()).module;
+  const table = new TypeTable(m);
+  const f32 = { kind: 'value' as const, type: { kind: 'scalar' as const, scalar: 'f32' as const } };
+  const a = new Arena(table, m, [], [], [f32, f32]);
+  const x = a.let(0);
+  const y = a.let(1);
+  const cond = a.mk(
+    { op: 'binary', fn: 'lt', left: x, right: y },
+    { kind: 'value', type: { kind: 'scalar', scalar: 'bool' } },
+  );
+  const mask = a.mk({ op: 'select', cond, accept: a.literal('u32', 0xffffffff), reject: a.literal('u32', 0) });
+  const u32 = { kind: 'value' as const, type: { kind: 'scalar' as const, scalar: 'u32' as const } };
+  // asfloat(mask & 0x3f800000u) is c ? 1.0 : 0.0
+  const one = a.mk({ op: 'binary', fn: 'and', left: mask, right: a.literal('u32', 0x3f800000) }, u32);
+  const f = a.mk({ op: 'bitcast', to: 'f32', value: one });
+  assert.deepEqual(a.exprs[f], {
+    op: 'select',
+    cond,
+    accept: a.literal('f32', 0x3f800000),
+    reject: a.literal('f32', 0),
+  });
+  // asfloat(asuint(x) & mask) is c ? x : 0.0 (the mask on either side)
+  const bits = a.mk({ op: 'binary', fn: 'and', left: a.mk({ op: 'bitcast', to: 'u32', value: x }), right: mask }, u32);
+  const g = a.mk({ op: 'bitcast', to: 'f32', value: bits });
+  assert.deepEqual(a.exprs[g], { op: 'select', cond, accept: x, reject: a.literal('f32', 0) });
+  // an and with a select of other constants stays an and
+  const other = a.mk({ op: 'select', cond, accept: a.literal('u32', 1), reject: a.literal('u32', 0) });
+  const kept = a.mk({ op: 'binary', fn: 'and', left: other, right: a.literal('u32', 0x3f800000) }, u32);
+  assert.equal(a.exprs[kept]!.op, 'binary');
+});
