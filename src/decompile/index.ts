@@ -13,10 +13,12 @@ import type { Program } from '../ir/program.js';
 import { emitWgsl, emitWgslWithMap, type WgslWithMap } from '../wgsl/index.js';
 import { readableProgram, type PassOptions } from './passes.js';
 import { printHlsl, printHlslWithMap } from './hlsl.js';
+import { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
 
 export { readableProgram, readableModule } from './passes.js';
 export { printHlsl, printHlslWithMap } from './hlsl.js';
 export { DecompileRefusal } from './refuse.js';
+export { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
 
 export interface Decompiled {
   /** The lifted program. */
@@ -26,6 +28,9 @@ export interface Decompiled {
   readonly rdef: Rdef | undefined;
   /** The input signature (ISGN/ISG1), when the container has one that reads. */
   readonly inputSignature?: readonly SignatureElement[];
+  /** The source line of each instruction, from the container's SPDB or SDBG (a /Zi build): both
+   * printers then write a `// FILE:LINE` comment above each statement (lines.ts). */
+  readonly sourceLines?: SourceLines;
 }
 
 /** The container's RDEF, or undefined when it has none or it cannot be read (register names then). */
@@ -48,17 +53,24 @@ export function decompile(bytes: Uint8Array, options: PassOptions = {}): Decompi
     readable: readableProgram(lifted, options),
     rdef: containerRdef(c),
     inputSignature: inputSignature(c),
+    ...withLines(containerSourceLines(c)),
   };
 }
 
+function withLines(sourceLines: SourceLines | undefined): { sourceLines?: SourceLines } {
+  return sourceLines ? { sourceLines } : {};
+}
+
 export function decompiledHlsl(d: Decompiled): string {
+  if (d.sourceLines) return decompiledHlslWithMap(d).text;
   return printHlsl(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
 }
 
 /** decompiledHlsl's text with the origins of each line (the lifter's instruction indices, kept
  * through the passes: a folded statement carries those of the statements folded into it). */
 export function decompiledHlslWithMap(d: Decompiled): WgslWithMap {
-  return printHlslWithMap(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
+  const w = printHlslWithMap(d.readable, { rdef: d.rdef, inputSignature: d.inputSignature });
+  return d.sourceLines ? withSourceLines(w.text, w.origins, d.sourceLines) : w;
 }
 
 function inputSignature(c: Container): readonly SignatureElement[] {
@@ -73,11 +85,13 @@ function inputSignature(c: Container): readonly SignatureElement[] {
 }
 
 export function decompiledWgsl(d: Decompiled): string {
+  if (d.sourceLines) return decompiledWgslWithMap(d).text;
   return emitWgsl(d.readable).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
 }
 
 /** decompiledWgsl's text with the origins of each line (as decompiledHlslWithMap). */
 export function decompiledWgslWithMap(d: Decompiled): WgslWithMap {
   const w = emitWgslWithMap(d.readable);
-  return { text: w.text.replace(/^\/\/ lifted by iridia/, '// decompiled by iridia'), origins: w.origins };
+  const text = w.text.replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
+  return d.sourceLines ? withSourceLines(text, w.origins, d.sourceLines) : { text, origins: w.origins };
 }

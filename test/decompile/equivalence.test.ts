@@ -2,7 +2,8 @@
 // validates and writes the same words as the lifted program on the executor, with seeded inputs
 // (harness.ts); the HLSL printed for it is accepted by glslang's HLSL front end
 // (`glslangValidator -D -V -e main -S <stage>`), or refused by name. Over the committed fixtures
-// always, and over ../shared/oracle/own when it is present; the counts are printed.
+// always, and over ../shared/oracle/own and a sample of ../shared/corpus when it is present; the
+// counts are printed.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,6 +74,46 @@ test(
     t.diagnostic(describeCensus('../shared/oracle/own', c));
     for (const l of c.limits) t.diagnostic(`limit: ${l}`);
     assert.deepEqual(c.differences, []);
+    if (tool) {
+      const g = glslangFailures(tool, c.entries);
+      t.diagnostic(`glslang accepts ${g.checked - g.failures.length} of ${g.checked}`);
+      assert.deepEqual(
+        ownFailures(g.failures, (x) => t.diagnostic(x)),
+        [],
+      );
+    }
+  },
+);
+
+/**
+ * A sample of ../shared/corpus's SM4/5/5.1 programs (dxbc and dxbc-sm51: real programs of public
+ * projects, every era of fxc): every Nth of them in path order (IRIDIA_DECOMPILE_CORPUS_EVERY=N;
+ * default 60, 1 for all), one seed. Every program that lifts must be equivalent after decompiling
+ * or be named by the harness's limits; the HLSL printed must be accepted by glslang.
+ */
+const corpusEvery = Number(process.env['IRIDIA_DECOMPILE_CORPUS_EVERY'] ?? '60');
+
+test(
+  '../shared/corpus (dxbc, dxbc-sm51): every program of the sample that lifts is equivalent after decompiling, and its HLSL is accepted by glslang (every Nth: IRIDIA_DECOMPILE_CORPUS_EVERY=N, 1 for all)',
+  { skip: skipUnlessShared('corpus/dxbc') },
+  (t) => {
+    assert.ok(
+      Number.isInteger(corpusEvery) && corpusEvery >= 1,
+      `IRIDIA_DECOMPILE_CORPUS_EVERY=${corpusEvery} is not a count`,
+    );
+    const files = ['corpus/dxbc', 'corpus/dxbc-sm51']
+      .flatMap((d) => {
+        const root = sharedPath(d);
+        return root ? dxbc(root) : [];
+      })
+      .sort();
+    const builds = files.filter((_, i) => i % corpusEvery === 0);
+    t.diagnostic(`every ${corpusEvery === 1 ? '' : `${corpusEvery}th `}program: ${builds.length} of ${files.length}`);
+    const c = census(builds, true, [1]);
+    t.diagnostic(describeCensus('../shared/corpus', c));
+    for (const l of c.limits) t.diagnostic(`limit: ${l}`);
+    assert.deepEqual(c.differences, []);
+    assert.ok(c.equivalent > builds.length / 2, `${c.equivalent} of ${builds.length} equivalent`);
     if (tool) {
       const g = glslangFailures(tool, c.entries);
       t.diagnostic(`glslang accepts ${g.checked - g.failures.length} of ${g.checked}`);
