@@ -19,8 +19,10 @@ export interface CampaignOptions {
   readonly target: string;
   /** Stop handing out batches after this many seconds (default: only `count` counts). */
   readonly seconds?: number;
-  /** Run exactly the mutants 0..count-1. */
+  /** Run exactly the mutants from..from+count-1. */
   readonly count?: number;
+  /** The first mutant (default 0): a part of a campaign's range. */
+  readonly from?: number;
   readonly seed: number;
   /** Where reproducers go (none written without it). */
   readonly out?: string;
@@ -194,11 +196,12 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
   const init = { type: 'init', target: target.name, campaign: opts.seed, shared: opts.shared } as const;
   const started = Date.now();
   const deadline = opts.seconds !== undefined ? started + opts.seconds * 1000 : Infinity;
-  const limit = opts.count ?? (opts.seconds !== undefined ? Infinity : 1000);
+  const from0 = opts.from ?? 0;
+  const limit = from0 + (opts.count ?? (opts.seconds !== undefined ? Infinity : 1000));
   const outcomes = emptyOutcomes();
   const codes: Record<string, number> = {};
   const failures = new Map<string, { r: Result; index: number; count: number }>();
-  let handed = 0;
+  let handed = from0;
   let mutants = 0;
   const record = (i: number, r: Result): void => {
     mutants++;
