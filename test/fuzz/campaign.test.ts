@@ -108,10 +108,15 @@ test('a campaign in parts: the parts add up to the whole, a written part is skip
       whole.failures.map((f) => [f.key, f.count, f.index]).sort(),
     );
     const table = campaignTable(merged);
-    assert.match(table, new RegExp(`^\\| self-test \\| ${whole.seeds} \\| ${PARTS_COUNT} \\| ${whole.outcomes.ok} \\|`, 'm'));
+    assert.match(
+      table,
+      new RegExp(`^\\| self-test \\| ${whole.seeds} \\| ${PARTS_COUNT} \\| ${whole.outcomes.ok} \\|`, 'm'),
+    );
     // a gap, an overlap, another seed set
     const parts = readParts([dir, other]);
-    assert.deepEqual(mergeParts(parts.filter((p) => p.part.from !== 66)).problems, ['self-test: mutants 66-133 are in no part']);
+    assert.deepEqual(mergeParts(parts.filter((p) => p.part.from !== 66)).problems, [
+      'self-test: mutants 66-133 are in no part',
+    ]);
     assert.deepEqual(mergeParts([...parts, parts[0]!]).problems, ['self-test: mutants 0-66 are in two parts']);
     const changed = { ...parts[1]!, part: { ...parts[1]!.part, seedsDigest: '0' } };
     assert.match(mergeParts([parts[0]!, changed, parts[2]!]).problems.join('\n'), /another seed set/);

@@ -1,4 +1,4 @@
-// npm run fuzz -- TARGET|all [--seconds N | --count N | --campaign [--scale F]] [--seed S] [--out DIR]
+// npm run fuzz -- TARGET[,TARGET...]|all [--seconds N | --count N | --campaign [--scale F]] [--seed S] [--out DIR]
 //                 [--jobs J] [--shared N] [--timeout MS] [--memory MB] [--no-shrink] [--json]
 // --campaign runs issue 19's campaign: 10,000,000 mutants for the container, SM4/5 and DXIL readers,
 // 1,000,000 for every other target (CAMPAIGN in targets.ts), times --scale (default 1).
@@ -97,7 +97,7 @@ if (replay !== undefined) {
   process.exit(FAILURES.includes(r.outcome) ? 1 : 0);
 }
 
-const names = which === 'all' ? TARGETS.map((t) => t.name) : [which];
+const names = which === 'all' ? TARGETS.map((t) => t.name) : which.split(',');
 for (const n of names) if (!targetNamed(n)) usage(`no target ${n}; --list names them`);
 const part = partText === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(partText);
 if (partText !== undefined && (!part || !(Number(part[1]) >= 1 && Number(part[1]) <= Number(part[2]))))
@@ -163,7 +163,7 @@ for (const name of names) {
   reports.push(r);
   const o = r.outcomes;
   process.stderr.write(
-    `${name.padEnd(16)} ${String(r.mutants).padStart(8)} mutants in ${r.seconds.toFixed(1)} s (${r.seeds} seeds): ` +
+    `${name.padEnd(16)} ${String(r.mutants).padStart(8)} mutants in ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} s of CPU (${r.seeds} seeds): ` +
       `ok ${o.ok}, typed ${o.typed}, untyped ${o.untyped}, invalid-ir ${o['invalid-ir']}, memory ${o.memory}, ` +
       `crash ${o.crash}, oom ${o.oom}, timeout ${o.timeout}; ${r.failures.length} distinct failures\n`,
   );

@@ -141,7 +141,13 @@ export function applyOp(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], foc
 
 /** One operation; with `owned` (b is a copy of the caller's, seen by no one else) the operations that
  * keep the length change b in place instead of copying it: the same bytes, one copy fewer. */
-function apply(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], focus: readonly string[], owned: boolean): Uint8Array {
+function apply(
+  b: Uint8Array,
+  op: Op,
+  seeds: readonly Uint8Array[],
+  focus: readonly string[],
+  owned: boolean,
+): Uint8Array {
   const copy = (): Uint8Array => (owned ? b : b.slice());
   switch (op.op) {
     case 'flip': {

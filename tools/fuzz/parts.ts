@@ -160,6 +160,7 @@ export interface MergedTarget {
   readonly total: number;
   readonly parts: number;
   readonly seconds: number;
+  readonly cpuSeconds: number;
   readonly outcomes: Record<Outcome, number>;
   readonly codes: Record<string, number>;
   readonly failures: readonly { key: string; count: number; index: number; reproducer?: string }[];
@@ -201,7 +202,8 @@ export function mergeParts(parts: readonly { path: string; part: PartReport }[])
       if (part.seedsDigest !== p0.seedsDigest) problems.push(`${path}: another seed set than ${sorted[0]!.path}`);
       if (part.total !== p0.total) problems.push(`${path}: a range of ${part.total}, not ${p0.total}`);
       if (part.from > at) problems.push(`${target}: mutants ${at}-${part.from} are in no part`);
-      else if (part.from < at) problems.push(`${target}: mutants ${part.from}-${Math.min(at, part.to)} are in two parts`);
+      else if (part.from < at)
+        problems.push(`${target}: mutants ${part.from}-${Math.min(at, part.to)} are in two parts`);
       at = Math.max(at, part.to);
     }
     if (at < p0.total) problems.push(`${target}: mutants ${at}-${p0.total} are in no part`);
@@ -214,7 +216,13 @@ export function mergeParts(parts: readonly { path: string; part: PartReport }[])
       for (const f of part.failures) {
         const had = failures.get(f.key);
         if (had) had.count += f.count;
-        else failures.set(f.key, { key: f.key, count: f.count, index: f.index, ...(f.reproducer ? { reproducer: f.reproducer } : {}) });
+        else
+          failures.set(f.key, {
+            key: f.key,
+            count: f.count,
+            index: f.index,
+            ...(f.reproducer ? { reproducer: f.reproducer } : {}),
+          });
       }
     }
     targets.push({
@@ -224,6 +232,7 @@ export function mergeParts(parts: readonly { path: string; part: PartReport }[])
       total: p0.total,
       parts: sorted.length,
       seconds: sorted.reduce((n, p) => n + p.part.seconds, 0),
+      cpuSeconds: sorted.reduce((n, p) => n + (p.part.cpuSeconds ?? 0), 0),
       outcomes,
       codes,
       failures: [...failures.values()],
@@ -277,6 +286,8 @@ export function campaignTable(m: Merged): string {
   ];
   for (const t of m.targets)
     for (const f of t.failures)
-      lines.push(`\n${t.target}: ${f.count}× ${f.key} (first: mutant ${f.index}${f.reproducer ? `; ${f.reproducer}` : ''})`);
+      lines.push(
+        `\n${t.target}: ${f.count}× ${f.key} (first: mutant ${f.index}${f.reproducer ? `; ${f.reproducer}` : ''})`,
+      );
   return `${lines.join('\n')}\n`;
 }
