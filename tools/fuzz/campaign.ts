@@ -244,7 +244,13 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
         const to = Math.min(limit, from + size, from + Math.max(1, Math.floor((deadline - Date.now()) / 10)));
         handed = to;
         const t0 = Date.now();
-        await w.run(from, to, (f, step) => ({ type: 'batch', from: f, to, step }), record, (us) => (cpuUs += us));
+        await w.run(
+          from,
+          to,
+          (f, step) => ({ type: 'batch', from: f, to, step }),
+          record,
+          (us) => (cpuUs += us),
+        );
         // about BATCH_MS of this worker's work a batch
         const ms = Math.max(1, Date.now() - t0);
         size = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.round(((to - from) * BATCH_MS) / ms)));
