@@ -153,16 +153,10 @@ export function readParts(dirs: readonly string[]): { path: string; part: PartRe
   return out;
 }
 
-export interface MergedTarget {
-  readonly target: string;
-  readonly seeds: number;
-  readonly mutants: number;
+/** A target's parts added up: a run's report (without one campaign seed: the merge's) and how many parts. */
+export interface MergedTarget extends Omit<TargetReport, 'seed' | 'failures'> {
   readonly total: number;
   readonly parts: number;
-  readonly seconds: number;
-  readonly cpuSeconds: number;
-  readonly outcomes: Record<Outcome, number>;
-  readonly codes: Record<string, number>;
   readonly failures: readonly { key: string; count: number; index: number; reproducer?: string }[];
 }
 
