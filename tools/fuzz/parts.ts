@@ -131,7 +131,10 @@ export async function runPart(
   };
   const done = writtenPart(dir, key);
   if (done) return { part: done, skipped: true };
-  const r = await runCampaign({ ...opts, from: range.from, count: range.to - range.from }, workers);
+  // each part's reproducers in a folder of its own (DIR/parts/FROM-TO/TARGET/KEY.bin): the parts of one
+  // target find failures of the same key, and one part's file must not overwrite another's
+  const out = opts.out === undefined ? {} : { out: join(dir, 'parts', `${range.from}-${range.to}`) };
+  const r = await runCampaign({ ...opts, ...out, from: range.from, count: range.to - range.from }, workers);
   return { part: writePart(dir, key, r), skipped: false };
 }
 
