@@ -6,12 +6,17 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCampaign, Worker } from '../../tools/fuzz/campaign.js';
 import { applyOps, makeMutant } from '../../tools/fuzz/mutate.js';
+import { campaignTable, mergeParts, partRange, readParts, runPart } from '../../tools/fuzz/parts.js';
 import { loadSeeds, seedsFor } from '../../tools/fuzz/seeds.js';
 import { selfTestVerdict, targetNamed } from '../../tools/fuzz/targets.js';
 
 const COUNT = 300;
+const PARTS_COUNT = 200;
 
 test('self-test campaign: every hang is a time-out and every death a crash, at the mutant that caused it', async () => {
   const target = targetNamed('self-test')!;
@@ -55,6 +60,69 @@ test('self-test campaign: every hang is a time-out and every death a crash, at t
     const first = (key: string) => r.failures.find((f) => f.key.startsWith(key))?.index;
     assert.equal(first('timeout'), want.hang[0]);
     assert.equal(first('crash'), want.crash[0]);
+  } finally {
+    workers.forEach((w) => w.close());
+  }
+});
+
+test('a campaign in parts: the parts add up to the whole, a written part is skipped, merge checks the cover', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-fuzz-parts-'));
+  const other = mkdtempSync(join(tmpdir(), 'iridia-fuzz-parts-'));
+  const workers = [new Worker(), new Worker()];
+  const opts = { target: 'self-test', seed: 7, jobs: 2, shared: 0, timeoutMs: 1000, memoryMb: 256, shrink: false };
+  try {
+    const whole = await runCampaign({ ...opts, count: PARTS_COUNT }, workers);
+    // three parts, the second in another directory (another machine's)
+    const ran = [];
+    for (let k = 1; k <= 3; k++) {
+      const range = { ...partRange(PARTS_COUNT, k, 3), total: PARTS_COUNT };
+      ran.push(await runPart(opts, k === 2 ? other : dir, range, workers));
+    }
+    assert.deepEqual(
+      ran.map((r) => [r.part.from, r.part.to, r.skipped]),
+      [
+        [0, 66, false],
+        [66, 133, false],
+        [133, PARTS_COUNT, false],
+      ],
+    );
+    // resume: the part is read back, not run again
+    const again = await runPart(opts, dir, { ...partRange(PARTS_COUNT, 3, 3), total: PARTS_COUNT }, workers);
+    assert.equal(again.skipped, true);
+    assert.deepEqual(again.part, ran[2]!.part);
+    // another campaign's part in the same place is refused
+    await assert.rejects(
+      runPart({ ...opts, seed: 8 }, dir, { ...partRange(PARTS_COUNT, 3, 3), total: PARTS_COUNT }, workers),
+      /another campaign \(seed 7, not 8\)/,
+    );
+    const merged = mergeParts(readParts([dir, other]));
+    assert.deepEqual(merged.problems, []);
+    assert.equal(merged.targets.length, 1);
+    const t = merged.targets[0]!;
+    assert.equal(t.mutants, PARTS_COUNT);
+    assert.equal(t.parts, 3);
+    assert.deepEqual(t.outcomes, whole.outcomes);
+    assert.deepEqual(t.codes, whole.codes);
+    assert.deepEqual(
+      t.failures.map((f) => [f.key, f.count, f.index]).sort(),
+      whole.failures.map((f) => [f.key, f.count, f.index]).sort(),
+    );
+    const table = campaignTable(merged);
+    assert.match(
+      table,
+      new RegExp(`^\\| self-test \\| ${whole.seeds} \\| ${PARTS_COUNT} \\| ${whole.outcomes.ok} \\|`, 'm'),
+    );
+    // a gap, an overlap, another seed set
+    const parts = readParts([dir, other]);
+    assert.deepEqual(mergeParts(parts.filter((p) => p.part.from !== 66)).problems, [
+      'self-test: mutants 66-133 are in no part',
+    ]);
+    assert.deepEqual(mergeParts([...parts, parts[0]!]).problems, ['self-test: mutants 0-66 are in two parts']);
+    const changed = { ...parts[1]!, part: { ...parts[1]!.part, seedsDigest: '0' } };
+    assert.match(mergeParts([parts[0]!, changed, parts[2]!]).problems.join('\n'), /another seed set/);
+    assert.deepEqual(mergeParts(parts.filter((p) => p.part.to !== PARTS_COUNT)).problems, [
+      `self-test: mutants 133-${PARTS_COUNT} are in no part`,
+    ]);
   } finally {
     workers.forEach((w) => w.close());
   }

@@ -19,8 +19,10 @@ export interface CampaignOptions {
   readonly target: string;
   /** Stop handing out batches after this many seconds (default: only `count` counts). */
   readonly seconds?: number;
-  /** Run exactly the mutants 0..count-1. */
+  /** Run exactly the mutants from..from+count-1. */
   readonly count?: number;
+  /** The first mutant (default 0): a part of a campaign's range. */
+  readonly from?: number;
   readonly seed: number;
   /** Where reproducers go (none written without it). */
   readonly out?: string;
@@ -55,6 +57,9 @@ export interface TargetReport {
   readonly seeds: number;
   readonly mutants: number;
   readonly seconds: number;
+  /** The workers' CPU time (user and system) on the mutants, without their start-up: on a machine
+   * shared with other work a steadier measure of a target's cost than the seconds. */
+  readonly cpuSeconds: number;
   readonly outcomes: Record<Outcome, number>;
   /** Typed errors by code. */
   readonly codes: Record<string, number>;
@@ -90,6 +95,11 @@ export class Worker {
     });
   }
 
+  /** Starts the process now if it is not running (a campaign's seconds then count no start-up). */
+  async start(): Promise<void> {
+    if (!this.child) await this.spawn();
+  }
+
   private async spawn(): Promise<void> {
     this.stderr = '';
     const child = fork(WORKER, [], {
@@ -119,6 +129,7 @@ export class Worker {
     last: number,
     message: (from: number, step: boolean) => ToWorker,
     result: (i: number, r: Result) => void,
+    cpu?: (us: number) => void,
   ) {
     let next = first;
     let step = last - first === 1;
@@ -142,6 +153,7 @@ export class Worker {
         };
         this.onMessage = (m) => {
           if (m.type !== 'results') return;
+          cpu?.(m.cpu);
           for (const item of m.items) {
             result(item.index, item as Result);
             next = item.index + 1;
@@ -192,14 +204,14 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
   const seeds = seedsFor(target, loadSeeds(opts.shared));
   if (seeds.length === 0) throw new Error(`no seed file for target ${target.name}`);
   const init = { type: 'init', target: target.name, campaign: opts.seed, shared: opts.shared } as const;
-  const started = Date.now();
-  const deadline = opts.seconds !== undefined ? started + opts.seconds * 1000 : Infinity;
-  const limit = opts.count ?? (opts.seconds !== undefined ? Infinity : 1000);
+  const from0 = opts.from ?? 0;
+  const limit = from0 + (opts.count ?? (opts.seconds !== undefined ? Infinity : 1000));
   const outcomes = emptyOutcomes();
   const codes: Record<string, number> = {};
   const failures = new Map<string, { r: Result; index: number; count: number }>();
-  let handed = 0;
+  let handed = from0;
   let mutants = 0;
+  let cpuUs = 0;
   const record = (i: number, r: Result): void => {
     mutants++;
     outcomes[r.outcome]++;
@@ -219,7 +231,10 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
   const pool = workers.slice(0, Math.max(1, opts.jobs));
   while (pool.length < Math.max(1, opts.jobs)) pool.push(new Worker());
   const shrinker = pool[0]!;
-  await Promise.all(pool.map((w) => w.retarget(init, opts)));
+  await Promise.all(pool.map((w) => w.retarget(init, opts).then(() => w.start())));
+  // the clock starts when the workers are ready: their start-up (seconds under load) is no mutant's
+  const started = Date.now();
+  const deadline = opts.seconds !== undefined ? started + opts.seconds * 1000 : Infinity;
   await Promise.all(
     pool.map(async (w) => {
       let size = BATCH_MIN;
@@ -229,7 +244,13 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
         const to = Math.min(limit, from + size, from + Math.max(1, Math.floor((deadline - Date.now()) / 10)));
         handed = to;
         const t0 = Date.now();
-        await w.run(from, to, (f, step) => ({ type: 'batch', from: f, to, step }), record);
+        await w.run(
+          from,
+          to,
+          (f, step) => ({ type: 'batch', from: f, to, step }),
+          record,
+          (us) => (cpuUs += us),
+        );
         // about BATCH_MS of this worker's work a batch
         const ms = Math.max(1, Date.now() - t0);
         size = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.round(((to - from) * BATCH_MS) / ms)));
@@ -262,6 +283,7 @@ export async function runCampaign(opts: CampaignOptions, workers: Worker[] = [])
     seeds: seeds.length,
     mutants,
     seconds,
+    cpuSeconds: cpuUs / 1e6,
     outcomes,
     codes,
     failures: reports,

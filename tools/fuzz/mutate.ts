@@ -136,11 +136,24 @@ function build(template: Uint8Array, parts: readonly RawPart[]): Uint8Array {
 
 /** Applies one operation (a new array; the input is not changed). */
 export function applyOp(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], focus: readonly string[]): Uint8Array {
+  return apply(b, op, seeds, focus, false);
+}
+
+/** One operation; with `owned` (b is a copy of the caller's, seen by no one else) the operations that
+ * keep the length change b in place instead of copying it: the same bytes, one copy fewer. */
+function apply(
+  b: Uint8Array,
+  op: Op,
+  seeds: readonly Uint8Array[],
+  focus: readonly string[],
+  owned: boolean,
+): Uint8Array {
+  const copy = (): Uint8Array => (owned ? b : b.slice());
   switch (op.op) {
     case 'flip': {
       const [s, e] = region(b, op.part, focus);
       if (e <= s) return b;
-      const out = b.slice();
+      const out = copy();
       const at = s + (op.r % (e - s));
       out[at] = out[at]! ^ (op.bits & 0xff || 1);
       return out;
@@ -148,7 +161,7 @@ export function applyOp(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], foc
     case 'byte': {
       const [s, e] = region(b, op.part, focus);
       if (e <= s) return b;
-      const out = b.slice();
+      const out = copy();
       out[s + (op.r % (e - s))] = op.value & 0xff;
       return out;
     }
@@ -156,10 +169,10 @@ export function applyOp(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], foc
     case 'add': {
       const [s, e] = region(b, op.part, focus);
       if (e - s < 4) return b;
-      const out = b.slice();
+      const out = copy();
       // word-aligned within the region (the token streams are words from the region's start)
       const at = s + 4 * (op.r % ((e - s) >>> 2));
-      const dv = new DataView(out.buffer);
+      const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
       const v = op.op === 'word' ? op.value : dv.getUint32(at, true) + op.delta;
       dv.setUint32(at, v >>> 0, true);
       return out;
@@ -185,7 +198,7 @@ export function applyOp(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], foc
       const from = op.r2 % src.byteLength;
       const chunk = src.subarray(from, Math.min(src.byteLength, from + 1 + (op.len % 256)));
       if (op.op === 'splice') {
-        const out = b.slice();
+        const out = copy();
         out.set(chunk.subarray(0, out.byteLength - at), at);
         return out;
       }
@@ -241,8 +254,8 @@ export function applyOp(b: Uint8Array, op: Op, seeds: readonly Uint8Array[], foc
     }
     case 'sign': {
       if (b.byteLength < 32 || partRanges(b).length === 0) return b;
-      const out = b.slice();
-      const total = new DataView(out.buffer).getUint32(24, true);
+      const out = copy();
+      const total = new DataView(out.buffer, out.byteOffset, out.byteLength).getUint32(24, true);
       if (total > out.byteLength || total < 32) return out;
       try {
         out.set(containerDigest(out.subarray(0, total)), 4);
@@ -261,7 +274,8 @@ export function applyOps(
   focus: readonly string[],
 ): Uint8Array {
   let b = seed;
-  for (const op of ops) b = applyOp(b, op, seeds, focus);
+  // every array but the seed is this call's own: later operations may change it in place
+  for (const op of ops) b = apply(b, op, seeds, focus, b !== seed);
   return b;
 }
 

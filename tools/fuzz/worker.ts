@@ -16,7 +16,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly type: 'ready'; readonly seeds: number }
-  | { readonly type: 'results'; readonly items: readonly ResultItem[] };
+  | { readonly type: 'results'; readonly items: readonly ResultItem[]; readonly cpu: number };
 
 export interface ResultItem {
   readonly index: number;
@@ -37,6 +37,14 @@ function send(m: FromWorker): void {
   process.send!(m);
 }
 
+let cpuAt = process.cpuUsage();
+/** This process's CPU time (user and system, µs) since the last call: what the results just sent cost. */
+function cpuSince(): number {
+  const d = process.cpuUsage(cpuAt);
+  cpuAt = process.cpuUsage();
+  return d.user + d.system;
+}
+
 process.on('message', (m: ToWorker) => {
   if (m.type === 'init') {
     const target = targetNamed(m.target);
@@ -44,6 +52,7 @@ process.on('message', (m: ToWorker) => {
     if (!loaded || loaded.shared !== m.shared) loaded = { shared: m.shared, seeds: loadSeeds(m.shared) };
     const seeds = seedsFor(target, loaded.seeds).map((s) => s.bytes);
     state = { target, campaign: m.campaign, seeds };
+    cpuSince();
     send({ type: 'ready', seeds: seeds.length });
     return;
   }
@@ -60,17 +69,17 @@ process.on('message', (m: ToWorker) => {
         const bytes = applyOps(seeds[mu.seed]!, mu.ops, seeds, target.focus);
         items.push({ index: i, ...runOne(target, bytes) });
         if (i + 1 < m.to && (step || performance.now() - started >= FLUSH_MS)) {
-          send({ type: 'results', items });
+          send({ type: 'results', items, cpu: cpuSince() });
           // a turn of the event loop, so the message leaves before the next mutant starts
           setImmediate(run, i + 1);
           return;
         }
       }
-      send({ type: 'results', items });
+      send({ type: 'results', items, cpu: cpuSince() });
     };
     run(m.from);
   } else {
     const bytes = applyOps(seeds[m.seed]!, m.ops, seeds, target.focus);
-    send({ type: 'results', items: [{ index: m.id, ...runOne(target, bytes) }] });
+    send({ type: 'results', items: [{ index: m.id, ...runOne(target, bytes) }], cpu: cpuSince() });
   }
 });
