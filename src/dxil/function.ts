@@ -305,6 +305,9 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         expect(isPtr(baseT), 'a getelementptr on a non-pointer');
         src ??= baseT.elt;
         if (!src) throw fail('E404_BITCODE_RECORD', 'a getelementptr on a non-pointer');
+        // LLVM's verifier: "GEP indexes must be integers" (the 3.7 reader takes any type there)
+        for (let k = 1; k < ops.length; k++)
+          expect(ops[k]!.type?.kind === 'int', 'a getelementptr index that is not an integer');
         let t = src;
         for (let k = 2; k < ops.length; k++) {
           const cv = ops[k]!;

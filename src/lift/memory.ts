@@ -281,6 +281,8 @@ function ld(ms: boolean): Handler {
       return;
     }
     if (res.shape === 'raw' || res.shape === 'structured') return L.invalid('ld on a raw or structured buffer');
+    // Direct3D's ld and ld2dms read no cube texture (the D3D11.3 functional spec, 22.4.7)
+    if (res.shape === 'cube' || res.shape === 'cubearray') return L.invalid(`ld on a ${res.shape} texture`);
     const { coord, layer } = intCoords(L, addr, res, immediateOffsets(ins));
     const extra: { sample?: ExprId; level?: ExprId } = {};
     if (ms) extra.sample = L.src(op(ins, 3), 'i32', [0]);

@@ -89,7 +89,7 @@ test('every committed /Zi build that decompiles: comments only added, on lines i
         assert.deepEqual(w.origins[k], [], `${path} ${what}: a comment links no instruction`);
         for (const ref of m[2]!.replace(', ...', '').split(', ')) {
           const [file, line] = ref.includes(':') ? ref.split(':') : [undefined, ref];
-          const name = file ?? /(\S+):/.exec(m[2]!)![1]!;
+          const name: string = file ?? /(\S+):/.exec(m[2]!)![1]!;
           const size = sizes.get(name);
           assert.ok(sizes.has(name), `${path} ${what}: ${name} is not a file of its debug information`);
           if (size !== undefined) assert.ok(Number(line) >= 1 && Number(line) <= size, `${path}: ${ref} past ${size}`);

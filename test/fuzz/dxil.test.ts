@@ -6,13 +6,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
 import { parseContainer } from '../../src/container/container.js';
 import { disassembleDxil, readPartModule } from '../../src/dxil/disassemble.js';
 import { Constant, Func } from '../../src/dxil/ir.js';
 import { liftModule } from '../../src/lift/dxil/lift.js';
-import { FIXTURES, readBytes } from '../helpers/shared.js';
+import { FIXTURES, REPO, SHARED, readBytes, skipUnlessShared } from '../helpers/shared.js';
 import { mutant, refuses, typedOnly } from './repro.js';
 
 type Ops = Parameters<typeof mutant>[2];
@@ -157,3 +157,18 @@ test('lift-dxil: a sample whose sampler handle is of another class is E602 (IR: 
     /a sampler operand that is a handle of class t, not a sampler/,
   );
 });
+
+test(
+  'lift-dxil: a getelementptr with a float index is E404 (IR: mul of f32 and u32)',
+  { skip: skipUnlessShared('corpus/dxil/Helios') },
+  () => {
+    // The campaign (issue 19, seed 1, lift-dxil mutant 14443): a flip in Helios's TestVS made the
+    // first index of `getelementptr inbounds [3 x float], [3 x float]* %14, i32 0, i32 2` the float
+    // %97 (llvm-dis-14 prints it so). LLVM's verifier: "GEP indexes must be integers".
+    const b = mutant('lift-dxil', relative(REPO, join(SHARED, 'corpus/dxil/Helios/Helios__TestVS_42f163f4.dxil')), [
+      { op: 'flip', part: 2, r: 3629961275, bits: 32 },
+    ]);
+    refuses(() => lift(b), 'E404_BITCODE_RECORD', /a getelementptr index that is not an integer/);
+    typedOnly('lift-dxil', b);
+  },
+);

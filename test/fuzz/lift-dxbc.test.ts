@@ -4,6 +4,7 @@
 
 import { test } from 'node:test';
 import { lift } from '../../src/lift/lift.js';
+import { assemble } from '../../src/asm/index.js';
 import { OP, T, computeProgram, imm, ins, operand, storeRaw } from '../exec/asm.js';
 import { mutant, refuses, typedOnly } from './repro.js';
 
@@ -55,4 +56,20 @@ test('lift-dxbc: a register declared twice is E602 (IR: a binding used by two gl
     storeRaw(imm(0), imm(1), 'x'),
   ]);
   refuses(() => lift(b), 'E602_LIFT_INVALID', /u0 is declared twice \(dcl_uav_raw/);
+});
+
+test('lift-dxbc: ld through a cube texture is E602 (IR: binary lt of widths 3 and 2)', () => {
+  // The campaign (issue 19, seed 1, wgsl mutant 748) flipped angle's passthroughrgb2darrayui11ps's
+  // dcl_resource_texture2darray into texturecubearray: ld's range check compared three coordinates
+  // with a cube's two dimensions. Direct3D's ld reads no cube; the same program through a 2D texture lifts.
+  const listing = (dim: string): Uint8Array =>
+    assemble(
+      `ps_4_0\ndcl_resource_${dim} (float,float,float,float) t0\ndcl_output o0.xyzw\nld o0.xyzw, l(0, 0, 0, 0), t0.xyzw\nret \n`,
+    ).container;
+  lift(listing('texture2d'));
+  for (const dim of ['texturecube', 'texturecubearray']) {
+    const b = listing(dim);
+    refuses(() => lift(b), 'E602_LIFT_INVALID', new RegExp(`ld on a ${dim.slice(7)} texture`));
+    typedOnly('lift-dxbc', b);
+  }
 });
