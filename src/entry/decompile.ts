@@ -13,5 +13,7 @@ export {
   printHlsl,
   printHlslWithMap,
   DecompileRefusal,
+  containerSourceLines,
   type Decompiled,
+  type SourceLines,
 } from '../decompile/index.js';
