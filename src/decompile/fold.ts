@@ -770,8 +770,12 @@ function findUse(f: Function, b: Block, from: number, l: number): number {
   return -1;
 }
 
+/** The most rounds of plan and rebuild simplifyFunction takes; a function that takes them all went round. */
+export const SIMPLIFY_ROUNDS = 64;
+
 /** Cleanup then folding, each to a fixed point (bounded); whenever the function is clean its locals
- * are split into their webs (webs.ts), and they are typed from the first split on. */
+ * are split into their webs (webs.ts), and they are typed from the first split on. Ends at a fixed
+ * point or where the rounds go round (a clean function met again, a local retyped back): `rounds`. */
 export function simplifyFunction(
   m: Module,
   table: TypeTable,
@@ -779,10 +783,15 @@ export function simplifyFunction(
   types: readonly Resolved[],
   fold: boolean,
   webs = true,
-): Typed {
+): Typed & { readonly rounds: number } {
   let cur: Typed = { fn: f, types };
   let typed = false;
-  for (let round = 0; round < 64; round++) {
+  // The types each local was given over the rounds since the last round that changed more than
+  // types (local indices hold until then). A vote can flip a local back to a type it had (f32, then
+  // u32 for the bitcasts f32 brought, then f32 again): such a retype is not taken, so the rounds end.
+  let given = new Map<number, Set<Scalar>>();
+  const clean = new Set<string>();
+  for (let round = 0; round < SIMPLIFY_ROUNDS; round++) {
     const probe = new Arena(
       table,
       m,
@@ -794,16 +803,30 @@ export function simplifyFunction(
     (probe as unknown as { exprs: Expr[] }).exprs.push(...cur.fn.exprs);
     (probe as unknown as { types: Resolved[] }).types.push(...cur.types);
     const p = plan(m, cur.fn, probe, fold, typed);
+    if (p.retype?.size && !p.inline.size && !p.drop.size && !p.deadLocals.size && !p.split?.size) {
+      for (const [l, to] of p.retype) {
+        const had = given.get(l) ?? new Set<Scalar>();
+        given.set(l, had);
+        if (had.has(to)) p.retype.delete(l);
+        else had.add(to);
+      }
+    } else given = new Map();
     if (!p.inline.size && !p.drop.size && !p.deadLocals.size && !p.retype?.size && !p.split?.size) {
       // clean: split the locals into their webs, then type them (a lane split by type may hold webs
-      // of its own: the next clean function is split again)
+      // of its own: the next clean function is split again). A clean function met before is where
+      // the rounds go round (split, retyped, merged, split again): it is the result.
+      if (typed) {
+        const key = JSON.stringify([cur.fn.locals, cur.fn.exprs, cur.fn.body]);
+        if (clean.has(key)) return { ...cur, rounds: round + 1 };
+        clean.add(key);
+      }
       const w = webs ? splitWebs(m, table, cur) : undefined;
-      if (!w && typed) return cur;
+      if (!w && typed) return { ...cur, rounds: round + 1 };
       typed = true;
       if (w) cur = w;
       continue;
     }
     cur = rebuild(m, table, cur.fn, cur.types, p);
   }
-  return cur;
+  return { ...cur, rounds: SIMPLIFY_ROUNDS };
 }

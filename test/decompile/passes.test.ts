@@ -6,10 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { REPO, sharedPath, skipUnlessShared } from '../helpers/shared.js';
+import { REPO, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { readableProgram } from '../../src/decompile/passes.js';
+import { promoteRegisters } from '../../src/decompile/ssa.js';
+import { simplifyFunction, SIMPLIFY_ROUNDS } from '../../src/decompile/fold.js';
 import { printModule } from '../../src/ir/print.js';
 import { equivalence } from './harness.js';
 import { decompile } from '../../src/decompile/index.js';
@@ -263,4 +265,27 @@ test('arena: a D3D boolean and-ed with x is a select of x and zero; a select of 
   const other = a.mk({ op: 'select', cond, accept: a.literal('u32', 1), reject: a.literal('u32', 0) });
   const kept = a.mk({ op: 'binary', fn: 'and', left: other, right: a.literal('u32', 0x3f800000) }, u32);
   assert.equal(a.exprs[kept]!.op, 'binary');
+});
+
+test('simplification ends before its round cap on every committed build (the rounds went round: split, retyped, merged, split again)', () => {
+  // Before the guard, ps_flow_loops and others took all 64 rounds (a local retyped f32, then u32,
+  // then f32 again; a clean function split into webs, merged back, split again), and xenia's
+  // resolve_full_64bpp_scaled_cs took 5 s to decompile; the result was the state the 64th round left.
+  let functions = 0;
+  for (const path of walk(join(REPO, 'test/fixtures/oracle/own')).filter((f) => f.endsWith('.dxbc'))) {
+    let p;
+    try {
+      p = lift(new Uint8Array(readFileSync(path)));
+    } catch {
+      continue;
+    }
+    const table = new TypeTable(p.module);
+    for (const f of p.module.functions) {
+      const r = promoteRegisters(p.module, table, f);
+      const s = simplifyFunction(p.module, table, r.fn, r.types, true, true);
+      functions++;
+      assert.ok(s.rounds < SIMPLIFY_ROUNDS, `${path}: ${s.rounds} rounds`);
+    }
+  }
+  assert.ok(functions > 100, `${functions} functions`);
 });
