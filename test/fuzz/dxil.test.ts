@@ -172,3 +172,27 @@ test(
     typedOnly('lift-dxil', b);
   },
 );
+
+test(
+  'lift-dxil: a CheckAccessFullyMapped declared to return i9 is E602 (IR: store of bool to u32)',
+  { skip: skipUnlessShared('corpus/pairs/vkd3d-proton') },
+  () => {
+    // The fuzz helper's --shared 200 run (wgsl, seed 1, mutant 17000): flips in vkd3d-proton's
+    // sparse texture_feedback_gather_po turned the type table's i1 into i9, so that
+    // `call i9 @dx.op.checkAccessFullyMapped.i32` was lifted to a bool stored where an i9 (u32) goes.
+    // hctdb.py gives the class an i1 result, as it gives IsSpecialFloat, the wave votes, IsHelperLane and QuadVote.
+    const seed = relative(REPO, join(SHARED, 'corpus/pairs/vkd3d-proton/sparse__texture_feedback_gather_po.dxil'));
+    const b = mutant('wgsl', seed, [
+      { op: 'flip', part: 5, r: 135331475, bits: 16 },
+      { op: 'flip', part: 2, r: 909485700, bits: 8 },
+      { op: 'flip', part: 3, r: 192930, bits: 64 },
+      { op: 'flip', part: 2, r: 1113181434, bits: 1 },
+    ]);
+    refuses(
+      () => lift(b),
+      'E602_LIFT_INVALID',
+      /dx\.op 71 \(CheckAccessFullyMapped\) returns i1, not the i9 its call says/,
+    );
+    typedOnly('wgsl', b);
+  },
+);

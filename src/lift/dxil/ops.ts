@@ -1080,8 +1080,24 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
   const shape = resultShapeFault(c.type);
   if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
+  if (row && BOOL_CLASSES.has(row[2]) && !(c.type.kind === 'int' && c.type.width === 1))
+    return L.invalid(
+      `dx.op ${opcode} (${row[1]}) returns i1, not the ${c.type.kind === 'int' ? `i${c.type.width}` : c.type.kind} its call says`,
+    );
   return h(L, c, x);
 }
+
+/** The dx.op classes whose result is i1 (hctdb.py); their handlers give a bool. */
+const BOOL_CLASSES: ReadonlySet<string> = new Set([
+  'IsSpecialFloat',
+  'CheckAccessFullyMapped',
+  'WaveIsFirstLane',
+  'WaveAnyTrue',
+  'WaveAllTrue',
+  'WaveActiveAllEqual',
+  'IsHelperLane',
+  'QuadVote',
+]);
 
 /** DXIL's overload suffix of a type (i32, f16, v4f32), or undefined for one that has none. */
 function overloadSuffix(t: Type): string | undefined {
