@@ -65,6 +65,26 @@ test('self-test campaign: every hang is a time-out and every death a crash, at t
   }
 });
 
+test('a time-out is CPU time: a mutant that waits past it is not one, unless it waits past the wall-clock backstop', async () => {
+  const workers = [new Worker()];
+  const opts = { target: 'self-test-wait', seed: 1, jobs: 1, shared: 0, memoryMb: 256, shrink: false };
+  try {
+    // 1.5 s of waiting against a time-out of 1 s of CPU: ok (a wall-clock time-out would count 2)
+    process.env.IRIDIA_FUZZ_WAIT_MS = '1500';
+    const waited = await runCampaign({ ...opts, count: 2, timeoutMs: 1000 }, workers);
+    assert.deepEqual([waited.outcomes.ok, waited.outcomes.timeout], [2, 0]);
+    // 3 s against 200 ms: past the backstop of 8 time-outs (1.6 s), so a time-out
+    workers[0]!.close();
+    process.env.IRIDIA_FUZZ_WAIT_MS = '3000';
+    const stuck = await runCampaign({ ...opts, count: 1, timeoutMs: 200 }, workers);
+    assert.deepEqual([stuck.outcomes.ok, stuck.outcomes.timeout], [0, 1]);
+    assert.match(stuck.failures[0]!.message ?? '', /ran past 200 ms of CPU/);
+  } finally {
+    delete process.env.IRIDIA_FUZZ_WAIT_MS;
+    workers.forEach((w) => w.close());
+  }
+});
+
 test('a campaign in parts: the parts add up to the whole, a written part is skipped, merge checks the cover', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iridia-fuzz-parts-'));
   const other = mkdtempSync(join(tmpdir(), 'iridia-fuzz-parts-'));

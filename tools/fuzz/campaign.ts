@@ -4,7 +4,7 @@
 // shrunk (operations dropped while the same failure remains) and written as a reproducer.
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyOps, hashString, makeMutant, type Op } from './mutate.js';
@@ -72,6 +72,28 @@ const BATCH_MAX = 4000;
 const BATCH_MS = 200;
 
 /** One worker process; respawned after a time-out, a crash or an out-of-memory abort. */
+/** The wall-clock backstop of a time-out, as a multiple of it (a worker that stops running without
+ * ending: a wait, or a system that gives no CPU times). */
+const WALL_FACTOR = 8;
+
+/** A process's CPU time (user and system, every thread) in ms, from Linux's /proc/PID/stat; undefined
+ * where there is none. */
+function childCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // the fields after the command name, which is in parentheses and may hold spaces
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ, which /proc/PID/stat counts in (100 on every architecture Node runs on). */
+const CLOCK_TICKS = 100;
+
 export class Worker {
   private child: ChildProcess | undefined;
   private stderr = '';
@@ -138,18 +160,34 @@ export class Worker {
       const child = this.child!;
       await new Promise<void>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
+        // the time-out is the worker's CPU time since its last report (where the system gives it:
+        // Linux's /proc), so a loaded machine starves a mutant without timing it out; the wall clock
+        // at WALL_FACTOR times the time-out is the backstop (a worker that waits instead of running)
         const arm = () => {
           if (timer) clearTimeout(timer);
-          timer = setTimeout(() => {
+          const cpu0 = childCpuMs(child.pid);
+          const wall0 = performance.now();
+          const fire = (): void => {
+            const cpu1 = cpu0 === undefined ? undefined : childCpuMs(child.pid);
+            const left = cpu1 === undefined ? 0 : this.opts.timeoutMs - (cpu1 - cpu0!);
+            if (left > 0 && performance.now() - wall0 < WALL_FACTOR * this.opts.timeoutMs) {
+              timer = setTimeout(fire, Math.max(20, left));
+              return;
+            }
             this.onExit = undefined;
             child.kill('SIGKILL');
             this.child = undefined;
             if (step) {
-              result(next, { outcome: 'timeout', key: 'timeout', message: `ran past ${this.opts.timeoutMs} ms` });
+              result(next, {
+                outcome: 'timeout',
+                key: 'timeout',
+                message: `ran past ${this.opts.timeoutMs} ms of CPU`,
+              });
               next++;
             } else step = true;
             resolve();
-          }, this.opts.timeoutMs);
+          };
+          timer = setTimeout(fire, this.opts.timeoutMs);
         };
         this.onMessage = (m) => {
           if (m.type !== 'results') return;

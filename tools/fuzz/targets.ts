@@ -502,6 +502,17 @@ const SELF_TEST: readonly Target[] = [
       if (v === 'typed') throw new IridiaError('E101_TRUNCATED', 'self-test');
     },
   },
+  {
+    name: 'self-test-wait',
+    about:
+      'the campaign machinery: every mutant waits IRIDIA_FUZZ_WAIT_MS (default 1500) without running (test/fuzz/campaign.test.ts)',
+    seeds: 'dxbc',
+    focus: [],
+    run() {
+      const ms = Number(process.env.IRIDIA_FUZZ_WAIT_MS ?? 1500);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    },
+  },
 ];
 
 export function targetNamed(name: string): Target | undefined {
