@@ -29,7 +29,7 @@ import {
 } from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
-import { castOut, childrenOf, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
+import { castOut, childrenOf, eachChild, mapChildren, stmtExprs, trivial, walkStmts } from './ssa.js';
 import { splitWebs } from './webs.js';
 
 interface Plan {
@@ -479,6 +479,7 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean,
   if (foldSingle) {
     const memo = new Map<ExprId, { mem: boolean; quad: boolean }>();
     const letValues = new Map<number, ExprId>();
+    const sites = letSites(f);
     for (const [l, st] of letStmt) if (st.op === 'let') letValues.set(l, st.value);
     const visit = (b: Block): void => {
       b.forEach((s, i) => {
@@ -489,7 +490,7 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean,
         else if (s.op === 'switch') for (const c of s.cases) visit(c.body);
         if (s.op !== 'let' || uses[s.let] !== 1 || inline.has(s.let)) return;
         // the single use: a later statement of this block that reads the let directly
-        const target = findUse(f, b, i, s.let);
+        const target = findUse(sites, b, i, s.let);
         if (target < 0) return;
         const user = b[target]!;
         if (user.op === 'let' && inline.has(user.let)) return; // one step at a time
@@ -747,27 +748,43 @@ function retypes(
   return { retype: out, split };
 }
 
-/** The index of the statement of `b` after `from` whose own expressions read `l`, or -1. */
-function findUse(f: Function, b: Block, from: number, l: number): number {
-  const reads = (id: ExprId, seen: Set<ExprId>): boolean => {
-    if (seen.has(id)) return false;
-    seen.add(id);
-    const e = f.exprs[id]!;
-    if (e.op === 'let') return e.let === l;
-    return childrenOf(e).some((c) => reads(c, seen));
-  };
-  for (let k = from + 1; k < b.length; k++) {
-    const s = b[k]!;
-    const seen = new Set<ExprId>();
-    if (stmtExprs(s).some((x) => reads(x, seen))) return k;
-    // a use inside a nested block: not this block's
-    let nested = false;
-    walkStmts([s], (x) => {
-      if (x !== s && stmtExprs(x).some((y) => reads(y, new Set()))) nested = true;
+/** Where each let is read by a statement's own expressions (not a nested block's): the first such
+ * statement's block and index, in statement order. */
+function letSites(f: Function): Map<number, { readonly block: Block; readonly index: number }> {
+  const sites = new Map<number, { readonly block: Block; readonly index: number }>();
+  const visit = (b: Block): void => {
+    b.forEach((s, index) => {
+      const seen = new Set<ExprId>();
+      const reach = (id: ExprId): void => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        const e = f.exprs[id]!;
+        if (e.op === 'let') {
+          if (!sites.has(e.let)) sites.set(e.let, { block: b, index });
+        } else eachChild(e, reach);
+      };
+      for (const x of stmtExprs(s)) reach(x);
+      if (s.op === 'if') {
+        visit(s.accept);
+        visit(s.reject);
+      } else if (s.op === 'loop') visit(s.body);
+      else if (s.op === 'switch') for (const c of s.cases) visit(c.body);
     });
-    if (nested) return -1;
-  }
-  return -1;
+  };
+  visit(f.body);
+  return sites;
+}
+
+/** The index of the statement of `b` after `from` whose own expressions read `l` (a let read once:
+ * `sites` holds its one reader), or -1 where that reader is elsewhere (a nested block, another block). */
+function findUse(
+  sites: ReadonlyMap<number, { readonly block: Block; readonly index: number }>,
+  b: Block,
+  from: number,
+  l: number,
+): number {
+  const at = sites.get(l);
+  return at && at.block === b && at.index > from ? at.index : -1;
 }
 
 /** The most rounds of plan and rebuild simplifyFunction takes; a function that takes them all went round. */

@@ -581,11 +581,89 @@ export function stmtExprs(s: Stmt): ExprId[] {
 
 export function childrenOf(e: Expr): ExprId[] {
   const out: ExprId[] = [];
-  mapChildren(e, (c) => {
-    out.push(c);
-    return c;
-  });
+  eachChild(e, (c) => out.push(c));
   return out;
+}
+
+/** Each operand handle of an expression, in mapChildren's order, without copying the expression. */
+export function eachChild(e: Expr, f: (c: ExprId) => void): void {
+  switch (e.op) {
+    case 'literal':
+    case 'zero':
+    case 'constant':
+    case 'arg':
+    case 'global':
+    case 'local':
+    case 'let':
+      return;
+    case 'compose':
+      for (const c of e.parts) f(c);
+      return;
+    case 'math':
+      for (const c of e.args) f(c);
+      return;
+    case 'splat':
+    case 'bitcast':
+    case 'convert':
+    case 'derivative':
+      f(e.value);
+      return;
+    case 'swizzle':
+      f(e.vector);
+      return;
+    case 'access':
+      f(e.base);
+      f(e.index);
+      return;
+    case 'member':
+      f(e.base);
+      return;
+    case 'load':
+    case 'array_length':
+      f(e.pointer);
+      return;
+    case 'unary':
+      f(e.arg);
+      return;
+    case 'binary':
+      f(e.left);
+      f(e.right);
+      return;
+    case 'select':
+      f(e.cond);
+      f(e.accept);
+      f(e.reject);
+      return;
+    case 'sample': {
+      // mapChildren maps the level's operands before the others
+      const l = e.level;
+      if (l.kind === 'exact') f(l.level);
+      else if (l.kind === 'bias') f(l.bias);
+      else if (l.kind === 'gradient') {
+        f(l.x);
+        f(l.y);
+      }
+      f(e.image);
+      f(e.sampler);
+      f(e.coord);
+      if (e.arrayIndex !== undefined) f(e.arrayIndex);
+      if (e.offset !== undefined) f(e.offset);
+      if (e.depthRef !== undefined) f(e.depthRef);
+      if (e.clamp !== undefined) f(e.clamp);
+      return;
+    }
+    case 'image_load':
+      f(e.image);
+      f(e.coord);
+      if (e.arrayIndex !== undefined) f(e.arrayIndex);
+      if (e.sample !== undefined) f(e.sample);
+      if (e.level !== undefined) f(e.level);
+      return;
+    case 'image_query':
+      f(e.image);
+      if (e.level !== undefined) f(e.level);
+      return;
+  }
 }
 
 /** A copy of an expression with each operand handle mapped. */

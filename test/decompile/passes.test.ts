@@ -10,7 +10,7 @@ import { REPO, sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { lift } from '../../src/lift/lift.js';
 import { validateModule } from '../../src/ir/validate.js';
 import { readableProgram } from '../../src/decompile/passes.js';
-import { promoteRegisters } from '../../src/decompile/ssa.js';
+import { eachChild, mapChildren, promoteRegisters } from '../../src/decompile/ssa.js';
 import { simplifyFunction, SIMPLIFY_ROUNDS } from '../../src/decompile/fold.js';
 import { printModule } from '../../src/ir/print.js';
 import { equivalence } from './harness.js';
@@ -288,4 +288,45 @@ test('simplification ends before its round cap on every committed build (the rou
     }
   }
   assert.ok(functions > 100, `${functions} functions`);
+});
+
+test('eachChild visits the operands mapChildren maps, in its order, for every expression of every committed build', () => {
+  // eachChild walks without copying the expression (the passes' hot loops); a case missing from it
+  // would hide an operand from the uses, the sites of lets and the memory reads folding checks
+  const ops = new Set<string>();
+  let exprs = 0;
+  for (const path of walk(join(REPO, 'test/fixtures')).filter((f) => f.endsWith('.dxbc'))) {
+    let p;
+    try {
+      p = lift(new Uint8Array(readFileSync(path)));
+    } catch {
+      continue;
+    }
+    for (const f of p.module.functions)
+      for (const e of f.exprs) {
+        const mapped: number[] = [];
+        mapChildren(e, (c) => (mapped.push(c), c));
+        const visited: number[] = [];
+        eachChild(e, (c) => visited.push(c));
+        assert.deepEqual(visited, mapped, `${path}: ${JSON.stringify(e)}`);
+        ops.add(e.op);
+        exprs++;
+      }
+  }
+  // every kind of expression the lifter makes is met (the IR's Expr union)
+  for (const op of [
+    'compose',
+    'swizzle',
+    'access',
+    'member',
+    'load',
+    'binary',
+    'select',
+    'math',
+    'bitcast',
+    'sample',
+    'image_load',
+    'image_query',
+  ])
+    assert.ok(ops.has(op), `no ${op} among ${exprs} expressions`);
 });
