@@ -126,7 +126,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     let o: Origin | undefined;
     if (e.op === 'let') {
       if (plan.inline.has(e.let)) o = mergeOrigins(letOrigin.get(e.let), inlined(letValue.get(e.let)!));
-    } else for (const c of childrenOf(e)) o = mergeOrigins(o, inlined(c));
+    } else eachChild(e, (c) => (o = mergeOrigins(o, inlined(c))));
     inlinedMemo.set(id, o);
     return o;
   };
@@ -368,7 +368,8 @@ function multiplicity(f: Function): number[] {
   for (const l of f.locals) if (l.init !== undefined) n[l.init]!++;
   for (let i = f.exprs.length - 1; i >= 0; i--) {
     if (n[i] === 0) continue;
-    for (const c of childrenOf(f.exprs[i]!)) n[c]! += n[i]!;
+    const k = n[i]!;
+    eachChild(f.exprs[i]!, (c) => (n[c]! += k));
   }
   return n;
 }
@@ -423,11 +424,11 @@ function mutableRead(
     }
   } else if (e.op === 'derivative') quad = true;
   else if (e.op === 'sample' && (e.level.kind === 'auto' || e.level.kind === 'bias')) quad = true;
-  for (const c of childrenOf(e)) {
+  eachChild(e, (c) => {
     const r = mutableRead(m, f, c, memo, inlined);
     mem ||= r.mem;
     quad ||= r.quad;
-  }
+  });
   const out = { mem, quad };
   memo.set(id, out);
   return out;
@@ -451,10 +452,10 @@ function plan(m: Module, f: Function, a: Arena | undefined, foldSingle: boolean,
   const otherUse = new Set<number>();
   f.exprs.forEach((e, i) => {
     if (n[i] === 0) return;
-    for (const c of childrenOf(e)) {
+    eachChild(e, (c) => {
       const ce = f.exprs[c]!;
       if (ce.op === 'local' && e.op !== 'member' && e.op !== 'access' && e.op !== 'load') otherUse.add(ce.local);
-    }
+    });
   });
   walkStmts(f.body, (s) => {
     if (s.op === 'store') return;
@@ -586,7 +587,7 @@ function retypes(
   const parents: ExprId[][] = f.exprs.map(() => []);
   f.exprs.forEach((e, i) => {
     if (n[i] === 0) return;
-    for (const c of childrenOf(e)) parents[c]!.push(i);
+    eachChild(e, (c) => parents[c]!.push(i));
   });
   const letValue = new Map<number, ExprId>();
   const letReads = new Map<number, ExprId[]>();
@@ -606,8 +607,18 @@ function retypes(
     }
   });
   f.exprs.forEach((e, i) => {
-    if (e.op === 'let' && n[i]! > 0) letReads.set(e.let, [...(letReads.get(e.let) ?? []), i]);
+    if (e.op !== 'let' || n[i] === 0) return;
+    const rs = letReads.get(e.let);
+    if (rs) rs.push(i);
+    else letReads.set(e.let, [i]);
   });
+  // the lets bound to each value, in letValue's order
+  const letsOf = new Map<ExprId, number[]>();
+  for (const [l, v] of letValue) {
+    const ls = letsOf.get(v);
+    if (ls) ls.push(l);
+    else letsOf.set(v, [l]);
+  }
   const intScalar = (id: ExprId): boolean => {
     const sh = a.shape(id);
     return sh !== undefined && (sh.scalar === 'u32' || sh.scalar === 'i32');
@@ -625,7 +636,7 @@ function retypes(
   const readVotes = (id: ExprId, into: Map<Scalar, number>, depth = 0): void => {
     for (const p of parents[id]!) parentVotes(p, id, into, depth);
     into.set(own, (into.get(own) ?? 0) + (stmtReads.get(id) ?? 0));
-    for (const [l, v] of letValue) if (v === id) for (const r of letReads.get(l) ?? []) readVotes(r, into, depth + 1);
+    for (const l of letsOf.get(id) ?? []) for (const r of letReads.get(l) ?? []) readVotes(r, into, depth + 1);
   };
   /** The votes of one reader `p` of `id`. */
   const parentVotes = (p: ExprId, id: ExprId, into: Map<Scalar, number>, depth: number): void => {
@@ -703,7 +714,7 @@ function retypes(
       for (const [sc, k] of into) vote(l, sc, k, e.pointer, pe.op === 'swizzle' ? pe.pattern : undefined);
     }
     const rest = new Map<Scalar, number>([[own, stmtReads.get(i) ?? 0]]);
-    for (const [lt, v] of letValue) if (v === i) for (const r of letReads.get(lt) ?? []) readVotes(r, rest, 1);
+    for (const lt of letsOf.get(i) ?? []) for (const r of letReads.get(lt) ?? []) readVotes(r, rest, 1);
     for (const [sc, k] of rest) vote(l, sc, k, e.pointer);
   });
   walkStmts(f.body, (s) => {

@@ -162,12 +162,12 @@ export function promoteRegisters(
       if (!pathOf(i)) promotable[derived.get(e.base)!] = false;
     }
     if (e.op === 'access' && derived.has(e.index)) promotable[derived.get(e.index)!] = false;
-    for (const c of childrenOf(e)) {
-      if (!derived.has(c)) continue;
+    eachChild(e, (c) => {
+      if (!derived.has(c)) return;
       const ok = e.op === 'load' || ((e.op === 'member' || e.op === 'access') && c === (e as { base: number }).base);
       if (!ok) promotable[derived.get(c)!] = false;
       if (e.op === 'load' && pathOf(c)?.elem === -2) promotable[derived.get(c)!] = false;
-    }
+    });
   }
   walkStmts(f.body, (s) => {
     for (const x of stmtExprs(s)) {

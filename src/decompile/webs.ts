@@ -13,7 +13,7 @@
 import type { Block, Expr, ExprId, Function, Module, Stmt } from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
-import { childrenOf, mapChildren, stmtExprs, walkStmts } from './ssa.js';
+import { childrenOf, eachChild, mapChildren, stmtExprs, walkStmts } from './ssa.js';
 import type { Typed } from './fold.js';
 
 /** Per local, the definitions (stores, or its initial value) that may reach; null: the point is unreachable. */
@@ -85,14 +85,14 @@ function eligibleLocals(f: Function, table: TypeTable): Map<number, number> {
     return b?.op === 'local' ? b.local : undefined;
   };
   f.exprs.forEach((e, i) => {
-    for (const c of childrenOf(e)) {
+    eachChild(e, (c) => {
       const l = localOf(c);
-      if (l === undefined) continue;
+      if (l === undefined) return;
       const direct = f.exprs[c]!.op === 'local';
       // allowed: load(local), load(member(local)), member(local) in a pointer's place
       const ok = e.op === 'load' || (direct && e.op === 'member' && pointers.has(i));
       if (!ok) lanes.delete(l);
-    }
+    });
   });
   walkStmts(f.body, (s) => {
     for (const x of stmtExprs(s)) {
@@ -151,7 +151,7 @@ export function splitWebs(m: Module, table: TypeTable, cur: Typed): Typed | unde
         const slot = slotOf(f, eligible, e.pointer);
         if (slot) out.add(slot.local);
       }
-      for (const c of childrenOf(e)) visit(c);
+      eachChild(e, visit);
     };
     for (const x of stmtExprs(s)) visit(x);
     hit = [...out];
