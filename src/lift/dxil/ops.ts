@@ -7,6 +7,7 @@
 import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
+import { LEGACY_CLASS, dxOpSignatureFault } from '../../dxil/dxop-check.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
@@ -941,13 +942,8 @@ const TABLE = new Map<number, Handler>([
   [44, carry(false)],
   [45, carry(true)],
   [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
-  [
-    47,
-    (L, c) =>
-      c.type.kind === 'double'
-        ? L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))
-        : L.invalid(`Fma of ${c.type.kind} (DXIL defines Fma on doubles only)`),
-  ],
+  // Fma is of doubles only (hctdb.py's overloads 'd': the signature check refuses the rest)
+  [47, (L, c) => L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))],
   [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
@@ -1071,33 +1067,33 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
   const row = dxOp(opcode);
   const name = (c.callee as { name?: string } | undefined)?.name;
   const fn = name?.toLowerCase();
+  const legacy = LEGACY_CLASS[opcode]?.toLowerCase();
   const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
-  if (row && fn !== undefined && cls !== undefined && fn !== cls && !fn.startsWith(`${cls}.`))
+  const ofClass = (c: string) => fn === c || fn!.startsWith(`${c}.`);
+  if (row && fn !== undefined && cls !== undefined && !ofClass(cls) && !(legacy && ofClass(`dx.op.${legacy}`)))
     return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
-  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftDxOp(L, lane, x), TABLE);
+  const shape = resultShapeFault(c.type);
+  if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
+  // The whole signature (dxop-signatures.ts): the overload allowed, the callee's name, the result's
+  // and every operand's type, before any handler reads them.
+  const fault = dxOpSignatureFault(
+    opcode,
+    name,
+    c.type,
+    c.ops.slice(1).map((o) => o.type),
+  );
+  if (fault) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}): ${fault}`);
+  return liftChecked(L, c, x, opcode);
+}
+
+/** A dx.op call whose signature was checked (or a lane of one: the vector overloads' scalar calls). */
+function liftChecked(L: DxilLifter, c: Instruction, x: OpContext, opcode: number): Val | undefined {
+  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftChecked(L, lane, x, opcode), TABLE);
   if (v !== 'scalar') return v;
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
-  const shape = resultShapeFault(c.type);
-  if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
-  if (row && BOOL_CLASSES.has(row[2]) && !(c.type.kind === 'int' && c.type.width === 1))
-    return L.invalid(
-      `dx.op ${opcode} (${row[1]}) returns i1, not the ${c.type.kind === 'int' ? `i${c.type.width}` : c.type.kind} its call says`,
-    );
   return h(L, c, x);
 }
-
-/** The dx.op classes whose result is i1 (hctdb.py); their handlers give a bool. */
-const BOOL_CLASSES: ReadonlySet<string> = new Set([
-  'IsSpecialFloat',
-  'CheckAccessFullyMapped',
-  'WaveIsFirstLane',
-  'WaveAnyTrue',
-  'WaveAllTrue',
-  'WaveActiveAllEqual',
-  'IsHelperLane',
-  'QuadVote',
-]);
 
 /** DXIL's overload suffix of a type (i32, f16, v4f32), or undefined for one that has none. */
 function overloadSuffix(t: Type): string | undefined {
