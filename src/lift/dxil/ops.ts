@@ -8,6 +8,7 @@ import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
 import { LEGACY_CLASS, dxOpSignatureFault } from '../../dxil/dxop-check.js';
+import { resourceKindRule } from './kinds.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
@@ -473,8 +474,6 @@ function sample(kind: SampleKind): Handler {
     const { e: sampler } = samplerOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
       return L.invalid('sampling a view that is not a texture');
-    if (res.shape === '2dms' || res.shape === '2dmsarray')
-      return L.refuse('sample of a multisampled texture', res.dx.name);
     if (res.scalar !== 'f32')
       return L.refuse(
         'resource kind not handled',
@@ -1092,6 +1091,7 @@ function liftChecked(L: DxilLifter, c: Instruction, x: OpContext, opcode: number
   if (v !== 'scalar') return v;
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
+  resourceKindRule(L, c, opcode);
   return h(L, c, x);
 }
 
