@@ -58,13 +58,13 @@ function scalarChar(t: Type): string | undefined {
 }
 
 /** dxc's type name of an overload (OP::GetTypeName): f32, i16, v4f32, a struct's name. */
-function typeName(t: Type): string | undefined {
+export function dxOpTypeName(t: Type): string | undefined {
   if (t.kind === 'int') return `i${t.width}`;
   if (t.kind === 'half') return 'f16';
   if (t.kind === 'float') return 'f32';
   if (t.kind === 'double') return 'f64';
   if (t.kind === 'vector' && t.elt) {
-    const e = typeName(t.elt);
+    const e = dxOpTypeName(t.elt);
     return e && `v${t.count}${e}`;
   }
   if (t.kind === 'ptr' && t.elt?.kind === 'struct') return t.elt.name;
@@ -75,7 +75,7 @@ function typeName(t: Type): string | undefined {
 function describe(t: Type): string {
   if (t.kind === 'struct') return t.name ? `%${t.name}` : 'a literal struct';
   if (t.kind === 'ptr') return `a pointer to ${t.elt ? describe(t.elt) : 'nothing'}`;
-  return typeName(t) ?? t.kind;
+  return dxOpTypeName(t) ?? t.kind;
 }
 
 function same(a: Type, b: Type): boolean {
@@ -129,7 +129,7 @@ function slotFault(code: string, t: Type, o: Type | undefined): string | undefin
       : want('<2 x i32>');
   if (/^\$x(_gs)?\d$/.test(code)) return undefined; // an extended overload's dimension: checked by the caller
   if (o === undefined) return `${describe(t)} where the operation has no overload`;
-  const on = typeName(o) ?? o.kind;
+  const on = dxOpTypeName(o) ?? o.kind;
   switch (code) {
     case '$o':
     case '$obj':
@@ -214,7 +214,7 @@ export function dxOpSignatureFault(
   if (overloads.length !== dims.length || overloads.some((o) => o === undefined)) return 'no overload in its types';
   for (let k = 0; k < dims.length; k++)
     if (!allowed(overloads[k]!, dims[k]!)) return `overload ${describe(overloads[k]!)}, not one of '${sig[1]}'`;
-  const names = overloads.map((o) => typeName(o) ?? describe(o));
+  const names = overloads.map((o) => dxOpTypeName(o) ?? describe(o));
   const expected = [`dx.op.${row[2]}`, ...names].join('.').toLowerCase();
   const legacy = LEGACY_CLASS[opcode] && [`dx.op.${LEGACY_CLASS[opcode]}`, ...names].join('.').toLowerCase();
   const called = callee?.toLowerCase();

@@ -7,7 +7,7 @@
 import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
-import { LEGACY_CLASS, dxOpSignatureFault } from '../../dxil/dxop-check.js';
+import { LEGACY_CLASS, dxOpSignatureFault, dxOpTypeName } from '../../dxil/dxop-check.js';
 import { resourceKindRule } from './kinds.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
 import type { DxilLifter, Val } from './lifter.js';
@@ -1095,19 +1095,6 @@ function liftChecked(L: DxilLifter, c: Instruction, x: OpContext, opcode: number
   return h(L, c, x);
 }
 
-/** DXIL's overload suffix of a type (i32, f16, v4f32), or undefined for one that has none. */
-function overloadSuffix(t: Type): string | undefined {
-  if (t.kind === 'int') return `i${t.width}`;
-  if (t.kind === 'half') return 'f16';
-  if (t.kind === 'float') return 'f32';
-  if (t.kind === 'double') return 'f64';
-  if (t.kind === 'vector' && t.elt) {
-    const e = overloadSuffix(t.elt);
-    return e && `v${t.count}${e}`;
-  }
-  return undefined;
-}
-
 /** What is wrong with a dx.op's result struct of DXIL's value-returning kinds (`dx.types.ResRet.T`:
  * lanes of T and an i32 status; `dx.types.CBufRet.T`: lanes of T), or undefined when it is well
  * formed: every lane of one type, the overload the struct's name says. The handlers read a lane's
@@ -1122,9 +1109,9 @@ function resultShapeFault(t: Type): string | undefined {
     if (!status || status.kind !== 'int' || status.width !== 32) return `a %${t.name} without its i32 status`;
   }
   if (lanes.length === 0) return `a %${t.name} without lanes`;
-  if (lanes.some((e) => e !== lanes[0] && overloadSuffix(e) !== overloadSuffix(lanes[0]!)))
+  if (lanes.some((e) => e !== lanes[0] && dxOpTypeName(e) !== dxOpTypeName(lanes[0]!)))
     return `a %${t.name} whose lanes are not of one type`;
-  const suffix = overloadSuffix(lanes[0]!);
+  const suffix = dxOpTypeName(lanes[0]!);
   if (suffix !== m[2]) return `a %${t.name} whose lanes are ${suffix ?? `of kind ${lanes[0]!.kind}`}`;
   return undefined;
 }
