@@ -94,15 +94,32 @@ function coordCount(res: BoundResource): number {
 }
 
 function offsetExpr(L: Lifter, res: BoundResource, offsets: [number, number, number] | undefined): ExprId | undefined {
-  if (!offsets) return undefined;
-  if (res.shape === 'cube' || res.shape === 'cubearray') {
-    L.note('a texel offset on a cube texture is ignored (Direct3D ignores it too)');
-    return undefined;
-  }
+  if (!offsets) return undefined; // none on a cube: sampleDimensionRule refuses them
   const n = res.shape === '3d' ? 3 : 2;
   const parts = offsets.slice(0, n).map((v) => L.f.i32(v));
   if (res.shape === '1d' || res.shape === '1darray') parts[1] = L.f.i32(0);
   return L.e({ op: 'compose', type: L.m.vec('i32', n), parts });
+}
+
+/**
+ * The texture dimensions Direct3D lets each sampling instruction read (the D3D11.3 functional
+ * spec's instruction reference, 22.4): no sample of a multisampled texture; gather4 and gather4_c
+ * of 2D, 2D array, cube and cube array textures only, gather4_po and gather4_po_c of 2D and 2D
+ * array only; no comparison (sample_c, sample_c_lz, the _c gathers) of a 3D texture; and no
+ * immediate texel offset (aoffimmi) on a cube. Anything else is a malformed program, refused here
+ * by the instruction's name.
+ */
+function sampleDimensionRule(L: Lifter, kind: string, shape: BoundResource['shape'], ins: Instruction): void {
+  const name = kind.replace('gather', 'gather4');
+  if (shape === '2dms' || shape === '2dmsarray')
+    L.invalid(`${name} of a ${shape} texture (multisampled textures are not sampled)`);
+  const gather = kind.startsWith('gather');
+  const cube = shape === 'cube' || shape === 'cubearray';
+  if (gather && shape !== '2d' && shape !== '2darray' && !cube) L.invalid(`${name} of a ${shape} texture`);
+  if ((kind === 'gather_po' || kind === 'gather_po_c') && cube) L.invalid(`${name} of a ${shape} texture`);
+  if (shape === '3d' && (kind.endsWith('_c') || kind === 'sample_c_lz'))
+    L.invalid(`${name} of a 3d texture (comparison sampling reads no 3D texture)`);
+  if (cube && immediateOffsets(ins)) L.invalid(`${name} with aoffimmi on a ${shape} texture`);
 }
 
 export function textureFor(L: Lifter, o: Operand): { res: BoundResource; handle: ExprId } {
@@ -134,8 +151,7 @@ function sampleLike(
     const { res, handle } = textureFor(L, resOp);
     const { handle: sampler, res: sres } = L.resources.find('s', smpOp);
     if (res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured') L.invalid('sampling a buffer');
-    if (res.shape === '2dms' || res.shape === '2dmsarray')
-      L.refuse('sample of a multisampled texture', `t${resOp.indices[0]?.imm}`);
+    sampleDimensionRule(L, kind, res.shape, ins);
     const floatCoord = floatCoords(L, coordOp, res);
     let coord = floatCoord.coord;
     const layer = floatCoord.layer;
@@ -147,9 +163,8 @@ function sampleLike(
       if (offOp.type === OT.imm32 && imm.every((o) => o >= -8 && o <= 7)) offsets = imm;
       else {
         // WGSL takes only constant offsets in [-8, 7]: the offset (Direct3D's low six bits, signed)
-        // moves the coordinates by whole texels of level 0, where a gather reads.
-        if (res.shape !== '2d' && res.shape !== '2darray')
-          L.refuse('computed texel offset', 'gather4_po on a texture that is not 2D');
+        // moves the coordinates by whole texels of level 0, where a gather reads (gather4_po reads a
+        // 2D texture or array only: sampleDimensionRule).
         L.note('a gather offset WGSL cannot take as a constant moves the coordinates by that many texels of level 0');
         const raw = L.src(offOp, 'i32', [0, 1]);
         const six = L.e({ op: 'splat', size: 2, value: L.f.u32(26) });
@@ -162,8 +177,6 @@ function sampleLike(
         coord = L.bin('add', coord, L.bin('div', L.e({ op: 'convert', to: 'f32', value: signed }), size));
       }
     }
-    if ((res.shape === '1d' || res.shape === '1darray') && (kind === 'gather' || kind === 'gather_c'))
-      L.invalid('gather on a 1D texture');
     const offset = offsetExpr(L, res, offsets);
     const comparison = kind === 'sample_c' || kind === 'sample_c_lz' || kind === 'gather_c' || kind === 'gather_po_c';
     // A sampler's declared mode decides its kind (a sampler's `depth` is mode_comparison): the _c
@@ -275,6 +288,8 @@ function ld(ms: boolean): Handler {
     const addr = op(ins, 1);
     const resOp = op(ins, 2);
     const { res, handle } = textureFor(L, resOp);
+    if (ms && res.shape !== '2dms' && res.shape !== '2dmsarray')
+      L.invalid(`ldms on a ${res.shape} resource (ld2dms reads a multisampled texture only)`);
     if (res.shape === 'buffer') {
       const idx = L.src(addr, 'u32', [0]);
       writeSwizzled(L, dst, resOp, bufferRead(L, res, handle, idx, 'vec4'), 'u32');
@@ -287,8 +302,6 @@ function ld(ms: boolean): Handler {
     const extra: { sample?: ExprId; level?: ExprId } = {};
     if (ms) extra.sample = L.src(op(ins, 3), 'i32', [0]);
     else extra.level = L.src(addr, 'i32', [3]);
-    if (ms && res.shape !== '2dms' && res.shape !== '2dmsarray')
-      L.invalid('ldms on a texture that is not multisampled');
     if (!ms && (res.shape === '2dms' || res.shape === '2dmsarray')) delete extra.level;
     if (!ms && (res.shape === '2dms' || res.shape === '2dmsarray')) extra.sample = L.f.i32(0);
     let value = L.e({
@@ -492,6 +505,16 @@ function atomic(name: AtomicName, immediate: boolean): Handler {
     const srcs = ins.operands.slice(immediate ? 2 : 1);
     const { res, handle } = viewFor(L, viewOp);
     if (!res.atomic) return L.invalid('an atomic on a view not found atomic by the usage scan');
+    // Direct3D's typed-view atomics are of 32-bit integer formats (R32_UINT, R32_SINT); a float view
+    // takes only the exchanges (its bits), as Shader Model 6.6's float atomics do
+    if (
+      res.scalar === 'f32' &&
+      res.shape !== 'raw' &&
+      res.shape !== 'structured' &&
+      name !== 'exchange' &&
+      name !== 'compare_exchange'
+    )
+      return L.invalid(`an atomic ${name} on a float typed view (atomic arithmetic takes R32_UINT or R32_SINT views)`);
     if (res.texels) return texelAtomic(L, name, dst, res, handle, srcs);
     if (res.shape !== 'raw' && res.shape !== 'structured' && res.shape !== 'buffer')
       return L.refuse('texture atomics', 'an atomic on a typed texture view');

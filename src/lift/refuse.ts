@@ -14,7 +14,6 @@ export type RefusalReason =
   | 'append/consume counter'
   | 'geometry stream other than 0'
   | 'partial-mask store through a view'
-  | 'sample of a multisampled texture'
   | 'opcode not handled'
   | 'subroutines'
   | 'interfaces'

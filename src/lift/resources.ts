@@ -470,9 +470,10 @@ export class Resources {
           );
           return true;
         }
-        if (atomic) L.refuse('texture atomics', `u${key}: atomics on a ${shape} typed texture view`);
+        // Direct3D has no multisampled or cube UAVs (the D3D11.3 functional spec's UAV dimensions:
+        // buffer, 1D, 2D and their arrays, 3D); the atomic views of the others are texel words above
         if (shape === '2dms' || shape === '2dmsarray' || shape === 'cube' || shape === 'cubearray')
-          L.refuse('resource kind not handled', `u${key}: a ${shape} storage texture`);
+          L.invalid(`dcl_uav_typed u${key} of dimension ${shape} (a UAV is a buffer, 1D, 2D or 3D view)`);
         const wide = !loaded;
         const format: StorageFormat = wide
           ? rt.scalar === 'u32'

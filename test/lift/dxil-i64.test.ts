@@ -480,6 +480,7 @@ test('dx.op Fma, FMin, FMax, FAbs, Saturate, MakeDouble/SplitDouble and the lega
     ]);
     const t = new Type('struct');
     t.elts = [b.i32, b.i32];
+    t.name = 'dx.types.splitdouble';
     const sp = b.call('dx.op.splitDouble.f64', t, [b.int(102n, b.i32), m]);
     const hi = new Instruction('extractvalue', b.i32);
     hi.ops = [sp];

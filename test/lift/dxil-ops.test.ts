@@ -81,9 +81,11 @@ class Body {
     c.bits = BigInt(new Uint32Array(new Float32Array([v]).buffer)[0]!);
     return c;
   }
-  struct(elt: Type, n: number): Type {
+  /** A struct of `n` lanes of `elt`, named as dxc names the dx.op result types (dxop-signatures.ts). */
+  struct(elt: Type, n: number, name: string): Type {
     const t = new Type('struct');
     t.elts = Array.from({ length: n }, () => elt);
+    t.name = name;
     return t;
   }
   call(name: string, ret: Type, args: Value[]): Instruction {
@@ -194,7 +196,11 @@ test('Unpack4x8: bytes zero- and sign-extended to i32 and to i16', () => {
   const p = program((b) => {
     const pk = b.add(b.int(0x80ff7f01), b.tidX); // thread 1: 0x80ff7f02
     const unpack = (mode: number, t: Type) =>
-      b.call(`dx.op.unpack4x8.${t.width === 16 ? 'i16' : 'i32'}`, b.struct(t, 4), [b.int(219), b.int(mode, b.i8), pk]);
+      b.call(`dx.op.unpack4x8.${t.width === 16 ? 'i16' : 'i32'}`, b.struct(t, 4, `dx.types.fouri${t.width}`), [
+        b.int(219),
+        b.int(mode, b.i8),
+        pk,
+      ]);
     const u = unpack(0, b.i32);
     const s = unpack(1, b.i32);
     const s16 = unpack(1, b.i16);
@@ -324,7 +330,7 @@ test('CalculateLOD (as the SM4/5 lod), EvalSnapped and EvalCentroid on the execu
 test('TextureGatherRaw: the red words of the four footprint texels, as bits', () => {
   const p = pixelProgram((b, _u, _v, srv, sampler) => {
     const undef = new Constant(b.f32, 'undef');
-    const g = b.call('dx.op.textureGatherRaw.i32', b.struct(b.i32, 5), [
+    const g = b.call('dx.op.textureGatherRaw.i32', b.struct(b.i32, 5, 'dx.types.ResRet.i32'), [
       b.int(223),
       srv,
       sampler,
@@ -417,9 +423,12 @@ test('BarrierByMemoryType and ViewID: a barrier of the memory named, and view 0'
 });
 
 test('operations with no WGSL counterpart are refused by name', () => {
-  const refused = (op: number, name: string, args: (b: Body) => Value[] = () => []): string => {
+  const refused = (op: number, name: string, args: (b: Body) => Value[] = () => [], ret?: 'void'): string => {
     try {
-      program((b) => [b.call(name, b.i32, [b.int(op), ...args(b)]), b.int(0), b.int(0), b.int(0)]);
+      program((b) => {
+        const r = b.call(name, ret ? b.voidT : b.i32, [b.int(op), ...args(b)]);
+        return [ret ? b.int(0) : r, b.int(0), b.int(0), b.int(0)];
+      });
     } catch (e) {
       assert.ok(e instanceof IridiaError && e.code === 'E601_LIFT_UNSUPPORTED', String(e));
       return e.reason.split(':')[0]!;
@@ -440,7 +449,7 @@ test('operations with no WGSL counterpart are refused by name', () => {
   // RenderTargetGetSampleCount lifts as the option rasterizerSampleCount (test/lift/rasterizer-samples.test.ts)
   // a barrier on node records belongs to work graphs
   assert.equal(
-    refused(244, 'dx.op.barrierByMemoryType', (b) => [b.int(4), b.int(1)]),
+    refused(244, 'dx.op.barrierByMemoryType', (b) => [b.int(4), b.int(1)], 'void'),
     'work graphs',
   );
 });

@@ -7,6 +7,8 @@
 import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
+import { LEGACY_CLASS, dxOpSignatureFault, dxOpTypeName } from '../../dxil/dxop-check.js';
+import { resourceKindRule } from './kinds.js';
 import { guardedExp2, guardedFrc, guardedLog2, guardedRsq, guardedSqrt, msad, udivBy } from '../semantics.js';
 import type { DxilLifter, Val } from './lifter.js';
 import type { DxResource } from './resources.js';
@@ -472,8 +474,6 @@ function sample(kind: SampleKind): Handler {
     const { e: sampler } = samplerOf(L, c, 2, x);
     if (res.cls !== 't' || res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
       return L.invalid('sampling a view that is not a texture');
-    if (res.shape === '2dms' || res.shape === '2dmsarray')
-      return L.refuse('sample of a multisampled texture', res.dx.name);
     if (res.scalar !== 'f32')
       return L.refuse(
         'resource kind not handled',
@@ -941,13 +941,8 @@ const TABLE = new Map<number, Handler>([
   [44, carry(false)],
   [45, carry(true)],
   [46, (L, c) => L.roundHalf(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
-  [
-    47,
-    (L, c) =>
-      c.type.kind === 'double'
-        ? L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))
-        : L.invalid(`Fma of ${c.type.kind} (DXIL defines Fma on doubles only)`),
-  ],
+  // Fma is of doubles only (hctdb.py's overloads 'd': the signature check refuses the rest)
+  [47, (L, c) => L.soft('f64_fma', num(L, c, 1), num(L, c, 2), num(L, c, 3))],
   [48, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [49, (L, c) => L.wrap(L.bin('add', L.bin('mul', num(L, c, 1), num(L, c, 2)), num(L, c, 3)), c.type)],
   [50, (L, c) => msad(L, [u32(L, c, 1), u32(L, c, 2), u32(L, c, 3)], 1)],
@@ -1071,45 +1066,33 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
   const row = dxOp(opcode);
   const name = (c.callee as { name?: string } | undefined)?.name;
   const fn = name?.toLowerCase();
+  const legacy = LEGACY_CLASS[opcode]?.toLowerCase();
   const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
-  if (row && fn !== undefined && cls !== undefined && fn !== cls && !fn.startsWith(`${cls}.`))
+  const ofClass = (c: string) => fn === c || fn!.startsWith(`${c}.`);
+  if (row && fn !== undefined && cls !== undefined && !ofClass(cls) && !(legacy && ofClass(`dx.op.${legacy}`)))
     return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
-  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftDxOp(L, lane, x), TABLE);
+  const shape = resultShapeFault(c.type);
+  if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
+  // The whole signature (dxop-signatures.ts): the overload allowed, the callee's name, the result's
+  // and every operand's type, before any handler reads them.
+  const fault = dxOpSignatureFault(
+    opcode,
+    name,
+    c.type,
+    c.ops.slice(1).map((o) => o.type),
+  );
+  if (fault) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}): ${fault}`);
+  return liftChecked(L, c, x, opcode);
+}
+
+/** A dx.op call whose signature was checked (or a lane of one: the vector overloads' scalar calls). */
+function liftChecked(L: DxilLifter, c: Instruction, x: OpContext, opcode: number): Val | undefined {
+  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftChecked(L, lane, x, opcode), TABLE);
   if (v !== 'scalar') return v;
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
-  const shape = resultShapeFault(c.type);
-  if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
-  if (row && BOOL_CLASSES.has(row[2]) && !(c.type.kind === 'int' && c.type.width === 1))
-    return L.invalid(
-      `dx.op ${opcode} (${row[1]}) returns i1, not the ${c.type.kind === 'int' ? `i${c.type.width}` : c.type.kind} its call says`,
-    );
+  resourceKindRule(L, c, opcode);
   return h(L, c, x);
-}
-
-/** The dx.op classes whose result is i1 (hctdb.py); their handlers give a bool. */
-const BOOL_CLASSES: ReadonlySet<string> = new Set([
-  'IsSpecialFloat',
-  'CheckAccessFullyMapped',
-  'WaveIsFirstLane',
-  'WaveAnyTrue',
-  'WaveAllTrue',
-  'WaveActiveAllEqual',
-  'IsHelperLane',
-  'QuadVote',
-]);
-
-/** DXIL's overload suffix of a type (i32, f16, v4f32), or undefined for one that has none. */
-function overloadSuffix(t: Type): string | undefined {
-  if (t.kind === 'int') return `i${t.width}`;
-  if (t.kind === 'half') return 'f16';
-  if (t.kind === 'float') return 'f32';
-  if (t.kind === 'double') return 'f64';
-  if (t.kind === 'vector' && t.elt) {
-    const e = overloadSuffix(t.elt);
-    return e && `v${t.count}${e}`;
-  }
-  return undefined;
 }
 
 /** What is wrong with a dx.op's result struct of DXIL's value-returning kinds (`dx.types.ResRet.T`:
@@ -1126,9 +1109,9 @@ function resultShapeFault(t: Type): string | undefined {
     if (!status || status.kind !== 'int' || status.width !== 32) return `a %${t.name} without its i32 status`;
   }
   if (lanes.length === 0) return `a %${t.name} without lanes`;
-  if (lanes.some((e) => e !== lanes[0] && overloadSuffix(e) !== overloadSuffix(lanes[0]!)))
+  if (lanes.some((e) => e !== lanes[0] && dxOpTypeName(e) !== dxOpTypeName(lanes[0]!)))
     return `a %${t.name} whose lanes are not of one type`;
-  const suffix = overloadSuffix(lanes[0]!);
+  const suffix = dxOpTypeName(lanes[0]!);
   if (suffix !== m[2]) return `a %${t.name} whose lanes are ${suffix ?? `of kind ${lanes[0]!.kind}`}`;
   return undefined;
 }
