@@ -14,11 +14,13 @@ import { emitWgsl, emitWgslWithMap, type WgslWithMap } from '../wgsl/index.js';
 import { readableProgram, type PassOptions } from './passes.js';
 import { printHlsl, printHlslWithMap } from './hlsl.js';
 import { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
+import { containerDebugNames } from './names.js';
 
 export { readableProgram, readableModule } from './passes.js';
 export { printHlsl, printHlslWithMap } from './hlsl.js';
 export { DecompileRefusal } from './refuse.js';
 export { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
+export { containerDebugNames, type DebugNames } from './names.js';
 
 export interface Decompiled {
   /** The lifted program. */
@@ -50,7 +52,7 @@ export function decompile(bytes: Uint8Array, options: PassOptions = {}): Decompi
   const lifted = liftContainer(c);
   return {
     lifted,
-    readable: readableProgram(lifted, options),
+    readable: readableProgram(lifted, options, containerDebugNames(c)),
     rdef: containerRdef(c),
     inputSignature: inputSignature(c),
     ...withLines(containerSourceLines(c)),
