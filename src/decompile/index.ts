@@ -102,7 +102,10 @@ function inputSignature(c: Container): readonly SignatureElement[] {
 
 export function decompiledWgsl(d: Decompiled): string {
   if (d.sourceLines) return decompiledWgslWithMap(d).text;
-  return withViews(d, (views) => emitWgsl(d.readable, views)).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
+  return withViews(d, (views) => emitWgsl(d.readable, views)).replace(
+    /^\/\/ lifted by iridia/,
+    '// decompiled by iridia',
+  );
 }
 
 /** decompiledWgsl's text with the origins of each line (as decompiledHlslWithMap). */

@@ -103,7 +103,8 @@ function wgslShape(t: RdefType): Shape | undefined {
   const scalar = SCALARS[t.type];
   if (scalar === undefined) return undefined;
   let one: Shape | undefined;
-  if (t.class === 0) one = { type: scalar, align: 4, size: 4, words: (n) => [[0, { base: n, lane: 0, size: 1, scalar }]] };
+  if (t.class === 0)
+    one = { type: scalar, align: 4, size: 4, words: (n) => [[0, { base: n, lane: 0, size: 1, scalar }]] };
   else if (t.class === 1 && t.columns >= 2 && t.columns <= 4) {
     const c = t.columns;
     one = {
@@ -139,7 +140,8 @@ function wgslShape(t: RdefType): Shape | undefined {
     size: el.size * t.elements,
     words: (n) => {
       const out: [number, Word][] = [];
-      for (let e = 0; e < t.elements; e++) for (const [w, word] of el.words(`${n}[${e}]`)) out.push([e * (el.size / 4) + w, word]);
+      for (let e = 0; e < t.elements; e++)
+        for (const [w, word] of el.words(`${n}[${e}]`)) out.push([e * (el.size / 4) + w, word]);
       return out;
     },
   };

@@ -197,7 +197,8 @@ class Emitter {
         body.push(`  ${bindingAttr(mem.binding)}${mn.name(mem.name)}: ${this.type(mem.type)},`);
       body.push('}', '');
     });
-    for (const [g, v] of views ?? []) body.push(`struct ${this.viewTypeNames.get(g)} {`, ...v.members.map((l) => `  ${l},`), '}', '');
+    for (const [g, v] of views ?? [])
+      body.push(`struct ${this.viewTypeNames.get(g)} {`, ...v.members.map((l) => `  ${l},`), '}', '');
     m.globals.forEach((g, i) => {
       const attr = g.binding ? `@group(${g.binding.group}) @binding(${g.binding.binding}) ` : '';
       const space =
