@@ -34,8 +34,16 @@ export function containerDebugNames(c: Container): DebugNames | undefined {
     const writer = new Map<number, number>();
     instructions.forEach((ins, i) => writer.set(ins.next, i));
     const names = new Map<string, string>();
+    // an SDBG names a function's return value after the function (and its scopes after it)
+    const scopeNames = new Set<string>();
+    const collect = (s: Scope): void => {
+      scopeNames.add(s.name);
+      s.children.forEach(collect);
+    };
+    info.scopes.forEach(collect);
     const visit = (s: Scope): void => {
       for (const v of s.variables) {
+        if (scopeNames.has(v.name)) continue;
         for (const l of v.locations) {
           const reg = REGISTER_TYPES[l.registerType];
           if (reg === undefined || l.component === undefined || l.indices.length !== 1) continue;
