@@ -63,6 +63,20 @@ test('debug_include (/Zi): the sample is `c`, as in the source', () => {
   assert.match(decompiledWgsl(d), /let c = textureSample\(T, S, TEXCOORD0\);/);
 });
 
+test('an SDBG (9.29-era /Zi): c, n, d as in the source; the return value is no `main`', () => {
+  const dir = join(FIXTURES, 'era-sdbg');
+  const src = readFileSync(join(dir, 'ps.hlsl'), 'latin1');
+  assert.match(src, /float4 c = tex\.Sample\(smp, i\.uv\);/);
+  const wgsl = decompiledWgsl(decompile(new Uint8Array(readFileSync(join(dir, 'ps-ps_4_0.dxbc')))));
+  assert.match(wgsl, /let c = textureSample\(tex, smp, TEXCOORD0\);/);
+  assert.match(wgsl, /let n = \(vec3<f32>\(t2, t2, t2\) \* NORMAL0\);/);
+  // common.hlsli: `float d = saturate(dot(n, l));`, inlined into main
+  assert.match(wgsl, /let d = select\(clamp\(t4, 0\.0f, 1\.0f\), 0\.0f, \(t4 != t4\)\);/);
+  // `c.rgb *= ...` in one branch, `+=` in another: the values c holds in turn
+  assert.match(wgsl, /let c_1 = /);
+  assert.doesNotMatch(wgsl, /let main/);
+});
+
 test('every committed /Zi build: debug names are source words, and nothing but let names changes', (t) => {
   let named = 0;
   let builds = 0;
