@@ -54,3 +54,15 @@ test(
     assert.ok(r!.ok, r!.messages.join(' | '));
   },
 );
+
+test('a buffer read by a computed register, or of types WGSL cannot lay out as HLSL does, keeps its register array', () => {
+  const own = (p: string): string =>
+    decompiledWgsl(decompile(readBytes(join(FIXTURES, 'oracle/own', p, 'shader.dxbc'))));
+  // vs_skinning: `float4x3 BoneMatrices[64]` indexed by the blend indices; Camera's ViewProj by constant registers
+  const skinning = own('vs_skinning/main-vs_4_0');
+  assert.match(skinning, /^@group\(0\) @binding\(1\) var<uniform> Bones: array<vec4<u32>, 192>;$/m);
+  assert.match(skinning, /^struct Camera \{\n {2}ViewProj: mat4x4<f32>,\n\}$/m);
+  assert.match(skinning, /dot\(vec4<f32>\(t1, 1\.0f\), camera\.ViewProj\[0\]\)/);
+  // rdef_types: bool, float2x2 (columns 8 bytes apart in WGSL, 16 in HLSL), float arrf[3]
+  assert.match(own('rdef_types/main-ps_5_0'), /var<uniform> Types: array<vec4<u32>, \d+>;/);
+});
