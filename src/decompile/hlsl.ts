@@ -36,7 +36,7 @@ import { childrenOf, stmtExprs, walkStmts } from './ssa.js';
 const SCALAR: Readonly<Record<Scalar, string>> = { f32: 'float', i32: 'int', u32: 'uint', bool: 'bool' };
 const COMP = 'xyzw';
 
-const RESERVED = new Set(
+export const RESERVED = new Set(
   (
     'asm asm_fragment break buffer bool cbuffer centroid class column_major compile compile_fragment const continue ' +
     'discard do double else export extern false float for fxgroup groupshared half if in inline inout int interface ' +
@@ -585,7 +585,7 @@ class HlslPrinter {
   private letName(id: number, t: Type): string {
     if (!this.letNames[id]) {
       const hint = this.fn.lets[id]!.name;
-      const named = /^[A-Za-z_][A-Za-z0-9_]*$/.test(hint) && !/^(r|v|o|x|cb|t|u)\d/.test(hint) && hint.length > 1;
+      const named = /^[A-Za-z_][A-Za-z0-9_]*$/.test(hint) && !/^(r|v|o|x|cb|t|u)\d/.test(hint);
       if (named) this.letNames[id] = this.unique(hint);
       else {
         let n: string;

@@ -10,15 +10,18 @@ import { readRdef, type Rdef } from '../parts/rdef.js';
 import { readSignature, type SignatureElement, type SignatureKind } from '../parts/signature.js';
 import { IridiaError } from '../errors.js';
 import type { Program } from '../ir/program.js';
-import { emitWgsl, emitWgslWithMap, type WgslWithMap } from '../wgsl/index.js';
+import { emitWgsl, emitWgslWithMap, ViewMiss, type GlobalView, type WgslWithMap } from '../wgsl/index.js';
+import { constantBufferViews } from './wgsl-structs.js';
 import { readableProgram, type PassOptions } from './passes.js';
 import { printHlsl, printHlslWithMap } from './hlsl.js';
 import { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
+import { containerDebugNames } from './names.js';
 
 export { readableProgram, readableModule } from './passes.js';
 export { printHlsl, printHlslWithMap } from './hlsl.js';
 export { DecompileRefusal } from './refuse.js';
 export { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
+export { containerDebugNames, type DebugNames } from './names.js';
 
 export interface Decompiled {
   /** The lifted program. */
@@ -50,7 +53,7 @@ export function decompile(bytes: Uint8Array, options: PassOptions = {}): Decompi
   const lifted = liftContainer(c);
   return {
     lifted,
-    readable: readableProgram(lifted, options),
+    readable: readableProgram(lifted, options, containerDebugNames(c)),
     rdef: containerRdef(c),
     inputSignature: inputSignature(c),
     ...withLines(containerSourceLines(c)),
@@ -73,6 +76,19 @@ export function decompiledHlslWithMap(d: Decompiled): WgslWithMap {
   return d.sourceLines ? withSourceLines(w.text, w.origins, d.sourceLines) : w;
 }
 
+/** Emits with the constant buffers as structs (wgsl-structs.ts); a buffer the emitter meets other
+ * than through its struct's reads (ViewMiss) keeps its register array. */
+function withViews<T>(d: Decompiled, emit: (views: ReadonlyMap<number, GlobalView>) => T): T {
+  const views = constantBufferViews(d.readable, d.rdef);
+  for (;;) {
+    try {
+      return emit(views);
+    } catch (e) {
+      if (!(e instanceof ViewMiss) || !views.delete(e.global)) throw e;
+    }
+  }
+}
+
 function inputSignature(c: Container): readonly SignatureElement[] {
   const part = c.parts.find((p) => p.kind === 'ISGN' || p.kind === 'ISG1');
   if (!part) return [];
@@ -86,12 +102,15 @@ function inputSignature(c: Container): readonly SignatureElement[] {
 
 export function decompiledWgsl(d: Decompiled): string {
   if (d.sourceLines) return decompiledWgslWithMap(d).text;
-  return emitWgsl(d.readable).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
+  return withViews(d, (views) => emitWgsl(d.readable, views)).replace(
+    /^\/\/ lifted by iridia/,
+    '// decompiled by iridia',
+  );
 }
 
 /** decompiledWgsl's text with the origins of each line (as decompiledHlslWithMap). */
 export function decompiledWgslWithMap(d: Decompiled): WgslWithMap {
-  const w = emitWgslWithMap(d.readable);
+  const w = withViews(d, (views) => emitWgslWithMap(d.readable, views));
   const text = w.text.replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
   return d.sourceLines ? withSourceLines(text, w.origins, d.sourceLines) : { text, origins: w.origins };
 }

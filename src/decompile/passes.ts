@@ -8,6 +8,9 @@ import type { Program } from '../ir/program.js';
 import { TypeTable } from './arena.js';
 import { promoteRegisters } from './ssa.js';
 import { simplifyFunction } from './fold.js';
+import { debugLetNames, registerWrites, type DebugNames } from './names.js';
+import { RESERVED as HLSL_RESERVED } from './hlsl.js';
+import { WGSL_RESERVED } from '../wgsl/namer.js';
 
 export interface PassOptions {
   /** Inline single-use lets (pass 4); off: values stay one let per definition. */
@@ -28,20 +31,37 @@ export function readableModule(m: Module, options: PassOptions = {}): Module {
 /**
  * Pass 3, names: resources by their RDEF names (register names when the RDEF is stripped), the
  * locals that stay (values merged across control flow) as `merged<n>` / `indexed<n>` rather than
- * their registers, lets as `t<n>`. Only names change: types, bindings and statements are kept, so
- * the executor and the seeded inputs (which go by Direct3D register, src/exec/seed.ts) see the
- * same program.
+ * their registers, lets as `t<n>`, or as the source variable they hold where the debug information
+ * says so (`debug`: names.ts; the lifted module, whose stores say which register lanes each
+ * instruction writes). Only names change: types, bindings and statements are kept, so the executor
+ * and the seeded inputs (which go by Direct3D register, src/exec/seed.ts) see the same program.
  */
-export function nameProgram(p: Program): Program {
+export function nameProgram(p: Program, debug?: { names: DebugNames; lifted: Module }): Program {
   const rename = new Map<number, string>();
   for (const r of p.interface.resources)
     if (r.reflectedName) rename.set(r.global, r.reflectedName.replace(/[^A-Za-z0-9_]/g, '_'));
   const globals = p.module.globals.map((g, i) => (rename.has(i) ? { ...g, name: rename.get(i)! } : g));
-  const functions = p.module.functions.map((f) => ({
-    ...f,
-    locals: f.locals.map((l) => ({ ...l, name: localName(l.name) })),
-    lets: f.lets.map((_, i) => ({ name: `t${i}` })),
-  }));
+  const writes = debug && registerWrites(debug.lifted);
+  const functions = p.module.functions.map((f) => {
+    const locals = f.locals.map((l) => ({ ...l, name: localName(l.name) }));
+    const lets = f.lets.map((_, i) => ({ name: `t${i}` }));
+    const named = debug && writes ? debugLetNames(f, writes, debug.names) : undefined;
+    if (named?.size) {
+      // unique in both languages: no keyword, no other name of the program, `name`, `name_1`, ...
+      const taken = new Set<string>([...HLSL_RESERVED, ...WGSL_RESERVED, ...lets.map((l) => l.name)]);
+      for (const x of [...globals, ...p.module.functions, ...f.args, ...locals]) taken.add(x.name);
+      const used = (n: string): boolean => taken.has(n) || taken.has(n.toLowerCase());
+      for (const [i, source] of [...named].sort((a, b) => a[0] - b[0])) {
+        // the HLSL printer numbers register-like hints (`t3`, `r0`) as its own lets
+        const want = /^(?:r|v|o|x|cb|t|u)\d/.test(source) ? `_${source}` : source;
+        let n = want;
+        for (let k = 1; used(n); k++) n = `${want}_${k}`;
+        taken.add(n);
+        lets[i] = { name: n };
+      }
+    }
+    return { ...f, locals, lets };
+  });
   const resources = p.interface.resources.map((r) =>
     rename.has(r.global) ? { ...r, name: rename.get(r.global)! } : r,
   );
@@ -61,6 +81,8 @@ export function localName(n: string): string {
   return n === 'v' ? 'inputs' : n === 'o' ? 'outputs' : n;
 }
 
-export function readableProgram(p: Program, options: PassOptions = {}): Program {
-  return nameProgram({ ...p, module: readableModule(p.module, options) });
+/** `debugNames`: the source variables of a /Zi build's registers (names.ts containerDebugNames). */
+export function readableProgram(p: Program, options: PassOptions = {}, debugNames?: DebugNames): Program {
+  const readable = { ...p, module: readableModule(p.module, options) };
+  return nameProgram(readable, debugNames && { names: debugNames, lifted: p.module });
 }

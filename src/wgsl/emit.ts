@@ -46,6 +46,29 @@ import { LiftRefusal } from '../lift/refuse.js';
 export interface WgslOptions {
   /** Print `//` comments (provenance lines) given by the caller at the top. */
   readonly header?: readonly string[];
+  /** Globals the caller declares as a struct and whose reads it prints (readable WGSL's constant
+   * buffers, src/decompile/wgsl-structs.ts), by global index. Without it nothing changes. */
+  readonly views?: ReadonlyMap<number, GlobalView>;
+}
+
+/** A uniform global declared as a struct of the caller's members, read through `read`. */
+export interface GlobalView {
+  /** Name hints of the struct type and of the variable. */
+  readonly typeName: string;
+  readonly varName: string;
+  /** The struct's member lines, `name: type` with any attributes. */
+  readonly members: readonly string[];
+  /** The text of expression `id` of `f` when it reads the global (its variable named `name`),
+   * undefined when it does not or cannot. */
+  read(f: Function, id: ExprId, name: string): string | undefined;
+}
+
+/** Thrown when a viewed global is met other than through its view's `read` (the caller then emits
+ * that global as it is). */
+export class ViewMiss extends Error {
+  constructor(readonly global: number) {
+    super(`global ${global} is read other than through its view`);
+  }
 }
 
 export function emitModuleWgsl(m: Module, options: WgslOptions = {}): string {
@@ -93,6 +116,8 @@ class Emitter {
   private parts: readonly string[] = [];
   /** The origin of the statement being written (with a line map). */
   private current: Origin | undefined;
+  private views: ReadonlyMap<number, GlobalView> | undefined;
+  private readonly viewTypeNames = new Map<number, string>();
 
   constructor(
     private readonly m: Module,
@@ -159,7 +184,9 @@ class Emitter {
     m.types.forEach((t, i) => {
       if (t.kind === 'struct') this.typeNames.set(i, this.names.name(t.name));
     });
-    m.globals.forEach((g, i) => (this.globalNames[i] = this.names.name(g.name)));
+    const views = (this.views = options.views?.size ? options.views : undefined);
+    if (views) for (const [g, v] of views) this.viewTypeNames.set(g, this.names.name(v.typeName));
+    m.globals.forEach((g, i) => (this.globalNames[i] = this.names.name(views?.get(i)?.varName ?? g.name)));
     if (this.uniformPlan.size) this.uniformVar = this.names.name('iridia_uniform');
     const body: string[] = [];
     m.types.forEach((t, i) => {
@@ -170,12 +197,15 @@ class Emitter {
         body.push(`  ${bindingAttr(mem.binding)}${mn.name(mem.name)}: ${this.type(mem.type)},`);
       body.push('}', '');
     });
+    for (const [g, v] of views ?? [])
+      body.push(`struct ${this.viewTypeNames.get(g)} {`, ...v.members.map((l) => `  ${l},`), '}', '');
     m.globals.forEach((g, i) => {
       const attr = g.binding ? `@group(${g.binding.group}) @binding(${g.binding.binding}) ` : '';
       const space =
         g.space === 'handle' ? '' : g.space === 'storage' ? `<storage, ${g.access ?? 'read'}>` : `<${g.space}>`;
       const init = g.init !== undefined ? ` = ${this.constant(g.init)}` : '';
-      body.push(`${attr}var${space} ${this.globalNames[i]}: ${this.type(g.type)}${init};`);
+      const type = this.viewTypeNames.get(i) ?? this.type(g.type);
+      body.push(`${attr}var${space} ${this.globalNames[i]}: ${type}${init};`);
     });
     if (this.uniformVar) body.push(`var<workgroup> ${this.uniformVar}: u32;`);
     if (m.globals.length || this.uniformVar) body.push('');
@@ -494,8 +524,10 @@ class Emitter {
   private putRef(ctx: FnCtx, h: ExprId): void {
     const e = ctx.f.exprs[h] as Expr;
     if (e.op === 'local') this.s += ctx.localNames[e.local] ?? '?';
-    else if (e.op === 'global') this.s += this.globalNames[e.global] ?? '?';
-    else if (e.op === 'access') {
+    else if (e.op === 'global') {
+      if (this.views?.has(e.global)) throw new ViewMiss(e.global);
+      this.s += this.globalNames[e.global] ?? '?';
+    } else if (e.op === 'access') {
       this.putRef(ctx, e.base);
       this.s += '[';
       this.put(ctx, e.index, false);
@@ -564,6 +596,13 @@ class Emitter {
   /** Appends an expression's text; `runtime`: literals through the identity helper. */
   private put(ctx: FnCtx, h: ExprId, runtime: boolean): void {
     const e = ctx.f.exprs[h] as Expr;
+    if (this.views) {
+      const text = this.viewRead(ctx, h);
+      if (text !== undefined) {
+        this.s += text;
+        return;
+      }
+    }
     // An operation on constants only: print its literals through the identity helper.
     const rt = runtime || (isOperation(e) && isConstExpr(ctx.f, ctx.isConst, h));
     switch (e.op) {
@@ -603,6 +642,7 @@ class Emitter {
         this.s += ctx.localNames[e.local] ?? '?';
         return;
       case 'global':
+        if (this.views?.has(e.global)) throw new ViewMiss(e.global);
         this.s += this.globalNames[e.global] ?? '?';
         return;
       case 'access':
@@ -689,6 +729,17 @@ class Emitter {
       case 'array_length':
         this.s += this.imageExpr(ctx, e, rt ? ctx.xr : ctx.x);
     }
+  }
+
+  /** A viewed global's read at `h`, as its view prints it. */
+  private viewRead(ctx: FnCtx, h: ExprId): string | undefined {
+    const e = ctx.f.exprs[h] as Expr;
+    if (e.op !== 'load' && e.op !== 'swizzle' && e.op !== 'bitcast') return undefined;
+    for (const [g, v] of this.views!) {
+      const text = v.read(ctx.f, h, this.globalNames[g]!);
+      if (text !== undefined) return text;
+    }
+    return undefined;
   }
 
   /** Appends expressions separated by commas. */

@@ -7,21 +7,22 @@ import { emitModuleWgsl, emitModuleWgslWithMap, type WgslOptions, type WgslWithM
 import { lowerForWgsl } from './passes.js';
 import { LiftRefusal } from '../lift/refuse.js';
 
-export { emitModuleWgsl, emitModuleWgslWithMap, f32Text, type WgslWithMap } from './emit.js';
+export { emitModuleWgsl, emitModuleWgslWithMap, f32Text, ViewMiss, type GlobalView, type WgslWithMap } from './emit.js';
 export { Namer, WGSL_RESERVED } from './namer.js';
 export { lowerForWgsl } from './passes.js';
 
-/** The program as one WGSL module (entry point `main`, or plain functions for stage functions). */
-export function emitWgsl(program: Program): string {
+/** The program as one WGSL module (entry point `main`, or plain functions for stage functions).
+ * `views`: globals the caller declares and reads (emit.ts GlobalView; readable WGSL's structs). */
+export function emitWgsl(program: Program, views?: WgslOptions['views']): string {
   const { module, options } = prepare(program);
-  return emitModuleWgsl(module, options);
+  return emitModuleWgsl(module, views ? { ...options, views } : options);
 }
 
 /** emitWgsl's text, byte for byte, with the origins of each of its lines (emit.ts WgslWithMap): the
  * instructions each WGSL line came from. */
-export function emitWgslWithMap(program: Program): WgslWithMap {
+export function emitWgslWithMap(program: Program, views?: WgslOptions['views']): WgslWithMap {
   const { module, options } = prepare(program);
-  return emitModuleWgslWithMap(module, options);
+  return emitModuleWgslWithMap(module, views ? { ...options, views } : options);
 }
 
 function prepare(program: Program): { module: Module; options: WgslOptions } {

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sharedPath, skipUnlessShared, walk } from '../helpers/shared.js';
 import { parseContainer } from '../../src/container/container.js';
+import { containerDebugNames } from '../../src/decompile/names.js';
 import { reflect } from '../../src/reflect/reflection.js';
 import type { RdefType } from '../../src/parts/rdef.js';
 import { bitcastClasses, census } from './census.js';
@@ -111,6 +112,9 @@ function measure(): Figures {
       };
       for (const cb of refl.rdef?.constantBuffers ?? [])
         if (cb.type === 3) for (const v of cb.variables) members(v.type);
+      // a /Zi build's source variables, which name its lets (src/decompile/names.ts): `float4 v`
+      for (const name of containerDebugNames(parseContainer(new Uint8Array(readFileSync(e.path))))?.values() ?? [])
+        own.add(name.toLowerCase());
       const regs = [...code.matchAll(/\b(r\d+|v|o|x\d+|cb\d+)\b/g)]
         .map((m) => m[1]!)
         .filter((n) => !own.has(n.toLowerCase()));
