@@ -72,7 +72,14 @@ export function census(paths: readonly string[], runEquivalence = true, seeds?: 
   return { entries, lifted, notLifted, equivalent, limits, differences, hlsl, refusals };
 }
 
-const STAGES: Readonly<Record<string, string>> = { vertex: 'vert', pixel: 'frag', compute: 'comp' };
+const STAGES: Readonly<Record<string, string>> = {
+  vertex: 'vert',
+  pixel: 'frag',
+  compute: 'comp',
+  geometry: 'geom',
+  hull: 'tesc',
+  domain: 'tese',
+};
 
 /** glslangValidator's path, or undefined when it is not installed. */
 export function glslang(): string | undefined {
