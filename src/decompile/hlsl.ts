@@ -34,6 +34,7 @@ import { localName } from './passes.js';
 import { childrenOf, stmtExprs, walkStmts } from './ssa.js';
 import {
   Files,
+  fieldNames,
   fileLocals,
   geometryPrimitives,
   layout,
@@ -450,15 +451,7 @@ class HlslPrinter {
     const inName = stage === 'vertex' ? 'VSInput' : stage === 'fragment' ? 'PSInput' : 'CSInput';
     const outName = stage === 'vertex' ? 'VSOutput' : 'PSOutput';
     // inputs: one struct
-    const fields = new Set<string>();
-    const field = (want: string): string => {
-      let n = want.replace(/[^A-Za-z0-9_]/g, '_');
-      if (RESERVED.has(n)) n = `${n}_`;
-      let k = n;
-      for (let i = 1; fields.has(k); i++) k = `${n}_${i}`;
-      fields.add(k);
-      return k;
-    };
+    let field = fieldNames(RESERVED);
     const inLines: string[] = [];
     fn.args.forEach((a) => {
       const t = this.m.types[a.type]!;
@@ -488,7 +481,7 @@ class HlslPrinter {
     let retType = 'void';
     if (fn.result) {
       const rt = this.m.types[fn.result.type]!;
-      fields.clear();
+      field = fieldNames(RESERVED);
       if (rt.kind === 'struct') {
         const members = rt.members.map((mb) => field(readableField(outputs.get(mb.name), mb.name)));
         lines.push(`struct ${outName}`, '{');

@@ -114,6 +114,20 @@ function semanticText(v: Varying): string {
   return /^SV_/i.test(v.semantic) && v.semanticIndex === 0 ? v.semantic : `${v.semantic}${v.semanticIndex}`;
 }
 
+/** Names for the fields of one struct: `want` made an identifier, not a reserved word, and unique
+ * in the struct (`color`, `color_1`). */
+export function fieldNames(reserved: ReadonlySet<string>): (want: string) => string {
+  const fields = new Set<string>();
+  return (want) => {
+    let n = want.replace(/[^A-Za-z0-9_]/g, '_');
+    if (reserved.has(n)) n = `${n}_`;
+    let k = n;
+    for (let i = 1; fields.has(k); i++) k = `${n}_${i}`;
+    fields.add(k);
+    return k;
+  };
+}
+
 /** A struct of signature elements, fields named after their semantics (as the printer's entry
  * structs); the tessellation factors of a patch as the arrays HLSL declares them with. */
 export function layout(
@@ -126,15 +140,7 @@ export function layout(
   const lines: string[] = [];
   const lanes = new Map<number, FieldLane>();
   const arrays: { field: string; mask: number; registers: number[] }[] = [];
-  const fields = new Set<string>();
-  const field = (want: string): string => {
-    let n = want.replace(/[^A-Za-z0-9_]/g, '_');
-    if (reserved.has(n)) n = `${n}_`;
-    let k = n;
-    for (let i = 1; fields.has(k); i++) k = `${n}_${i}`;
-    fields.add(k);
-    return k;
-  };
+  const field = fieldNames(reserved);
   const done = new Set<Varying>();
   for (const v of elements) {
     if (done.has(v)) continue;
