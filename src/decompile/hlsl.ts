@@ -829,6 +829,11 @@ class HlslPrinter {
   private stageStmt(s: Stmt, pad: string, out: string[]): boolean {
     const files = this.files!;
     if (s.op === 'store') return files.store(s, pad, out);
+    if (s.op === 'let') {
+      const decl = files.bind(s.let, s.value, (t) => this.letName(s.let, t));
+      if (decl) out.push(`${pad}${decl}`);
+      return decl !== undefined;
+    }
     if (s.op === 'emit' || s.op === 'cut') {
       if (s.stream !== 0) refuse('stage not handled', `a geometry program writing stream ${s.stream}`);
       out.push(`${pad}${s.op === 'emit' ? 'stream.Append(output);' : 'stream.RestartStrip();'}`);

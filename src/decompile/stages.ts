@@ -317,7 +317,7 @@ export class Files {
    * bitcasts), as scalar `want` (default: the outermost bitcast's, else u32). Undefined when `id`
    * reads no register file.
    */
-  read(id: ExprId, want?: Scalar): string | undefined {
+  read(id: ExprId, want?: Scalar, native = false): string | undefined {
     let e = this.p.exprs(id);
     let to: Scalar | undefined = want;
     let pick: number[] | undefined;
@@ -333,6 +333,12 @@ export class Files {
       } else break;
       e = this.p.exprs(at);
     }
+    if (e.op === 'let') {
+      // a let bound to a register read in its fields' scalar (bind): the let, cast back where read as bits
+      const n = this.nativeLets.get(e.let);
+      if (!n || native) return undefined;
+      return castText(n.scalar, to ?? 'u32', pick ? `${n.name}.${pick.map((c) => COMP[c]).join('')}` : n.name);
+    }
     if (e.op !== 'load' && e.op !== 'member' && e.op !== 'access' && e.op !== 'arg' && e.op !== 'local')
       return undefined;
     const pl = this.place(at);
@@ -342,7 +348,7 @@ export class Files {
       return refuse('operation not handled', `a whole register file of ${pl.file.text} used as a value`);
     const lanes = pl.lane !== undefined ? [pl.lane] : t.kind === 'vector' ? [0, 1, 2, 3].slice(0, t.size) : [0];
     const picked = pick ? pick.map((k) => lanes[k]!) : lanes;
-    const s = to ?? 'u32';
+    let s = to ?? 'u32';
     const owner = this.owner(pl);
     let fls: (FieldLane | undefined)[];
     let named: string | undefined; // the field as the lanes map names it (an array's element 0)
@@ -362,6 +368,10 @@ export class Files {
     if (fls.some((f) => f === undefined) && !pl.file.zeroUncovered)
       return refuse('operation not handled', `a lane of ${pl.file.text} that no signature element covers`);
     const first = fls[0];
+    if (native) {
+      if (!first || fls.some((f) => f?.scalar !== first.scalar)) return undefined;
+      s = first.scalar;
+    }
     if (first && fls.every((f) => f?.field === first.field && f.scalar === first.scalar)) {
       const comps = fls.map((f) => f!.comp);
       const width = [...pl.file.layout.lanes.values()].filter((f) => f.field === (named ?? first.field)).length;
@@ -375,6 +385,45 @@ export class Files {
       f ? castText(f.scalar, s, `${owner}.${f.field}${f.comp >= 0 ? `.${COMP[f.comp]}` : ''}`) : zeroOf(s),
     );
     return parts.length === 1 ? parts[0]! : `${SCALAR[s]}${parts.length}(${parts.join(', ')})`;
+  }
+
+  /** Lets bound to a register read in the scalar of its fields (`float2 t0 = ip[i].texcoord;`). */
+  readonly nativeLets = new Map<number, { name: string; scalar: Scalar }>();
+
+  /** A let whose value is a register read of fields of one scalar other than u32: its declaration in
+   * that scalar (the let is then read through it, the bitcasts back cancelled where they meet). */
+  bind(let_: number, value: ExprId, name: (t: Type) => string): string | undefined {
+    const t = this.p.type(value);
+    if (t.kind !== 'scalar' && t.kind !== 'vector') return undefined;
+    if (t.scalar !== 'u32') return undefined;
+    const e = this.p.exprs(value);
+    if (e.op === 'bitcast') return undefined; // read as the bitcast's scalar already
+    const text = this.read(value, undefined, true);
+    if (text === undefined) return undefined;
+    const sc = this.nativeScalar(value);
+    if (!sc || sc === 'u32') return undefined;
+    const n = name(t);
+    this.nativeLets.set(let_, { name: n, scalar: sc });
+    return `${SCALAR[sc]}${t.kind === 'vector' ? t.size : ''} ${n} = ${text};`;
+  }
+
+  /** The one scalar of the fields a register read covers (through swizzles), or undefined. */
+  private nativeScalar(id: ExprId): Scalar | undefined {
+    let at = id;
+    let pick: number[] | undefined;
+    for (let e = this.p.exprs(at); e.op === 'swizzle'; e = this.p.exprs(at)) {
+      const pattern: readonly number[] = e.pattern;
+      pick = pick ? pick.map((k) => pattern[k]!) : [...pattern];
+      at = e.vector;
+    }
+    const pl = this.place(at);
+    if (!pl || pl.dynamic || typeof pl.register !== 'number') return undefined;
+    const t = this.p.type(at);
+    const lanes = pl.lane !== undefined ? [pl.lane] : t.kind === 'vector' ? [0, 1, 2, 3].slice(0, t.size) : [0];
+    const reg = pl.register;
+    const fls = (pick ? pick.map((k) => lanes[k]!) : lanes).map((l) => this.lane(pl, reg, l));
+    const s = fls[0]?.scalar;
+    return s && fls.every((f) => f?.scalar === s) ? s : undefined;
   }
 
   /** A value written to a field of scalar `s`: a register read as `s`, a bitcast to u32 of an `s`

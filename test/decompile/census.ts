@@ -106,8 +106,12 @@ export function glslangFailures(tool: string, entries: readonly Entry[]): { chec
       );
       checked++;
       if (r.status !== 0) {
+        // a crash names the stage and the clip or cull distances it has (glslang crashes on those of a
+        // geometry program, its source too: equivalence.test.ts GLSLANG_LACKS)
+        const distances = [...new Set(e.hlsl.match(/SV_(Clip|Cull)Distance/g) ?? [])].join(', ');
+        const crash = r.signal ? ` (${e.d.lifted.stage}${distances ? `, ${distances}` : ''})` : '';
         const first =
-          `${r.stdout}${r.stderr}`.split('\n').find((l) => /ERROR/.test(l)) ?? `exit ${r.status ?? r.signal}`;
+          `${r.stdout}${r.stderr}`.split('\n').find((l) => /ERROR/.test(l)) ?? `exit ${r.status ?? r.signal}${crash}`;
         failures.push(`${e.path}: ${first}`);
       }
     }
