@@ -32,6 +32,17 @@ import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.
 import { refuse } from './refuse.js';
 import { localName } from './passes.js';
 import { childrenOf, stmtExprs, walkStmts } from './ssa.js';
+import {
+  Files,
+  fieldNames,
+  fileLocals,
+  geometryPrimitives,
+  layout,
+  passThrough,
+  vertexEntry,
+  type File,
+  type Layout,
+} from './stages.js';
 
 const SCALAR: Readonly<Record<Scalar, string>> = { f32: 'float', i32: 'int', u32: 'uint', bool: 'bool' };
 const COMP = 'xyzw';
@@ -191,7 +202,7 @@ export interface HlslOptions {
 }
 
 export function printHlsl(p: Program, options: HlslOptions = {}): string {
-  return new HlslPrinter(p, options.rdef, options.inputSignature ?? []).print().join('\n') + '\n';
+  return new HlslPrinter(vertexEntry(p), options.rdef, options.inputSignature ?? []).print().join('\n') + '\n';
 }
 
 /**
@@ -205,7 +216,7 @@ export function printHlslWithMap(
   p: Program,
   options: HlslOptions = {},
 ): { readonly text: string; readonly origins: readonly (readonly number[])[] } {
-  const printer = new HlslPrinter(p, options.rdef, options.inputSignature ?? []);
+  const printer = new HlslPrinter(vertexEntry(p), options.rdef, options.inputSignature ?? []);
   printer.bodyOrigins = [];
   const parts = printer.print();
   const origins: (readonly number[])[] = [];
@@ -263,8 +274,9 @@ class HlslPrinter {
   /** The text's lines (elements may hold more than one), joined by print's callers. */
   print(): string[] {
     const p = this.p;
-    if (p.stageFunctions || p.module.entryPoints.length !== 1)
-      refuse('stage not handled', `a ${p.stage} program (lifted as stage functions); vertex, pixel and compute are`);
+    if (p.stageFunctions) return this.printStage();
+    if (p.module.entryPoints.length !== 1)
+      refuse('stage not handled', `a ${p.stage} program of ${p.module.entryPoints.length} entry points`);
     const ep = p.module.entryPoints[0]!;
     for (const r of p.interface.resources) this.resources.set(r.global, r);
     const head = [`// decompiled by iridia from ${p.provenance.bytecode} ${p.provenance.target}`];
@@ -291,6 +303,7 @@ class HlslPrinter {
       }
     };
     this.m.globals.forEach((g, gi) => {
+      if (this.fileGlobals.has(gi)) return; // a stage's register file: the HLSL has its struct (printStage)
       const r = this.resources.get(gi);
       const t = this.m.types[g.type]!;
       if (g.space === 'private') {
@@ -438,15 +451,7 @@ class HlslPrinter {
     const inName = stage === 'vertex' ? 'VSInput' : stage === 'fragment' ? 'PSInput' : 'CSInput';
     const outName = stage === 'vertex' ? 'VSOutput' : 'PSOutput';
     // inputs: one struct
-    const fields = new Set<string>();
-    const field = (want: string): string => {
-      let n = want.replace(/[^A-Za-z0-9_]/g, '_');
-      if (RESERVED.has(n)) n = `${n}_`;
-      let k = n;
-      for (let i = 1; fields.has(k); i++) k = `${n}_${i}`;
-      fields.add(k);
-      return k;
-    };
+    let field = fieldNames(RESERVED);
     const inLines: string[] = [];
     fn.args.forEach((a) => {
       const t = this.m.types[a.type]!;
@@ -476,7 +481,7 @@ class HlslPrinter {
     let retType = 'void';
     if (fn.result) {
       const rt = this.m.types[fn.result.type]!;
-      fields.clear();
+      field = fieldNames(RESERVED);
       if (rt.kind === 'struct') {
         const members = rt.members.map((mb) => field(readableField(outputs.get(mb.name), mb.name)));
         lines.push(`struct ${outName}`, '{');
@@ -501,20 +506,346 @@ class HlslPrinter {
     let sig = `${retType} main(${inLines.length ? `${inName} input` : ''})`;
     if (fn.result && this.resultStruct === undefined)
       sig += ` : ${this.semantic(fn.result.binding, [...outputs.values()][0], stage, false)}`;
+    const body = this.declareLocals(fn, new Set());
+    this.block(fn.body, 1, body);
+    this.bodyStart = lines.length + attrs.length + 2;
+    if (this.bodyOrigins) this.bodyOrigins.length = body.length;
+    return [...lines, ...attrs, sig, '{', ...body, '}'];
+  }
+
+  /** Names the function's locals and lets, and declares its locals but `skip` (a stage's files). */
+  private declareLocals(fn: Function, skip: ReadonlySet<number>): string[] {
     this.localNames = fn.locals.map((l) => this.unique(localName(l.name)));
     this.letNames = fn.lets.map(() => '');
     const body: string[] = [];
     for (let i = 0; i < fn.locals.length; i++) {
+      if (skip.has(i)) continue;
       const l = fn.locals[i]!;
       const [el, dims] = this.arrayDecl(this.m.types[l.type]!);
       body.push(
         `    ${el} ${this.localNames[i]}${dims} = ${l.init !== undefined ? this.ex(l.init) : zeroText(this.m.types[l.type]!, (t) => this.m.types[t]!)};`,
       );
     }
+    return body;
+  }
+
+  // ---- stages lifted as stage functions (stages.ts): geometry, domain, hull
+
+  private readonly fileGlobals = new Set<number>();
+  /** The register files of the function being printed (a stage function), else undefined. */
+  private files: Files | undefined;
+
+  private printStage(): string[] {
+    const p = this.p;
+    const sf = p.stageFunctions!;
+    if (p.stage !== 'geometry' && p.stage !== 'domain' && p.stage !== 'hull')
+      return refuse('stage not handled', `a ${p.stage} program lifted as stage functions`);
+    for (const r of p.interface.resources) this.resources.set(r.global, r);
+    const privateFile = (name: string): number | undefined => {
+      const gi = this.m.globals.findIndex((g) => g.name === name && g.space === 'private' && g.init === undefined);
+      return gi >= 0 ? gi : undefined;
+    };
+    const fileGlobal = p.stage === 'geometry' ? privateFile('o') : p.stage === 'hull' ? privateFile('pc') : undefined;
+    if (fileGlobal !== undefined) this.fileGlobals.add(fileGlobal);
+    const head = [`// decompiled by iridia from ${p.provenance.bytecode} ${p.provenance.target}`];
+    const decls = this.declarations();
+    const ifc = p.interface;
+    const lay = (name: string, els: readonly Varying[]): Layout =>
+      layout(name, els, sf.domain, RESERVED, els === ifc.patchConstants);
+    const parts: { lines: string[]; origins?: (Origin | undefined)[] }[] = [];
+    const file = (l: Layout, text: string, perVertex: boolean, output: boolean): File => ({
+      layout: l,
+      text,
+      perVertex,
+      output,
+      zeroUncovered: !output,
+    });
+    const structs: Layout[] = [];
+    if (p.stage === 'geometry') {
+      if (ifc.outputs.some((v) => (v.stream ?? 0) !== 0))
+        refuse('stage not handled', 'a geometry program writing several streams');
+      const prim = geometryPrimitives(sf.primitive);
+      const inL = lay('GSInput', ifc.inputs);
+      const outL = lay('GSOutput', ifc.outputs);
+      structs.push(inL, outL);
+      const fn = this.m.functions[sf.main]!;
+      const params = [`${prim.input} GSInput input[${prim.vertices}]`, `inout ${prim.stream}<GSOutput> stream`];
+      const attrs = [`[maxvertexcount(${sf.maxVertexCount ?? 1})]`];
+      if (sf.instanceCount !== undefined && sf.instanceCount > 1) attrs.push(`[instance(${sf.instanceCount})]`);
+      parts.push(
+        this.stageFunction(
+          fn,
+          `void main(`,
+          params,
+          attrs,
+          ['    GSOutput output = (GSOutput)0;'],
+          (files, argText) => {
+            fn.args.forEach((a, i) => {
+              if (a.name === 'v_in') files.byArg.set(i, file(inL, 'input', true, false));
+              else if (a.name === 'primitive_id') argText(i, 'primitive_id', 'uint primitive_id : SV_PrimitiveID');
+              else if (a.name === 'instance_id') argText(i, 'instance_id', 'uint instance_id : SV_GSInstanceID');
+              else refuse('stage not handled', `a geometry argument ${a.name}`);
+            });
+            if (fileGlobal === undefined) refuse('stage not handled', 'a geometry program without its output file');
+            files.byGlobal.set(fileGlobal, file(outL, 'output', false, true));
+          },
+        ),
+      );
+    } else if (p.stage === 'domain') {
+      const domain = sf.domain ?? refuse('stage not handled', 'a domain program without its domain');
+      const cpL = lay('DSControlPoint', ifc.inputs);
+      const pcL = lay('DSPatchConstants', ifc.patchConstants);
+      const outL = lay('DSOutput', ifc.outputs);
+      structs.push(cpL, pcL, outL);
+      const fn = this.m.functions[sf.main]!;
+      const params = ['DSPatchConstants patch'];
+      parts.push(
+        this.stageFunction(
+          fn,
+          'DSOutput main(',
+          params,
+          [`[domain("${domain}")]`],
+          ['    DSOutput output = (DSOutput)0;'],
+          (files, argText) => {
+            fn.args.forEach((a, i) => {
+              if (a.name === 'vicp') files.byArg.set(i, file(cpL, 'cp', true, false));
+              else if (a.name === 'vpc') files.byArg.set(i, file(pcL, 'patch', false, false));
+              else if (a.name === 'domain')
+                argText(
+                  i,
+                  domain === 'tri' ? 'domain' : 'float3(domain, 0.0f)',
+                  `float${domain === 'tri' ? 3 : 2} domain : SV_DomainLocation`,
+                );
+              else if (a.name === 'primitive_id') argText(i, 'primitive_id', 'uint primitive_id : SV_PrimitiveID');
+              else refuse('stage not handled', `a domain argument ${a.name}`);
+            });
+            params.push(`const OutputPatch<DSControlPoint, ${Math.max(1, sf.inputControlPoints ?? 1)}> cp`);
+            this.returnedFile(fn, files, file(outL, 'output', false, true));
+          },
+        ),
+      );
+    } else {
+      parts.push(...this.hullParts(sf, lay, file, structs, fileGlobal));
+    }
+    const before = [...head, ...decls, ...structs.flatMap((l) => l.lines), ...[...this.helpers]];
+    const out = [...before];
+    for (const part of parts) {
+      if (out.length > before.length) out.push('');
+      if (this.bodyOrigins && part.origins) part.origins.forEach((o, k) => (this.partOrigins[out.length + k] = o));
+      out.push(...part.lines);
+    }
+    return out;
+  }
+
+  /** The hull program: the control-point phase as main, each fork and join phase as a function, and
+   * the patch-constant function that calls them in order (an instanced phase in a loop). */
+  private hullParts(
+    sf: NonNullable<Program['stageFunctions']>,
+    lay: (name: string, els: readonly Varying[]) => Layout,
+    file: (l: Layout, text: string, perVertex: boolean, output: boolean) => File,
+    structs: Layout[],
+    fileGlobal: number | undefined,
+  ): { lines: string[]; origins?: (Origin | undefined)[] }[] {
+    const ifc = this.p.interface;
+    const domain = sf.domain ?? refuse('stage not handled', 'a hull program without its domain');
+    const partitioning = sf.partitioning ?? refuse('stage not handled', 'a hull program without its partitioning');
+    const topology = sf.tessellatorOutput ?? refuse('stage not handled', 'a hull program without its output primitive');
+    if (fileGlobal === undefined) refuse('stage not handled', 'a hull program without its patch constants');
+    const inL = lay('HSInput', ifc.inputs);
+    const outL = lay('HSOutput', ifc.outputs);
+    const pcL = lay('HSPatchConstants', ifc.patchConstants);
+    structs.push(inL, outL, pcL);
+    const cpIn = Math.max(1, sf.inputControlPoints ?? 1);
+    // without a control-point phase the input control points pass through (the executor's rule)
+    const cpOut = sf.main < 0 ? cpIn : Math.max(1, sf.outputControlPoints ?? cpIn);
+    const parts: { lines: string[]; origins?: (Origin | undefined)[] }[] = [];
+    const patchArgs = `InputPatch<HSInput, ${cpIn}> ip, const OutputPatch<HSOutput, ${cpOut}> op`;
+    const calls: string[] = [];
+    sf.patchConstant.forEach((id, k) => {
+      const fn = this.m.functions[id]!;
+      const n = sf.phaseInstances?.[k] ?? 1;
+      const name = this.unique(fn.name);
+      const params = [
+        `inout HSPatchConstants patch`,
+        `InputPatch<HSInput, ${cpIn}> ip`,
+        `OutputPatch<HSOutput, ${cpOut}> op`,
+      ];
+      const callArgs = ['patch', 'ip', 'op'];
+      parts.push(
+        this.stageFunction(fn, `void ${name}(`, params, [], [], (files, argText) => {
+          fn.args.forEach((a, i) => {
+            if (a.name === 'vicp') files.byArg.set(i, file(inL, 'ip', true, false));
+            else if (a.name === 'vocp') files.byArg.set(i, { ...file(outL, 'op', true, false), zeroUncovered: false });
+            else if (a.name === 'instance_id') {
+              argText(i, 'instance_id', 'uint instance_id');
+              callArgs.push(n > 1 ? 'instance_id' : '0u');
+              // the registers `instance_id + k` reaches (and `min(instance_id + k, c)` where that clamps none)
+              const range = (x: ExprId): readonly [number, number] | undefined => {
+                const e = this.exprs(x);
+                if (e.op === 'arg' && e.index === i) return [0, n];
+                if (e.op === 'binary' && e.fn === 'add') {
+                  const l = this.exprs(e.left);
+                  const r = this.exprs(e.right);
+                  if (l.op === 'arg' && l.index === i && r.op === 'literal') return [r.bits >>> 0, (r.bits >>> 0) + n];
+                }
+                if (e.op === 'math' && e.fn === 'min' && e.args.length === 2) {
+                  const inner = range(e.args[0]!);
+                  const c = this.exprs(e.args[1]!);
+                  if (inner && c.op === 'literal' && inner[1] - 1 <= c.bits >>> 0) return inner;
+                }
+                return undefined;
+              };
+              files.range = range;
+            } else if (a.name === 'primitive_id') {
+              argText(i, 'primitive_id', 'uint primitive_id');
+              callArgs.push('primitive_id');
+            } else refuse('stage not handled', `a hull phase argument ${a.name}`);
+          });
+          files.byGlobal.set(fileGlobal!, file(pcL, 'patch', false, true));
+        }),
+      );
+      const call = `${name}(${callArgs.join(', ')});`;
+      if (n > 1) calls.push(`    for (uint instance_id = 0u; instance_id < ${n}u; instance_id++)`, `        ${call}`);
+      else calls.push(`    ${call}`);
+    });
+    const pcName = this.unique('patch_constants');
+    parts.push({
+      lines: [
+        `HSPatchConstants ${pcName}(${patchArgs}, uint primitive_id : SV_PrimitiveID)`,
+        '{',
+        '    HSPatchConstants patch = (HSPatchConstants)0;',
+        ...calls,
+        '    return patch;',
+        '}',
+      ],
+    });
+    const attrs = [
+      `[domain("${domain}")]`,
+      `[partitioning("${partitioning}")]`,
+      `[outputtopology("${topology}")]`,
+      `[outputcontrolpoints(${cpOut})]`,
+      `[patchconstantfunc("${pcName}")]`,
+    ];
+    if (sf.maxTessFactor !== undefined) attrs.push(`[maxtessfactor(${f32Text(sf.maxTessFactor)})]`);
+    const params = [`InputPatch<HSInput, ${cpIn}> ip`];
+    if (sf.main < 0) {
+      parts.push({ lines: [...attrs, ...passThrough(inL, outL, cpIn)] });
+      return parts;
+    }
+    const fn = this.m.functions[sf.main]!;
+    parts.push(
+      this.stageFunction(
+        fn,
+        'HSOutput main(',
+        params,
+        attrs,
+        ['    HSOutput output = (HSOutput)0;'],
+        (files, argText) => {
+          fn.args.forEach((a, i) => {
+            if (a.name === 'vicp') files.byArg.set(i, file(inL, 'ip', true, false));
+            else if (a.name === 'control_point_id')
+              argText(i, 'control_point_id', 'uint control_point_id : SV_OutputControlPointID');
+            else if (a.name === 'primitive_id') argText(i, 'primitive_id', 'uint primitive_id : SV_PrimitiveID');
+            else refuse('stage not handled', `a hull control-point argument ${a.name}`);
+          });
+          this.returnedFile(fn, files, file(outL, 'output', false, true));
+        },
+      ),
+    );
+    return parts;
+  }
+
+  /** The local a stage function returns whole (`return load(outputs)`): its output file. */
+  private returnedFile(fn: Function, files: Files, f: File): void {
+    let local: number | undefined;
+    walkStmts(fn.body, (s) => {
+      if (s.op !== 'return' || s.value === undefined) return;
+      const e = fn.exprs[s.value]!;
+      const ptr = e.op === 'load' ? fn.exprs[e.pointer] : undefined;
+      if (ptr?.op !== 'local' || (local !== undefined && local !== ptr.local))
+        refuse('statement not handled', 'a stage function that returns other than its output registers');
+      local = ptr.local;
+    });
+    if (local === undefined) return refuse('statement not handled', 'a stage function that returns no outputs');
+    files.byLocal.set(local, f);
+    this.returned = f;
+  }
+
+  private returned: File | undefined;
+
+  /** One stage function: its header, then its body with its files as the structs. */
+  private stageFunction(
+    fn: Function,
+    open: string,
+    params: string[],
+    attrs: readonly string[],
+    prologue: readonly string[],
+    setup: (files: Files, argText: (i: number, text: string, param: string) => void) => void,
+  ): { lines: string[]; origins?: (Origin | undefined)[] } {
+    this.fn = fn;
+    this.types = resolveFunction(this.m, fn);
+    this.argText = fn.args.map((a) => a.name);
+    this.resultStruct = undefined;
+    this.returned = undefined;
+    this.letAlias.clear();
+    const files = new Files({
+      exprs: (id) => this.exprs(id),
+      type: (id) => this.value(id),
+      ex: (id, prec) => this.ex(id, prec),
+      exAs: (id, s) => {
+        // a register of a constant buffer stored to an output field: its variable, as the field's scalar
+        const e = this.exprs(id);
+        const cb = e.op === 'swizzle' || e.op === 'load' ? this.cbRead(id) : undefined;
+        return cb && cb.scalar === 'u32' ? this.cbText(cb.cb, cb.row, cb.comps, s) : this.exAs(id, s);
+      },
+    });
+    setup(files, (i, text, param) => {
+      this.argText[i] = text;
+      params.push(param);
+    });
+    // the locals a file argument is copied into are that file
+    for (const [arg, local] of fileLocals(fn)) {
+      const f = files.byArg.get(arg);
+      if (f) files.byLocal.set(local, f);
+    }
+    this.files = files;
+    const skip = new Set(files.byLocal.keys());
+    const origins: (Origin | undefined)[] | undefined = this.bodyOrigins ? [] : undefined;
+    const outer = this.bodyOrigins;
+    const body = [...prologue, ...this.declareLocals(fn, skip)];
+    this.bodyOrigins = origins;
+    if (origins) origins.length = body.length;
     this.block(fn.body, 1, body);
-    this.bodyStart = lines.length + attrs.length + 2;
-    if (this.bodyOrigins) this.bodyOrigins.length = body.length;
-    return [...lines, ...attrs, sig, '{', ...body, '}'];
+    if (origins) origins.length = body.length;
+    this.bodyOrigins = outer;
+    this.files = undefined;
+    const head = [...attrs, `${open}${params.join(', ')})`, '{'];
+    const lines = [...head, ...body, '}'];
+    return origins ? { lines, origins: [...head.map(() => undefined), ...origins] } : { lines };
+  }
+
+  /** The statements of a stage function that are its files': stores to outputs, emit and cut, the
+   * return of its outputs; false for the others. */
+  private stageStmt(s: Stmt, pad: string, out: string[]): boolean {
+    const files = this.files!;
+    if (s.op === 'store') return files.store(s, pad, out);
+    if (s.op === 'let') {
+      const decl = files.bind(s.let, s.value, (t) => this.letName(s.let, t));
+      if (decl) out.push(`${pad}${decl}`);
+      return decl !== undefined;
+    }
+    if (s.op === 'emit' || s.op === 'cut') {
+      if (s.stream !== 0) refuse('stage not handled', `a geometry program writing stream ${s.stream}`);
+      out.push(`${pad}${s.op === 'emit' ? 'stream.Append(output);' : 'stream.RestartStrip();'}`);
+      return true;
+    }
+    if (s.op === 'return' && s.value !== undefined) {
+      if (!this.returned || !files.isWhole(s.value, this.returned))
+        refuse('statement not handled', 'a stage function that returns other than its output registers');
+      out.push(`${pad}return output;`);
+      return true;
+    }
+    return false;
   }
 
   private semantic(b: Binding | undefined, v: Varying | undefined, stage: string, input: boolean): string {
@@ -599,6 +930,7 @@ class HlslPrinter {
   }
 
   private stmt(s: Stmt, depth: number, pad: string, out: string[]): void {
+    if (this.files && this.stageStmt(s, pad, out)) return;
     switch (s.op) {
       case 'let': {
         const t = this.value(s.value);
@@ -1160,6 +1492,8 @@ class HlslPrinter {
   private exP(id: ExprId): [string, number] {
     const e = this.exprs(id);
     const ATOM = 20;
+    const file = this.files?.read(id);
+    if (file !== undefined) return [file, ATOM];
     const cb = e.op === 'swizzle' || e.op === 'bitcast' || e.op === 'load' ? this.cbRead(id) : undefined;
     if (cb) return [this.cbText(cb.cb, cb.row, cb.comps, cb.scalar), ATOM];
     switch (e.op) {

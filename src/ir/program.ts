@@ -168,6 +168,14 @@ export interface StageFunctions {
   readonly instanceCount?: number;
   readonly primitive?: string;
   readonly domain?: string;
+  /** Hull: the tessellator's partitioning (dcl_tessellator_partitioning): 'integer', 'pow2',
+   * 'fractional_odd' or 'fractional_even'. */
+  readonly partitioning?: string;
+  /** Hull: the tessellator's output primitive (dcl_tessellator_output_primitive): 'point', 'line',
+   * 'triangle_cw' or 'triangle_ccw'. */
+  readonly tessellatorOutput?: string;
+  /** Hull: dcl_hs_max_tessfactor, the float's bits. */
+  readonly maxTessFactor?: number;
   /** Mesh and amplification: the thread group (numthreads), one lane per thread. */
   readonly threadGroup?: readonly [number, number, number];
   /** Mesh: the most primitives (maxVertexCount above is the most vertices). */

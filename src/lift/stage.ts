@@ -52,6 +52,18 @@ const PRIMITIVES: Readonly<Record<number, string>> = {
 };
 const TOPOLOGIES: Readonly<Record<number, string>> = { 1: 'point_list', 3: 'line_strip', 5: 'triangle_strip' };
 const DOMAINS: Readonly<Record<number, string>> = { 1: 'isoline', 2: 'tri', 3: 'quad' };
+const PARTITIONINGS: Readonly<Record<number, string>> = {
+  1: 'integer',
+  2: 'pow2',
+  3: 'fractional_odd',
+  4: 'fractional_even',
+};
+const TESSELLATOR_OUTPUTS: Readonly<Record<number, string>> = {
+  1: 'point',
+  2: 'line',
+  3: 'triangle_cw',
+  4: 'triangle_ccw',
+};
 
 /** The elements of a signature; a geometry program's outputs of every stream (OSG5), each marked with
  * its stream when not 0. */
@@ -153,10 +165,20 @@ export function liftStage(
         return true;
       case 0x6a:
         return true;
-      case 0x71:
-      case 0x96:
-      case 0x97:
+      case 0x96: {
+        const p = PARTITIONINGS[(i.token >>> 11) & 7];
+        if (p) info.partitioning = p;
+        return true;
+      }
+      case 0x97: {
+        const t = TESSELLATOR_OUTPUTS[(i.token >>> 11) & 7];
+        if (t) info.tessellatorOutput = t;
+        return true;
+      }
       case 0x98:
+        if (i.values[0] !== undefined) info.maxTessFactor = i.values[0] >>> 0;
+        return true;
+      case 0x71:
       case 0x8f:
       case 0x5b:
         return true;

@@ -72,7 +72,14 @@ export function census(paths: readonly string[], runEquivalence = true, seeds?: 
   return { entries, lifted, notLifted, equivalent, limits, differences, hlsl, refusals };
 }
 
-const STAGES: Readonly<Record<string, string>> = { vertex: 'vert', pixel: 'frag', compute: 'comp' };
+const STAGES: Readonly<Record<string, string>> = {
+  vertex: 'vert',
+  pixel: 'frag',
+  compute: 'comp',
+  geometry: 'geom',
+  hull: 'tesc',
+  domain: 'tese',
+};
 
 /** glslangValidator's path, or undefined when it is not installed. */
 export function glslang(): string | undefined {
@@ -99,8 +106,12 @@ export function glslangFailures(tool: string, entries: readonly Entry[]): { chec
       );
       checked++;
       if (r.status !== 0) {
+        // a crash names the stage and the clip or cull distances it has (glslang crashes on those of a
+        // geometry program, its source too: equivalence.test.ts GLSLANG_LACKS)
+        const distances = [...new Set(e.hlsl.match(/SV_(Clip|Cull)Distance/g) ?? [])].join(', ');
+        const crash = r.signal ? ` (${e.d.lifted.stage}${distances ? `, ${distances}` : ''})` : '';
         const first =
-          `${r.stdout}${r.stderr}`.split('\n').find((l) => /ERROR/.test(l)) ?? `exit ${r.status ?? r.signal}`;
+          `${r.stdout}${r.stderr}`.split('\n').find((l) => /ERROR/.test(l)) ?? `exit ${r.status ?? r.signal}${crash}`;
         failures.push(`${e.path}: ${first}`);
       }
     }

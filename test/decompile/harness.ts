@@ -5,6 +5,7 @@
 
 import type { Program } from '../../src/ir/program.js';
 import { HarnessLimit, runOnExecutor, type Outputs } from '../lift/twins-harness.js';
+import { vertexEntry } from '../../src/decompile/stages.js';
 
 export const SEEDS = [1, 7];
 
@@ -26,8 +27,12 @@ function compare(a: Outputs, b: Outputs): { words: number; first: string } {
   return { words, first: '' };
 }
 
-/** Runs both modules on every seed; a run the harness cannot make is a limit (named), not a pass. */
-export function equivalence(lifted: Program, readable: Program, seeds = SEEDS): Verdict {
+/** Runs both modules on every seed; a run the harness cannot make is a limit (named), not a pass. A
+ * vertex program lifted as a stage function runs as the vertex entry point it is (vertexEntry: its
+ * arguments and results bound as the interface's varyings). */
+export function equivalence(liftedProgram: Program, readableProgram: Program, seeds = SEEDS): Verdict {
+  const lifted = vertexEntry(liftedProgram);
+  const readable = vertexEntry(readableProgram);
   let words = 0;
   for (const seed of seeds) {
     let a: Outputs;

@@ -12,6 +12,7 @@ import { editContainer, parseContainer } from '../../src/container/container.js'
 import { decompile, decompiledHlsl, DecompileRefusal } from '../../src/decompile/index.js';
 import { run } from '../../src/cli/commands/decompile.js';
 import { equivalence } from './harness.js';
+import { glslang, glslangFailures } from './census.js';
 
 const EXAMPLE = join(REPO, 'examples/vertex-color.dxbc');
 
@@ -61,13 +62,84 @@ test('a container without its RDEF: register names, read with asfloat', () => {
   assert.equal(equivalence(d.lifted, d.readable).kind, 'same');
 });
 
-test('a hull program is refused by name (E603), not printed', () => {
-  const f = join(FIXTURES, 'exec/hs_fork_instanced-main-hs_5_0.dxbc');
+// Stages lifted as stage functions (stages.ts): the HLSL has the shape of the source beside the
+// build (test/fixtures/oracle/own and ../shared/oracle/own), the readable module is equivalent on
+// the executor, and glslang accepts the text for its stage.
+const tool = glslang();
+
+function stageHlsl(path: string): string {
+  const d = decompile(new Uint8Array(readFileSync(path)));
+  const h = decompiledHlsl(d);
+  assert.equal(equivalence(d.lifted, d.readable).kind, 'same', `${path}: equivalent`);
+  if (tool) assert.deepEqual(glslangFailures(tool, [{ path, d, hlsl: h }]).failures, [], h);
+  return h;
+}
+
+test('a vertex program lifted as a stage function (it feeds a tessellator) prints as a vertex entry point', () => {
+  const h = stageHlsl(join(FIXTURES, 'oracle/own/sm51_all_stages/vsmain-vs_5_1/shader.dxbc'));
+  assert.match(h, /\nVSOutput main\(VSInput input\)\n/);
+  assert.match(h, /float4 position : POSITION0;/);
+  assert.match(h, /output\.texcoord = input\.texcoord;/);
+});
+
+test('a geometry program: [maxvertexcount], its input primitive, a stream, Append from its output fields', () => {
+  // gs_point_out: `[maxvertexcount(3)] void main(triangle V t[3], inout PointStream<V> s)`
+  const h = stageHlsl(join(FIXTURES, 'exec/gs_point_out-main-gs_5_0.dxbc'));
+  assert.match(
+    h,
+    /\[maxvertexcount\(3\)\]\nvoid main\(triangle GSInput input\[3\], inout PointStream<GSOutput> stream/,
+  );
+  assert.match(h, /output\.position = input\[min\(merged0\.x, 2u\)\]\.position;/);
+  assert.match(h, /output\.weight = input\[min\(merged0\.x, 2u\)\]\.weight;\n\s+stream\.Append\(output\);/);
+  const t = stageHlsl(join(FIXTURES, 'oracle/own/sm51_all_stages/gsmain-gs_5_1/shader.dxbc'));
+  assert.match(t, /inout TriangleStream<GSOutput> stream/);
+  assert.ok(!/\bo\[|v_in/.test(h + t), 'no register file left');
+});
+
+test('a domain program: [domain], the patch constants as a struct with its factor arrays, the control points', () => {
+  const h = stageHlsl(join(FIXTURES, 'era-sdbg/ds-ds_5_0.dxbc'));
+  assert.match(h, /\[domain\("tri"\)\]\nDSOutput main\(DSPatchConstants patch, float3 domain : SV_DomainLocation/);
+  assert.match(h, /float edges\[3\] : SV_TessFactor;\n {4}float inside : SV_InsideTessFactor;/);
+  assert.match(h, /const OutputPatch<DSControlPoint, 3> cp\)/);
+  assert.match(h, /cp\[2\]\.position \* t0\.zzzz/);
+  assert.match(h, /return output;/);
+});
+
+test('a hull program: its attributes, the fork phases called in order by the patch-constant function, an instanced phase in a loop', () => {
+  const h = stageHlsl(join(FIXTURES, 'era-sdbg/hs-hs_5_0.dxbc'));
+  for (const a of [
+    '[domain("tri")]',
+    '[partitioning("fractional_odd")]',
+    '[outputtopology("triangle_cw")]',
+    '[outputcontrolpoints(3)]',
+    '[patchconstantfunc("patch_constants")]',
+  ])
+    assert.ok(h.includes(a), `${a}\n${h}`);
+  assert.match(h, /HSOutput main\(InputPatch<HSInput, 3> ip, uint control_point_id : SV_OutputControlPointID/);
+  assert.match(
+    h,
+    /for \(uint instance_id = 0u; instance_id < 3u; instance_id\+\+\)\n {8}fork_0\(patch, ip, op, instance_id, primitive_id\);\n {4}fork_1\(patch, ip, op, 0u, primitive_id\);/,
+  );
+  assert.match(h, /patch\.edges\[instance_id\] = /);
+  assert.match(h, /patch\.inside = tess \+ tess;/);
+  // no control-point phase: the control points pass through; a join phase reads an array of the patch
+  const f = stageHlsl(join(FIXTURES, 'exec/hs_fork_instanced-main-hs_5_0.dxbc'));
+  assert.match(f, /output\.position = ip\[control_point_id\]\.position;/);
+  assert.match(f, /float4 mid\[3\] : MID;/);
+  assert.match(f, /patch\.mid\[instance_id\]\.x = t0;/);
+  assert.match(f, /patch\.mid\[min\(instance_id \+ 4u, 31u\) - 4u\]/);
+});
+
+test('a geometry program writing several streams is refused by name (E603), not printed', () => {
+  const f = join(FIXTURES, 'lift/streams/DXILValidation.multiStreamGS/main-gs_5_0/shader.dxbc');
   const d = decompile(new Uint8Array(readFileSync(f)));
   assert.throws(
     () => decompiledHlsl(d),
     (e: unknown) =>
-      e instanceof DecompileRefusal && e.code === 'E603_DECOMPILE_UNSUPPORTED' && e.category === 'stage not handled',
+      e instanceof DecompileRefusal &&
+      e.code === 'E603_DECOMPILE_UNSUPPORTED' &&
+      e.category === 'stage not handled' &&
+      /several streams/.test(e.message),
   );
 });
 
@@ -84,9 +156,17 @@ test('iridia decompile: HLSL to a file, WGSL to stdout, a batch with refusals co
     assert.equal(run(['--wgsl', EXAMPLE]), 0);
     assert.match(writes.join(''), /var<uniform> transform: Transform;/);
     writes.length = 0;
-    const status = run([join(FIXTURES, 'exec'), '--out-dir', join(dir, 'out'), '--root', FIXTURES, '--json']);
+    const status = run([
+      join(FIXTURES, 'exec'),
+      join(FIXTURES, 'lift/streams'),
+      '--out-dir',
+      join(dir, 'out'),
+      '--root',
+      FIXTURES,
+      '--json',
+    ]);
     const summary = JSON.parse(writes.join('')) as { written: number; refusals: Record<string, number> };
-    assert.equal(status, 1, 'some exec fixtures are hull/domain/geometry programs: refused');
+    assert.equal(status, 1, 'a geometry program of several streams (lift/streams): refused');
     assert.ok(summary.written >= 5, `${summary.written} written`);
     assert.ok((summary.refusals['decompile: stage not handled'] ?? 0) > 0);
   } finally {
