@@ -14,6 +14,7 @@ import { emitWgsl, emitWgslWithMap, type WgslWithMap } from '../wgsl/index.js';
 import { readableProgram, type PassOptions } from './passes.js';
 import { printHlsl, printHlslWithMap } from './hlsl.js';
 import { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
+import { functionShapes } from './shapes.js';
 
 export { readableProgram, readableModule } from './passes.js';
 export { printHlsl, printHlslWithMap } from './hlsl.js';
@@ -86,12 +87,12 @@ function inputSignature(c: Container): readonly SignatureElement[] {
 
 export function decompiledWgsl(d: Decompiled): string {
   if (d.sourceLines) return decompiledWgslWithMap(d).text;
-  return emitWgsl(d.readable).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
+  return emitWgsl(d.readable, { shapes: functionShapes }).replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
 }
 
 /** decompiledWgsl's text with the origins of each line (as decompiledHlslWithMap). */
 export function decompiledWgslWithMap(d: Decompiled): WgslWithMap {
-  const w = emitWgslWithMap(d.readable);
+  const w = emitWgslWithMap(d.readable, { shapes: functionShapes });
   const text = w.text.replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
   return d.sourceLines ? withSourceLines(text, w.origins, d.sourceLines) : { text, origins: w.origins };
 }

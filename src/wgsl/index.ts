@@ -11,17 +11,21 @@ export { emitModuleWgsl, emitModuleWgslWithMap, f32Text, type WgslWithMap } from
 export { Namer, WGSL_RESERVED } from './namer.js';
 export { lowerForWgsl } from './passes.js';
 
-/** The program as one WGSL module (entry point `main`, or plain functions for stage functions). */
-export function emitWgsl(program: Program): string {
+/** The program as one WGSL module (entry point `main`, or plain functions for stage functions).
+ * `readable`: the decompiler's readable mode (WgslOptions.shapes); without it, the lifter's text. */
+export function emitWgsl(program: Program, readable: Readable = {}): string {
   const { module, options } = prepare(program);
-  return emitModuleWgsl(module, options);
+  return emitModuleWgsl(module, { ...options, ...readable });
 }
+
+/** The options of the decompiler's readable WGSL (emit.ts WgslOptions). */
+export type Readable = Pick<WgslOptions, 'shapes'>;
 
 /** emitWgsl's text, byte for byte, with the origins of each of its lines (emit.ts WgslWithMap): the
  * instructions each WGSL line came from. */
-export function emitWgslWithMap(program: Program): WgslWithMap {
+export function emitWgslWithMap(program: Program, readable: Readable = {}): WgslWithMap {
   const { module, options } = prepare(program);
-  return emitModuleWgslWithMap(module, options);
+  return emitModuleWgslWithMap(module, { ...options, ...readable });
 }
 
 function prepare(program: Program): { module: Module; options: WgslOptions } {
