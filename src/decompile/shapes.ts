@@ -260,7 +260,9 @@ export function functionShapes(
     loop: Loop,
     head: If,
     cond: Condition,
-  ): (Omit<Extract<LoopShape, { kind: 'for' }>, 'origin'> & { moved: Stmt[]; origins: Origin | undefined }) | undefined => {
+  ):
+    | (Omit<Extract<LoopShape, { kind: 'for' }>, 'origin'> & { moved: Stmt[]; origins: Origin | undefined })
+    | undefined => {
     const cmp = comparison(fn, cond);
     if (!cmp) return undefined;
     const l = counterRead(cmp.left) ?? counterRead(cmp.right);
@@ -278,7 +280,11 @@ export function functionShapes(
     if (localsOf(update.pointer)[0] !== l) return undefined;
     const v = fn.exprs[update.value]!;
     if (v.op !== 'binary' || (v.fn !== 'add' && v.fn !== 'sub')) return undefined;
-    const step = isLoadOf(v.left, update.pointer) ? v.right : v.fn === 'add' && isLoadOf(v.right, update.pointer) ? v.left : undefined;
+    const step = isLoadOf(v.left, update.pointer)
+      ? v.right
+      : v.fn === 'add' && isLoadOf(v.right, update.pointer)
+        ? v.left
+        : undefined;
     if (step === undefined || localsOf(step).includes(l) || !invariant(step, ch)) return undefined;
     // every continue of this loop right after a copy of UPDATE; i stored nowhere else
     const copies: Stmt[] = [];
@@ -292,7 +298,12 @@ export function functionShapes(
       else ok = false;
     });
     walk(body, (s) => {
-      if ((s.op === 'store' || s.op === 'atomic') && localsOf(s.pointer).includes(l) && s !== update && !copies.includes(s))
+      if (
+        (s.op === 'store' || s.op === 'atomic') &&
+        localsOf(s.pointer).includes(l) &&
+        s !== update &&
+        !copies.includes(s)
+      )
         ok = false;
     });
     if (!ok) return undefined;
@@ -317,7 +328,10 @@ export function functionShapes(
     const declare =
       fn.locals[l]!.init === undefined && !localsOf(init.value).includes(l) && mentioned.get(l) === inside + 1;
     const one = v.fn === 'add' && isInteger(types, step) && intConstant(fn, types, step) === 1;
-    const origins = [init, update, ...copies].reduce<Origin | undefined>((o, s) => mergeOrigins(o, s.origin), undefined);
+    const origins = [init, update, ...copies].reduce<Origin | undefined>(
+      (o, s) => mergeOrigins(o, s.origin),
+      undefined,
+    );
     return { kind: 'for', counter: l, declare, init, cond, update, increment: one, moved, origins };
   };
 
