@@ -651,7 +651,10 @@ class HlslPrinter {
         return;
       }
       case 'if': {
-        // an else block that is one if: `else if (...)`, its lines the inner if's (shapes.ts)
+        // a chain of tests of one integer: its switch; an else block that is one if: `else if
+        // (...)`, its lines the inner if's (shapes.ts)
+        const sw = this.shapes.switchOf(s);
+        if (sw) return this.stmt(sw, depth, pad, out);
         let at: typeof s | undefined = s;
         out.push(`${pad}if (${this.condText(s.cond)})`, `${pad}{`);
         for (;;) {
@@ -683,6 +686,7 @@ class HlslPrinter {
         const sc = scalarOf(st)!;
         out.push(`${pad}switch (${this.ex(s.selector)})`, `${pad}{`);
         for (const c of s.cases) {
+          if (c.isDefault && !c.values.length && !c.body.length) continue; // an empty default does nothing
           for (const v of c.values) out.push(`${pad}case ${literalText(sc, v)}:`);
           if (c.isDefault) out.push(`${pad}default:`);
           out.push(`${pad}{`);

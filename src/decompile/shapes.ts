@@ -28,6 +28,7 @@ import {
   type Module,
   type Origin,
   type Stmt,
+  type SwitchCase,
 } from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { childrenOf, stmtExprs } from './ssa.js';
@@ -67,6 +68,8 @@ export interface Shapes {
   declared(local: LocalId): boolean;
   /** The `if` an `else` block consists of (printed `else if`), if any. */
   elseIf(s: If): If | undefined;
+  /** The switch an if/else-if chain is (see switchShape), printed in the if's place. */
+  switchOf(s: If): Extract<Stmt, { op: 'switch' }> | undefined;
   /** How to print a branch's condition `e` (or its negation): condition() below. */
   condition(e: ExprId, negate?: boolean): Condition;
 }
@@ -354,14 +357,78 @@ export function functionShapes(
     loops.set(s, { kind: 'while', cond, origin });
   });
 
+  const elseIf = (s: If): If | undefined => {
+    const r = s.reject;
+    return r.length === 1 && r[0]!.op === 'if' && !avoid(r[0]!) ? r[0] : undefined;
+  };
+  const switches = new Map<If, Extract<Stmt, { op: 'switch' }> | undefined>();
   return {
     loop: (s) => loops.get(s),
+    switchOf: (s) => {
+      if (!switches.has(s)) switches.set(s, switchShape(fn, types, s, elseIf, avoid));
+      return switches.get(s);
+    },
     skipped: (s) => skipped.has(s),
     condition: (e, negate = false) => condition(fn, types, e, negate),
     declared: (l) => declared.has(l),
-    elseIf: (s) => {
-      const r = s.reject;
-      return r.length === 1 && r[0]!.op === 'if' && !avoid(r[0]!) ? r[0] : undefined;
-    },
+    elseIf,
   };
+}
+
+/** Whether a block holds a break or continue that leaves it (not one of a loop nested in it). */
+function leaves(b: Block): boolean {
+  let found = false;
+  walk(b, (s, _b, _k, inLoop) => {
+    if ((s.op === 'break' || s.op === 'continue') && !inLoop) found = true;
+  });
+  return found;
+}
+
+/**
+ * `if (x == c1) A else if (x == c2) B ... else R`, two tests or more of one integer x against
+ * different constants, is `switch (x) { case c1: A; case c2: B; ... default: R }` (the IR's cases
+ * do not fall through): x is evaluated once instead of once per test, with no statement between
+ * the tests, so it has the same value each time. A block that breaks or continues is left as it is
+ * (in a switch its break would leave the switch).
+ */
+function switchShape(
+  fn: Function,
+  types: readonly Resolved[],
+  s: If,
+  elseIf: (s: If) => If | undefined,
+  avoid: (s: Stmt) => boolean,
+): Extract<Stmt, { op: 'switch' }> | undefined {
+  if (avoid(s)) return undefined;
+  let selector: ExprId | undefined;
+  const cases: SwitchCase[] = [];
+  const values = new Set<number>();
+  let origin: Origin | undefined;
+  let at: If | undefined = s;
+  let rest: Block = [];
+  while (at) {
+    const c = condition(fn, types, at.cond);
+    const x = c.kind === 'expr' ? fn.exprs[c.expr]! : undefined;
+    let arm: { x: ExprId; value: number } | undefined;
+    if (x?.op === 'binary' && x.fn === 'eq' && isInteger(types, x.left) && isInteger(types, x.right)) {
+      const r = intConstant(fn, types, x.right);
+      const l = intConstant(fn, types, x.left);
+      if (r !== undefined && l === undefined) arm = { x: x.left, value: r >>> 0 };
+      else if (l !== undefined && r === undefined) arm = { x: x.right, value: l >>> 0 };
+    }
+    if (!arm || (selector !== undefined && arm.x !== selector) || values.has(arm.value) || leaves(at.accept)) {
+      if (at === s) return undefined;
+      rest = [at];
+      break;
+    }
+    selector = arm.x;
+    values.add(arm.value);
+    cases.push({ values: [arm.value], isDefault: false, body: at.accept });
+    origin = mergeOrigins(origin, at.origin);
+    const next = elseIf(at);
+    if (!next) rest = at.reject;
+    at = next;
+  }
+  if (cases.length < 2 || selector === undefined || leaves(rest)) return undefined;
+  cases.push({ values: [], isDefault: true, body: rest });
+  return { op: 'switch', selector, cases, ...(origin !== undefined ? { origin } : {}) };
 }

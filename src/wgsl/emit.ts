@@ -341,8 +341,10 @@ class Emitter {
   private block(ctx: FnCtx, b: Block, ind: string): void {
     const x = ctx.x;
     const line = (text: string) => (this.s += `${ind}${text}\n`);
-    for (const s of b) {
-      if (ctx.shapes?.skipped(s)) continue; // printed in a loop's header
+    for (const written of b) {
+      if (ctx.shapes?.skipped(written)) continue; // printed in a loop's header
+      // readable: an if/else-if chain of tests of one integer is its switch
+      const s = (written.op === 'if' && ctx.shapes?.switchOf(written)) || written;
       const outer = this.current;
       if (this.segments) this.mark(s.origin ?? outer);
       switch (s.op) {

@@ -221,6 +221,36 @@ test('an else block that is one if prints as else if; a Direct3D boolean tested 
   assert.match(lifted, /\} else \{\n\s*if \(select/, lifted);
 });
 
+test('an if/else-if chain of tests of one integer against constants prints as a switch, but not where an arm breaks', () => {
+  const mb = new ModuleBuilder();
+  const u32 = mb.scalar('u32');
+  const b = new FunctionBuilder(mb, 'f');
+  b.arg({ name: 'n', type: u32 });
+  const n = b.expr({ op: 'arg', index: 0 });
+  const acc = b.local('acc', u32);
+  const p = b.expr({ op: 'local', local: acc });
+  const is = (k: number): ExprId => b.expr({ op: 'binary', fn: 'eq', left: n, right: b.u32(k) });
+  const set = (v: number): Stmt => ({ op: 'store', pointer: p, value: b.u32(v) });
+  const chain = (first: Stmt[]): Stmt => ({
+    op: 'if',
+    cond: is(1),
+    accept: first,
+    reject: [{ op: 'if', cond: is(2), accept: [set(2)], reject: [set(3)] }],
+  });
+  b.stmt(chain([set(1)]));
+  b.stmt({ op: 'loop', body: [chain([set(1), { op: 'break' }]), { op: 'break' }] });
+  mb.addFunction(b.finish());
+  const m = mb.finish();
+  assert.deepEqual(validateModule(m), []);
+  const text = emitModuleWgsl(m, { shapes: functionShapes });
+  assert.match(
+    text,
+    /switch n \{\n\s*case 1u: \{\n\s*acc = 1u;\n\s*\}\n\s*case 2u: \{\n\s*acc = 2u;\n\s*\}\n\s*case default: \{\n\s*acc = 3u;\n\s*\}/,
+    text,
+  );
+  assert.match(text, /loop \{\n\s*if \(n == 1u\) \{\n\s*acc = 1u;\n\s*break;\n\s*\} else if \(n == 2u\)/, text);
+});
+
 // ---- what a shape means, run: the desugared module against the readable one
 
 /** The function with its shapes desugared, and whether any shape changed it. */
@@ -253,7 +283,11 @@ function desugarFunction(m: Module, f: Function): [Function, boolean] {
     const out: Stmt[] = [];
     for (const s of b) {
       if (sh.skipped(s)) continue;
-      if (s.op === 'if')
+      const sw = s.op === 'if' ? sh.switchOf(s) : undefined;
+      if (sw) {
+        changed = true;
+        out.push({ ...sw, cases: sw.cases.map((c) => ({ ...c, body: block(c.body, update) })) });
+      } else if (s.op === 'if')
         out.push({
           ...s,
           cond: truth(sh.condition(s.cond), s.cond),
