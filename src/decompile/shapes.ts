@@ -248,9 +248,11 @@ export function functionShapes(
       const x = fn.exprs[h]!;
       if (x.op === 'local' && ch.locals.has(x.local)) return false;
       if (x.op === 'let' && ch.lets.has(x.let)) return false;
-      if (x.op === 'global' && ch.memory) {
+      if (x.op === 'global') {
+        // constant buffers and resources stay; a private global where the loop writes no memory;
+        // groupshared and storage memory other threads may write
         const space = m.globals[x.global]?.space;
-        if (space !== 'uniform' && space !== 'handle') return false;
+        if (space !== 'uniform' && space !== 'handle' && (space !== 'private' || ch.memory)) return false;
       }
       stack.push(...childrenOf(x));
     }
