@@ -181,14 +181,19 @@ test('a counter read after the loop is declared before it, and the for assigns i
   assert.match(text, /for \(i = 0u; \(i < n\); i\+\+\) \{/);
 });
 
-test('an else block that is one if prints as else if; a Direct3D boolean tested against 0 as its comparison', () => {
+/** fn f(n: u32) { var acc: u32; ... } with `set(v)`, the statement acc = v. */
+function branches(): { mb: ModuleBuilder; b: FunctionBuilder; n: ExprId; set: (v: number) => Stmt } {
   const mb = new ModuleBuilder();
   const u32 = mb.scalar('u32');
   const b = new FunctionBuilder(mb, 'f');
   b.arg({ name: 'n', type: u32 });
   const n = b.expr({ op: 'arg', index: 0 });
-  const acc = b.local('acc', u32);
-  const p = b.expr({ op: 'local', local: acc });
+  const p = b.expr({ op: 'local', local: b.local('acc', u32) });
+  return { mb, b, n, set: (v) => ({ op: 'store', pointer: p, value: b.u32(v) }) };
+}
+
+test('an else block that is one if prints as else if; a Direct3D boolean tested against 0 as its comparison', () => {
+  const { mb, b, n, set } = branches();
   const mask = (fn: 'lt' | 'eq', k: number): ExprId =>
     b.expr({
       op: 'binary',
@@ -201,7 +206,6 @@ test('an else block that is one if prints as else if; a Direct3D boolean tested 
       }),
       right: b.u32(0),
     });
-  const set = (v: number): Stmt => ({ op: 'store', pointer: p, value: b.u32(v) });
   b.stmt({
     op: 'if',
     cond: mask('lt', 4),
@@ -222,15 +226,8 @@ test('an else block that is one if prints as else if; a Direct3D boolean tested 
 });
 
 test('an if/else-if chain of tests of one integer against constants prints as a switch, but not where an arm breaks', () => {
-  const mb = new ModuleBuilder();
-  const u32 = mb.scalar('u32');
-  const b = new FunctionBuilder(mb, 'f');
-  b.arg({ name: 'n', type: u32 });
-  const n = b.expr({ op: 'arg', index: 0 });
-  const acc = b.local('acc', u32);
-  const p = b.expr({ op: 'local', local: acc });
+  const { mb, b, n, set } = branches();
   const is = (k: number): ExprId => b.expr({ op: 'binary', fn: 'eq', left: n, right: b.u32(k) });
-  const set = (v: number): Stmt => ({ op: 'store', pointer: p, value: b.u32(v) });
   const chain = (first: Stmt[]): Stmt => ({
     op: 'if',
     cond: is(1),
