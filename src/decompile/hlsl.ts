@@ -625,7 +625,7 @@ class HlslPrinter {
     const i = this.localNames[shape.counter]!;
     const t = this.m.types[this.fn.locals[shape.counter]!.type]!;
     const init = `${shape.declare ? `${typeText(t)} ` : ''}${i} = ${this.ex(shape.init.value)}`;
-    return `for (${init}; ${cond}; ${shape.increment ? `${i}++` : `${i} = ${this.ex(shape.update.value)}`})`;
+    return `for (${init}; ${cond}; ${shape.increment ? `${i}++` : `${i} = ${this.ex(shape.next)}`})`;
   }
 
   private stmt(s: Stmt, depth: number, pad: string, out: string[]): void {

@@ -9,8 +9,9 @@
 // - `loop { if (C) break; BODY }` is `while (!C) { BODY }`: both test C before each pass, and a
 //   `continue` in either goes back to the test.
 // - It is `for (INIT; !C; UPDATE) { BODY' }` when C compares a local i (the counter) with a value
-//   the loop does not change; UPDATE is `i = i + step` (or `-`), the last store to i at the top of
-//   BODY, followed only by lets and local stores that do not mention i (so running UPDATE after
+//   the loop does not change; UPDATE is `i = i OP step` (OP one of + - * << >>, step unchanged
+//   by the loop; or `i = t` where the let t is bound to that at the top of BODY before it, i
+//   unchanged between them), the last store to i at the top of BODY, followed only by lets and local stores that do not mention i (so running UPDATE after
 //   them instead is the same); every `continue` of this loop comes right after the same UPDATE
 //   (a `for` runs UPDATE on `continue`, so the copy before it is dropped), i is stored nowhere
 //   else in the loop, and INIT is the store to i before the loop, with only lets and stores to
@@ -53,6 +54,9 @@ export type LoopShape =
       readonly init: Store;
       readonly cond: Condition;
       readonly update: Store;
+      /** The value the header assigns: UPDATE's, or where UPDATE stores a let bound at the top of
+       * the body to `i + step`, that let's value (i does not change between them). */
+      readonly next: ExprId;
       /** UPDATE is `i = i + 1` on an integer: printed `i++`. */
       readonly increment: boolean;
       /** The origins of the loop, its test, INIT and every UPDATE (the header runs them all). */
@@ -76,6 +80,8 @@ export interface Shapes {
 
 const INVERSE: Partial<Record<BinaryOp, BinaryOp>> = { lt: 'ge', ge: 'lt', le: 'gt', gt: 'le', eq: 'ne', ne: 'eq' };
 const COMPARE = new Set<BinaryOp>(['lt', 'le', 'gt', 'ge', 'eq', 'ne']);
+/** The operations an UPDATE `i = i OP step` may do (`i += 8u`, `i >>= 1u`, ...). */
+const STEPS = new Set<BinaryOp>(['add', 'sub', 'mul', 'shl', 'shr']);
 
 function scalarOf(types: readonly Resolved[], e: ExprId): string | undefined {
   const t = types[e];
@@ -211,9 +217,11 @@ export function functionShapes(
     const p = fn.exprs[x.pointer]!;
     return p.op === 'local' ? p.local : undefined;
   };
-  const isLoadOf = (e: ExprId, pointer: ExprId): boolean => {
+  const isLoadOf = (e: ExprId, l: LocalId): boolean => {
     const x = fn.exprs[e]!;
-    return x.op === 'load' && x.pointer === pointer;
+    if (x.op !== 'load') return false;
+    const p = fn.exprs[x.pointer]!;
+    return p.op === 'local' && p.local === l;
   };
   /** A statement that can move past a store to `l` (or it past it): a let, or a store to another
    * local, neither mentioning l. */
@@ -283,11 +291,18 @@ export function functionShapes(
     const update = body[p];
     if (p < 1 || update?.op !== 'store' || fn.exprs[update.pointer]!.op !== 'local') return undefined;
     if (localsOf(update.pointer)[0] !== l) return undefined;
-    const v = fn.exprs[update.value]!;
-    if (v.op !== 'binary' || (v.fn !== 'add' && v.fn !== 'sub')) return undefined;
-    const step = isLoadOf(v.left, update.pointer)
+    // UPDATE's value, or the value of the let it stores, bound at the top of the body before it
+    let next = update.value;
+    const stored = fn.exprs[next]!;
+    if (stored.op === 'let') {
+      const bound = body.slice(1, p).find((x) => x.op === 'let' && x.let === stored.let);
+      if (bound?.op === 'let') next = bound.value;
+    }
+    const v = fn.exprs[next]!;
+    if (v.op !== 'binary' || !STEPS.has(v.fn)) return undefined;
+    const step = isLoadOf(v.left, l)
       ? v.right
-      : v.fn === 'add' && isLoadOf(v.right, update.pointer)
+      : (v.fn === 'add' || v.fn === 'mul') && isLoadOf(v.right, l)
         ? v.left
         : undefined;
     if (step === undefined || localsOf(step).includes(l) || !invariant(step, ch)) return undefined;
@@ -337,7 +352,7 @@ export function functionShapes(
       (o, s) => mergeOrigins(o, s.origin),
       undefined,
     );
-    return { kind: 'for', counter: l, declare, init, cond, update, increment: one, moved, origins };
+    return { kind: 'for', counter: l, declare, init, cond, update, next, increment: one, moved, origins };
   };
 
   walk(fn.body, (s, block, k) => {

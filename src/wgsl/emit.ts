@@ -635,7 +635,7 @@ class Emitter {
     if (shape.increment) this.s += `; ${i}++) {\n`;
     else {
       this.s += `; ${i} = `;
-      this.put(ctx, shape.update.value, false);
+      this.put(ctx, shape.next, false);
       this.s += ') {\n';
     }
   }
