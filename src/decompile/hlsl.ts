@@ -26,6 +26,7 @@ import {
   type TypeId,
 } from '../ir/ir.js';
 import type { Program, Resource, Varying } from '../ir/program.js';
+import { functionShapes, type Condition, type LoopShape, type Shapes } from './shapes.js';
 import type { Rdef, RdefConstantBuffer, RdefType } from '../parts/rdef.js';
 import type { SignatureElement } from '../parts/signature.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
@@ -521,6 +522,7 @@ class HlslPrinter {
     for (let i = 0; i < fn.locals.length; i++) {
       if (skip.has(i)) continue;
       const l = fn.locals[i]!;
+      if (this.shapes.declared(i)) continue; // declared in its for header
       const [el, dims] = this.arrayDecl(this.m.types[l.type]!);
       body.push(
         `    ${el} ${this.localNames[i]}${dims} = ${l.init !== undefined ? this.ex(l.init) : zeroText(this.m.types[l.type]!, (t) => this.m.types[t]!)};`,
@@ -905,6 +907,7 @@ class HlslPrinter {
         i += taken - 1;
         continue;
       }
+      if (this.shapes.skipped(b[i]!)) continue; // printed in a loop's header
       const from = out.length;
       this.stmt(b[i]!, depth, pad, out);
       this.claim(from, out.length, b[i]!.origin);
@@ -927,6 +930,33 @@ class HlslPrinter {
       }
     }
     return this.letNames[id]!;
+  }
+
+  private shapesOf: { fn: Function; shapes: Shapes } | undefined;
+  /** The loop and branch shapes of the function being printed (shapes.ts). */
+  private get shapes(): Shapes {
+    if (this.shapesOf?.fn !== this.fn)
+      this.shapesOf = { fn: this.fn, shapes: functionShapes(this.m, this.fn, this.types) };
+    return this.shapesOf.shapes;
+  }
+
+  private condText(e: ExprId, negate = false): string {
+    return this.conditionText(this.shapes.condition(e, negate));
+  }
+
+  private conditionText(c: Condition): string {
+    if (c.kind === 'expr') return this.ex(c.expr);
+    if (c.kind === 'not') return `!${this.ex(c.expr, 15)}`;
+    return this.binary({ op: 'binary', fn: c.fn, left: c.left, right: c.right }, c.left)[0];
+  }
+
+  private loopHeader(shape: LoopShape): string {
+    const cond = this.conditionText(shape.cond);
+    if (shape.kind === 'while') return `while (${cond})`;
+    const i = this.localNames[shape.counter]!;
+    const t = this.m.types[this.fn.locals[shape.counter]!.type]!;
+    const init = `${shape.declare ? `${typeText(t)} ` : ''}${i} = ${this.ex(shape.init.value)}`;
+    return `for (${init}; ${cond}; ${shape.increment ? `${i}++` : `${i} = ${this.ex(shape.next)}`})`;
   }
 
   private stmt(s: Stmt, depth: number, pad: string, out: string[]): void {
@@ -953,25 +983,42 @@ class HlslPrinter {
         return;
       }
       case 'if': {
-        out.push(`${pad}if (${this.ex(s.cond)})`, `${pad}{`);
-        this.block(s.accept, depth + 1, out);
-        if (s.reject.length) {
+        // a chain of tests of one integer: its switch; an else block that is one if: `else if
+        // (...)`, its lines the inner if's (shapes.ts)
+        const sw = this.shapes.switchOf(s);
+        if (sw) return this.stmt(sw, depth, pad, out);
+        let at: typeof s | undefined = s;
+        out.push(`${pad}if (${this.condText(s.cond)})`, `${pad}{`);
+        for (;;) {
+          this.block(at.accept, depth + 1, out);
+          const next = this.shapes.elseIf(at);
+          if (!next) break;
+          out.push(`${pad}}`, `${pad}else if (${this.condText(next.cond)})`, `${pad}{`);
+          this.claim(out.length - 2, out.length, next.origin);
+          at = next;
+        }
+        if (at.reject.length) {
           out.push(`${pad}}`, `${pad}else`, `${pad}{`);
-          this.block(s.reject, depth + 1, out);
+          this.block(at.reject, depth + 1, out);
         }
         out.push(`${pad}}`);
         return;
       }
-      case 'loop':
-        out.push(`${pad}[loop] for (;;)`, `${pad}{`);
+      case 'loop': {
+        // `while (...)` and `for (...; ...; ...)` where the loop has their shape (shapes.ts)
+        const shape = this.shapes.loop(s);
+        out.push(`${pad}[loop] ${shape ? this.loopHeader(shape) : 'for (;;)'}`, `${pad}{`);
+        if (shape) this.claim(out.length - 2, out.length - 1, shape.origin);
         this.block(s.body, depth + 1, out);
         out.push(`${pad}}`);
         return;
+      }
       case 'switch': {
         const st = this.value(s.selector);
         const sc = scalarOf(st)!;
         out.push(`${pad}switch (${this.ex(s.selector)})`, `${pad}{`);
         for (const c of s.cases) {
+          if (c.isDefault && !c.values.length && !c.body.length) continue; // an empty default does nothing
           for (const v of c.values) out.push(`${pad}case ${literalText(sc, v)}:`);
           if (c.isDefault) out.push(`${pad}default:`);
           out.push(`${pad}{`);

@@ -16,6 +16,7 @@ import { readableProgram, type PassOptions } from './passes.js';
 import { printHlsl, printHlslWithMap } from './hlsl.js';
 import { containerSourceLines, withSourceLines, type SourceLines } from './lines.js';
 import { containerDebugNames } from './names.js';
+import { functionShapes } from './shapes.js';
 
 export { readableProgram, readableModule } from './passes.js';
 export { printHlsl, printHlslWithMap } from './hlsl.js';
@@ -102,7 +103,7 @@ function inputSignature(c: Container): readonly SignatureElement[] {
 
 export function decompiledWgsl(d: Decompiled): string {
   if (d.sourceLines) return decompiledWgslWithMap(d).text;
-  return withViews(d, (views) => emitWgsl(d.readable, views)).replace(
+  return withViews(d, (views) => emitWgsl(d.readable, { shapes: functionShapes, views })).replace(
     /^\/\/ lifted by iridia/,
     '// decompiled by iridia',
   );
@@ -110,7 +111,7 @@ export function decompiledWgsl(d: Decompiled): string {
 
 /** decompiledWgsl's text with the origins of each line (as decompiledHlslWithMap). */
 export function decompiledWgslWithMap(d: Decompiled): WgslWithMap {
-  const w = withViews(d, (views) => emitWgslWithMap(d.readable, views));
+  const w = withViews(d, (views) => emitWgslWithMap(d.readable, { shapes: functionShapes, views }));
   const text = w.text.replace(/^\/\/ lifted by iridia/, '// decompiled by iridia');
   return d.sourceLines ? withSourceLines(text, w.origins, d.sourceLines) : { text, origins: w.origins };
 }

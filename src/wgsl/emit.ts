@@ -42,6 +42,7 @@ import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
 import { LiftRefusal } from '../lift/refuse.js';
+import type { Condition, LoopShape, Shapes } from '../decompile/shapes.js';
 
 export interface WgslOptions {
   /** Print `//` comments (provenance lines) given by the caller at the top. */
@@ -49,6 +50,10 @@ export interface WgslOptions {
   /** Globals the caller declares as a struct and whose reads it prints (readable WGSL's constant
    * buffers, src/decompile/wgsl-structs.ts), by global index. Without it nothing changes. */
   readonly views?: ReadonlyMap<number, GlobalView>;
+  /** The readable mode (the decompiler's, src/decompile/shapes.ts): loops and branches as the
+   * shapes it finds (`for`, `while`, `else if`, conditions as their comparisons). Without it the
+   * text is the lifter's, `loop` and nested `else`. */
+  readonly shapes?: ShapesOf;
 }
 
 /** A uniform global declared as a struct of the caller's members, read through `read`. */
@@ -70,6 +75,9 @@ export class ViewMiss extends Error {
     super(`global ${global} is read other than through its view`);
   }
 }
+
+/** The shapes of a function's statements; `avoid`: statements to print as they are. */
+export type ShapesOf = (m: Module, f: Function, types: readonly Resolved[], avoid: (s: Stmt) => boolean) => Shapes;
 
 export function emitModuleWgsl(m: Module, options: WgslOptions = {}): string {
   return new Emitter(m, false).module(options);
@@ -168,8 +176,12 @@ class Emitter {
     return out;
   }
 
+  /** The readable mode's shapes (WgslOptions.shapes). */
+  private shapesOf: ShapesOf | undefined;
+
   module(options: WgslOptions): string {
     const m = this.m;
+    this.shapesOf = options.shapes;
     const head: string[] = [...(options.header ?? []).map((l) => `// ${l}`)];
     let planned = 0;
     for (const set of this.uniformPlan.values()) planned += set.size;
@@ -326,13 +338,17 @@ class Emitter {
       scope,
       uniform: this.uniformPlan.get(index),
     };
+    const uniform = partial.uniform;
+    const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
     const ctx: FnCtx = {
       ...partial,
+      shapes,
       x: (h: ExprId): string => this.expr(ctx, h, false),
       xr: (h: ExprId): string => this.expr(ctx, h, true),
     };
     for (let k = 0; k < f.locals.length; k++) {
       const l = f.locals[k] as (typeof f.locals)[number];
+      if (shapes?.declared(k)) continue; // declared in its for header
       this.s += `  var ${String(localNames[k])}: ${this.type(l.type)}`;
       if (l.init !== undefined) {
         this.s += ' = ';
@@ -355,7 +371,10 @@ class Emitter {
   private block(ctx: FnCtx, b: Block, ind: string): void {
     const x = ctx.x;
     const line = (text: string) => (this.s += `${ind}${text}\n`);
-    for (const s of b) {
+    for (const written of b) {
+      if (ctx.shapes?.skipped(written)) continue; // printed in a loop's header
+      // readable: an if/else-if chain of tests of one integer is its switch
+      const s = (written.op === 'if' && ctx.shapes?.switchOf(written)) || written;
       const outer = this.current;
       if (this.segments) this.mark(s.origin ?? outer);
       switch (s.op) {
@@ -377,21 +396,40 @@ class Emitter {
             this.s += `${ind}if (${c} != 0u) {\n`;
           } else {
             this.s += `${ind}if `;
-            this.put(ctx, s.cond, false);
+            this.putCondition(ctx, s.cond);
             this.s += ' {\n';
           }
           this.block(ctx, s.accept, ind + '  ');
-          if (s.reject.length) {
-            line('} else {');
-            this.block(ctx, s.reject, ind + '  ');
+          // readable: an else block that is one if is `} else if ... {`, its lines the inner if's
+          for (let at = ctx.shapes?.elseIf(s), from = s; ; at = ctx.shapes?.elseIf(from)) {
+            if (at) {
+              if (this.segments) this.mark(at.origin ?? outer);
+              this.s += `${ind}} else if `;
+              this.putCondition(ctx, at.cond);
+              this.s += ' {\n';
+              this.block(ctx, at.accept, ind + '  ');
+              from = at;
+              continue;
+            }
+            if (from.reject.length) {
+              line('} else {');
+              this.block(ctx, from.reject, ind + '  ');
+            }
+            break;
           }
+          if (this.segments && ctx.shapes?.elseIf(s)) this.mark(s.origin ?? outer);
           line('}');
           break;
-        case 'loop':
-          line('loop {');
+        case 'loop': {
+          const shape = ctx.shapes?.loop(s);
+          if (shape) {
+            if (this.segments) this.mark(shape.origin ?? outer);
+            this.loopHeader(ctx, shape, ind);
+          } else line('loop {');
           this.block(ctx, s.body, ind + '  ');
           line('}');
           break;
+        }
         case 'switch': {
           const st = ctx.types[s.selector];
           const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
@@ -591,6 +629,47 @@ class Emitter {
     const text = this.s;
     this.s = saved;
     return text;
+  }
+
+  /** Appends a branch's condition: in the readable mode as shapes.ts's condition() reads it. */
+  private putCondition(ctx: FnCtx, cond: ExprId, negate = false): void {
+    if (!ctx.shapes) this.put(ctx, cond, false);
+    else this.putShapeCondition(ctx, ctx.shapes.condition(cond, negate));
+  }
+
+  private putShapeCondition(ctx: FnCtx, c: Condition): void {
+    if (c.kind === 'expr') return this.put(ctx, c.expr, false);
+    if (c.kind === 'not') {
+      // put writes an operation in parentheses
+      this.s += '!';
+      return this.put(ctx, c.expr, false);
+    }
+    this.s += '(';
+    this.put(ctx, c.left, false);
+    this.s += BINARY_SPACED[c.fn] ?? ' undefined ';
+    this.put(ctx, c.right, false);
+    this.s += ')';
+  }
+
+  /** A shaped loop's header line: `while c {` or `for (INIT; c; UPDATE) {` (shapes.ts). */
+  private loopHeader(ctx: FnCtx, shape: LoopShape, ind: string): void {
+    if (shape.kind === 'while') {
+      this.s += `${ind}while `;
+      this.putShapeCondition(ctx, shape.cond);
+      this.s += ' {\n';
+      return;
+    }
+    const i = String(ctx.localNames[shape.counter]);
+    this.s += `${ind}for (${shape.declare ? `var ${i}: ${this.type(ctx.f.locals[shape.counter]!.type)}` : i} = `;
+    this.put(ctx, shape.init.value, false);
+    this.s += '; ';
+    this.putShapeCondition(ctx, shape.cond);
+    if (shape.increment) this.s += `; ${i}++) {\n`;
+    else {
+      this.s += `; ${i} = `;
+      this.put(ctx, shape.next, false);
+      this.s += ') {\n';
+    }
   }
 
   /** Appends an expression's text; `runtime`: literals through the identity helper. */
@@ -861,6 +940,8 @@ class Emitter {
 }
 
 interface FnCtx {
+  /** The readable mode's loop and branch shapes of this function (WgslOptions.shapes). */
+  readonly shapes?: Shapes | undefined;
   /** The function's names (a name made while printing, as uniformLoad's, comes from it). */
   readonly scope: Namer;
   /** The branches of this function whose condition goes through workgroupUniformLoad. */

@@ -12,17 +12,21 @@ export { Namer, WGSL_RESERVED } from './namer.js';
 export { lowerForWgsl } from './passes.js';
 
 /** The program as one WGSL module (entry point `main`, or plain functions for stage functions).
- * `views`: globals the caller declares and reads (emit.ts GlobalView; readable WGSL's structs). */
-export function emitWgsl(program: Program, views?: WgslOptions['views']): string {
+ * `readable`: the decompiler's readable mode (WgslOptions.shapes, and `views`: globals the caller
+ * declares and reads, emit.ts GlobalView, readable WGSL's structs); without it, the lifter's text. */
+export function emitWgsl(program: Program, readable: Readable = {}): string {
   const { module, options } = prepare(program);
-  return emitModuleWgsl(module, views ? { ...options, views } : options);
+  return emitModuleWgsl(module, { ...options, ...readable });
 }
+
+/** The options of the decompiler's readable WGSL (emit.ts WgslOptions). */
+export type Readable = Pick<WgslOptions, 'shapes' | 'views'>;
 
 /** emitWgsl's text, byte for byte, with the origins of each of its lines (emit.ts WgslWithMap): the
  * instructions each WGSL line came from. */
-export function emitWgslWithMap(program: Program, views?: WgslOptions['views']): WgslWithMap {
+export function emitWgslWithMap(program: Program, readable: Readable = {}): WgslWithMap {
   const { module, options } = prepare(program);
-  return emitModuleWgslWithMap(module, views ? { ...options, views } : options);
+  return emitModuleWgslWithMap(module, { ...options, ...readable });
 }
 
 function prepare(program: Program): { module: Module; options: WgslOptions } {

@@ -41,7 +41,8 @@ function builds(): string[] {
 
 /** Opcodes of flow instructions (the lifter's flow.ts), ret and retc aside. */
 const FLOW = new Set([0x1f, 0x12, 0x15, 0x30, 0x16, 0x02, 0x03, 0x07, 0x08, 0x0d, 0x4c, 0x06, 0x0a, 0x17]);
-const CONTROL = /^(if \(|else$|\[loop\] for|switch \(|case |default:|break;|continue;|discard;|return|\{$|\}$)/;
+const CONTROL =
+  /^(if \(|else$|else if \(|\[loop\] for|\[loop\] while|switch \(|case |default:|break;|continue;|discard;|return|\{$|\}$)/;
 
 test('the decompiled HLSL and WGSL link every origin that survives the passes, and only to lines that compute it', () => {
   let programs = 0;
