@@ -207,10 +207,10 @@ class AsRegisters extends Error {
 
 /** An element of an RDEF array member indexed by a computed value (cbDynamic). */
 interface CbElement {
-  /** `Lights[i]`. */
+  /** `Lights[i]`, or the register `Lights_registers[ix]` in the register form. */
   readonly element: string;
-  /** Its lanes, by word from its first register. */
-  readonly lanes: Map<number, Lane>;
+  /** Its lanes, by word from its first register; undefined in the register form. */
+  readonly lanes: Map<number, Lane> | undefined;
   readonly matrix: { name: string; rows: number; columns: number; rowMajor: boolean } | undefined;
 }
 
@@ -225,6 +225,9 @@ interface CbView {
   readonly rdef: RdefConstantBuffer | undefined;
   /** The declaration's lines (the cbuffer's body). */
   readonly body: readonly string[];
+  /** The register form's scalar (`uint4 cb0[rows]`; `float4 Name_registers[rows]` where most of the
+   * RDEF's words are floats), read as other scalars through asuint/asfloat/asint. */
+  readonly scalar: Scalar;
   /** The cbuffer's name in the register form of a buffer with an RDEF. */
   readonly block?: string;
   readonly matrices: Map<number, { name: string; rows: number; columns: number; rowMajor: boolean }>;
@@ -384,7 +387,15 @@ class HlslPrinter {
           this.globalNames.set(gi, name);
           for (const v of cb.variables) collect(v.type, v.name);
           const body = this.cbMembers(gi, cb);
-          const view: CbView = { name, global: gi, lanes: laneMap(cb), rdef: cb, body, matrices: new Map() };
+          const view: CbView = {
+            name,
+            global: gi,
+            lanes: laneMap(cb),
+            rdef: cb,
+            body,
+            matrices: new Map(),
+            scalar: 'u32',
+          };
           for (const v of cb.variables) {
             const vt = v.type;
             if ((vt.class === 2 || vt.class === 3) && vt.elements === 0 && v.startOffset % 16 === 0)
@@ -401,7 +412,10 @@ class HlslPrinter {
           const block = this.unique(cb.name);
           const name = this.unique(`${cb.name}_registers`);
           this.globalNames.set(gi, name);
-          const body = [`    uint4 ${name}[${rows}];`];
+          const counts = new Map<Scalar, number>();
+          for (const l of laneMap(cb).values()) counts.set(l.scalar, (counts.get(l.scalar) ?? 0) + 1);
+          const scalar = (counts.get('f32') ?? 0) > (counts.get('u32') ?? 0) + (counts.get('i32') ?? 0) ? 'f32' : 'u32';
+          const body = [`    ${SCALAR[scalar]}4 ${name}[${rows}];`];
           for (const v of cb.variables) {
             let type: string;
             try {
@@ -414,12 +428,29 @@ class HlslPrinter {
               `    // ${type} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}: c${Math.floor(v.startOffset / 16)}${c}`,
             );
           }
-          this.cbs.set(gi, { name, global: gi, lanes: undefined, rdef: undefined, body, matrices: new Map(), block });
+          this.cbs.set(gi, {
+            name,
+            global: gi,
+            lanes: undefined,
+            rdef: undefined,
+            body,
+            matrices: new Map(),
+            block,
+            scalar,
+          });
         } else {
           const name = this.unique(r.reflectedName || `cb${r.register}`);
           this.globalNames.set(gi, name);
           const body = [`    uint4 ${name}[${rows}];`];
-          this.cbs.set(gi, { name, global: gi, lanes: undefined, rdef: undefined, body, matrices: new Map() });
+          this.cbs.set(gi, {
+            name,
+            global: gi,
+            lanes: undefined,
+            rdef: undefined,
+            body,
+            matrices: new Map(),
+            scalar: 'u32',
+          });
         }
         return;
       }
@@ -901,8 +932,8 @@ class HlslPrinter {
     const width = comps.length;
     const vec = width === 1 ? SCALAR[want] : `${SCALAR[want]}${width}`;
     if (!cb.lanes) {
-      const text = `${cb.name}[${row}]${comps.length === 4 && comps.every((c, i) => c === i) ? '' : `.${comps.map((c) => COMP[c]).join('')}`}`;
-      return want === 'u32' ? text : `${want === 'f32' ? 'asfloat' : 'asint'}(${text})`;
+      const text = `${inside?.element ?? `${cb.name}[${row}]`}${comps.length === 4 && comps.every((c, i) => c === i) ? '' : `.${comps.map((c) => COMP[c]).join('')}`}`;
+      return castText(cb.scalar, want, text);
     }
     const lanes = comps.map((c) => {
       const l = (inside?.lanes ?? cb.lanes!).get(row * 4 + c);
@@ -986,7 +1017,9 @@ class HlslPrinter {
     const read = this.dynamicRead(id);
     if (!read) return undefined;
     const { cb } = read;
-    const ix = this.indexParts(read.index);
+    // the register form: the register itself (Direct3D reads zero past the declared rows, as the guard)
+    if (!cb.rdef) return { cb, row: 0, inside: { element: `${cb.name}[${this.ex(read.index)}]`, lanes: undefined, matrix: undefined } };
+    const ix = Math.ceil(cb.rdef.size / 16) === read.rows ? this.indexParts(read.index) : undefined;
     if (ix) {
       const c = ix.offset >>> 0;
       for (const v of cb.rdef!.variables) {
@@ -1013,7 +1046,7 @@ class HlslPrinter {
   }
 
   /** The lifter's guarded read with a computed index `index` of a buffer declared with its members. */
-  private dynamicRead(id: ExprId): { cb: CbView; index: ExprId } | undefined {
+  private dynamicRead(id: ExprId): { cb: CbView; index: ExprId; rows: number } | undefined {
     const e = this.exprs(id);
     if (e.op !== 'select') return undefined;
     const cond = this.exprs(e.cond);
@@ -1028,7 +1061,6 @@ class HlslPrinter {
     const at = this.m.types[this.m.globals[g.global]!.type]!;
     const clamp = this.exprs(ptr.index);
     if (
-      !cb.rdef ||
       at.kind !== 'array' ||
       at.length === null ||
       this.constBits(cond.right) !== at.length ||
@@ -1038,7 +1070,7 @@ class HlslPrinter {
       this.constBits(clamp.args[1]!) !== at.length - 1
     )
       return undefined;
-    return { cb, index: cond.left };
+    return { cb, index: cond.left, rows: at.length };
   }
 
   /** `x * s` or `x << k` with literal s or k, as (x, s). */
@@ -1068,7 +1100,7 @@ class HlslPrinter {
         if (seen.has(x)) return;
         seen.add(x);
         const read = this.dynamicRead(x);
-        if (read) {
+        if (read?.cb.rdef) {
           let ix = this.exprs(read.index);
           if (ix.op === 'binary' && ix.fn === 'add' && this.constBits(ix.right) !== undefined) ix = this.exprs(ix.left);
           else if (ix.op === 'binary' && ix.fn === 'add' && this.constBits(ix.left) !== undefined)
@@ -1511,6 +1543,9 @@ class HlslPrinter {
         const ptr = this.exprs(e.pointer);
         const g = ptr.op === 'global' ? ptr : undefined;
         if (g && this.cbs.has(g.global)) return refuse('operation not handled', 'a whole constant buffer read');
+        const reg = ptr.op === 'access' || ptr.op === 'member' ? this.exprs(ptr.base) : undefined;
+        const cbv = reg?.op === 'global' ? this.cbs.get(reg.global) : undefined;
+        if (cbv) return [castText(cbv.scalar, 'u32', this.ex(e.pointer)), ATOM]; // a register, as the IR's words
         const shared = this.sharedElement(e.pointer);
         if (shared) return [castText(shared, 'u32', this.ex(e.pointer)), ATOM];
         return this.exP(e.pointer);
