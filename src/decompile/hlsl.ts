@@ -1018,7 +1018,12 @@ class HlslPrinter {
     if (!read) return undefined;
     const { cb } = read;
     // the register form: the register itself (Direct3D reads zero past the declared rows, as the guard)
-    if (!cb.rdef) return { cb, row: 0, inside: { element: `${cb.name}[${this.ex(read.index)}]`, lanes: undefined, matrix: undefined } };
+    if (!cb.rdef)
+      return {
+        cb,
+        row: 0,
+        inside: { element: `${cb.name}[${this.ex(read.index)}]`, lanes: undefined, matrix: undefined },
+      };
     const ix = Math.ceil(cb.rdef.size / 16) === read.rows ? this.indexParts(read.index) : undefined;
     if (ix) {
       const c = ix.offset >>> 0;
@@ -1042,6 +1047,10 @@ class HlslPrinter {
         return { cb, row: (c - base) % stride, inside: { element, lanes, matrix } };
       }
     }
+    // a class instance's data (cb[this[].x][row], the instance chosen by the linkage table,
+    // interfaces.ts): its register form is a select of registers read as bitcasts of bitcasts
+    if (this.p.interface.classLinkage)
+      refuse('dynamically indexed constant buffer', `${cb.name}: a class instance's data`);
     throw new AsRegisters(cb.global);
   }
 
