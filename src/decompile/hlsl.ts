@@ -1165,6 +1165,8 @@ class HlslPrinter {
     if (at.op === 'swizzle' && at.pattern.length === 1) {
       lane = at.pattern[0]!;
       at = this.exprs(at.vector);
+      // a lane of a signed vector's bits (`asuint(t0).x`): the same bits, indexed as the int
+      if (at.op === 'bitcast' && scalarOf(this.value(at.value)) === 'i32') at = this.exprs(at.value);
     }
     const v = at.op === 'let' ? this.letValue(at.let) : undefined;
     const inner = v === undefined ? undefined : scaled(this.exprs(v));
