@@ -190,6 +190,12 @@ function placeLanes(t: RdefType, offset: number, base: string, lanes: Map<number
   }
 }
 
+/** A constant buffer in the register form: `name` is its array of `rows` registers of `scalar`. */
+function registerView(gi: number, name: string, body: string[], scalar: Scalar, block?: string): CbView {
+  const v = { name, global: gi, lanes: undefined, rdef: undefined, body, matrices: new Map(), scalar };
+  return block === undefined ? v : { ...v, block };
+}
+
 /** Registers one element of an array of `t` takes in a constant buffer. */
 const registerStride = (t: RdefType): number => roundUp(elementSize(t)) / 16;
 
@@ -428,29 +434,11 @@ class HlslPrinter {
               `    // ${type} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}: c${Math.floor(v.startOffset / 16)}${c}`,
             );
           }
-          this.cbs.set(gi, {
-            name,
-            global: gi,
-            lanes: undefined,
-            rdef: undefined,
-            body,
-            matrices: new Map(),
-            block,
-            scalar,
-          });
+          this.cbs.set(gi, registerView(gi, name, body, scalar, block));
         } else {
           const name = this.unique(r.reflectedName || `cb${r.register}`);
           this.globalNames.set(gi, name);
-          const body = [`    uint4 ${name}[${rows}];`];
-          this.cbs.set(gi, {
-            name,
-            global: gi,
-            lanes: undefined,
-            rdef: undefined,
-            body,
-            matrices: new Map(),
-            scalar: 'u32',
-          });
+          this.cbs.set(gi, registerView(gi, name, [`    uint4 ${name}[${rows}];`], 'u32'));
         }
         return;
       }
