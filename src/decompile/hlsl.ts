@@ -118,16 +118,27 @@ const RDEF_SCALAR: Readonly<Record<number, Scalar>> = {
   62: 'u32',
 };
 
-function rdefTypeName(t: RdefType): string {
+/**
+ * An RDEF type as HLSL. `structName` names a struct (RDEF 4.x structs have no type name: the
+ * printer gives them one). A `bool` is `uint` where `bools` says so: a constant buffer's bool is a
+ * 32-bit word (0 or 1 on the CPU side) that the program reads as a number, and HLSL has no cast
+ * from bool that keeps its bits, so the word is declared as what it is.
+ */
+function rdefTypeName(t: RdefType, structName: (t: RdefType) => string, bools = false): string {
   const s = RDEF_SCALAR[t.type];
-  if (t.class === 5) return t.name ?? refuse('constant buffer layout', 'a struct without a name (RDEF 4.x)');
+  if (t.class === 5) return structName(t);
   if (s === undefined) return refuse('constant buffer layout', `variable type ${t.type}`);
-  const n = SCALAR[s];
+  const n = SCALAR[bools && s === 'bool' ? 'u32' : s];
   if (t.class === 0) return n;
   if (t.class === 1) return `${n}${t.columns}`;
   if (t.class === 2) return `row_major ${n}${t.rows}x${t.columns}`;
   if (t.class === 3) return `${n}${t.rows}x${t.columns}`;
   return refuse('constant buffer layout', `variable class ${t.class}`);
+}
+
+/** Whether an RDEF type holds a bool (declared as uint in a constant buffer: rdefTypeName). */
+function holdsBool(t: RdefType): boolean {
+  return t.class === 5 ? t.members.some((m) => holdsBool(m.type)) : RDEF_SCALAR[t.type] === 'bool';
 }
 
 /** Registers (16 bytes) one element of a type takes, and the bytes of its last register. */
@@ -152,46 +163,91 @@ const roundUp = (n: number): number => Math.ceil(n / 16) * 16;
 /** The lanes of a constant buffer, by byte offset / 4, from its RDEF variables. */
 function laneMap(cb: RdefConstantBuffer): Map<number, Lane> {
   const lanes = new Map<number, Lane>();
-  const place = (t: RdefType, offset: number, base: string): void => {
-    const count = Math.max(1, t.elements);
-    for (let e = 0; e < count; e++) {
-      const at = offset + e * roundUp(elementSize(t));
-      const name = t.elements > 0 ? `${base}[${e}]` : base;
-      const s = RDEF_SCALAR[t.type];
-      if (t.class === 5) {
-        for (const m of t.members) place(m.type, at + m.offset, `${name}.${m.name}`);
-        continue;
-      }
-      if (s === undefined) continue;
-      if (t.class === 0 || t.class === 1)
-        for (let c = 0; c < t.columns; c++)
-          lanes.set(at / 4 + c, {
-            base: name,
-            part: t.class === 0 ? '' : c,
-            scalar: s,
-            width: t.class === 0 ? 1 : t.columns,
-            matrix: false,
-          });
-      else if (t.class === 2 || t.class === 3) {
-        const regs = t.class === 2 ? t.rows : t.columns;
-        const per = t.class === 2 ? t.columns : t.rows;
-        for (let r = 0; r < regs; r++)
-          for (let c = 0; c < per; c++) {
-            const [row, col] = t.class === 2 ? [r, c] : [c, r];
-            lanes.set(at / 4 + r * 4 + c, { base: name, part: `_m${row}${col}`, scalar: s, width: 1, matrix: true });
-          }
-      }
-    }
-  };
-  for (const v of cb.variables) place(v.type, v.startOffset, v.name);
+  for (const v of cb.variables) placeLanes(v.type, v.startOffset, v.name, lanes);
   return lanes;
 }
 
-interface CbView {
-  readonly name: string;
-  /** Lanes by word; undefined without an RDEF (a `uint4 name[rows]` array). */
+/** The lanes of a variable of type `t` at byte `offset`, named from `base` (constant-buffer packing:
+ * array elements and matrix registers start on 16 bytes). A bool's lane is a uint (rdefTypeName). */
+function placeLanes(t: RdefType, offset: number, base: string, lanes: Map<number, Lane>): void {
+  const count = Math.max(1, t.elements);
+  for (let e = 0; e < count; e++) {
+    const at = offset + e * roundUp(elementSize(t));
+    const name = t.elements > 0 ? `${base}[${e}]` : base;
+    const r = RDEF_SCALAR[t.type];
+    const s = r === 'bool' ? 'u32' : r;
+    if (t.class === 5) {
+      for (const m of t.members) placeLanes(m.type, at + m.offset, `${name}.${m.name}`, lanes);
+      continue;
+    }
+    if (s === undefined) continue;
+    if (t.class === 0 || t.class === 1)
+      for (let c = 0; c < t.columns; c++)
+        lanes.set(at / 4 + c, {
+          base: name,
+          part: t.class === 0 ? '' : c,
+          scalar: s,
+          width: t.class === 0 ? 1 : t.columns,
+          matrix: false,
+        });
+    else if (t.class === 2 || t.class === 3) {
+      const regs = t.class === 2 ? t.rows : t.columns;
+      const per = t.class === 2 ? t.columns : t.rows;
+      for (let r = 0; r < regs; r++)
+        for (let c = 0; c < per; c++) {
+          const [row, col] = t.class === 2 ? [r, c] : [c, r];
+          lanes.set(at / 4 + r * 4 + c, { base: name, part: `_m${row}${col}`, scalar: s, width: 1, matrix: true });
+        }
+    }
+  }
+}
+
+/** A constant buffer in the register form: `name` is its array of `rows` registers of `scalar`. */
+function registerView(gi: number, name: string, body: string[], scalar: Scalar, block?: string): CbView {
+  const v = { name, global: gi, lanes: undefined, rdef: undefined, body, matrices: new Map(), scalar };
+  return block === undefined ? v : { ...v, block };
+}
+
+/** Registers one element of an array of `t` takes in a constant buffer. */
+const registerStride = (t: RdefType): number => roundUp(elementSize(t)) / 16;
+
+/**
+ * A printing of one constant buffer as its registers failed where its members cannot show a read
+ * (a computed register index not provably inside one array member, a read of padding, a variable
+ * type HLSL's packing cannot declare): printHlsl prints the program again with that buffer declared
+ * as `uint4 Name_registers[rows]`, exact for every read.
+ */
+class AsRegisters extends Error {
+  constructor(readonly global: number) {
+    super(`constant buffer ${global} as registers`);
+  }
+}
+
+/** An element of an RDEF array member indexed by a computed value (cbDynamic). */
+interface CbElement {
+  /** `Lights[i]`, or the register `Lights_registers[ix]` in the register form. */
+  readonly element: string;
+  /** Its lanes, by word from its first register; undefined in the register form. */
   readonly lanes: Map<number, Lane> | undefined;
+  readonly matrix: { name: string; rows: number; columns: number; rowMajor: boolean } | undefined;
+}
+
+interface CbView {
+  /** The cbuffer's name with its members, or the `uint4 name[rows]` array's in the register form. */
+  readonly name: string;
+  readonly global: number;
+  /** Lanes by word; undefined in the register form (a `uint4 name[rows]` array: no RDEF, or
+   * members that cannot show a read: AsRegisters). */
+  readonly lanes: Map<number, Lane> | undefined;
+  /** The RDEF buffer, with its members declared; undefined in the register form. */
   readonly rdef: RdefConstantBuffer | undefined;
+  /** The declaration's lines (the cbuffer's body). */
+  readonly body: readonly string[];
+  /** The register form's scalar (`uint4 cb0[rows]`; `float4 Name_registers[rows]` where most of the
+   * RDEF's words are floats), read as other scalars through asuint/asfloat/asint. */
+  readonly scalar: Scalar;
+  /** The cbuffer's name in the register form of a buffer with an RDEF. */
+  readonly block?: string;
   readonly matrices: Map<number, { name: string; rows: number; columns: number; rowMajor: boolean }>;
 }
 
@@ -203,7 +259,24 @@ export interface HlslOptions {
 }
 
 export function printHlsl(p: Program, options: HlslOptions = {}): string {
-  return new HlslPrinter(vertexEntry(p), options.rdef, options.inputSignature ?? []).print().join('\n') + '\n';
+  return printed(p, options, false).parts.join('\n') + '\n';
+}
+
+/** The printer's parts, printed again with a constant buffer in the register form each time one
+ * cannot be printed through its members (AsRegisters; at most once a buffer). */
+function printed(p: Program, options: HlslOptions, map: boolean): { printer: HlslPrinter; parts: string[] } {
+  const registers = new Set<number>();
+  const q = vertexEntry(p);
+  for (;;) {
+    const printer = new HlslPrinter(q, options.rdef, options.inputSignature ?? [], registers);
+    if (map) printer.bodyOrigins = [];
+    try {
+      return { printer, parts: printer.print() };
+    } catch (e) {
+      if (!(e instanceof AsRegisters) || registers.has(e.global)) throw e;
+      registers.add(e.global);
+    }
+  }
 }
 
 /**
@@ -217,9 +290,7 @@ export function printHlslWithMap(
   p: Program,
   options: HlslOptions = {},
 ): { readonly text: string; readonly origins: readonly (readonly number[])[] } {
-  const printer = new HlslPrinter(vertexEntry(p), options.rdef, options.inputSignature ?? []);
-  printer.bodyOrigins = [];
-  const parts = printer.print();
+  const { printer, parts } = printed(p, options, true);
   const origins: (readonly number[])[] = [];
   parts.forEach((part, k) => {
     const o = printer.partOrigins[k];
@@ -245,6 +316,8 @@ class HlslPrinter {
     private readonly p: Program,
     private readonly rdef: Rdef | undefined,
     private readonly inputSignature: readonly SignatureElement[],
+    /** Constant buffers (globals) printed in the register form (AsRegisters). */
+    private readonly asRegisters: ReadonlySet<number> = new Set(),
   ) {
     this.m = p.module;
   }
@@ -297,11 +370,13 @@ class HlslPrinter {
   private declarations(): string[] {
     const out: string[] = [];
     const structs = new Map<string, RdefType>();
-    const collect = (t: RdefType): void => {
-      if (t.class === 5 && t.name && !structs.has(t.name)) {
-        for (const m of t.members) collect(m.type);
-        structs.set(t.name, t);
-      }
+    const collect = (t: RdefType, hint = 'element'): void => {
+      if (t.class !== 5) return;
+      if (!t.name && !this.anonymous.has(t.offset)) this.anonymous.set(t.offset, this.unique(`${hint}_type`));
+      const name = this.structName(t);
+      if (structs.has(name)) return;
+      for (const m of t.members) collect(m.type, m.name);
+      structs.set(name, t);
     };
     this.m.globals.forEach((g, gi) => {
       if (this.fileGlobals.has(gi)) return; // a stage's register file: the HLSL has its struct (printStage)
@@ -327,11 +402,21 @@ class HlslPrinter {
       const k = r.kind;
       if (k.kind === 'constantBuffer') {
         const cb = this.rdef?.constantBuffers.find((c) => c.name === r.reflectedName && c.type === 0);
-        if (cb) {
-          for (const v of cb.variables) collect(v.type);
+        const rows = k.rows;
+        if (cb && !this.asRegisters.has(gi)) {
           const name = this.unique(cb.name);
           this.globalNames.set(gi, name);
-          const view: CbView = { name, lanes: laneMap(cb), rdef: cb, matrices: new Map() };
+          for (const v of cb.variables) collect(v.type, v.name);
+          const body = this.cbMembers(gi, cb);
+          const view: CbView = {
+            name,
+            global: gi,
+            lanes: laneMap(cb),
+            rdef: cb,
+            body,
+            matrices: new Map(),
+            scalar: 'u32',
+          };
           for (const v of cb.variables) {
             const vt = v.type;
             if ((vt.class === 2 || vt.class === 3) && vt.elements === 0 && v.startOffset % 16 === 0)
@@ -343,10 +428,32 @@ class HlslPrinter {
               });
           }
           this.cbs.set(gi, view);
+        } else if (cb) {
+          // the register form of a buffer with an RDEF: its variables named in comments, by register
+          const block = this.unique(cb.name);
+          const name = this.unique(`${cb.name}_registers`);
+          this.globalNames.set(gi, name);
+          const counts = new Map<Scalar, number>();
+          for (const l of laneMap(cb).values()) counts.set(l.scalar, (counts.get(l.scalar) ?? 0) + 1);
+          const scalar = (counts.get('f32') ?? 0) > (counts.get('u32') ?? 0) + (counts.get('i32') ?? 0) ? 'f32' : 'u32';
+          const body = [`    ${SCALAR[scalar]}4 ${name}[${rows}];`];
+          for (const v of cb.variables) {
+            let type: string;
+            try {
+              type = rdefTypeName(v.type, (t) => t.name ?? 'struct', true);
+            } catch {
+              type = `type ${v.type.type}`;
+            }
+            const c = v.startOffset % 16 ? `.${COMP[(v.startOffset % 16) / 4]}` : '';
+            body.push(
+              `    // ${type} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}: c${Math.floor(v.startOffset / 16)}${c}`,
+            );
+          }
+          this.cbs.set(gi, registerView(gi, name, body, scalar, block));
         } else {
           const name = this.unique(r.reflectedName || `cb${r.register}`);
           this.globalNames.set(gi, name);
-          this.cbs.set(gi, { name, lanes: undefined, rdef: undefined, matrices: new Map() });
+          this.cbs.set(gi, registerView(gi, name, [`    uint4 ${name}[${rows}];`], 'u32'));
         }
         return;
       }
@@ -372,41 +479,59 @@ class HlslPrinter {
     });
     const head: string[] = [];
     for (const [, s] of structs) {
-      head.push(`struct ${s.name}`, '{');
+      head.push(`struct ${this.structName(s)}`, '{');
       for (const m of s.members)
-        head.push(`    ${rdefTypeName(m.type)} ${m.name}${m.type.elements > 0 ? `[${m.type.elements}]` : ''};`);
+        head.push(
+          `    ${rdefTypeName(m.type, this.structName, true)} ${m.name}${m.type.elements > 0 ? `[${m.type.elements}]` : ''};${holdsBool(m.type) && m.type.class !== 5 ? ' // bool' : ''}`,
+        );
       head.push('};', '');
     }
     for (const [gi, cb] of this.cbs) {
       const r = this.resources.get(gi)!;
       const reg = `register(b${r.register}${r.space ? `, space${r.space}` : ''})`;
-      head.push(`cbuffer ${cb.rdef ? cb.name : `${cb.name}_registers`} : ${reg}`, '{');
-      if (cb.rdef) {
-        let at = 0;
-        for (const v of cb.rdef.variables) {
-          const size = typeSize(v.type);
-          const aggregate = v.type.elements > 0 || v.type.class >= 2;
-          let start = aggregate ? roundUp(at) : at;
-          if (!aggregate && (start % 16) + size > 16) start = roundUp(start);
-          const pack =
-            start === v.startOffset
-              ? ''
-              : ` : packoffset(c${Math.floor(v.startOffset / 16)}${v.startOffset % 16 ? `.${COMP[(v.startOffset % 16) / 4]}` : ''})`;
-          if (pack && (aggregate ? v.startOffset % 16 !== 0 : false))
-            refuse('constant buffer layout', `${v.name} at offset ${v.startOffset}`);
-          head.push(
-            `    ${rdefTypeName(v.type)} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}${pack};`,
-          );
-          at = v.startOffset + size;
-        }
-      } else {
-        const k = r.kind;
-        const rows = k.kind === 'constantBuffer' ? k.rows : 1;
-        head.push(`    uint4 ${cb.name}[${rows}];`);
-      }
-      head.push('};', '');
+      head.push(
+        `cbuffer ${cb.block ?? (cb.rdef ? cb.name : `${cb.name}_registers`)} : ${reg}`,
+        '{',
+        ...cb.body,
+        '};',
+        '',
+      );
     }
     return [...head, ...out, ...(out.length ? [''] : [])];
+  }
+
+  /** Names given to RDEF 4.x structs, which have no type name (by the type's offset in the part). */
+  private readonly anonymous = new Map<number, string>();
+  private readonly structName = (t: RdefType): string =>
+    t.name ?? this.anonymous.get(t.offset) ?? refuse('constant buffer layout', 'a struct without a name');
+
+  /** The member lines of a constant buffer declared with its RDEF variables; AsRegisters where
+   * HLSL's packing cannot declare one (a type or class without an HLSL name, an aggregate at an
+   * offset packoffset cannot give). */
+  private cbMembers(gi: number, cb: RdefConstantBuffer): string[] {
+    const lines: string[] = [];
+    const declarable = (t: RdefType): boolean =>
+      t.class === 5
+        ? t.members.every((m) => declarable(m.type))
+        : RDEF_SCALAR[t.type] !== undefined && t.class >= 0 && t.class <= 3;
+    let at = 0;
+    for (const v of cb.variables) {
+      if (!declarable(v.type)) throw new AsRegisters(gi);
+      const size = typeSize(v.type);
+      const aggregate = v.type.elements > 0 || v.type.class >= 2;
+      let start = aggregate ? roundUp(at) : at;
+      if (!aggregate && (start % 16) + size > 16) start = roundUp(start);
+      const pack =
+        start === v.startOffset
+          ? ''
+          : ` : packoffset(c${Math.floor(v.startOffset / 16)}${v.startOffset % 16 ? `.${COMP[(v.startOffset % 16) / 4]}` : ''})`;
+      if (pack && aggregate && v.startOffset % 16 !== 0) throw new AsRegisters(gi);
+      const type = rdefTypeName(v.type, this.structName, true);
+      const bool = holdsBool(v.type) && v.type.class !== 5 ? ' // bool' : '';
+      lines.push(`    ${type} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}${pack};${bool}`);
+      at = v.startOffset + size;
+    }
+    return lines;
   }
 
   private textureType(dimension: string, t: Extract<Type, { kind: 'image' }>): string {
@@ -964,7 +1089,8 @@ class HlslPrinter {
     switch (s.op) {
       case 'let': {
         const t = this.value(s.value);
-        out.push(`${pad}${typeText(t)} ${this.letName(s.let, t)} = ${this.ex(s.value)};`);
+        const el = this.elementLet(s.let); // an element index (cbDynamic)
+        out.push(`${pad}${typeText(t)} ${this.letName(s.let, t)} = ${this.ex(el ? el.index : s.value)};`);
         return;
       }
       case 'store': {
@@ -1158,7 +1284,8 @@ class HlslPrinter {
     else {
       const ix = this.exprs(ptr.index);
       if (ix.op !== 'literal') {
-        if (cb.lanes) refuse('dynamically indexed constant buffer', cb.name);
+        // a computed index outside the lifter's guard (cbDynamic): only the register form shows it
+        if (cb.lanes) throw new AsRegisters(cb.global);
         return undefined;
       }
       row = ix.bits;
@@ -1166,17 +1293,20 @@ class HlslPrinter {
     return { cb, row };
   }
 
-  /** A read of components `comps` of register `row`, as `want`. */
-  private cbText(cb: CbView, row: number, comps: readonly number[], want: Scalar): string {
+  /** A read of components `comps` of register `row`, as `want`; `inside` for a register of an
+   * array element indexed by a computed value (cbDynamic: its lanes, by word from the element's
+   * start). */
+  private cbText(cb: CbView, row: number, comps: readonly number[], want: Scalar, inside?: CbElement): string {
     const width = comps.length;
     const vec = width === 1 ? SCALAR[want] : `${SCALAR[want]}${width}`;
     if (!cb.lanes) {
-      const text = `${cb.name}[${row}]${comps.length === 4 && comps.every((c, i) => c === i) ? '' : `.${comps.map((c) => COMP[c]).join('')}`}`;
-      return want === 'u32' ? text : `${want === 'f32' ? 'asfloat' : 'asint'}(${text})`;
+      const text = `${inside?.element ?? `${cb.name}[${row}]`}${comps.length === 4 && comps.every((c, i) => c === i) ? '' : `.${comps.map((c) => COMP[c]).join('')}`}`;
+      return castText(cb.scalar, want, text);
     }
     const lanes = comps.map((c) => {
-      const l = cb.lanes!.get(row * 4 + c);
-      if (!l) return refuse('constant buffer layout', `${cb.name}: register ${row} component ${COMP[c]} is padding`);
+      const l = (inside?.lanes ?? cb.lanes!).get(row * 4 + c);
+      // padding (or a variable HLSL cannot name): the buffer's registers show it
+      if (!l) throw new AsRegisters(cb.global);
       return l;
     });
     // group runs of one vector (consecutive components) or one matrix
@@ -1211,14 +1341,16 @@ class HlslPrinter {
     }
     const conv = groups.map((g) => {
       if (g.scalar === want) return g.text;
-      if (g.scalar === 'bool') return refuse('constant buffer layout', `${g.text}: a bool constant read as ${want}`);
       return `${want === 'f32' ? 'asfloat' : want === 'i32' ? 'asint' : 'asuint'}(${g.text})`;
     });
     return conv.length === 1 ? conv[0]! : `${vec}(${conv.join(', ')})`;
   }
 
-  /** A read of a constant-buffer register, through swizzles and bitcasts: (cb, row, comps, scalar). */
-  private cbRead(id: ExprId): { cb: CbView; row: number; comps: number[]; scalar: Scalar } | undefined {
+  /** A read of a constant-buffer register, through swizzles and bitcasts: (cb, row, comps, scalar),
+   * with `inside` where the register is one of an array element indexed by a computed value. */
+  private cbRead(
+    id: ExprId,
+  ): { cb: CbView; row: number; comps: number[]; scalar: Scalar; inside?: CbElement } | undefined {
     let e = this.exprs(id);
     let comps: number[] | undefined;
     let scalar: Scalar | undefined;
@@ -1233,9 +1365,209 @@ class HlslPrinter {
       } else break;
       e = this.exprs(id);
     }
+    const dyn = this.cbDynamic(id);
+    if (dyn) return { ...dyn, comps: comps ?? [0, 1, 2, 3], scalar: scalar ?? 'u32' };
     const reg = this.cbRegister(id);
     if (!reg) return undefined;
     return { ...reg, comps: comps ?? [0, 1, 2, 3], scalar: scalar ?? 'u32' };
+  }
+
+  /**
+   * A register read with a computed index, as the lifter writes it (`ix < rows ? cb[min(ix, rows -
+   * 1)] : 0`, Direct3D's zero past the buffer), through the RDEF array member it falls in: an index
+   * `i * stride + c` (or `i << k + c`), with `stride` the member's registers an element and `c`
+   * in the member at `base`, is element `i + (c - base) / stride`, register `(c - base) % stride` of
+   * it. Exact: fxc compiles `Member[i]` to the register `i * stride + base` in the same wrapping
+   * arithmetic, and Direct3D reads zero past the buffer, as the guard does. A buffer in the register
+   * form keeps the lifter's expression; an index of another shape is AsRegisters.
+   */
+  private cbDynamic(id: ExprId): { cb: CbView; row: number; inside: CbElement } | undefined {
+    const read = this.dynamicRead(id);
+    if (!read) return undefined;
+    const { cb } = read;
+    // the register form: the register itself (Direct3D reads zero past the declared rows, as the guard)
+    if (!cb.rdef)
+      return {
+        cb,
+        row: 0,
+        inside: { element: `${cb.name}[${this.ex(read.index)}]`, lanes: undefined, matrix: undefined },
+      };
+    const ix = Math.ceil(cb.rdef.size / 16) === read.rows ? this.indexParts(read.index) : undefined;
+    if (ix) {
+      const c = ix.offset >>> 0;
+      for (const v of cb.rdef!.variables) {
+        const t = v.type;
+        const stride = registerStride(t);
+        const base = v.startOffset / 16;
+        if (t.elements === 0 || stride !== ix.stride || !Number.isInteger(base) || c < base) continue;
+        const k = Math.floor((c - base) / stride);
+        if (k >= t.elements) continue;
+        const i = ix.index(k ? 12 : 0);
+        const suffix = ix.scalar === 'u32' ? 'u' : '';
+        const element = `${v.name}[${k ? `${i} + ${k}${suffix}` : i}]`;
+        const one: RdefType = { ...t, elements: 0 };
+        const lanes = new Map<number, Lane>();
+        placeLanes(one, 0, element, lanes);
+        const matrix =
+          t.class === 2 || t.class === 3
+            ? { name: element, rows: t.rows, columns: t.columns, rowMajor: t.class === 2 }
+            : undefined;
+        return { cb, row: (c - base) % stride, inside: { element, lanes, matrix } };
+      }
+    }
+    // a class instance's data (cb[this[].x][row], the instance chosen by the linkage table,
+    // interfaces.ts): its register form is a select of registers read as bitcasts of bitcasts
+    if (this.p.interface.classLinkage)
+      refuse('dynamically indexed constant buffer', `${cb.name}: a class instance's data`);
+    throw new AsRegisters(cb.global);
+  }
+
+  /** The lifter's guarded read with a computed index `index` of a buffer declared with its members. */
+  private dynamicRead(id: ExprId): { cb: CbView; index: ExprId; rows: number } | undefined {
+    const e = this.exprs(id);
+    if (e.op !== 'select') return undefined;
+    const cond = this.exprs(e.cond);
+    const acc = this.exprs(e.accept);
+    if (this.exprs(e.reject).op !== 'zero' || acc.op !== 'load' || cond.op !== 'binary' || cond.fn !== 'lt')
+      return undefined;
+    const ptr = this.exprs(acc.pointer);
+    if (ptr.op !== 'access') return undefined;
+    const g = this.exprs(ptr.base);
+    if (g.op !== 'global' || !this.cbs.has(g.global)) return undefined;
+    const cb = this.cbs.get(g.global)!;
+    const at = this.m.types[this.m.globals[g.global]!.type]!;
+    const clamp = this.exprs(ptr.index);
+    if (
+      at.kind !== 'array' ||
+      at.length === null ||
+      this.constBits(cond.right) !== at.length ||
+      clamp.op !== 'math' ||
+      clamp.fn !== 'min' ||
+      clamp.args[0] !== cond.left ||
+      this.constBits(clamp.args[1]!) !== at.length - 1
+    )
+      return undefined;
+    return { cb, index: cond.left, rows: at.length };
+  }
+
+  /** `x * s` or `x << k` with literal s or k, as (x, s). */
+  private scaledIndex(x: Expr): { index: ExprId; stride: number } | undefined {
+    if (x.op !== 'binary') return undefined;
+    if (x.fn === 'shl') {
+      const k = this.constBits(x.right);
+      return k === undefined ? undefined : { index: x.left, stride: 2 ** (k & 31) };
+    }
+    if (x.fn !== 'mul') return undefined;
+    const l = this.constBits(x.left);
+    const r = this.constBits(x.right);
+    return r !== undefined ? { index: x.left, stride: r } : l !== undefined ? { index: x.right, stride: l } : undefined;
+  }
+
+  /**
+   * Lets `t = x * stride` read only as the index of guarded constant-buffer reads (`t + c`): such a
+   * let prints as the element index `t = x` (x evaluated where the let is), and each read as
+   * `Member[t]` (cbDynamic). A let read anywhere else keeps its value.
+   */
+  private elementLet(id: number): { index: ExprId; stride: number } | undefined {
+    if (!this.elementLets) {
+      const indexLets = new Set<number>();
+      const elsewhere = new Set<number>();
+      const seen = new Set<ExprId>();
+      const visit = (x: ExprId): void => {
+        if (seen.has(x)) return;
+        seen.add(x);
+        const read = this.dynamicRead(x);
+        if (read?.cb.rdef) {
+          let ix = this.exprs(read.index);
+          if (ix.op === 'binary' && ix.fn === 'add' && this.constBits(ix.right) !== undefined) ix = this.exprs(ix.left);
+          else if (ix.op === 'binary' && ix.fn === 'add' && this.constBits(ix.left) !== undefined)
+            ix = this.exprs(ix.right);
+          if (ix.op === 'let') indexLets.add(ix.let);
+          else visit(read.index);
+          return;
+        }
+        const e = this.exprs(x);
+        if (e.op === 'let') elsewhere.add(e.let);
+        for (const c of childrenOf(e)) visit(c);
+      };
+      walkStmts(this.fn.body, (st) => stmtExprs(st).forEach(visit));
+      this.elementLets = new Map();
+      for (const l of indexLets) {
+        const v = this.letValue(l);
+        const sc = v === undefined || elsewhere.has(l) ? undefined : this.scaledIndex(this.exprs(v));
+        if (sc && this.value(sc.index).kind === 'scalar') this.elementLets.set(l, sc);
+      }
+    }
+    return this.elementLets.get(id);
+  }
+  private elementLets: Map<number, { index: ExprId; stride: number }> | undefined;
+  /** A register index as `index * stride + offset` (offset and stride literals; a shift by a literal
+   * is a power-of-two stride), looking through a let whose value reads no memory (a let is one
+   * value; what it reads from a local could have changed by the read), and through the bitcast of
+   * a signed index; a lane of a let of a vector product with a splat of the stride is that lane of
+   * the vector (`t0.w` of `t0 = indices * 3u` is `indices.w * 3u`). */
+  private indexParts(
+    id: ExprId,
+  ): { index: (prec: number) => string; stride: number; offset: number; scalar: Scalar } | undefined {
+    let e = this.exprs(id);
+    if (e.op === 'bitcast' && scalarOf(this.value(e.value)) === 'i32') {
+      id = e.value;
+      e = this.exprs(id);
+    }
+    const scalar = scalarOf(this.value(id));
+    if (scalar !== 'u32' && scalar !== 'i32') return undefined;
+    let offset = 0;
+    if (e.op === 'binary' && e.fn === 'add') {
+      const l = this.constBits(e.left);
+      const r = this.constBits(e.right);
+      if (r !== undefined) [offset, id] = [r, e.left];
+      else if (l !== undefined) [offset, id] = [l, e.right];
+      e = this.exprs(id);
+    }
+    const scaled = (x: Expr): { index: ExprId; stride: number } | undefined => this.scaledIndex(x);
+    const s = scaled(e);
+    if (s) return { index: (prec) => this.ex(s.index, prec), stride: s.stride, offset, scalar };
+    // through a let (or a lane of one) whose value reads no memory
+    let lane: number | undefined;
+    let at = e;
+    if (at.op === 'swizzle' && at.pattern.length === 1) {
+      lane = at.pattern[0]!;
+      at = this.exprs(at.vector);
+      // a lane of a signed vector's bits (`asuint(t0).x`): the same bits, indexed as the int
+      if (at.op === 'bitcast' && scalarOf(this.value(at.value)) === 'i32') at = this.exprs(at.value);
+    }
+    const v = at.op === 'let' ? this.letValue(at.let) : undefined;
+    const inner = v === undefined ? undefined : scaled(this.exprs(v));
+    if (inner && this.readsNoMemory(inner.index)) {
+      const x = inner.index;
+      if (lane === undefined) return { index: (prec) => this.ex(x, prec), stride: inner.stride, offset, scalar };
+      if (widthOf(this.value(x)) > lane)
+        return { index: () => `${this.ex(x, 20)}.${COMP[lane]}`, stride: inner.stride, offset, scalar };
+    }
+    const el = at.op === 'let' && lane === undefined ? this.elementLet(at.let) : undefined;
+    if (el) return { index: (prec) => this.ex(id, prec), stride: el.stride, offset, scalar };
+    return { index: (prec) => this.ex(id, prec), stride: 1, offset, scalar };
+  }
+
+  private letValues: Map<number, ExprId> | undefined;
+  private letValue(id: number): ExprId | undefined {
+    if (!this.letValues) {
+      const m = new Map<number, ExprId>();
+      walkStmts(this.fn.body, (st) => {
+        if (st.op === 'let') m.set(st.let, st.value);
+      });
+      this.letValues = m;
+    }
+    return this.letValues.get(id);
+  }
+
+  /** Whether a value is the same wherever it is evaluated: made of arguments, lets and literals. */
+  private readsNoMemory(id: ExprId): boolean {
+    const e = this.exprs(id);
+    if (e.op === 'literal' || e.op === 'arg' || e.op === 'let' || e.op === 'zero') return true;
+    if (!['binary', 'unary', 'math', 'swizzle', 'compose', 'splat', 'bitcast', 'convert', 'select'].includes(e.op))
+      return false;
+    return childrenOf(e).every((c) => this.readsNoMemory(c));
   }
 
   /** `mul(v, M)` / `mul(M, v)`: a compose of dot products of one vector with a matrix's registers. */
@@ -1248,7 +1580,7 @@ class HlslPrinter {
   private mulOf(parts: readonly ExprId[]): string | undefined {
     if (parts.length < 2) return undefined;
     let vector: ExprId | undefined;
-    const regs: { cb: CbView; row: number }[] = [];
+    const regs: { cb: CbView; row: number; inside?: CbElement }[] = [];
     for (const part of parts) {
       const d = this.exprs(part);
       if (d.op !== 'math' || d.fn !== 'dot') return undefined;
@@ -1264,8 +1596,10 @@ class HlslPrinter {
       regs.push(r);
     }
     const first = regs[0]!;
-    const mat = first.cb.matrices.get(first.row);
-    if (!mat || !regs.every((r, k) => r.cb === first.cb && r.row === first.row + k)) return undefined;
+    const mat = first.inside ? (first.row === 0 ? first.inside.matrix : undefined) : first.cb.matrices.get(first.row);
+    const same = (r: (typeof regs)[number]): boolean =>
+      r.cb === first.cb && r.inside?.element === first.inside?.element;
+    if (!mat || !regs.every((r, k) => same(r) && r.row === first.row + k)) return undefined;
     const width = widthOf(this.value(vector!));
     const n = regs.length;
     if (mat.rowMajor) {
@@ -1541,8 +1875,9 @@ class HlslPrinter {
     const ATOM = 20;
     const file = this.files?.read(id);
     if (file !== undefined) return [file, ATOM];
-    const cb = e.op === 'swizzle' || e.op === 'bitcast' || e.op === 'load' ? this.cbRead(id) : undefined;
-    if (cb) return [this.cbText(cb.cb, cb.row, cb.comps, cb.scalar), ATOM];
+    const cb =
+      e.op === 'swizzle' || e.op === 'bitcast' || e.op === 'load' || e.op === 'select' ? this.cbRead(id) : undefined;
+    if (cb) return [this.cbText(cb.cb, cb.row, cb.comps, cb.scalar, cb.inside), ATOM];
     switch (e.op) {
       case 'literal':
         return [literalText(e.scalar, e.bits), e.scalar === 'i32' && (e.bits | 0) < 0 ? 14 : ATOM];
@@ -1589,6 +1924,9 @@ class HlslPrinter {
         const ptr = this.exprs(e.pointer);
         const g = ptr.op === 'global' ? ptr : undefined;
         if (g && this.cbs.has(g.global)) return refuse('operation not handled', 'a whole constant buffer read');
+        const reg = ptr.op === 'access' || ptr.op === 'member' ? this.exprs(ptr.base) : undefined;
+        const cbv = reg?.op === 'global' ? this.cbs.get(reg.global) : undefined;
+        if (cbv) return [castText(cbv.scalar, 'u32', this.ex(e.pointer)), ATOM]; // a register, as the IR's words
         const shared = this.sharedElement(e.pointer);
         if (shared) return [castText(shared, 'u32', this.ex(e.pointer)), ATOM];
         return this.exP(e.pointer);
@@ -1894,7 +2232,7 @@ class HlslPrinter {
     t: Type,
     name: string,
     reg: string,
-    collect: (t: RdefType) => void,
+    collect: (t: RdefType, hint?: string) => void,
     out: string[],
   ): boolean {
     const k = r.kind;
@@ -1926,7 +2264,7 @@ class HlslPrinter {
           (_, i) => m.get(i) ?? refuse('resource kind not handled', `${name}: word ${i} of its element is padding`),
         );
         if (el.class === 5) collect(el);
-        elType = rdefTypeName(el);
+        elType = rdefTypeName(el, this.structName);
       } else if (n <= 4) {
         elType = n === 1 ? 'uint' : `uint${n}`;
         words = Array.from({ length: n }, (_, i) => ({ path: n === 1 ? '' : `.${COMP[i]}`, scalar: 'u32' as const }));

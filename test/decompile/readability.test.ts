@@ -103,7 +103,8 @@ function measure(): Figures {
       const own = new Set([...names].map((n) => n.toLowerCase()));
       for (const p of [...refl.inputs, ...refl.outputs])
         own.add(`${p.semanticName}${p.semanticIndex || ''}`.toLowerCase());
-      // the members of a structured buffer's element struct (its RDEF resource-bind-info type)
+      // the members of a structured buffer's element struct (its RDEF resource-bind-info type) and
+      // of a constant buffer's structs
       const members = (t: RdefType): void => {
         for (const m of t.members) {
           own.add(m.name.toLowerCase());
@@ -111,7 +112,7 @@ function measure(): Figures {
         }
       };
       for (const cb of refl.rdef?.constantBuffers ?? [])
-        if (cb.type === 3) for (const v of cb.variables) members(v.type);
+        if (cb.type === 3 || cb.type === 0) for (const v of cb.variables) members(v.type);
       // a /Zi build's source variables, which name its lets (src/decompile/names.ts): `float4 v`
       for (const name of containerDebugNames(parseContainer(new Uint8Array(readFileSync(e.path))))?.values() ?? [])
         own.add(name.toLowerCase());
