@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, relative } from 'node:path';
 import { lift } from '../../src/lift/lift.js';
+import { validateModule } from '../../src/ir/validate.js';
+import { equivalence } from '../decompile/harness.js';
 import { parseContainer } from '../../src/container/container.js';
 import { disassembleDxil, readPartModule } from '../../src/dxil/disassemble.js';
 import { Constant, Func } from '../../src/dxil/ir.js';
@@ -191,5 +193,42 @@ test(
     ]);
     refuses(() => lift(b), 'E602_LIFT_INVALID', /dx\.op 57 \(CreateHandle\): operand 4 is i9, not i1/);
     typedOnly('wgsl', b);
+  },
+);
+
+test(
+  'lift-dxil: a SampleCmpLevel through a sampler declared in default mode is E602 (IR: comparison with a non-comparison sampler)',
+  { skip: skipUnlessShared('corpus/dxil/vkd3d-proton') },
+  () => {
+    // The campaign (issue 19, seed 1, lift-dxil mutant 805831): a flip in vkd3d-proton's
+    // cs_sample_cmp_level turned its sampler's kind from comparison to default. DXIL's validation
+    // (InstrSamplerModeForSampleC, InstrSamplerModeForSample): a comparison sample or gather takes a
+    // sampler declared in comparison mode, any other sample or gather one in default mode.
+    const seed = relative(REPO, join(SHARED, 'corpus/dxil/vkd3d-proton/sm_advanced__cs_sample_cmp_level.dxil'));
+    const b = mutant('lift-dxil', seed, [{ op: 'flip', part: 0, r: 3903775983, bits: 64 }]);
+    refuses(
+      () => lift(b),
+      'E602_LIFT_INVALID',
+      /a comparison sampling operation through a sampler declared in default mode/,
+    );
+    typedOnly('lift-dxil', b);
+  },
+);
+
+test(
+  'lift-dxil: a getelementptr with an i64 index counts its low word, as LLVM truncates it to the 32-bit pointer (IR: mul of widths 2 and 1)',
+  { skip: skipUnlessShared('corpus/dxil/vkd3d-proton') },
+  () => {
+    // The campaign (issue 19, seed 1, lift-dxil mutant 715247): a flip in vkd3d-proton's
+    // cs_wmma_alloca made `getelementptr [16 x i32], [16 x i32]* %7, i32 0, i32 %276` take `i64 0`
+    // (a null constant) as its first index. A valid module: it lifts, validates and runs as the seed.
+    const seedPath = join(SHARED, 'corpus/dxil/vkd3d-proton/sm_advanced__cs_wmma_alloca.dxil');
+    const b = mutant('lift-dxil', relative(REPO, seedPath), [{ op: 'flip', part: 3, r: 889844582, bits: 4 }]);
+    const p = lift(b);
+    assert.deepEqual(validateModule(p.module), []);
+    // the same words as the seed on the executor (the decompiler's harness runs two programs on one seed)
+    const v = equivalence(lift(readBytes(seedPath)), p);
+    assert.equal(v.kind, 'same', JSON.stringify(v));
+    typedOnly('lift-dxil', b);
   },
 );

@@ -167,7 +167,9 @@ export function gep(L: DxilLifter, base: Val, srcType: Type, indices: readonly V
   };
   const scaled = (ix: Value, words: number): ExprId => {
     if (ix instanceof Constant && ix.ck === 'int') return L.u32(Number(BigInt.asUintN(32, ix.bits * BigInt(words))));
-    const v = L.u(ix);
+    // LLVM truncates an index to the width of the pointer's index; DXIL's pointers are 32-bit, so an
+    // i64 index (a null or computed one: a constant is above) counts its low word
+    const v = L.is64(ix.type) ? L.swz(L.num(ix), [0]) : L.u(ix);
     return words === 1 ? v : L.bin('mul', v, L.u32(words));
   };
   indices.forEach((ix, k) => {

@@ -65,9 +65,23 @@ export function resourceOf(
 }
 
 /** The sampler operand `k` of a sample, gather or lod: a handle of a sampler (class 3), else E602. */
-export function samplerOf(L: DxilLifter, c: Instruction, k: number, x: OpContext): { res: DxResource; e: ExprId } {
+export function samplerOf(
+  L: DxilLifter,
+  c: Instruction,
+  k: number,
+  x: OpContext,
+  comparison: boolean | undefined,
+): { res: DxResource; e: ExprId } {
   const r = resourceOf(L, c, k, x);
   if (r.res.cls !== 's') return L.invalid(`a sampler operand that is a handle of class ${r.res.cls}, not a sampler`);
+  // DXIL's validation (InstrSamplerModeForSampleC, InstrSamplerModeForSample): a comparison sample
+  // or gather takes a sampler declared in comparison mode, every other sample or gather one in default
+  // mode; `undefined`: either (CalculateLOD: vkd3d-proton's ps_sample_cmp_grad_bias, built by dxc,
+  // takes the level of a comparison sampler)
+  if (comparison !== undefined && (r.res.dx.samplerKind === 1) !== comparison)
+    return L.invalid(
+      `${comparison ? 'a comparison' : 'a'} sampling operation through a sampler declared in ${comparison ? 'default' : 'comparison'} mode`,
+    );
   return r;
 }
 

@@ -113,7 +113,7 @@ function dot4Add(signed: boolean): Handler {
 /** TextureGatherRaw(srv, sampler, coord0..3, offset0, offset1): the red texels of the footprint, as bits. */
 const textureGatherRaw: Handler = (L, c, x) => {
   const { res, e: image } = resourceOf(L, c, 1, x);
-  const { e: sampler } = samplerOf(L, c, 2, x);
+  const { e: sampler } = samplerOf(L, c, 2, x, false);
   const t = retType(c);
   if (res.cls !== 't' || !(res.shape === '2d' || res.shape === '2darray'))
     return L.invalid('a raw gather of a view that is not a 2D texture');
@@ -141,7 +141,7 @@ const calculateLod: Handler = (L, c, x) => {
   if (L.stage !== 'pixel' && L.stage !== 'compute')
     return L.refuse('dx.op not handled', `CalculateLOD in a ${L.stage} program (derivatives: pixel and compute only)`);
   const { res, e: image } = resourceOf(L, c, 1, x);
-  samplerOf(L, c, 2, x);
+  samplerOf(L, c, 2, x, undefined);
   const lanes = footprintLanes(res.shape);
   if (res.cls !== 't' || lanes === undefined) return L.invalid(`CalculateLOD on a ${res.shape} view`);
   L.note(LOD_NOTE);

@@ -471,7 +471,7 @@ type SampleKind = 'sample' | 'bias' | 'level' | 'grad' | 'cmp' | 'cmpLevelZero' 
 function sample(kind: SampleKind): Handler {
   return (L, c, x) => {
     const { res, e: image } = resourceOf(L, c, 1, x);
-    const { e: sampler } = samplerOf(L, c, 2, x);
+    const { e: sampler } = samplerOf(L, c, 2, x, kind.startsWith('cmp'));
     if (res.cls !== 't' || res.shape === 'buffer' || res.shape === 'raw' || res.shape === 'structured')
       return L.invalid('sampling a view that is not a texture');
     if (res.scalar !== 'f32')
@@ -604,7 +604,7 @@ const gather =
   (cmp: boolean): Handler =>
   (L, c, x) => {
     const { res, e: image } = resourceOf(L, c, 1, x);
-    const { e: sampler } = samplerOf(L, c, 2, x);
+    const { e: sampler } = samplerOf(L, c, 2, x, cmp);
     if (res.cls !== 't' || res.shape.startsWith('1d') || res.shape === 'buffer')
       return L.invalid('a gather of a view that is not a 2D, cube or 3D texture');
     const fc = floatCoords(L, c, 3, res);
