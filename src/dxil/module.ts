@@ -90,7 +90,13 @@ export class ModuleReader {
   type(id: number): Type {
     const t = this.m.types[id];
     if (t) return t;
-    if (id >= this.m.types.length && id >= this.nextType && id < 1 << 20 && this.declaredTypes > id) {
+    if (
+      !this.typesRead &&
+      id >= this.m.types.length &&
+      id >= this.nextType &&
+      id < 1 << 20 &&
+      this.declaredTypes > id
+    ) {
       // A forward reference inside the type table: an identified struct filled in later.
       const s = new Type('struct');
       this.m.types[id] = s;
@@ -99,6 +105,9 @@ export class ModuleReader {
     throw this.fail('E405_BITCODE_FORWARD_REF', `type id ${id} is not defined (${this.m.types.length} types)`);
   }
   private declaredTypes = 0;
+  /** The type table is read and checked: a type id past it is an error, not a forward reference
+   * (a function body's record naming one left a hole in the table, campaign dxil-sources mutant 120204). */
+  private typesRead = false;
 
   label(): Type {
     return (this.labelType ??= new Type('label'));
@@ -126,6 +135,7 @@ export class ModuleReader {
           case BLOCK.TYPE:
             this.readTypes(it);
             this.checkTypes();
+            this.typesRead = true;
             break;
           case BLOCK.PARAMATTR_GROUP:
             readAttributeGroups(this, it);

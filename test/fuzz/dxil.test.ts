@@ -232,3 +232,18 @@ test(
     typedOnly('lift-dxil', b);
   },
 );
+
+test(
+  'dxil-module: a function record naming a type id past the type table is E405, not a hole in the table (a TypeError in the reader)',
+  { skip: skipUnlessShared('corpus/dxil/Helios') },
+  () => {
+    // The campaign (issue 19, seed 1, dxil-sources mutants 120204 and 838000's): a word of Helios's
+    // LightPS (its ILDB, the debug module) set to 0x7fffffff made the type table declare that many entries, so a later alloca
+    // record's type id was taken as a forward reference and left a hole that the pointer-type search
+    // then read. Forward references belong to the type table; after it, every id must be defined.
+    const seed = relative(REPO, join(SHARED, 'corpus/dxil/Helios/Helios__LightPS.dxil'));
+    const b = mutant('dxil-sources', seed, [{ op: 'word', part: 3, r: 1928685703, value: 2147483647 }]);
+    refuses(() => readPartModule(parseContainer(b), 'ILDB'), 'E405_BITCODE_FORWARD_REF', /type id \d+ is not defined/);
+    typedOnly('dxil-sources', b);
+  },
+);
