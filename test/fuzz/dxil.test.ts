@@ -247,3 +247,21 @@ test(
     typedOnly('dxil-sources', b);
   },
 );
+
+test(
+  'lift-dxil: a 16-bit RawBufferLoad whose mask leaves a lane out gives that lane as a zero of its type (IR: add of f32 and u32)',
+  { skip: skipUnlessShared('corpus/dxil/vkd3d-proton') },
+  () => {
+    // The final fuzz run of 2026-12-02 (lift-dxil, seed 5, --shared 300, mutant 68470): a flip in
+    // vkd3d-proton's cs_fp16_fp64_fp32_any turned the loads' shared mask constant 15 into 11, so lane
+    // 2 of `rawBufferLoad.f16` was not loaded and came out as a u32 zero where a half (an f32) goes.
+    // DXIL leaves such a lane undefined; a zero of the lane's type is one of its values.
+    const seed = relative(
+      REPO,
+      join(SHARED, 'corpus/dxil/vkd3d-proton/tests__d3d12_sm_advanced__cs_fp16_fp64_fp32_any.dxil'),
+    );
+    const b = mutant('lift-dxil', seed, [{ op: 'flip', part: 1, r: 3316646531, bits: 32 }]);
+    assert.deepEqual(validateModule(lift(b).module), []);
+    typedOnly('lift-dxil', b);
+  },
+);

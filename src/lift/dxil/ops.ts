@@ -304,7 +304,8 @@ function loadBuffer(raw: boolean): Handler {
       // 16-bit elements: component k at byte address + 2k, in the low or high half of its word
       const byte = L.once(byteAddress(L, res, u32(L, c, 2), undef(L, c, 3) ? undefined : u32(L, c, 3)), 'byte');
       const parts = [0, 1, 2, 3].map((k) => {
-        if (!(mask & (1 << k))) return L.u32(0);
+        // a lane the mask leaves out is undefined in DXIL: zero, of the lane's type (a half is an f32)
+        if (!(mask & (1 << k))) return t.kind === 'half' ? L.f32bits(0) : L.u32(0);
         const b = L.once(k === 0 ? byte : L.bin('add', byte, L.u32(2 * k)), 'byte');
         const word = bufferRead(L, res, e, L.bin('shr', b, L.u32(2)));
         const half = L.bin('and', L.bin('shr', word, L.bin('mul', L.bin('and', b, L.u32(2)), L.u32(8))), L.u32(0xffff));
