@@ -33,6 +33,7 @@ import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.
 import { refuse } from './refuse.js';
 import { localName } from './passes.js';
 import { childrenOf, stmtExprs, walkStmts } from './ssa.js';
+import { retryingViews, ViewMiss } from '../wgsl/emit.js';
 import {
   Files,
   fieldNames,
@@ -211,18 +212,6 @@ function registerView(gi: number, name: string, body: string[], scalar: Scalar, 
 /** Registers one element of an array of `t` takes in a constant buffer. */
 const registerStride = (t: RdefType): number => roundUp(elementSize(t)) / 16;
 
-/**
- * A printing of one constant buffer as its registers failed where its members cannot show a read
- * (a computed register index not provably inside one array member, a read of padding, a variable
- * type HLSL's packing cannot declare): printHlsl prints the program again with that buffer declared
- * as `uint4 Name_registers[rows]`, exact for every read.
- */
-class AsRegisters extends Error {
-  constructor(readonly global: number) {
-    super(`constant buffer ${global} as registers`);
-  }
-}
-
 /** An element of an RDEF array member indexed by a computed value (cbDynamic). */
 interface CbElement {
   /** `Lights[i]`, or the register `Lights_registers[ix]` in the register form. */
@@ -237,7 +226,7 @@ interface CbView {
   readonly name: string;
   readonly global: number;
   /** Lanes by word; undefined in the register form (a `uint4 name[rows]` array: no RDEF, or
-   * members that cannot show a read: AsRegisters). */
+   * members that cannot show a read: ViewMiss). */
   readonly lanes: Map<number, Lane> | undefined;
   /** The RDEF buffer, with its members declared; undefined in the register form. */
   readonly rdef: RdefConstantBuffer | undefined;
@@ -263,20 +252,22 @@ export function printHlsl(p: Program, options: HlslOptions = {}): string {
 }
 
 /** The printer's parts, printed again with a constant buffer in the register form each time one
- * cannot be printed through its members (AsRegisters; at most once a buffer). */
+ * cannot be printed through its members (ViewMiss; at most once a buffer): a computed register index
+ * not provably inside one array member, a read of padding, a variable type HLSL's packing cannot
+ * declare. That buffer is then declared as `uint4 Name_registers[rows]`, exact for every read. */
 function printed(p: Program, options: HlslOptions, map: boolean): { printer: HlslPrinter; parts: string[] } {
   const registers = new Set<number>();
   const q = vertexEntry(p);
-  for (;;) {
-    const printer = new HlslPrinter(q, options.rdef, options.inputSignature ?? [], registers);
-    if (map) printer.bodyOrigins = [];
-    try {
-      return { printer, parts: printer.print() };
-    } catch (e) {
-      if (!(e instanceof AsRegisters) || registers.has(e.global)) throw e;
-      registers.add(e.global);
-    }
-  }
+  let printer!: HlslPrinter;
+  const parts = retryingViews(
+    () => {
+      printer = new HlslPrinter(q, options.rdef, options.inputSignature ?? [], registers);
+      if (map) printer.bodyOrigins = [];
+      return printer.print();
+    },
+    (g) => !registers.has(g) && registers.add(g) !== undefined,
+  );
+  return { printer, parts };
 }
 
 /**
@@ -316,7 +307,7 @@ class HlslPrinter {
     private readonly p: Program,
     private readonly rdef: Rdef | undefined,
     private readonly inputSignature: readonly SignatureElement[],
-    /** Constant buffers (globals) printed in the register form (AsRegisters). */
+    /** Constant buffers (globals) printed in the register form (ViewMiss). */
     private readonly asRegisters: ReadonlySet<number> = new Set(),
   ) {
     this.m = p.module;
@@ -505,7 +496,7 @@ class HlslPrinter {
   private readonly structName = (t: RdefType): string =>
     t.name ?? this.anonymous.get(t.offset) ?? refuse('constant buffer layout', 'a struct without a name');
 
-  /** The member lines of a constant buffer declared with its RDEF variables; AsRegisters where
+  /** The member lines of a constant buffer declared with its RDEF variables; ViewMiss where
    * HLSL's packing cannot declare one (a type or class without an HLSL name, an aggregate at an
    * offset packoffset cannot give). */
   private cbMembers(gi: number, cb: RdefConstantBuffer): string[] {
@@ -516,7 +507,7 @@ class HlslPrinter {
         : RDEF_SCALAR[t.type] !== undefined && t.class >= 0 && t.class <= 3;
     let at = 0;
     for (const v of cb.variables) {
-      if (!declarable(v.type)) throw new AsRegisters(gi);
+      if (!declarable(v.type)) throw new ViewMiss(gi);
       const size = typeSize(v.type);
       const aggregate = v.type.elements > 0 || v.type.class >= 2;
       let start = aggregate ? roundUp(at) : at;
@@ -525,7 +516,7 @@ class HlslPrinter {
         start === v.startOffset
           ? ''
           : ` : packoffset(c${Math.floor(v.startOffset / 16)}${v.startOffset % 16 ? `.${COMP[(v.startOffset % 16) / 4]}` : ''})`;
-      if (pack && aggregate && v.startOffset % 16 !== 0) throw new AsRegisters(gi);
+      if (pack && aggregate && v.startOffset % 16 !== 0) throw new ViewMiss(gi);
       const type = rdefTypeName(v.type, this.structName, true);
       const bool = holdsBool(v.type) && v.type.class !== 5 ? ' // bool' : '';
       lines.push(`    ${type} ${v.name}${v.type.elements > 0 ? `[${v.type.elements}]` : ''}${pack};${bool}`);
@@ -1285,7 +1276,7 @@ class HlslPrinter {
       const ix = this.exprs(ptr.index);
       if (ix.op !== 'literal') {
         // a computed index outside the lifter's guard (cbDynamic): only the register form shows it
-        if (cb.lanes) throw new AsRegisters(cb.global);
+        if (cb.lanes) throw new ViewMiss(cb.global);
         return undefined;
       }
       row = ix.bits;
@@ -1306,7 +1297,7 @@ class HlslPrinter {
     const lanes = comps.map((c) => {
       const l = (inside?.lanes ?? cb.lanes!).get(row * 4 + c);
       // padding (or a variable HLSL cannot name): the buffer's registers show it
-      if (!l) throw new AsRegisters(cb.global);
+      if (!l) throw new ViewMiss(cb.global);
       return l;
     });
     // group runs of one vector (consecutive components) or one matrix
@@ -1379,7 +1370,7 @@ class HlslPrinter {
    * in the member at `base`, is element `i + (c - base) / stride`, register `(c - base) % stride` of
    * it. Exact: fxc compiles `Member[i]` to the register `i * stride + base` in the same wrapping
    * arithmetic, and Direct3D reads zero past the buffer, as the guard does. A buffer in the register
-   * form keeps the lifter's expression; an index of another shape is AsRegisters.
+   * form keeps the lifter's expression; an index of another shape is a ViewMiss.
    */
   private cbDynamic(id: ExprId): { cb: CbView; row: number; inside: CbElement } | undefined {
     const read = this.dynamicRead(id);
@@ -1419,7 +1410,7 @@ class HlslPrinter {
     // interfaces.ts): its register form is a select of registers read as bitcasts of bitcasts
     if (this.p.interface.classLinkage)
       refuse('dynamically indexed constant buffer', `${cb.name}: a class instance's data`);
-    throw new AsRegisters(cb.global);
+    throw new ViewMiss(cb.global);
   }
 
   /** The lifter's guarded read with a computed index `index` of a buffer declared with its members. */

@@ -10,7 +10,7 @@ import { readRdef, type Rdef } from '../parts/rdef.js';
 import { readSignature, type SignatureElement, type SignatureKind } from '../parts/signature.js';
 import { IridiaError } from '../errors.js';
 import type { Program } from '../ir/program.js';
-import { emitWgsl, emitWgslWithMap, ViewMiss, type GlobalView, type WgslWithMap } from '../wgsl/index.js';
+import { emitWgsl, emitWgslWithMap, retryingViews, type GlobalView, type WgslWithMap } from '../wgsl/index.js';
 import { constantBufferViews } from './wgsl-structs.js';
 import { readableProgram, type PassOptions } from './passes.js';
 import { printHlsl, printHlslWithMap } from './hlsl.js';
@@ -81,13 +81,10 @@ export function decompiledHlslWithMap(d: Decompiled): WgslWithMap {
  * than through its struct's reads (ViewMiss) keeps its register array. */
 function withViews<T>(d: Decompiled, emit: (views: ReadonlyMap<number, GlobalView>) => T): T {
   const views = constantBufferViews(d.readable, d.rdef);
-  for (;;) {
-    try {
-      return emit(views);
-    } catch (e) {
-      if (!(e instanceof ViewMiss) || !views.delete(e.global)) throw e;
-    }
-  }
+  return retryingViews(
+    () => emit(views),
+    (g) => views.delete(g),
+  );
 }
 
 function inputSignature(c: Container): readonly SignatureElement[] {

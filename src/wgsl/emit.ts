@@ -76,6 +76,19 @@ export class ViewMiss extends Error {
   }
 }
 
+/** `print`'s result, printed again after each ViewMiss that `drop` takes (the printer then writes
+ * that global in its register form); a miss `drop` does not take (a global already dropped) is
+ * thrown. The HLSL printer and readable WGSL both fall back this way. */
+export function retryingViews<T>(print: () => T, drop: (global: number) => boolean): T {
+  for (;;) {
+    try {
+      return print();
+    } catch (e) {
+      if (!(e instanceof ViewMiss) || !drop(e.global)) throw e;
+    }
+  }
+}
+
 /** The shapes of a function's statements; `avoid`: statements to print as they are. */
 export type ShapesOf = (m: Module, f: Function, types: readonly Resolved[], avoid: (s: Stmt) => boolean) => Shapes;
 

@@ -7,7 +7,15 @@ import { emitModuleWgsl, emitModuleWgslWithMap, type WgslOptions, type WgslWithM
 import { lowerForWgsl } from './passes.js';
 import { LiftRefusal } from '../lift/refuse.js';
 
-export { emitModuleWgsl, emitModuleWgslWithMap, f32Text, ViewMiss, type GlobalView, type WgslWithMap } from './emit.js';
+export {
+  emitModuleWgsl,
+  emitModuleWgslWithMap,
+  f32Text,
+  retryingViews,
+  ViewMiss,
+  type GlobalView,
+  type WgslWithMap,
+} from './emit.js';
 export { Namer, WGSL_RESERVED } from './namer.js';
 export { lowerForWgsl } from './passes.js';
 
