@@ -160,60 +160,60 @@ test('lift-dxil: a sample whose sampler handle is of another class is E602 (IR: 
   );
 });
 
-test(
-  'lift-dxil: a getelementptr with a float index is E404 (IR: mul of f32 and u32)',
-  { skip: skipUnlessShared('corpus/dxil/Helios') },
-  () => {
+/** A path of ../shared as the fuzz tools name a seed (relative to the repository). */
+const shared = (path: string): string => relative(REPO, join(SHARED, path));
+
+/** Campaign findings on seeds of ../shared that the lifter now refuses (skipped without ../shared). */
+const sharedRefusals: { name: string; target: string; seed: string; ops: Ops; code: string; reason: RegExp }[] = [
+  {
     // The campaign (issue 19, seed 1, lift-dxil mutant 14443): a flip in Helios's TestVS made the
     // first index of `getelementptr inbounds [3 x float], [3 x float]* %14, i32 0, i32 2` the float
     // %97 (llvm-dis-14 prints it so). LLVM's verifier: "GEP indexes must be integers".
-    const b = mutant('lift-dxil', relative(REPO, join(SHARED, 'corpus/dxil/Helios/Helios__TestVS_42f163f4.dxil')), [
-      { op: 'flip', part: 2, r: 3629961275, bits: 32 },
-    ]);
-    refuses(() => lift(b), 'E404_BITCODE_RECORD', /a getelementptr index that is not an integer/);
-    typedOnly('lift-dxil', b);
+    name: 'a getelementptr with a float index is E404 (IR: mul of f32 and u32)',
+    target: 'lift-dxil',
+    seed: 'corpus/dxil/Helios/Helios__TestVS_42f163f4.dxil',
+    ops: [{ op: 'flip', part: 2, r: 3629961275, bits: 32 }],
+    code: 'E404_BITCODE_RECORD',
+    reason: /a getelementptr index that is not an integer/,
   },
-);
-
-test(
-  'lift-dxil: a CheckAccessFullyMapped declared to return i9 is E602 (IR: store of bool to u32)',
-  { skip: skipUnlessShared('corpus/pairs/vkd3d-proton') },
-  () => {
+  {
     // The fuzz helper's --shared 200 run (wgsl, seed 1, mutant 17000): flips in vkd3d-proton's
     // sparse texture_feedback_gather_po turned the type table's i1 into i9, so that
     // `call i9 @dx.op.checkAccessFullyMapped.i32` was lifted to a bool stored where an i9 (u32) goes.
     // hctdb.py gives the class an i1 result (src/dxil/dxop-signatures.ts: every call is checked against
     // its operation's signature).
-    const seed = relative(REPO, join(SHARED, 'corpus/pairs/vkd3d-proton/sparse__texture_feedback_gather_po.dxil'));
-    const b = mutant('wgsl', seed, [
+    name: 'a CheckAccessFullyMapped declared to return i9 is E602 (IR: store of bool to u32)',
+    target: 'wgsl',
+    seed: 'corpus/pairs/vkd3d-proton/sparse__texture_feedback_gather_po.dxil',
+    ops: [
       { op: 'flip', part: 5, r: 135331475, bits: 16 },
       { op: 'flip', part: 2, r: 909485700, bits: 8 },
       { op: 'flip', part: 3, r: 192930, bits: 64 },
       { op: 'flip', part: 2, r: 1113181434, bits: 1 },
-    ]);
-    refuses(() => lift(b), 'E602_LIFT_INVALID', /dx\.op 57 \(CreateHandle\): operand 4 is i9, not i1/);
-    typedOnly('wgsl', b);
+    ],
+    code: 'E602_LIFT_INVALID',
+    reason: /dx\.op 57 \(CreateHandle\): operand 4 is i9, not i1/,
   },
-);
-
-test(
-  'lift-dxil: a SampleCmpLevel through a sampler declared in default mode is E602 (IR: comparison with a non-comparison sampler)',
-  { skip: skipUnlessShared('corpus/dxil/vkd3d-proton') },
-  () => {
+  {
     // The campaign (issue 19, seed 1, lift-dxil mutant 805831): a flip in vkd3d-proton's
     // cs_sample_cmp_level turned its sampler's kind from comparison to default. DXIL's validation
     // (InstrSamplerModeForSampleC, InstrSamplerModeForSample): a comparison sample or gather takes a
     // sampler declared in comparison mode, any other sample or gather one in default mode.
-    const seed = relative(REPO, join(SHARED, 'corpus/dxil/vkd3d-proton/sm_advanced__cs_sample_cmp_level.dxil'));
-    const b = mutant('lift-dxil', seed, [{ op: 'flip', part: 0, r: 3903775983, bits: 64 }]);
-    refuses(
-      () => lift(b),
-      'E602_LIFT_INVALID',
-      /a comparison sampling operation through a sampler declared in default mode/,
-    );
-    typedOnly('lift-dxil', b);
+    name: 'a SampleCmpLevel through a sampler declared in default mode is E602 (IR: comparison with a non-comparison sampler)',
+    target: 'lift-dxil',
+    seed: 'corpus/dxil/vkd3d-proton/sm_advanced__cs_sample_cmp_level.dxil',
+    ops: [{ op: 'flip', part: 0, r: 3903775983, bits: 64 }],
+    code: 'E602_LIFT_INVALID',
+    reason: /a comparison sampling operation through a sampler declared in default mode/,
   },
-);
+];
+
+for (const c of sharedRefusals)
+  test(`lift-dxil: ${c.name}`, { skip: skipUnlessShared(c.seed) }, () => {
+    const b = mutant(c.target, shared(c.seed), c.ops);
+    refuses(() => lift(b), c.code, c.reason);
+    typedOnly(c.target, b);
+  });
 
 test(
   'lift-dxil: a getelementptr with an i64 index counts its low word, as LLVM truncates it to the 32-bit pointer (IR: mul of widths 2 and 1)',
@@ -241,7 +241,7 @@ test(
     // LightPS (its ILDB, the debug module) set to 0x7fffffff made the type table declare that many entries, so a later alloca
     // record's type id was taken as a forward reference and left a hole that the pointer-type search
     // then read. Forward references belong to the type table; after it, every id must be defined.
-    const seed = relative(REPO, join(SHARED, 'corpus/dxil/Helios/Helios__LightPS.dxil'));
+    const seed = shared('corpus/dxil/Helios/Helios__LightPS.dxil');
     const b = mutant('dxil-sources', seed, [{ op: 'word', part: 3, r: 1928685703, value: 2147483647 }]);
     refuses(() => readPartModule(parseContainer(b), 'ILDB'), 'E405_BITCODE_FORWARD_REF', /type id \d+ is not defined/);
     typedOnly('dxil-sources', b);
