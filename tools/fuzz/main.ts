@@ -1,5 +1,5 @@
 // npm run fuzz -- TARGET[,TARGET...]|all [--seconds N | --count N | --campaign [--scale F]] [--seed S] [--out DIR]
-//                 [--jobs J] [--shared N] [--timeout MS] [--memory MB] [--no-shrink] [--json]
+//                 [--jobs J] [--shared N] [--timeout MS (default: the target's, 5000)] [--memory MB] [--no-shrink] [--json]
 // --campaign runs issue 19's campaign: 10,000,000 mutants for the container, SM4/5 and DXIL readers,
 // 1,000,000 for every other target (CAMPAIGN in targets.ts), times --scale (default 1).
 // A campaign in parts (tools/fuzz/parts.ts): --part K/N runs part K of N of each target's range (the
@@ -81,7 +81,9 @@ const seed = num('--seed', opt('--seed'), 1) >>> 0;
 const out = opt('--out') ?? 'out/fuzz';
 const jobs = num('--jobs', opt('--jobs'), Math.min(2, availableParallelism()));
 const shared = num('--shared', opt('--shared'), 0);
-const timeoutMs = num('--timeout', opt('--timeout'), 5000);
+/** A mutant's time-out: --timeout, or the target's own (targets.ts), or 5 s of CPU. */
+const timeoutText = opt('--timeout');
+const timeoutOf = (name: string): number => num('--timeout', timeoutText, targetNamed(name)?.timeoutMs ?? 5000);
 const memoryMb = num('--memory', opt('--memory'), 512);
 const shrink = !flag('--no-shrink');
 const json = flag('--json');
@@ -132,7 +134,7 @@ for (const name of names) {
     out,
     jobs,
     shared,
-    timeoutMs,
+    timeoutMs: timeoutOf(name),
     memoryMb,
     shrink,
     log: (l: string) => process.stderr.write(`${l}\n`),

@@ -48,6 +48,8 @@ export interface Target {
   readonly seeds: SeedKind;
   readonly needs?: readonly string[];
   readonly focus: readonly string[];
+  /** Its time-out in ms of CPU where the default (main.ts: 5,000) is below what its own seeds take. */
+  readonly timeoutMs?: number;
   run(bytes: Uint8Array): void;
 }
 
@@ -447,6 +449,11 @@ export const TARGETS: readonly Target[] = [
     seeds: 'any',
     needs: ['SHEX|SHDR|DXIL'],
     focus: ['SHEX', 'SHDR', 'DXIL'],
+    // The decompiler is linear in a function's size but with a large factor: up to SIMPLIFY_ROUNDS
+    // (64) rounds of plan and rebuild over the whole function. The largest seeds, xenia's 3x
+    // resolve programs of 4,131 to 5,356 instructions (30,000 to 52,000 IR expressions), take 4 to
+    // 12 s of CPU unmutated in 20 to 23 rounds, so 5 s would call a seed itself a hang.
+    timeoutMs: 30_000,
     run: (b) => {
       const d = decompile(b);
       checked(d.readable);
