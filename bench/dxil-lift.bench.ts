@@ -16,7 +16,7 @@ import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { allocated, measurePeer, perSecond, timed, whole } from './lift.bench.js';
+import { allocated, measurePeer, retained, perSecond, timed, whole } from './lift.bench.js';
 
 interface Input {
   readonly path: string;
@@ -82,6 +82,11 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `dxil-lift: ${instructions} instructions (${(instructions / n).toFixed(0)} a program): lift + WGSL ` +
       `${((both.cpu * 1000) / instructions).toFixed(2)} µs CPU per instruction; allocation (v8 GCProfiler, one pass) ` +
       `${(bothBytes / n / 1024).toFixed(0)} KB a program, ${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
+  );
+  report(
+    `dxil-lift: retained, lift + WGSL of every program: ${retained(() => {
+      for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+    }, n)}`,
   );
 
   const types = spawnSync('vkd3d-compiler', ['--print-source-types'], { encoding: 'utf8' });

@@ -14,7 +14,8 @@
 
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { GCProfiler } from 'node:v8';
+import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
@@ -107,6 +108,40 @@ export function allocated(f: () => void): number {
   for (const s of statistics)
     freed += Math.max(0, s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize);
   return freed + used1 - used0;
+}
+
+/** A full garbage collection (v8's `gc`, exposed at run time: the bench needs no node flag). */
+function fullGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/**
+ * What a batch leaves behind: the used heap after a full collection before the first of `passes`
+ * passes of `f` over `n` programs and after each. Every pass after the first should leave the heap
+ * where the first did (caches filled once, no program kept): growth per program over the later passes.
+ */
+export function retained(f: () => void, n: number, passes = 4): string {
+  const gc = fullGc();
+  // the spaces objects live in: V8's compiled code (code spaces) grows as it optimises, not as data
+  const used = (): number => {
+    gc();
+    gc();
+    let sum = 0;
+    for (const sp of getHeapSpaceStatistics()) if (!sp.space_name.startsWith('code')) sum += sp.space_used_size;
+    return sum;
+  };
+  const at = [used()];
+  for (let k = 0; k < passes; k++) {
+    f();
+    at.push(used());
+  }
+  const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+  const later = (at[passes]! - at[1]!) / ((passes - 1) * n);
+  return (
+    `heap (less code) after a full collection ${at.map(mb).join(' -> ')} MB (before, then after each of ${passes} passes); ` +
+    `after the first pass ${later.toFixed(0)} bytes a program a pass`
+  );
 }
 
 /** Programs grouped by instruction count, for the cost per instruction against program size. */
@@ -284,6 +319,11 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `lift: allocation (v8 GCProfiler, one pass): lift ${kb(liftBytes)} KB a program, ` +
       `${(liftBytes / instructions).toFixed(0)} bytes per instruction; lift + WGSL ${kb(bothBytes)} KB a program, ` +
       `${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
+  );
+  report(
+    `lift: retained, lift + WGSL of every program: ${retained(() => {
+      for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+    }, n)}`,
   );
 
   const step = Math.max(1, Math.floor(n / 150));
