@@ -6,7 +6,8 @@ import { IridiaError, hex, type ErrorCode } from '../errors.js';
 
 export class ByteReader {
   readonly bytes: Uint8Array;
-  private readonly view: DataView;
+  /** Made on the first float or 64-bit read: most readers read bytes and words only. */
+  private viewOf: DataView | undefined = undefined;
   /** Added to every reported offset, so errors name offsets in the enclosing container. */
   readonly base: number;
   /** Named in errors (a part kind, or 'header'). */
@@ -16,10 +17,13 @@ export class ByteReader {
 
   constructor(bytes: Uint8Array, options: { base?: number; where?: string; code?: ErrorCode } = {}) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.base = options.base ?? 0;
     this.where = options.where;
     this.code = options.code ?? 'E101_TRUNCATED';
+  }
+
+  private get view(): DataView {
+    return (this.viewOf ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   get length(): number {
@@ -47,19 +51,22 @@ export class ByteReader {
 
   u8At(offset: number, what = 'a byte'): number {
     this.require(offset, 1, what);
-    return this.view.getUint8(offset);
+    return this.bytes[offset]!;
   }
   u16At(offset: number, what = 'a 16-bit field'): number {
     this.require(offset, 2, what);
-    return this.view.getUint16(offset, true);
+    const b = this.bytes;
+    return b[offset]! | (b[offset + 1]! << 8);
   }
   u32At(offset: number, what = 'a 32-bit field'): number {
     this.require(offset, 4, what);
-    return this.view.getUint32(offset, true);
+    const b = this.bytes;
+    return (b[offset]! | (b[offset + 1]! << 8) | (b[offset + 2]! << 16) | (b[offset + 3]! << 24)) >>> 0;
   }
   i32At(offset: number, what = 'a 32-bit field'): number {
     this.require(offset, 4, what);
-    return this.view.getInt32(offset, true);
+    const b = this.bytes;
+    return b[offset]! | (b[offset + 1]! << 8) | (b[offset + 2]! << 16) | (b[offset + 3]! << 24);
   }
   f32At(offset: number, what = 'a float'): number {
     this.require(offset, 4, what);

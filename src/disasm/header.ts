@@ -374,7 +374,11 @@ const SCALAR_REGISTERS: Readonly<Record<number, string>> = {
   69: '   oStencilRef',
 };
 
-const maskText = (m: number): string => ['x', 'y', 'z', 'w'].map((c, i) => ((m >> i) & 1 ? c : ' ')).join('');
+/** The 16 four-letter masks of the signature tables ('x z ' for 0b0101). */
+const MASK_TEXTS: readonly string[] = Array.from({ length: 16 }, (_, m) =>
+  ['x', 'y', 'z', 'w'].map((c, i) => ((m >> i) & 1 ? c : ' ')).join(''),
+);
+const maskText = (m: number): string => MASK_TEXTS[m & 0xf]!;
 
 function signatureRow(p: ReflectedParameter, output: boolean, streams: boolean, formatWidth: number): string {
   const name = `${streams ? `m${p.stream}:` : ''}${p.semanticName}`;
