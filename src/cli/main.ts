@@ -79,7 +79,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   lift: {
     summary: 'lift a program to the IR and emit WGSL',
     usage:
-      'iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]',
+      'iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE | iridia lift --wgsl FILE... --out-dir DIR [--root R] [--jobs N] [--json]',
   },
   skate: {
     summary: "skate.'s engine structures and register map",

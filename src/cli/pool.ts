@@ -1,4 +1,4 @@
-// Worker threads for the batch commands (`census`, `disasm --out-dir`): `--jobs N` threads, each
+// Worker threads for the batch commands (`census`, `disasm --out-dir`, `lift --wgsl --out-dir`): `--jobs N` threads, each
 // running src/cli/worker.ts, take tasks (a slice of the input list, by index) and answer each with its
 // results; the main thread takes the answers back in task order, so what a command prints is what one
 // thread prints, byte for byte (test/cli/jobs.test.ts). docs/cli.md, "Worker threads".
@@ -15,6 +15,9 @@ import type { Task, Answer } from './worker.js';
 
 /** The most threads `--jobs` takes (more only adds threads waiting on the same disk and cores). */
 export const MAX_JOBS = 64;
+
+/** Below this many inputs, a batch's default is one thread (a thread's start-up, ~0.1 s, is not paid back). */
+export const PARALLEL_FILES = 1000;
 
 /** The spec of `--jobs N`, to spread into a command's parseArgs spec. */
 export const JOBS_FLAG = { '--jobs': { value: true, aliases: ['-j'] } } as const;

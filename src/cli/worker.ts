@@ -45,14 +45,30 @@ export interface DisasmAnswer {
   readonly failed: BatchFailure[];
 }
 
-export type Task = WalkTask | ReadTask | DisasmTask;
+/** Lift files to WGSL into their --out-dir paths (lift's batch loop over one slice). */
+export interface LiftTask {
+  readonly op: 'lift';
+  readonly paths: readonly string[];
+  readonly outputs: readonly string[];
+}
+
+export interface LiftAnswer {
+  /** The failures of the slice, in input order (the others were written). */
+  readonly failed: BatchFailure[];
+  /** What refused each input the lifter refused, in input order (lift counts them by reason). */
+  readonly reasons: string[];
+}
+
+export type Task = WalkTask | ReadTask | DisasmTask | LiftTask;
 export type Answer<T extends Task> = T extends WalkTask
   ? WalkAnswer
   : T extends ReadTask
     ? ReadAnswer
     : T extends DisasmTask
       ? DisasmAnswer
-      : never;
+      : T extends LiftTask
+        ? LiftAnswer
+        : never;
 
 function walk(t: WalkTask): WalkAnswer {
   const files: string[] = [];
@@ -83,13 +99,21 @@ async function disasm(t: DisasmTask): Promise<DisasmAnswer> {
   return { failed: disassembleSlice(t) };
 }
 
+async function lift(t: LiftTask): Promise<LiftAnswer> {
+  const { liftSlice } = await import('./commands/lift.js');
+  return liftSlice(t);
+}
+
+type AnyAnswer = WalkAnswer | ReadAnswer | DisasmAnswer | LiftAnswer;
+
 const port = parentPort!;
 port.on('message', (m: { id: number; task: Task }) => {
   const transfer: ArrayBuffer[] = [];
-  const answer = (): WalkAnswer | ReadAnswer | Promise<DisasmAnswer> =>
-    m.task.op === 'walk' ? walk(m.task) : m.task.op === 'read' ? read(m.task, transfer) : disasm(m.task);
+  const t = m.task;
+  const answer = (): AnyAnswer | Promise<AnyAnswer> =>
+    t.op === 'walk' ? walk(t) : t.op === 'read' ? read(t, transfer) : t.op === 'disasm' ? disasm(t) : lift(t);
   Promise.resolve()
-    .then<WalkAnswer | ReadAnswer | DisasmAnswer>(answer)
+    .then<AnyAnswer>(answer)
     .then(
       (a) => port.postMessage({ id: m.id, answer: a }, transfer),
       (e: unknown) => port.postMessage({ id: m.id, bug: e instanceof Error ? e.message : String(e) }),

@@ -1,7 +1,7 @@
-// `--jobs N` (src/cli/pool.ts, src/cli/worker.ts): census and disasm --out-dir on worker threads print
-// what one thread prints, byte for byte, and write the same files. Over the committed fixtures with
-// the failures a batch records (a missing path, a file named directly that is not a container, a
-// truncated container, a folder named twice), run from source (test/cli/bin.ts under tsx) and from
+// `--jobs N` (src/cli/pool.ts, src/cli/worker.ts): census, disasm --out-dir and lift --wgsl --out-dir
+// on worker threads print what one thread prints, byte for byte, and write the same files. Over the
+// committed fixtures with the failures a batch records (a missing path, a file named directly that is
+// not a container, a truncated container, a folder named twice), run from source (test/cli/bin.ts under tsx) and from
 // the build (bin/iridia.js over dist/); over ../shared/corpus and ../shared/oracle when present.
 
 import { test } from 'node:test';
@@ -103,6 +103,40 @@ test('disasm --out-dir --jobs 2 writes the files --jobs 1 writes and prints the 
     assert.equal(runs[1]!.err, runs[0]!.err, name);
     assert.ok(runs[0]!.files.size > 100, `${name}: ${runs[0]!.files.size} listings`);
     assert.deepEqual(runs[1]!.files, runs[0]!.files, name);
+  }
+});
+
+test('lift --wgsl --out-dir --jobs 2 writes the files --jobs 1 writes and counts the same refusals', () => {
+  const t = troubles();
+  for (const [cli, name] of [[SOURCE, 'source'], ...(built ? [] : [[BUILT, 'build'] as const])] as const) {
+    const runs = [1, 2, 3].map((n) => {
+      const out = join(tmp, `lift-${name}-${n}`);
+      const r = iridia(cli, [
+        'lift',
+        '--wgsl',
+        '--json',
+        '--jobs',
+        String(n),
+        'test/fixtures',
+        t,
+        '--out-dir',
+        out,
+        '--root',
+        '/',
+      ]);
+      assert.equal(r.status, 1, r.err); // refusals, the truncated container
+      return { ...r, out: r.out.replaceAll(out, 'DIR'), files: tree(out) };
+    });
+    const j = JSON.parse(runs[0]!.out) as { written: number; failed: unknown[]; refusals: Record<string, number> };
+    assert.ok(
+      j.written > 100 && j.failed.length > 0 && Object.keys(j.refusals).length > 1,
+      `${name}: ${runs[0]!.out.slice(0, 300)}`,
+    );
+    for (const r of runs.slice(1)) {
+      assert.equal(r.out, runs[0]!.out, name);
+      assert.equal(r.err, runs[0]!.err, name);
+      assert.deepEqual(r.files, runs[0]!.files, name);
+    }
   }
 });
 

@@ -10,7 +10,7 @@ import { FIXTURES } from '../helpers/shared.js';
 import { run } from '../../src/cli/commands/lift.js';
 
 /** Runs the command, capturing what it writes to standard output. */
-function capture(argv: string[]): { code: number; out: string } {
+async function capture(argv: string[]): Promise<{ code: number; out: string }> {
   const write = process.stdout.write.bind(process.stdout);
   const errWrite = process.stderr.write.bind(process.stderr);
   let out = '';
@@ -20,7 +20,8 @@ function capture(argv: string[]): { code: number; out: string } {
   }) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
-    return { code: run(argv), out };
+    const code = await run(argv);
+    return { code, out };
   } finally {
     process.stdout.write = write;
     process.stderr.write = errWrite;
@@ -29,9 +30,9 @@ function capture(argv: string[]): { code: number; out: string } {
 
 const LIFT = join(FIXTURES, 'lift');
 
-test('iridia lift FILE prints the summary; --ir the IR; --wgsl the WGSL', () => {
+test('iridia lift FILE prints the summary; --ir the IR; --wgsl the WGSL', async () => {
   const file = join(LIFT, 'ps_int_ops/main-ps_5_0/shader.dxbc');
-  const summary = capture([file]);
+  const summary = await capture([file]);
   assert.equal(summary.code, 0);
   assert.match(summary.out, /^stage pixel {2}target ps_5_0/);
   assert.match(
@@ -39,19 +40,19 @@ test('iridia lift FILE prints the summary; --ir the IR; --wgsl the WGSL', () => 
     /resource cb0 = b0 space 0 "C" constantBuffer @group\(0\) @binding\(0\)\n {2}a \+0 \(16 bytes\)/,
   );
   assert.match(
-    capture(['--ir', file]).out,
+    (await capture(['--ir', file])).out,
     /^global cb0 \(#0\): <uniform> array<vec4<u32>, 3> @group\(0\) @binding\(0\)/,
   );
-  assert.match(capture(['--wgsl', file]).out, /@fragment\nfn main\(/);
+  assert.match((await capture(['--wgsl', file])).out, /@fragment\nfn main\(/);
 });
 
-test('iridia lift --wgsl FILE... --out-dir DIR --json writes one .wgsl per lifted input and counts refusals', () => {
+test('iridia lift --wgsl FILE... --out-dir DIR --json writes one .wgsl per lifted input and counts refusals', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iridia-lift-'));
   try {
     // test/fixtures/lift (which lifts whole) and ps_abort_printf, whose two builds with `abort` are
     // refused (its msg-ps_5_0 lifts)
     const refused = join(FIXTURES, 'oracle/own/ps_abort_printf');
-    const { code, out } = capture(['--wgsl', LIFT, refused, '--out-dir', dir, '--root', FIXTURES, '--json']);
+    const { code, out } = await capture(['--wgsl', LIFT, refused, '--out-dir', dir, '--root', FIXTURES, '--json']);
     const summary = JSON.parse(out) as {
       inputs: number;
       written: number;

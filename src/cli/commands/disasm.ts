@@ -20,7 +20,7 @@ import {
   type BatchFailure,
   type BatchSummary,
 } from '../io.js';
-import { JOBS_FLAG, defaultJobs, jobsOption, runOrdered } from '../pool.js';
+import { JOBS_FLAG, PARALLEL_FILES, defaultJobs, jobsOption, runOrdered } from '../pool.js';
 import type { DisasmTask } from '../worker.js';
 import { disassembleAny } from '../../disasm/any.js';
 import type { EraName } from '../../disasm/era.js';
@@ -146,8 +146,6 @@ export async function run(argv: string[]): Promise<number> {
 
 /** Files one worker thread disassembles in one task. */
 const DISASM_SLICE = 64;
-/** Below this many inputs, the default is one thread (a thread's start-up, ~0.1 s, is not paid back). */
-const PARALLEL_FILES = 1000;
 
 /**
  * The batch on worker threads: every output path worked out first (an input outside the root is a

@@ -5,7 +5,21 @@
 // by reason.
 
 import { parseArgs, flag, value, UsageError } from '../args.js';
-import { OUTPUT_FLAGS, batchInputs, progressBar, readInput, runBatch, writeJson, writeText } from '../io.js';
+import {
+  OUTPUT_FLAGS,
+  batchInputs,
+  batchStep,
+  outputPaths,
+  progressBar,
+  readInput,
+  runBatch,
+  writeJson,
+  writeText,
+  type BatchFailure,
+  type BatchSummary,
+} from '../io.js';
+import { JOBS_FLAG, PARALLEL_FILES, defaultJobs, jobsOption, runOrdered } from '../pool.js';
+import type { LiftTask, LiftAnswer } from '../worker.js';
 import { hasContainerMagic, parseContainer } from '../../container/container.js';
 import { lift } from '../../lift/lift.js';
 import { LiftRefusal } from '../../lift/refuse.js';
@@ -16,7 +30,7 @@ import type { Program } from '../../ir/program.js';
 import { IridiaError } from '../../errors.js';
 
 export const help = `usage: iridia lift [--wgsl | --ir] [--json] [-o OUT] FILE
-       iridia lift --wgsl FILE... --out-dir DIR [--root R] [--json]
+       iridia lift --wgsl FILE... --out-dir DIR [--root R] [--jobs N] [--json]
 
 Lifts a program to iridia's IR (docs/lift.md for DXBC, docs/dxil-lift.md for DXIL) and prints a
 summary (stage, target, interface, resources with their WebGPU bindings, notes), its WGSL or its IR.
@@ -34,6 +48,9 @@ options:
   --out-dir DIR   with --wgsl: one DIR/<input relative to the root>.wgsl per input (folders give
                   their containers); a refused input is reported and the run goes on
   --root R        the folder the inputs' paths are taken relative to (default: .)
+  --jobs N        with --out-dir, worker threads that lift and write (-j N; 1: all on this thread;
+                  default: one a core, at most 8, from ${PARALLEL_FILES} inputs); the files and the
+                  summary are those of one thread
 
 example:
   iridia lift --wgsl examples/vertex-color.dxbc
@@ -141,12 +158,13 @@ function checked(bytes: Uint8Array): Program {
   return p;
 }
 
-export function run(argv: string[]): number {
+export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     '--wgsl': {},
     '--ir': {},
     '--out-dir': { value: true },
     '--root': { value: true },
+    ...JOBS_FLAG,
     ...OUTPUT_FLAGS,
   });
   const outDir = value(args, '--out-dir');
@@ -171,17 +189,15 @@ export function run(argv: string[]): number {
   if (!flag(args, '--wgsl')) throw new UsageError('lift writes a folder with --wgsl only');
   if (out !== undefined) throw new UsageError('-o names one output; with --out-dir the outputs are DIR/...');
   const inputs = batchInputs(args.positional);
+  const root = value(args, '--root') ?? '.';
+  const jobs = jobsOption(args) ?? (inputs.length < PARALLEL_FILES ? 1 : defaultJobs());
   const refusals = new Map<string, number>();
+  const count = (reason: string): void => void refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
   const bar = progressBar('lift');
-  const result = runBatch(inputs, { outDir, root: value(args, '--root') ?? '.', ext: '.wgsl', progress: bar }, (b) => {
-    try {
-      return emitWgsl(checked(b));
-    } catch (e) {
-      const reason = e instanceof LiftRefusal ? e.category : e instanceof IridiaError ? e.code : 'internal error';
-      refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
-      throw e;
-    }
-  });
+  const result =
+    jobs === 1 || inputs.includes('-')
+      ? runBatch(inputs, { outDir, root, ext: '.wgsl', progress: bar }, (b) => batchWgsl(b, count))
+      : await liftParallel(inputs, { outDir, root, jobs, progress: bar }, count);
   bar.end();
   const byReason = Object.fromEntries([...refusals].sort((a, b) => b[1] - a[1]));
   if (json) writeJson('lift', { outDir, ...result, refusals: byReason });
@@ -191,4 +207,59 @@ export function run(argv: string[]): number {
     for (const [r, n] of Object.entries(byReason)) process.stdout.write(`  ${n} ${r}\n`);
   }
   return result.failed.length ? 1 : 0;
+}
+
+/** An input of the batch as WGSL; what refuses it is counted by reason (`count`) and thrown. */
+function batchWgsl(b: Uint8Array, count: (reason: string) => void): string {
+  try {
+    return emitWgsl(checked(b));
+  } catch (e) {
+    count(e instanceof LiftRefusal ? e.category : e instanceof IridiaError ? e.code : 'internal error');
+    throw e;
+  }
+}
+
+/** Files one worker thread lifts in one task. */
+const LIFT_SLICE = 32;
+
+/**
+ * The batch on worker threads, as disasm's (disasm.ts disasmParallel): every output path worked out
+ * first, slices lifted and written by the threads (liftSlice), the failures and their reasons taken
+ * back in input order, so the refusals are counted in the order one thread meets them.
+ */
+async function liftParallel(
+  inputs: readonly string[],
+  o: { outDir: string; root: string; jobs: number; progress: (done: number, total: number) => void },
+  count: (reason: string) => void,
+): Promise<BatchSummary> {
+  const outputs = inputs.map(outputPaths(o.outDir, o.root, '.wgsl'));
+  const tasks: LiftTask[] = [];
+  for (let i = 0; i < inputs.length; i += LIFT_SLICE)
+    tasks.push({ op: 'lift', paths: inputs.slice(i, i + LIFT_SLICE), outputs: outputs.slice(i, i + LIFT_SLICE) });
+  const failed: BatchFailure[] = [];
+  let done = 0;
+  await runOrdered(tasks, o.jobs, (a, k) => {
+    failed.push(...a.failed);
+    for (const r of a.reasons) count(r);
+    done += tasks[k]!.paths.length;
+    o.progress(done, inputs.length);
+  });
+  return { inputs: inputs.length, written: inputs.length - failed.length, failed };
+}
+
+/** A worker thread's task (src/cli/worker.ts): lifts and writes one slice of a batch. */
+export function liftSlice(t: LiftTask): LiftAnswer {
+  const made = new Set<string>();
+  const failed: BatchFailure[] = [];
+  const reasons: string[] = [];
+  t.paths.forEach((path, i) => {
+    const f = batchStep(
+      path,
+      () => t.outputs[i]!,
+      (b) => batchWgsl(b, (r) => reasons.push(r)),
+      made,
+    );
+    if (f !== undefined) failed.push(f);
+  });
+  return { failed, reasons };
 }
