@@ -4,7 +4,7 @@
 // iridia's own work.
 
 import { readFileSync } from 'node:fs';
-import { parseContainer } from '../src/container/container.js';
+import { hasContainerMagic, parseContainer } from '../src/container/container.js';
 import { reflect } from '../src/reflect/reflection.js';
 import { d3dReflectJson } from '../src/reflect/d3d.js';
 import { listingHeader } from '../src/disasm/header.js';
@@ -28,7 +28,10 @@ export async function bench(report: (line: string) => void): Promise<void> {
     .map((f) => {
       const b = readFileSync(f);
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-    });
+    })
+    // what reflect() reads: a container with a program (the oracle's bare effects, fx_5_0 binaries
+    // under the same name, are not containers; its shader libraries hold LIBF functions instead)
+    .filter((b) => hasContainerMagic(b) && parseContainer(b).parts.some((p) => p.kind === 'SHEX' || p.kind === 'SHDR'));
   const bytes = inputs.reduce((n, b) => n + b.byteLength, 0);
   const line = (what: string, ms: number): void =>
     report(
