@@ -297,6 +297,22 @@ export function runBatch(
   return { inputs: inputs.length, written, failed };
 }
 
+/** One slice of a batch on a worker thread (pool.ts outDirOnThreads): each path converted and written
+ * to its output, already worked out; the failures in input order. */
+export function outDirSlice(
+  paths: readonly string[],
+  outputs: readonly string[],
+  convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
+): BatchFailure[] {
+  const made = new Set<string>();
+  const failed: BatchFailure[] = [];
+  paths.forEach((path, i) => {
+    const f = batchStep(path, () => outputs[i]!, convert, made);
+    if (f !== undefined) failed.push(f);
+  });
+  return failed;
+}
+
 /**
  * One input of a batch: read, converted, written to `output()` (its folder made once, `made`).
  * Returns the failure of an input that writes nothing; a UsageError (an input outside the root) is

@@ -11,7 +11,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { UsageError, numberValue, type ParsedArgs } from './args.js';
-import type { Task, Answer } from './worker.js';
+import { outputPaths, type BatchFailure, type BatchSummary } from './io.js';
+import type { Task, Answer, DisasmTask, LiftTask } from './worker.js';
 
 /** The most threads `--jobs` takes (more only adds threads waiting on the same disk and cores). */
 export const MAX_JOBS = 64;
@@ -109,4 +110,33 @@ export async function runOrdered<T extends Task>(
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+/**
+ * A `--out-dir` batch on worker threads (disasm's, lift's): every output path worked out first (an
+ * input outside the root is a usage error before anything is written; one thread finds it when it
+ * gets there), slices of `slice` inputs handed to the threads as `task(paths, outputs)` (they read,
+ * convert and write: io.ts outDirSlice), their failures taken back in input order; `take` sees each
+ * answer in that order.
+ */
+export async function outDirOnThreads<T extends DisasmTask | LiftTask>(
+  inputs: readonly string[],
+  o: { outDir: string; root: string; ext: string; jobs: number; progress: (done: number, total: number) => void },
+  slice: number,
+  task: (paths: readonly string[], outputs: readonly string[]) => T,
+  take: (answer: Answer<T>) => void = () => undefined,
+): Promise<BatchSummary> {
+  const outputs = inputs.map(outputPaths(o.outDir, o.root, o.ext));
+  const tasks: T[] = [];
+  for (let i = 0; i < inputs.length; i += slice)
+    tasks.push(task(inputs.slice(i, i + slice), outputs.slice(i, i + slice)));
+  const failed: BatchFailure[] = [];
+  let done = 0;
+  await runOrdered(tasks, o.jobs, (a, k) => {
+    failed.push(...a.failed);
+    take(a);
+    done += tasks[k]!.paths.length;
+    o.progress(done, inputs.length);
+  });
+  return { inputs: inputs.length, written: inputs.length - failed.length, failed };
 }

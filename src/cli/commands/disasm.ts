@@ -10,17 +10,15 @@ import { parseArgs, flag, value, UsageError } from '../args.js';
 import {
   OUTPUT_FLAGS,
   batchInputs,
-  batchStep,
-  outputPaths,
+  outDirSlice,
   progressBar,
   readInput,
   runBatch,
   writeJson,
   writeText,
   type BatchFailure,
-  type BatchSummary,
 } from '../io.js';
-import { JOBS_FLAG, PARALLEL_FILES, defaultJobs, jobsOption, runOrdered } from '../pool.js';
+import { JOBS_FLAG, PARALLEL_FILES, defaultJobs, jobsOption, outDirOnThreads } from '../pool.js';
 import type { DisasmTask } from '../worker.js';
 import { disassembleAny } from '../../disasm/any.js';
 import type { EraName } from '../../disasm/era.js';
@@ -134,7 +132,18 @@ export async function run(argv: string[]): Promise<number> {
   const summary =
     jobs === 1 || inputs.includes('-')
       ? runBatch(inputs, { outDir, root, ext: '.asm', progress: bar }, (b) => disassembleAny(b, flags, { era }))
-      : await disasmParallel(inputs, { outDir, root, flags, era, jobs, progress: bar });
+      : await outDirOnThreads(
+          inputs,
+          { outDir, root, ext: '.asm', jobs, progress: bar },
+          DISASM_SLICE,
+          (paths, outputs) => ({
+            op: 'disasm',
+            paths,
+            outputs,
+            flags,
+            era,
+          }),
+        );
   bar.end();
   if (json) writeJson('disasm', { outDir, ...summary });
   else {
@@ -147,51 +156,8 @@ export async function run(argv: string[]): Promise<number> {
 /** Files one worker thread disassembles in one task. */
 const DISASM_SLICE = 64;
 
-/**
- * The batch on worker threads: every output path worked out first (an input outside the root is a
- * usage error before anything is written), slices of DISASM_SLICE inputs disassembled and written by
- * the threads (disassembleSlice), the failures put back in input order.
- */
-async function disasmParallel(
-  inputs: readonly string[],
-  o: {
-    outDir: string;
-    root: string;
-    flags: number;
-    era: EraName | 'auto';
-    jobs: number;
-    progress: (done: number, total: number) => void;
-  },
-): Promise<BatchSummary> {
-  const outputs = inputs.map(outputPaths(o.outDir, o.root, '.asm'));
-  const tasks: DisasmTask[] = [];
-  for (let i = 0; i < inputs.length; i += DISASM_SLICE) {
-    const paths = inputs.slice(i, i + DISASM_SLICE);
-    tasks.push({ op: 'disasm', paths, outputs: outputs.slice(i, i + DISASM_SLICE), flags: o.flags, era: o.era });
-  }
-  const failed: BatchFailure[] = [];
-  let done = 0;
-  await runOrdered(tasks, o.jobs, (a, k) => {
-    failed.push(...a.failed);
-    done += tasks[k]!.paths.length;
-    o.progress(done, inputs.length);
-  });
-  return { inputs: inputs.length, written: inputs.length - failed.length, failed };
-}
-
 /** A worker thread's task (src/cli/worker.ts): disassembles and writes one slice of a batch. */
 export function disassembleSlice(t: DisasmTask): BatchFailure[] {
-  const made = new Set<string>();
-  const failed: BatchFailure[] = [];
   const era = t.era as EraName | 'auto';
-  t.paths.forEach((path, i) => {
-    const f = batchStep(
-      path,
-      () => t.outputs[i]!,
-      (b) => disassembleAny(b, t.flags, { era }),
-      made,
-    );
-    if (f !== undefined) failed.push(f);
-  });
-  return failed;
+  return outDirSlice(t.paths, t.outputs, (b) => disassembleAny(b, t.flags, { era }));
 }

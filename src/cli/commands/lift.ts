@@ -8,17 +8,14 @@ import { parseArgs, flag, value, UsageError } from '../args.js';
 import {
   OUTPUT_FLAGS,
   batchInputs,
-  batchStep,
-  outputPaths,
+  outDirSlice,
   progressBar,
   readInput,
   runBatch,
   writeJson,
   writeText,
-  type BatchFailure,
-  type BatchSummary,
 } from '../io.js';
-import { JOBS_FLAG, PARALLEL_FILES, defaultJobs, jobsOption, runOrdered } from '../pool.js';
+import { JOBS_FLAG, PARALLEL_FILES, defaultJobs, jobsOption, outDirOnThreads } from '../pool.js';
 import type { LiftTask, LiftAnswer } from '../worker.js';
 import { hasContainerMagic, parseContainer } from '../../container/container.js';
 import { lift } from '../../lift/lift.js';
@@ -197,7 +194,14 @@ export async function run(argv: string[]): Promise<number> {
   const result =
     jobs === 1 || inputs.includes('-')
       ? runBatch(inputs, { outDir, root, ext: '.wgsl', progress: bar }, (b) => batchWgsl(b, count))
-      : await liftParallel(inputs, { outDir, root, jobs, progress: bar }, count);
+      : await outDirOnThreads(
+          inputs,
+          { outDir, root, ext: '.wgsl', jobs, progress: bar },
+          LIFT_SLICE,
+          (paths, outputs): LiftTask => ({ op: 'lift', paths, outputs }),
+          // each slice names what refused each of its failures: counted in the order one thread meets them
+          (a) => a.reasons.forEach(count),
+        );
   bar.end();
   const byReason = Object.fromEntries([...refusals].sort((a, b) => b[1] - a[1]));
   if (json) writeJson('lift', { outDir, ...result, refusals: byReason });
@@ -222,44 +226,9 @@ function batchWgsl(b: Uint8Array, count: (reason: string) => void): string {
 /** Files one worker thread lifts in one task. */
 const LIFT_SLICE = 32;
 
-/**
- * The batch on worker threads, as disasm's (disasm.ts disasmParallel): every output path worked out
- * first, slices lifted and written by the threads (liftSlice), the failures and their reasons taken
- * back in input order, so the refusals are counted in the order one thread meets them.
- */
-async function liftParallel(
-  inputs: readonly string[],
-  o: { outDir: string; root: string; jobs: number; progress: (done: number, total: number) => void },
-  count: (reason: string) => void,
-): Promise<BatchSummary> {
-  const outputs = inputs.map(outputPaths(o.outDir, o.root, '.wgsl'));
-  const tasks: LiftTask[] = [];
-  for (let i = 0; i < inputs.length; i += LIFT_SLICE)
-    tasks.push({ op: 'lift', paths: inputs.slice(i, i + LIFT_SLICE), outputs: outputs.slice(i, i + LIFT_SLICE) });
-  const failed: BatchFailure[] = [];
-  let done = 0;
-  await runOrdered(tasks, o.jobs, (a, k) => {
-    failed.push(...a.failed);
-    for (const r of a.reasons) count(r);
-    done += tasks[k]!.paths.length;
-    o.progress(done, inputs.length);
-  });
-  return { inputs: inputs.length, written: inputs.length - failed.length, failed };
-}
-
 /** A worker thread's task (src/cli/worker.ts): lifts and writes one slice of a batch. */
 export function liftSlice(t: LiftTask): LiftAnswer {
-  const made = new Set<string>();
-  const failed: BatchFailure[] = [];
   const reasons: string[] = [];
-  t.paths.forEach((path, i) => {
-    const f = batchStep(
-      path,
-      () => t.outputs[i]!,
-      (b) => batchWgsl(b, (r) => reasons.push(r)),
-      made,
-    );
-    if (f !== undefined) failed.push(f);
-  });
+  const failed = outDirSlice(t.paths, t.outputs, (b) => batchWgsl(b, (r) => reasons.push(r)));
   return { failed, reasons };
 }
