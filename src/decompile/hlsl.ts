@@ -161,6 +161,22 @@ function typeSize(t: RdefType): number {
 }
 const roundUp = (n: number): number => Math.ceil(n / 16) * 16;
 
+/** Bytes a constant buffer can hold (Direct3D's 4,096 registers of 16): no lane lies past them. */
+const CB_BYTES = 65536;
+
+/**
+ * Whether Direct3D can declare `t`: a scalar, a vector of 1 to 4 lanes, a matrix of 1 to 4 rows and
+ * columns, a struct of such members (or an object). The decompiler's walks of RDEF types take lane by
+ * lane what the type says, so a mutated `int65535x65535` would be four billion lanes: such a type is
+ * not walked, and what reads it prints in the register form.
+ */
+function declarable(t: RdefType): boolean {
+  if (t.class === 0 || t.class === 1) return t.rows <= 4 && t.columns >= 1 && t.columns <= 4;
+  if (t.class === 2 || t.class === 3) return t.rows >= 1 && t.rows <= 4 && t.columns >= 1 && t.columns <= 4;
+  if (t.class === 5) return t.members.every((m) => declarable(m.type));
+  return true;
+}
+
 /** The lanes of a constant buffer, by byte offset / 4, from its RDEF variables. */
 function laneMap(cb: RdefConstantBuffer): Map<number, Lane> {
   const lanes = new Map<number, Lane>();
@@ -171,9 +187,11 @@ function laneMap(cb: RdefConstantBuffer): Map<number, Lane> {
 /** The lanes of a variable of type `t` at byte `offset`, named from `base` (constant-buffer packing:
  * array elements and matrix registers start on 16 bytes). A bool's lane is a uint (rdefTypeName). */
 function placeLanes(t: RdefType, offset: number, base: string, lanes: Map<number, Lane>): void {
+  if (!declarable(t)) return;
   const count = Math.max(1, t.elements);
   for (let e = 0; e < count; e++) {
     const at = offset + e * roundUp(elementSize(t));
+    if (!(at >= 0 && at < CB_BYTES)) return; // past what a constant buffer holds
     const name = t.elements > 0 ? `${base}[${e}]` : base;
     const r = RDEF_SCALAR[t.type];
     const s = r === 'bool' ? 'u32' : r;
@@ -2538,9 +2556,12 @@ interface BufferView {
  * buffers are: arrays without 16-byte rounding, matrices by row or column), by byte offset / 4;
  * undefined where a word is not a 32-bit scalar of a known type. */
 function structuredWords(t: RdefType, offset: number, path: string, words: Map<number, ElementWord>): boolean {
+  if (!declarable(t)) return false;
   const count = Math.max(1, t.elements);
   const one = structuredSize(t);
   if (one === undefined) return false;
+  // past Direct3D's largest structure stride (2,048 bytes): not the element of a buffer
+  if (!(offset >= 0 && offset + count * one <= 2048)) return false;
   for (let e = 0; e < count; e++) {
     const at = offset + e * one;
     const p = t.elements > 0 ? `${path}[${e}]` : path;
