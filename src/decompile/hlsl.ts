@@ -2263,7 +2263,13 @@ class HlslPrinter {
       let words: ElementWord[];
       if (el) {
         const m = new Map<number, ElementWord>();
-        if (!structuredWords(el, 0, '', m) || m.size !== n || el.elements > 0 || el.class === 2 || el.class === 3)
+        if (
+          !structuredWords(el, 0, '', m, stride) ||
+          m.size !== n ||
+          el.elements > 0 ||
+          el.class === 2 ||
+          el.class === 3
+        )
           refuse(
             'resource kind not handled',
             `${name}: a structured element of ${stride} bytes whose words are not all 32-bit scalars of one member each`,
@@ -2555,18 +2561,25 @@ interface BufferView {
 /** The words of an element of a structured buffer of RDEF type `t` (tightly packed, as structured
  * buffers are: arrays without 16-byte rounding, matrices by row or column), by byte offset / 4;
  * undefined where a word is not a 32-bit scalar of a known type. */
-function structuredWords(t: RdefType, offset: number, path: string, words: Map<number, ElementWord>): boolean {
+function structuredWords(
+  t: RdefType,
+  offset: number,
+  path: string,
+  words: Map<number, ElementWord>,
+  stride: number,
+): boolean {
   if (!declarable(t)) return false;
   const count = Math.max(1, t.elements);
   const one = structuredSize(t);
   if (one === undefined) return false;
-  // past Direct3D's largest structure stride (2,048 bytes): not the element of a buffer
-  if (!(offset >= 0 && offset + count * one <= 2048)) return false;
+  // a word past the buffer's stride (the lifter's dcl, at most 2,048 bytes) is in no element
+  if (!(offset >= 0 && offset + count * one <= stride)) return false;
   for (let e = 0; e < count; e++) {
     const at = offset + e * one;
     const p = t.elements > 0 ? `${path}[${e}]` : path;
     if (t.class === 5) {
-      for (const m of t.members) if (!structuredWords(m.type, at + m.offset, `${p}.${m.name}`, words)) return false;
+      for (const m of t.members)
+        if (!structuredWords(m.type, at + m.offset, `${p}.${m.name}`, words, stride)) return false;
       continue;
     }
     const s = RDEF_SCALAR[t.type];

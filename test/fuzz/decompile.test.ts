@@ -2,7 +2,7 @@
 // type Direct3D cannot declare, a matrix of 65535x65535 or 11495x40217 lanes, was walked lane by lane
 // by the constant-buffer and structured-buffer views (hlsl.ts placeLanes, structuredWords): a time-out
 // past 30 s of CPU, and an out-of-memory abort. Such a type is not walked now (`declarable`), and
-// the lanes stop at what a constant buffer or a structure's stride can hold. Skipped without ../shared.
+// the lanes stop at what a constant buffer or the buffer's stride can hold. Skipped without ../shared.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
