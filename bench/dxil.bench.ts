@@ -11,6 +11,7 @@ import { readModule } from '../src/dxil/module.js';
 import { readBitcode } from '../src/dxil/bitstream.js';
 import { readProgramHeader } from '../src/dxil/program-header.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
+import { allocated } from './lift.bench.js';
 
 /** Best wall-clock and best CPU (user + system) time in ms of `runs` runs after a warm-up. */
 function best(f: () => void, runs: number): { wall: number; cpu: number } {
@@ -66,6 +67,20 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `dxil module read: ${rate(programs.length, module)} (${programs.length} with a DXIL part; goal ~14000/s, vkd3d-shader 1.17)`,
   );
   report(`dxil bitstream alone (readBitcode: blocks and records, no module): ${rate(programs.length, bits)}`);
+  // Where the module read's cost lies beside the bitstream's: bytes allocated a module by each (one pass).
+  const bitcodeBytes = bitcodes.reduce((s, h) => s + h.bitcode.byteLength, 0);
+  const perModule = (f: () => void): number => allocated(f) / bitcodes.length / 1024;
+  const bitsAlloc = perModule(() => {
+    for (const h of bitcodes) readBitcode(h.bitcode, 0, 'DXIL');
+  });
+  const moduleAlloc = perModule(() => {
+    for (const h of bitcodes) readModule(h.bitcode, { part: 'DXIL', offset: 0 });
+  });
+  report(
+    `dxil allocation (v8 GCProfiler, one pass): bitstream ${bitsAlloc.toFixed(0)} KB a module, module read ` +
+      `${moduleAlloc.toFixed(0)} KB a module (${((moduleAlloc * 1024 * bitcodes.length) / bitcodeBytes).toFixed(1)} bytes ` +
+      `per bitcode byte; ${(bitcodeBytes / bitcodes.length / 1024).toFixed(1)} KiB of bitcode a module)`,
+  );
   report(`dxil read, every part and module (DXIL, STAT, ILDB): ${rate(inputs.length, read)} (${inputs.length})`);
   report(`dxil read + /Fc disassembly: ${rate(programs.length, disasm)} (${programs.length})`);
 }
