@@ -69,17 +69,17 @@ export async function bench(report: (line: string) => void): Promise<void> {
   report(`dxil bitstream alone (readBitcode: blocks and records, no module): ${rate(programs.length, bits)}`);
   // Where the module read's cost lies beside the bitstream's: bytes allocated a module by each (one pass).
   const bitcodeBytes = bitcodes.reduce((s, h) => s + h.bitcode.byteLength, 0);
-  const perModule = (f: () => void): number => allocated(f) / bitcodes.length / 1024;
-  const bitsAlloc = perModule(() => {
+  const kb = (bytes: number): string => (bytes / bitcodes.length / 1024).toFixed(0);
+  const bitsAlloc = allocated(() => {
     for (const h of bitcodes) readBitcode(h.bitcode, 0, 'DXIL');
   });
-  const moduleAlloc = perModule(() => {
+  const moduleAlloc = allocated(() => {
     for (const h of bitcodes) readModule(h.bitcode, { part: 'DXIL', offset: 0 });
   });
   report(
-    `dxil allocation (v8 GCProfiler, one pass): bitstream ${bitsAlloc.toFixed(0)} KB a module, module read ` +
-      `${moduleAlloc.toFixed(0)} KB a module (${((moduleAlloc * 1024 * bitcodes.length) / bitcodeBytes).toFixed(1)} bytes ` +
-      `per bitcode byte; ${(bitcodeBytes / bitcodes.length / 1024).toFixed(1)} KiB of bitcode a module)`,
+    `dxil allocation (v8 GCProfiler, one pass): bitstream ${kb(bitsAlloc)} KB a module, module read ` +
+      `${kb(moduleAlloc)} KB a module (${(moduleAlloc / bitcodeBytes).toFixed(1)} bytes per bitcode byte; ` +
+      `${(bitcodeBytes / bitcodes.length / 1024).toFixed(1)} KiB of bitcode a module)`,
   );
   report(`dxil read, every part and module (DXIL, STAT, ILDB): ${rate(inputs.length, read)} (${inputs.length})`);
   report(`dxil read + /Fc disassembly: ${rate(programs.length, disasm)} (${programs.length})`);
