@@ -64,6 +64,11 @@ function vtValue(scalar: Scalar, size: number): Resolved {
 }
 
 function val(type: Type): Resolved {
+  // The table's own scalar and vector types (most values) without the WeakMap's hashing.
+  if (type.kind === 'scalar' || type.kind === 'vector') {
+    const k = vtIndex(type.scalar, type.kind === 'scalar' ? 1 : type.size);
+    if (k >= 0 && VT[k] === type) return VT_VALUES[k] as Resolved;
+  }
   let r = VALUES.get(type);
   if (r === undefined) {
     r = { kind: 'value', type };
@@ -134,7 +139,8 @@ function vt(scalar: Scalar, size: number): Type {
 
 /** Resolves every expression of `f`; throws IrTypeError at the first one that does not type. */
 export function resolveFunction(m: Module, f: Function): Resolved[] {
-  const out: Resolved[] = [];
+  // Filled in order, one record per expression (made at its size: no growing as it fills).
+  const out: Resolved[] = new Array<Resolved>(f.exprs.length);
   const letValues = new Map<number, number>();
   const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
   /** Lets bound by a call: the function called (its result type is the let's). */
@@ -181,20 +187,20 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
     if (e.op === 'let' && subgroupLets.has(e.let)) {
       // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
       const s = subgroupLets.get(e.let)!;
-      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out.push(vtValue('bool', 1));
-      else if (s.fn === 'ballot') out.push(vtValue('u32', 4));
+      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out[i] = vtValue('bool', 1);
+      else if (s.fn === 'ballot') out[i] = vtValue('u32', 4);
       else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
-      else out.push(val(value(s.argument)));
+      else out[i] = val(value(s.argument));
       continue;
     }
     if (e.op === 'let' && atomic64Lets.has(e.let)) {
-      out.push(val(vt('u32', 2)));
+      out[i] = val(vt('u32', 2));
       continue;
     }
     if (e.op === 'let' && callLets.has(e.let)) {
       const callee = m.functions[callLets.get(e.let)!];
       if (!callee?.result) fail(`let ${e.let} is bound by a call of a function without a result`);
-      else out.push(val(ty(callee.result.type, i)));
+      else out[i] = val(ty(callee.result.type, i));
       continue;
     }
     if (e.op === 'let') {
@@ -202,23 +208,23 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
       if (v === undefined) fail(`let ${e.let} is never bound`);
       else if (v >= 0) {
         value(v);
-        out.push(out[v] as Resolved);
+        out[i] = out[v] as Resolved;
         continue;
       } else {
         // An atomic's result: the scalar of the atomic it acts on.
         const p = get(-1 - v);
         if (p.kind !== 'pointer' || p.type.kind !== 'atomic') fail('atomic result of a non-atomic');
-        out.push(vtValue((p.type as { scalar: Scalar }).scalar, 1));
+        out[i] = vtValue((p.type as { scalar: Scalar }).scalar, 1);
         continue;
       }
     }
     if (e.op === 'local') {
       // One record per local (locals are read and written through a fresh expression each time).
       const r = (localRecords[e.local] ??= resolveOne(m, f, e, i, get, value, ty, fail));
-      out.push(r);
+      out[i] = r;
       continue;
     }
-    out.push(resolveOne(m, f, e, i, get, value, ty, fail));
+    out[i] = resolveOne(m, f, e, i, get, value, ty, fail);
   }
   return out;
 }

@@ -1101,40 +1101,56 @@ function isConstExpr(f: Function, memo: Uint8Array, h: ExprId, depth = 0): boole
   const known = memo[h];
   if (known !== 0) return known === 2;
   if (depth > CONST_DEPTH) {
-    const settled = (k: ExprId): boolean => memo[k] === 2;
-    for (let k = 0; k <= h; k++) if (memo[k] === 0) memo[k] = constStep(f.exprs[k] as Expr, settled) ? 2 : 1;
+    for (let k = 0; k <= h; k++) if (memo[k] === 0) memo[k] = constStep(f.exprs[k] as Expr, f, memo, SETTLED) ? 2 : 1;
     return memo[h] === 2;
   }
-  const c = constStep(f.exprs[h] as Expr, (k) => isConstExpr(f, memo, k, depth + 1));
+  const c = constStep(f.exprs[h] as Expr, f, memo, depth + 1);
   memo[h] = c ? 2 : 1;
   return c;
 }
 
-/** One expression's constness, given its operands' (`is`). */
-function constStep(e: Expr, is: (h: ExprId) => boolean): boolean {
+/** constStep's depth for the forward pass: an operand is constant when the memo says so already. */
+const SETTLED = -1;
+
+/** Whether operand `k` is a constant expression: from the memo (SETTLED) or by recursion at `depth`. */
+function constOperand(f: Function, memo: Uint8Array, k: ExprId, depth: number): boolean {
+  return depth === SETTLED ? memo[k] === 2 : isConstExpr(f, memo, k, depth);
+}
+
+/** Whether `e` is a constant expression given its operands' answers (no closure: called per expression). */
+function constStep(e: Expr, f: Function, memo: Uint8Array, depth: number): boolean {
   switch (e.op) {
     case 'literal':
     case 'zero':
       return true;
     case 'compose':
-      return e.parts.every(is);
+      return constAll(e.parts, f, memo, depth);
     case 'splat':
     case 'bitcast':
     case 'convert':
-      return is(e.value);
+      return constOperand(f, memo, e.value, depth);
     case 'swizzle':
-      return is(e.vector);
+      return constOperand(f, memo, e.vector, depth);
     case 'unary':
-      return is(e.arg);
+      return constOperand(f, memo, e.arg, depth);
     case 'binary':
-      return is(e.left) && is(e.right);
+      return constOperand(f, memo, e.left, depth) && constOperand(f, memo, e.right, depth);
     case 'select':
-      return is(e.cond) && is(e.accept) && is(e.reject);
+      return (
+        constOperand(f, memo, e.cond, depth) &&
+        constOperand(f, memo, e.accept, depth) &&
+        constOperand(f, memo, e.reject, depth)
+      );
     case 'math':
-      return e.fn !== 'mul_hi' && e.args.every(is);
+      return e.fn !== 'mul_hi' && constAll(e.args, f, memo, depth);
     default:
       return false;
   }
+}
+
+function constAll(list: readonly ExprId[], f: Function, memo: Uint8Array, depth: number): boolean {
+  for (let k = 0; k < list.length; k++) if (!constOperand(f, memo, list[k]!, depth)) return false;
+  return true;
 }
 
 function bindingAttr(b: Binding | undefined): string {
