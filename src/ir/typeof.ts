@@ -97,6 +97,17 @@ function handle(type: Type): Resolved {
 }
 
 function pointer(type: Type, space: AddressSpace): Resolved {
+  // Pointers to the table's scalar and vector types from VT_POINTERS (the record the maps below
+  // made the first time), without the WeakMap's hashing.
+  if (type.kind === 'scalar' || type.kind === 'vector') {
+    const k = vtIndex(type.scalar, type.kind === 'scalar' ? 1 : type.size);
+    const row = VT_POINTERS[SPACES.indexOf(space)];
+    if (k >= 0 && VT[k] === type && row !== undefined) return (row[k] ??= pointerRecord(type, space));
+  }
+  return pointerRecord(type, space);
+}
+
+function pointerRecord(type: Type, space: AddressSpace): Resolved {
   let bySpace = POINTERS.get(type);
   if (bySpace === undefined) {
     bySpace = new Map();
