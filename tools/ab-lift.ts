@@ -11,7 +11,8 @@
 // It prints how many corpus programs (../shared/corpus/dxbc and dxbc-sm51) give byte-identical WGSL
 // under both trees (a speed change must leave them all identical), then the lift + WGSL rate per
 // CPU-second of each tree for `rounds` alternating passes (default 6) over every `every`-th program
-// that lifts (default 3), their medians and the ratio new / base.
+// that lifts (default 3), their medians and the ratio new / base. Where any program differs it lists
+// them and exits 1 without timing.
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -37,16 +38,28 @@ if (baseRoot === undefined) {
   console.error('usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every]');
   process.exit(2);
 }
-const rounds = Number(roundsArg ?? 6);
-const every = Number(everyArg ?? 3);
+const count = (arg: string | undefined, fallback: number, what: string): number => {
+  const n = arg === undefined ? fallback : Number(arg);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`ab-lift: ${what} must be a positive integer, not ${arg}`);
+    process.exit(2);
+  }
+  return n;
+};
+const rounds = count(roundsArg, 6, 'rounds');
+const every = count(everyArg, 3, 'every');
 const base = await load(baseRoot);
 const next = await load('.');
 const inputs: Uint8Array[] = [];
 let identical = 0;
 const different: string[] = [];
 let seen = 0;
-for (const folder of ['corpus/dxbc', 'corpus/dxbc-sm51']) {
-  const dir = sharedPath(folder);
+const folders = ['corpus/dxbc', 'corpus/dxbc-sm51'].map((f) => sharedPath(f));
+if (folders.every((d) => d === undefined)) {
+  console.error('ab-lift: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
+  process.exit(2);
+}
+for (const dir of folders) {
   if (dir === undefined) continue;
   for (const path of walk(dir)) {
     if (!path.endsWith('.dxbc')) continue;
@@ -69,12 +82,14 @@ for (const folder of ['corpus/dxbc', 'corpus/dxbc-sm51']) {
     if (seen++ % every === 0) inputs.push(bytes);
   }
 }
-if (seen === 0) {
-  console.error('ab-lift: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
-  process.exit(2);
-}
 console.log(`ab-lift: ${identical} programs give identical WGSL, ${different.length} differ`);
 for (const p of different.slice(0, 20)) console.log(`  differs: ${p}`);
+// Timing builds whose outputs differ compares different work (and the new one may refuse some).
+if (different.length > 0) process.exit(1);
+if (inputs.length === 0) {
+  console.error('ab-lift: the base lifts none of the corpus programs: nothing to time');
+  process.exit(2);
+}
 
 const pass = (t: Tree): number => {
   const c0 = process.cpuUsage();
@@ -95,4 +110,3 @@ const list = (x: readonly number[]): string => x.map((v) => v.toFixed(0)).join('
 console.log(`ab-lift: ${inputs.length} programs a pass, lift + WGSL per CPU-second, alternating passes`);
 console.log(`  base ${list(a)}: median ${median(a).toFixed(0)}`);
 console.log(`  new  ${list(b)}: median ${median(b).toFixed(0)}; new / base ${(median(b) / median(a)).toFixed(3)}`);
-process.exit(different.length === 0 ? 0 : 1);

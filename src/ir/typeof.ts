@@ -63,12 +63,17 @@ function vtValue(scalar: Scalar, size: number): Resolved {
   return k >= 0 ? (VT_VALUES[k] as Resolved) : val(vt(scalar, size));
 }
 
+/** The index of `type` in VT when it is the table's own object (most types resolved), else -1. */
+function tableIndex(type: Type): number {
+  if (type.kind !== 'scalar' && type.kind !== 'vector') return -1;
+  const k = vtIndex(type.scalar, type.kind === 'scalar' ? 1 : type.size);
+  return k >= 0 && VT[k] === type ? k : -1;
+}
+
 function val(type: Type): Resolved {
-  // The table's own scalar and vector types (most values) without the WeakMap's hashing.
-  if (type.kind === 'scalar' || type.kind === 'vector') {
-    const k = vtIndex(type.scalar, type.kind === 'scalar' ? 1 : type.size);
-    if (k >= 0 && VT[k] === type) return VT_VALUES[k] as Resolved;
-  }
+  // The table's own types from the table, without the WeakMap's hashing (the same records).
+  const k = tableIndex(type);
+  if (k >= 0) return VT_VALUES[k] as Resolved;
   let r = VALUES.get(type);
   if (r === undefined) {
     r = { kind: 'value', type };
@@ -77,15 +82,9 @@ function val(type: Type): Resolved {
   return r;
 }
 
-/** Pointers to the scalar types by address space (pointer(vt(s, 1), space), from a table). */
+/** Pointers to the table's types by address space and VT index (filled by pointer() as met). */
 const VT_POINTERS: Resolved[][] = [[], [], [], [], []];
 const SPACES: readonly AddressSpace[] = ['private', 'workgroup', 'uniform', 'storage', 'handle'];
-function vtPointer(scalar: Scalar, space: AddressSpace): Resolved {
-  const k = vtIndex(scalar, 1);
-  const bySpace = VT_POINTERS[SPACES.indexOf(space)];
-  if (k < 0 || bySpace === undefined) return pointer(vt(scalar, 1), space);
-  return (bySpace[k] ??= pointer(VT[k] as Type, space));
-}
 
 function handle(type: Type): Resolved {
   let r = HANDLES.get(type);
@@ -97,14 +96,11 @@ function handle(type: Type): Resolved {
 }
 
 function pointer(type: Type, space: AddressSpace): Resolved {
-  // Pointers to the table's scalar and vector types from VT_POINTERS (the record the maps below
-  // made the first time), without the WeakMap's hashing.
-  if (type.kind === 'scalar' || type.kind === 'vector') {
-    const k = vtIndex(type.scalar, type.kind === 'scalar' ? 1 : type.size);
-    const row = VT_POINTERS[SPACES.indexOf(space)];
-    if (k >= 0 && VT[k] === type && row !== undefined) return (row[k] ??= pointerRecord(type, space));
-  }
-  return pointerRecord(type, space);
+  // Pointers to the table's own types from VT_POINTERS (the record the maps below made the first
+  // time), without the WeakMap's hashing.
+  const k = tableIndex(type);
+  const row = k >= 0 ? VT_POINTERS[SPACES.indexOf(space)] : undefined;
+  return row !== undefined ? (row[k] ??= pointerRecord(type, space)) : pointerRecord(type, space);
 }
 
 function pointerRecord(type: Type, space: AddressSpace): Resolved {
@@ -327,7 +323,7 @@ function resolveOne(
       const b = get(e.base);
       // A lane of a vector (the lifter's register writes and reads): from the tables.
       if (e.op === 'member' && b.type.kind === 'vector' && e.index >= 0 && e.index < b.type.size) {
-        if (b.kind === 'pointer') return vtPointer(b.type.scalar, b.space);
+        if (b.kind === 'pointer') return pointer(vt(b.type.scalar, 1), b.space);
         if (b.kind === 'value') return vtValue(b.type.scalar, 1);
       }
       if (e.op === 'access') {
