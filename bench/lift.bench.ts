@@ -6,11 +6,13 @@
 // the garbage collector's work, and so every figure, about twice as slow (docs/benchmarks.md).
 //
 // The peer is vkd3d-shader's DXBC to SPIR-V. The issue's figure is ~9,900 containers/s on one core
-// for vkd3d-shader 1.17; where `vkd3d-compiler` is installed (Debian ships 1.2) it is measured here,
-// one process per container, on a sample of the corpus programs it compiles: the raw rate per
-// process, the process start alone (`--version`, run beside each compile), and the difference with
-// its noise, in wall time (paired with the start run next to it) and in CPU time (the children's
-// user + system time bash's `times` reports after a loop of runs).
+// for vkd3d-shader 1.17. Where Debian's libvkd3d-dev and a C compiler are installed, the installed
+// vkd3d-shader (1.2) is measured in one process (bench/peer.ts) over the same programs as iridia, in
+// the same run, and the ratio printed is against it. Otherwise, where `vkd3d-compiler` is
+// installed, it is measured one process per container, on a sample of the corpus programs it
+// compiles: the raw rate per process, the process start alone (`--version`, run beside each
+// compile), and the difference with its noise, in wall time (paired with the start run next to it)
+// and in CPU time (the children's user + system time bash's `times` reports after a loop of runs).
 
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +23,7 @@ import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import type { Program } from '../src/ir/program.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
+import { inProcessPeer } from './peer.js';
 
 interface Input {
   readonly path: string;
@@ -326,10 +329,34 @@ export async function bench(report: (line: string) => void): Promise<void> {
     }, n)}`,
   );
 
+  const ours = (n / both.cpu) * 1000;
+  // The peer in process where it can be built (bench/peer.ts), on the programs both translate.
+  const inProcess = inProcessPeer(lifted.map((p) => p.path));
+  if (!('why' in inProcess)) {
+    const common = lifted.filter((_, i) => inProcess.ok[i]);
+    const mine = timed(
+      whole(() => {
+        for (const p of common) emitWgsl(liftContainer(parseContainer(p.bytes)));
+      }),
+    );
+    const theirs = Math.min(...inProcess.cpuMs);
+    const mineRate = (common.length / mine.cpu) * 1000;
+    const theirRate = (common.length / theirs) * 1000;
+    report(
+      `lift: peer ${inProcess.version} DXBC->SPIR-V in one process (bench/peer/vkd3d-peer.c), the ${common.length} ` +
+        `programs both translate (${inProcess.failed} of iridia's ${n} it refuses or aborts on, left out of both): ` +
+        `${theirRate.toFixed(0)} per CPU-second (best of ${inProcess.cpuMs.length} passes: ${inProcess.cpuMs.map((c) => c.toFixed(0)).join(', ')} ms)`,
+    );
+    report(
+      `lift: ratio iridia lift + WGSL (${mineRate.toFixed(0)} per CPU-second on the same programs) / the peer in process: ` +
+        `${(mineRate / theirRate).toFixed(3)} (aim >= 1.0)`,
+    );
+    return;
+  }
+  report(`lift: the in-process peer cannot run here (${inProcess.why}); measuring vkd3d-compiler per process`);
   const step = Math.max(1, Math.floor(n / 150));
   const sample = lifted.filter((_, i) => i % step === 0).map((p) => p.path);
   const peer = measurePeer(sample);
-  const ours = (n / both.cpu) * 1000;
   if (peer === undefined) {
     report('lift: peer vkd3d-compiler not installed; vkd3d-shader 1.17 DXBC->SPIR-V ~9,900/s (issue figure)');
     report(`lift: ratio iridia lift + WGSL / vkd3d-shader 1.17's 9,900/s: ${(ours / 9900).toFixed(2)}`);
