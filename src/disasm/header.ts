@@ -78,7 +78,7 @@ export function headerOf(refl: Reflection, parameters?: readonly LibraryParamete
   };
   if (parameters) {
     printParameters(parameters, out);
-    return out.map((l) => `${l}\n`).join('');
+    return joinLines(out);
   }
   const patch = (): void =>
     sig('Patch Constant signature', 'Patch Constant', refl.patchConstants, refl.programType === 3);
@@ -96,7 +96,12 @@ export function headerOf(refl: Reflection, parameters?: readonly LibraryParamete
     line();
   }
   if (refl.ifce) printClassLinkage(refl.ifce, out);
-  return out.map((l) => `${l}\n`).join('');
+  return joinLines(out);
+}
+
+/** The lines, each ended by a newline (one join: no string per line is made for its newline). */
+function joinLines(lines: readonly string[]): string {
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 /** D3D_SHADER_REQUIRES_* names as the disassembler prints them, by bit. */
@@ -123,9 +128,14 @@ function printNotes(refl: Reflection, line: (s?: string) => void): void {
     line('Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.');
     line();
   }
+  const flags = refl.requiresFlags;
+  if (flags === 0n) return;
+  // The 64 bits as two 32-bit numbers: a BigInt shift per bit cost more than the rest of the notes.
+  const low = Number(flags & 0xffffffffn);
+  const high = Number((flags >> 32n) & 0xffffffffn);
   const names: string[] = [];
   for (let b = 0; b < 64; b++) {
-    if ((refl.requiresFlags >> BigInt(b)) & 1n)
+    if (((b < 32 ? low : high) >>> (b & 31)) & 1)
       names.push(REQUIRES_NAMES[b] ?? `Unknown feature 0x${(1n << BigInt(b)).toString(16)}`);
   }
   if (names.length === 0) return;

@@ -50,6 +50,9 @@ export const STAT_WORDS = [
 
 export type StatWord = (typeof STAT_WORDS)[number];
 
+/** Each word's index by name (reflection asks for some thirty words of every container). */
+const STAT_INDEX: ReadonlyMap<StatWord, number> = new Map(STAT_WORDS.map((w, i) => [w, i]));
+
 export interface Stat {
   /** 29 (4.x) or 37 (5.0). */
   readonly wordCount: number;
@@ -71,7 +74,7 @@ export function readStat(data: Uint8Array, base = 0): Stat {
     wordCount: data.byteLength / 4,
     words,
     get(name: StatWord): number {
-      const i = STAT_WORDS.indexOf(name);
+      const i = STAT_INDEX.get(name) ?? n;
       return i < n ? (words[i] ?? 0) : 0;
     },
   };

@@ -111,6 +111,26 @@ const INPUT_KINDS: readonly SignatureKind[] = ['ISGN', 'ISG1'];
 const OUTPUT_KINDS: readonly SignatureKind[] = ['OSGN', 'OSG5', 'OSG1'];
 const PATCH_KINDS: readonly SignatureKind[] = ['PCSG', 'PSG1'];
 
+/**
+ * A signature element with its D3D_NAME. The fields are copied one by one, in the element's order,
+ * not spread: an object spread costs several times the copy (it was 3% of the full listing's time).
+ */
+function reflectedParameter(e: SignatureElement, pixelOutput: boolean): ReflectedParameter {
+  return {
+    semanticName: e.semanticName,
+    semanticIndex: e.semanticIndex,
+    systemValue: e.systemValue,
+    componentType: e.componentType,
+    register: e.register,
+    mask: e.mask,
+    readWriteMask: e.readWriteMask,
+    stream: e.stream,
+    minPrecision: e.minPrecision,
+    systemValueType:
+      pixelOutput && e.systemValue === 0 ? (PIXEL_OUTPUT_NAMES[e.semanticName.toUpperCase()] ?? 0) : e.systemValue,
+  };
+}
+
 /** Reflects a Shader Model 4/5 container. Throws IridiaError for what cannot be read. */
 export function reflect(c: Container): Reflection {
   const part = (kind: string): { data: Uint8Array; base: number } | undefined => {
@@ -144,11 +164,7 @@ export function reflect(c: Container): Reflection {
     return undefined;
   };
   const named = (s: Signature | undefined, pixelOutputs: boolean): ReflectedParameter[] =>
-    (s?.elements ?? []).map((e) => ({
-      ...e,
-      systemValueType:
-        pixelOutputs && e.systemValue === 0 ? (PIXEL_OUTPUT_NAMES[e.semanticName.toUpperCase()] ?? 0) : e.systemValue,
-    }));
+    s === undefined ? [] : s.elements.map((e) => reflectedParameter(e, pixelOutputs));
   const inputs = named(readSig(INPUT_KINDS), false);
   const outputs = named(readSig(OUTPUT_KINDS), programType === 0);
   const patchConstants = named(readSig(PATCH_KINDS), false);
