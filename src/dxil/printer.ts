@@ -54,7 +54,18 @@ export class ModulePrinter {
   private readonly attrSlots = new Map<string, number>();
   private readonly attrSets: string[] = [];
   private readonly globalSlots = new Map<Value, number>();
-  private localSlots = new Map<Value, number>();
+  /**
+   * Operand text (`%3`, `%name`) of the current function's arguments, blocks and instructions,
+   * made once by numberFunction: most values are printed more than once.
+   */
+  private localTexts = new Map<Value, string>();
+  /**
+   * Operand and typed text of constants, globals and functions, made on first use while print()
+   * runs (when types and global slots are numbered, so the text can no longer change).
+   */
+  private readonly moduleTexts = new Map<Value, string>();
+  private readonly moduleTypedTexts = new Map<Value, string>();
+  private numbered = false;
   private fn: Func | undefined;
   private readonly comment: InstructionComment | undefined;
   private readonly typeNames = new Map<Type, string>();
@@ -74,6 +85,7 @@ export class ModulePrinter {
     const m = this.m;
     this.findTypes();
     this.numberModule();
+    this.numbered = true;
     const o = this.out;
     if (m.datalayout) o.push(`target datalayout = "${escapeString(m.datalayout)}"\n`);
     if (m.triple) o.push(`target triple = "${escapeString(m.triple)}"\n`);
@@ -196,19 +208,27 @@ export class ModulePrinter {
   }
 
   private numberFunction(f: Func): void {
-    this.localSlots = new Map();
+    // SlotTracker numbers the values without a name (an empty name counts as none, yet prints as
+    // `%""`); a named value prints its name.
+    const texts = (this.localTexts = new Map());
     let n = 0;
-    for (const a of f.args) if (!a.name) this.localSlots.set(a, n++);
+    for (const a of f.args) texts.set(a, a.name ? llvmName('%', a.name) : this.localText(a, n++));
     for (const bb of f.blocks) {
-      if (!bb.name) this.localSlots.set(bb, n++);
+      texts.set(bb, bb.name ? llvmName('%', bb.name) : this.localText(bb, n++));
       for (const inst of bb.insts) {
-        if (inst.type.kind !== 'void' && !inst.name) this.localSlots.set(inst, n++);
+        if (inst.name) texts.set(inst, llvmName('%', inst.name));
+        else if (inst.type.kind !== 'void') texts.set(inst, this.localText(inst, n++));
         if (inst.op === 'call') {
           const s = this.attrs(inst.attrs, FN_INDEX, true);
           if (s) this.attrSlot(s);
         }
       }
     }
+  }
+
+  /** The operand text of an unnamed (or empty-named) local value given slot n. */
+  private localText(v: Value, n: number): string {
+    return v.name !== undefined ? llvmName('%', v.name) : `%${n}`;
   }
 
   // ---- types (TypeFinder + TypePrinting) ----
@@ -359,20 +379,39 @@ export class ModulePrinter {
   // ---- values ----
   /** WriteAsOperandInternal: the value without its type. */
   operand(v: Value): string {
-    if (v instanceof Constant) return this.constant(v);
+    const k = v.kind;
+    if (k === 'inst' || k === 'arg' || k === 'block') {
+      // A named value is in localTexts only when it belongs to the function being printed.
+      const s = this.localTexts.get(v);
+      if (s !== undefined) return s;
+      return v.name !== undefined ? llvmName('%', v.name) : '%<badref>';
+    }
     if (v instanceof MetadataValue) return this.mdOperand(v.mdId);
+    if (!this.numbered) return this.moduleOperand(v);
+    let s = this.moduleTexts.get(v);
+    if (s === undefined) this.moduleTexts.set(v, (s = this.moduleOperand(v)));
+    return s;
+  }
+
+  /** The operand text of a constant, global, function or alias. */
+  private moduleOperand(v: Value): string {
+    if (v instanceof Constant) return this.constant(v);
     if (v.kind === 'global' || v.kind === 'function' || v.kind === 'alias') {
       if (v.name !== undefined) return llvmName('@', v.name);
       const n = this.globalSlots.get(v);
       return n === undefined ? '@<badref>' : `@${n}`;
     }
     if (v.name !== undefined) return llvmName('%', v.name);
-    const n = this.localSlots.get(v);
-    return n === undefined ? '%<badref>' : `%${n}`;
+    return '%<badref>';
   }
 
   typed(v: Value): string {
-    return `${this.typeName(v.type)} ${this.operand(v)}`;
+    const k = v.kind;
+    if (k === 'inst' || k === 'arg' || k === 'block' || k === 'md' || !this.numbered)
+      return `${this.typeName(v.type)} ${this.operand(v)}`;
+    let s = this.moduleTypedTexts.get(v);
+    if (s === undefined) this.moduleTypedTexts.set(v, (s = `${this.typeName(v.type)} ${this.operand(v)}`));
+    return s;
   }
 
   constant(c: Constant): string {
@@ -557,7 +596,7 @@ export class ModulePrinter {
     const o = this.out;
     let line = '';
     if (bb.name !== undefined) line = `\n${llvmName('', bb.name)}:`;
-    else if (bb.preds.length) line = `\n; <label>:${this.localSlots.get(bb)}`;
+    else if (bb.preds.length) line = `\n; <label>:${this.localTexts.get(bb)?.slice(1)}`;
     if (!entry) {
       const col = line.length - 1; // after the leading newline
       line += ' '.repeat(Math.max(50 - col, 1)) + ';';
@@ -570,7 +609,7 @@ export class ModulePrinter {
   instruction(i: Instruction, f: Func): string {
     let s = '  ';
     if (i.name !== undefined) s += llvmName('%', i.name) + ' = ';
-    else if (i.type.kind !== 'void') s += `%${this.localSlots.get(i)} = `;
+    else if (i.type.kind !== 'void') s += `${this.localTexts.get(i) ?? '%undefined'} = `;
     const ops = i.ops;
     switch (i.op) {
       case 'binop': {
