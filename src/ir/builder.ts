@@ -128,17 +128,75 @@ export class FunctionBuilder {
   ) {}
 
   expr(e: Expr): ExprId {
-    // Literals are shared (they are pure and cheap to print more than once).
-    if (e.op === 'literal') {
-      const cache = this.literalCache[SCALAR_INDEX[e.scalar]];
-      const hit = cache?.get(e.bits);
-      if (hit !== undefined) return hit;
-      this.exprs.push(e);
-      cache?.set(e.bits, this.exprs.length - 1);
-      return this.exprs.length - 1;
+    // Literals and the names of variables (and constant-indexed parts of them) are shared: they are
+    // pure, the same wherever they are read, and every reader of the IR walks expressions as trees,
+    // so one node read by many parents means what copies of it would.
+    switch (e.op) {
+      case 'literal': {
+        const cache = this.literalCache[SCALAR_INDEX[e.scalar]];
+        const hit = cache?.get(e.bits);
+        if (hit !== undefined) return hit;
+        this.exprs.push(e);
+        cache?.set(e.bits, this.exprs.length - 1);
+        return this.exprs.length - 1;
+      }
+      case 'local':
+        return this.named(this.localRefs, e.local, e);
+      case 'global':
+        return this.named(this.globalRefs, e.global, e);
+      case 'member':
+        if (this.isName(e.base)) return this.part(e.base, e.index, e);
+        break;
+      default:
+        break;
     }
     this.exprs.push(e);
     return this.exprs.length - 1;
+  }
+
+  /** Expressions that name a variable, by its index. */
+  private readonly localRefs: (ExprId | undefined)[] = [];
+  private readonly globalRefs: (ExprId | undefined)[] = [];
+  /** Which expressions are shared names (a variable, or a constant-indexed part of one): 1. */
+  private names = new Uint8Array(64);
+  /** Shared parts of names, by the name's ExprId, then the constant index. */
+  private readonly parts = new Map<ExprId, (ExprId | undefined)[]>();
+
+  private isName(h: ExprId): boolean {
+    return h < this.names.length && this.names[h] === 1;
+  }
+
+  private markName(h: ExprId): ExprId {
+    if (h >= this.names.length) {
+      const grown = new Uint8Array(Math.max(this.names.length * 2, h + 1));
+      grown.set(this.names);
+      this.names = grown;
+    }
+    this.names[h] = 1;
+    return h;
+  }
+
+  private named(refs: (ExprId | undefined)[], index: number, e: Expr): ExprId {
+    const hit = refs[index];
+    if (hit !== undefined) return hit;
+    this.exprs.push(e);
+    const h = this.markName(this.exprs.length - 1);
+    refs[index] = h;
+    return h;
+  }
+
+  private part(base: ExprId, index: number, e: Expr): ExprId {
+    let byIndex = this.parts.get(base);
+    if (byIndex === undefined) {
+      byIndex = [];
+      this.parts.set(base, byIndex);
+    }
+    const hit = byIndex[index];
+    if (hit !== undefined) return hit;
+    this.exprs.push(e);
+    const h = this.markName(this.exprs.length - 1);
+    byIndex[index] = h;
+    return h;
   }
 
   /** The shared literal of `scalar` with this bit pattern (no object made when it exists). */
