@@ -20,13 +20,18 @@ export function dxcInstructionComment(i: Instruction, _f: Func, p: ModulePrinter
   const opcode = Number(BigInt.asUintN(32, a.bits));
   const row = dxOp(opcode);
   if (!row) return `${s}  ; invalid DXIL opcode #${opcode}`;
-  s += `  ; ${row[1]}${row[3]}`;
+  let text = OP_COMMENTS.get(opcode);
+  if (text === undefined) OP_COMMENTS.set(opcode, (text = `  ; ${row[1]}${row[3]}`));
+  s += text;
   if (row[1] === 'AnnotateHandle') {
     const props = i.ops[2];
     if (props instanceof Constant) s += resourcePropertiesText(props);
   }
   return s;
 }
+
+/** `  ; Name(operands)` by opcode, made on first use (a listing repeats a few opcodes many times). */
+const OP_COMMENTS = new Map<number, string>();
 
 /** llvm.dbg.declare(addr, var, expr) and llvm.dbg.value(value, offset, var, expr): where var is. */
 const DBG_INTRINSICS: Readonly<Record<string, number>> = { 'llvm.dbg.declare': 1, 'llvm.dbg.value': 2 };

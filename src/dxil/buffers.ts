@@ -162,8 +162,9 @@ function bufferStruct(r: DxilResource): Type | undefined {
 export function bufferDefinitionsText(info: DxilInfo, minPrecision: boolean, datalayout: string): string {
   const out: string[] = [';\n; Buffer Definitions:\n;\n'];
   const c: LayoutContext = { dl: undefined, ann: info.structAnnotations, minPrecision, out };
-  const dl = new DataLayout(datalayout);
-  const withDl: LayoutContext = { ...c, dl };
+  // The datalayout is parsed only for a structured buffer, the one place its sizes and offsets print.
+  let withDl: LayoutContext | undefined;
+  const layout = (): LayoutContext => (withDl ??= { ...c, dl: new DataLayout(datalayout) });
   for (const cb of info.cbuffers) {
     out.push(`; cbuffer ${cb.name}\n; {\n;\n`);
     const st = bufferStruct(cb);
@@ -177,10 +178,10 @@ export function bufferDefinitionsText(info: DxilInfo, minPrecision: boolean, dat
         out.push(`; Resource bind info for ${r.name}\n; {\n;\n`);
         const st = bufferStruct(r);
         const inner = st?.elts[0];
-        const size = st ? dl.allocSize(st) : r.stride;
+        const size = st ? layout().dl!.allocSize(st) : r.stride;
         if (inner && inner.kind === 'struct') {
           if (!c.ann.get(inner)) out.push(`;   [${size} x i8] (type annotation not present)\n`);
-          else structLayout(withDl, inner, '$Element', 0, 3, 50, size);
+          else structLayout(layout(), inner, '$Element', 0, 3, 50, size);
         } else {
           const a = st ? c.ann.get(st) : undefined;
           const f = a?.fields[0];

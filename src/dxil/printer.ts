@@ -41,6 +41,16 @@ import {
   groupsAt,
 } from './printer-support.js';
 
+/** The attribute texts of one call attribute list (ModulePrinter.callAttrs). */
+interface CallAttrTexts {
+  /** The return value's, inline ('' for none). */
+  readonly ret: string;
+  /** The function's, as a group (`#N`'s body). */
+  readonly fn: string;
+  /** Parameter k + 1's at k, inline (undefined or '' for none). */
+  readonly params: readonly string[];
+}
+
 /** Extra text after an instruction (dxc's annotation writer: line comments and dx.op names). */
 export type InstructionComment = (inst: Instruction, fn: Func, printer: ModulePrinter) => string;
 
@@ -185,6 +195,26 @@ export class ModulePrinter {
     }
   }
 
+  /**
+   * A call's attribute texts, made once per attribute list (lists are shared between calls): the
+   * return's and each parameter's inline, the function's as a group.
+   */
+  private readonly callAttrTexts = new Map<AttributeList, CallAttrTexts>();
+  private callAttrs(list: AttributeList): CallAttrTexts {
+    let t = this.callAttrTexts.get(list);
+    if (t === undefined) {
+      // Indexed by parameter index - 1; only the parameters that have groups (a list read from a
+      // malformed module may name any index, so no dense array up to the largest).
+      const params: string[] = [];
+      for (const g of list)
+        if (g.index !== 0 && g.index !== FN_INDEX && params[g.index - 1] === undefined)
+          params[g.index - 1] = attrString(list, g.index, false);
+      t = { ret: attrString(list, 0, false), fn: attrString(list, FN_INDEX, true), params };
+      this.callAttrTexts.set(list, t);
+    }
+    return t;
+  }
+
   /** attrString of one attribute list (lists are shared between calls), by index and form. */
   private readonly attrTexts = new Map<AttributeList, Map<number, string>>();
   private attrs(list: AttributeList | undefined, index: number, inGroup: boolean): string {
@@ -218,8 +248,8 @@ export class ModulePrinter {
       for (const inst of bb.insts) {
         if (inst.name) texts.set(inst, llvmName('%', inst.name));
         else if (inst.type.kind !== 'void') texts.set(inst, this.localText(inst, n++));
-        if (inst.op === 'call') {
-          const s = this.attrs(inst.attrs, FN_INDEX, true);
+        if (inst.op === 'call' && inst.attrs) {
+          const s = this.callAttrs(inst.attrs).fn;
           if (s) this.attrSlot(s);
         }
       }
@@ -517,8 +547,14 @@ export class ModulePrinter {
         (md.distinct ? 'distinct ' : '') +
         printDiNode({ mdOperand: (id) => this.mdOperand(id), mdAt: (id) => this.md(id) }, md)
       );
-    const ops = md.ops.map((id) => (id === 0 ? 'null' : this.mdOperand(id - 1)));
-    return `${md.distinct ? 'distinct ' : ''}!{${ops.join(', ')}}`;
+    let s = md.distinct ? 'distinct !{' : '!{';
+    const ops = md.ops;
+    for (let k = 0; k < ops.length; k++) {
+      const id = ops[k]!;
+      if (k) s += ', ';
+      s += id === 0 ? 'null' : this.mdOperand(id - 1);
+    }
+    return s + '}';
   }
 
   private mdOperandOf(md: Metadata): string {
@@ -698,19 +734,18 @@ export class ModulePrinter {
         s += 'call';
         const conv = (cc & ~(1 << 14)) >>> 1;
         if (conv & 0x3ff) s += ` ${ccName(conv & 0x3ff)}`;
-        const ra = this.attrs(i.attrs, 0, false);
-        if (ra) s += ' ' + ra;
+        const at = i.attrs ? this.callAttrs(i.attrs) : undefined;
+        if (at?.ret) s += ' ' + at.ret;
         const fty = i.explicitType!;
         s += ` ${this.typeName(fty.vararg ? fty : fty.elt!)} ${this.operand(i.callee!)}(`;
-        s += ops
-          .map((v, k) => {
-            const pa = this.attrs(i.attrs, k + 1, false);
-            return `${this.typeName(v.type)}${pa ? ' ' + pa : ''} ${this.operand(v)}`;
-          })
-          .join(', ');
+        for (let k = 0; k < ops.length; k++) {
+          const v = ops[k]!;
+          const pa = at?.params[k];
+          if (k) s += ', ';
+          s += pa ? `${this.typeName(v.type)} ${pa} ${this.operand(v)}` : this.typed(v);
+        }
         s += ')';
-        const fa = this.attrs(i.attrs, FN_INDEX, true);
-        if (fa) s += ` #${this.attrSlot(fa)}`;
+        if (at?.fn) s += ` #${this.attrSlot(at.fn)}`;
         break;
       }
       case 'fence':
