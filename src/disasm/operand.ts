@@ -4,7 +4,7 @@
 // (through literal.ts).
 
 import type { Operand, OperandIndex } from '../sm4/types.js';
-import { formatDouble, formatFloatBits, formatHex, formatInt, formatUntyped } from './literal.js';
+import { formatDouble, formatFloatBits, formatHex, formatInt, formatUntyped, type Crt } from './literal.js';
 import { MIN_PRECISION, REGISTER_NAMES, REGISTER_NAMES_51 } from './names.js';
 
 const LANES = 'xyzw';
@@ -58,8 +58,31 @@ function printIndex(ix: OperandIndex, ctx: OperandContext): string {
   return `${rel} + ${imm}`;
 }
 
+/**
+ * The text of registers with one immediate index below 4096 ('r12', 'v3', 'icb[5]'), by the
+ * operand type (plus 64 for Shader Model 5.1's spellings) and the index, built on first use. Nine
+ * register operands in ten are of this form; the table is bounded by the format (64 types, 4096
+ * indices), not by the programs printed.
+ */
+const ONE_INDEX: ((string | undefined)[] | undefined)[] = new Array<undefined>(128).fill(undefined);
+
 /** Register name and indices, without components or modifiers. */
 export function registerText(op: Operand, ctx: OperandContext): string {
+  const ix = op.indices;
+  if (ix.length === 1 && op.type < 64) {
+    const x = ix[0]!;
+    const imm = x.rep === 1 ? x.imm + x.immHi * 2 ** 32 : x.imm >>> 0;
+    if (x.rel === undefined && imm < 4096) {
+      const key = ctx.is51 ? op.type + 64 : op.type;
+      // Each row made whole at once (filled, not grown with holes, which would make it a dictionary).
+      const row = (ONE_INDEX[key] ??= new Array<string | undefined>(4096).fill(undefined));
+      return (row[imm] ??= registerTextOf(op, ctx));
+    }
+  }
+  return registerTextOf(op, ctx);
+}
+
+function registerTextOf(op: Operand, ctx: OperandContext): string {
   const name51 = ctx.is51 ? REGISTER_NAMES_51[op.type] : undefined;
   const name = name51 ?? REGISTER_NAMES[op.type] ?? `<type${op.type}>`;
   const ix = op.indices;
@@ -87,16 +110,22 @@ function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): strin
   }
   // Untyped lanes join with ',' and typed ones with ', ', in hexadecimal too.
   const sep = kind === 'x' ? ',' : ', ';
-  const format = ctx.hex
-    ? formatHex
-    : kind === 'x'
-      ? (w: number): string => formatUntyped(w, crt)
-      : kind === 'f' || kind === 'd'
-        ? (w: number): string => formatFloatBits(w, crt)
-        : formatInt;
   let s = 'l(';
-  for (let i = 0; i < v.length; i++) s += i ? sep + format(v[i]!) : format(v[i]!);
+  let text = '';
+  for (let i = 0; i < v.length; i++) {
+    // Nearly half the lanes repeat the one before (l(1.000000, 1.000000, ...)): its text is reused.
+    if (i === 0 || v[i] !== v[i - 1]) text = laneText(v[i]!, kind, ctx.hex, crt);
+    s += i ? sep + text : text;
+  }
   return `${s})`;
+}
+
+/** One lane of an immediate32 literal. */
+function laneText(w: number, kind: LiteralKind, hex: boolean, crt: Crt): string {
+  if (hex) return formatHex(w);
+  if (kind === 'x') return formatUntyped(w, crt);
+  if (kind === 'f' || kind === 'd') return formatFloatBits(w, crt);
+  return formatInt(w);
 }
 
 /** The operand as printed, with modifiers. `kind` decides literal formatting. */
