@@ -41,6 +41,12 @@ import {
   groupsAt,
 } from './printer-support.js';
 
+/** Whether a type has element, member, return or parameter types (TypeFinder walks into it). */
+function hasSubtypes(t: Type): boolean {
+  const k = t.kind;
+  return k === 'ptr' || k === 'array' || k === 'vector' || k === 'struct' || k === 'fn';
+}
+
 /** The attribute texts of one call attribute list (ModulePrinter.callAttrs). */
 interface CallAttrTexts {
   /** The return value's, inline ('' for none). */
@@ -267,8 +273,10 @@ export class ModulePrinter {
     const visitedConst = new Set<Value>();
     const visitedMd = new Set<Metadata>();
     const found: Type[] = [];
+    // Only structs are found, so a type without subtypes (most instructions' and constants') is
+    // passed over without a visit: skipping it changes neither what is found nor its order.
     const type = (t0: Type): void => {
-      if (visited.has(t0)) return;
+      if (!hasSubtypes(t0) || visited.has(t0)) return;
       visited.add(t0);
       const work = [t0];
       while (work.length) {
@@ -277,7 +285,7 @@ export class ModulePrinter {
         const subs = subtypes(t);
         for (let i = subs.length - 1; i >= 0; i--) {
           const s = subs[i]!;
-          if (!visited.has(s)) {
+          if (hasSubtypes(s) && !visited.has(s)) {
             visited.add(s);
             work.push(s);
           }
@@ -292,6 +300,7 @@ export class ModulePrinter {
         return;
       }
       if (!(v instanceof Constant)) return;
+      if (v.ops.length === 0 && !hasSubtypes(v.type)) return; // a scalar: nothing to find
       if (visitedConst.has(v)) return;
       visitedConst.add(v);
       type(v.type);
