@@ -11,7 +11,7 @@
 
 import { ByteReader } from '../binary/reader.js';
 import { hex } from '../errors.js';
-import { partString, requireTable } from './common.js';
+import { badPartString, partString, partStringAt, requireTable } from './common.js';
 
 export type RdefLayout = '4.0' | '5.0' | '5.1';
 
@@ -151,8 +151,9 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
   const bindings: RdefBinding[] = [];
   for (let i = 0; i < bindCount; i++) {
     const at = bindOffset + i * bindSize;
+    const nameAt = r.u32At(at);
     bindings.push({
-      name: partString(r, r.u32At(at), `binding ${i}'s name`),
+      name: partStringAt(r, nameAt) ?? badPartString(r, nameAt, `binding ${i}'s name`),
       type: r.u32At(at + 4),
       returnType: r.u32At(at + 8),
       dimension: r.u32At(at + 12),
@@ -167,14 +168,18 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
 
   const types = new Map<number, RdefType>();
   const onPath = new Set<number>();
-  const readType = (offset: number, depth: number, what: string): RdefType => {
+  // Where the type being read is named from ('$Globals', '.', 'light', '.', 'color'), joined only
+  // for an error: a path string per variable and member cost more than the rest of its record.
+  const path: string[] = [];
+  const what = (): string => path.join('');
+  const readType = (offset: number, depth: number): RdefType => {
     const known = types.get(offset);
     if (known) return known;
     if (onPath.has(offset)) {
-      throw r.fail('E205_PART_LOOP', `${what}: the type at ${hex(offset)} contains itself`, offset);
+      throw r.fail('E205_PART_LOOP', `${what()}: the type at ${hex(offset)} contains itself`, offset);
     }
     if (depth > MAX_TYPE_DEPTH) {
-      throw r.fail('E206_PART_TOO_DEEP', `${what}: type trees nest more than ${MAX_TYPE_DEPTH} deep`, offset);
+      throw r.fail('E206_PART_TOO_DEEP', `${what()}: type trees nest more than ${MAX_TYPE_DEPTH} deep`, offset);
     }
     requireTable(r, offset, 1, typeSize, 'type', offset);
     onPath.add(offset);
@@ -184,8 +189,11 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
     const members: RdefMember[] = [];
     for (let m = 0; m < memberCount; m++) {
       const at = memberOffset + m * memberSize;
-      const name = partString(r, r.u32At(at), `member ${m}'s name`);
-      members.push({ name, type: readType(r.u32At(at + 4), depth + 1, `${what}.${name}`), offset: r.u32At(at + 8) });
+      const nameAt = r.u32At(at);
+      const name = partStringAt(r, nameAt) ?? badPartString(r, nameAt, `member ${m}'s name`);
+      path.push('.', name);
+      members.push({ name, type: readType(r.u32At(at + 4), depth + 1), offset: r.u32At(at + 8) });
+      path.length -= 2;
     }
     let name: string | undefined;
     let subType: RdefType | undefined;
@@ -197,13 +205,25 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
       const ifaceCount = r.u32At(offset + 24);
       const ifaceOffset = r.u32At(offset + 28);
       const nameOffset = r.u32At(offset + 32);
-      if (subOffset !== 0) subType = readType(subOffset, depth + 1, `${what} (sub-type)`);
-      if (baseOffset !== 0) baseClass = readType(baseOffset, depth + 1, `${what} (base class)`);
+      if (subOffset !== 0) {
+        path.push(' (sub-type)');
+        subType = readType(subOffset, depth + 1);
+        path.pop();
+      }
+      if (baseOffset !== 0) {
+        path.push(' (base class)');
+        baseClass = readType(baseOffset, depth + 1);
+        path.pop();
+      }
       requireTable(r, ifaceOffset, ifaceCount, 4, 'interface', offset + 28);
       for (let k = 0; k < ifaceCount; k++) {
-        interfaces.push(readType(r.u32At(ifaceOffset + 4 * k), depth + 1, `${what} (interface ${k})`));
+        path.push(` (interface ${k})`);
+        interfaces.push(readType(r.u32At(ifaceOffset + 4 * k), depth + 1));
+        path.pop();
       }
-      if (nameOffset !== 0) name = partString(r, nameOffset, `the name of the type at ${hex(offset)}`);
+      if (nameOffset !== 0) {
+        name = partStringAt(r, nameOffset) ?? badPartString(r, nameOffset, `the name of the type at ${hex(offset)}`);
+      }
     }
     onPath.delete(offset);
     const t: RdefType = {
@@ -223,6 +243,14 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
     return t;
   };
 
+  /** A variable's type, its path starting at the buffer and variable names. */
+  const typeOf = (offset: number, cbName: string, name: string): RdefType => {
+    path.push(cbName, '.', name);
+    const t = readType(offset, 0);
+    path.length = 0;
+    return t;
+  };
+
   const constantBuffers: RdefConstantBuffer[] = [];
   for (let i = 0; i < cbCount; i++) {
     const at = cbOffset + i * cbSize;
@@ -234,7 +262,8 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
     const variables: RdefVariable[] = [];
     for (let v = 0; v < varCount; v++) {
       const va = varOffset + v * varSize;
-      const name = partString(r, r.u32At(va), `variable ${v} of ${cbName}`);
+      const nameAt = r.u32At(va);
+      const name = partStringAt(r, nameAt) ?? badPartString(r, nameAt, `variable ${v} of ${cbName}`);
       const varSizeBytes = r.u32At(va + 8);
       const defaultOffset = r.u32At(va + 20);
       let defaultValue: Uint8Array | undefined;
@@ -253,7 +282,7 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
         startOffset: r.u32At(va + 4),
         size: varSizeBytes,
         flags: r.u32At(va + 12),
-        type: readType(r.u32At(va + 16), 0, `${cbName}.${name}`),
+        type: typeOf(r.u32At(va + 16), cbName, name),
         defaultValue,
         startTexture: sm5 ? r.i32At(va + 24) : -1,
         textureSize: sm5 ? r.u32At(va + 28) : 0,

@@ -6,7 +6,7 @@
 
 import { ByteReader } from '../binary/reader.js';
 import { hex } from '../errors.js';
-import { partString } from './common.js';
+import { badPartString, partStringAt } from './common.js';
 
 export type SignatureKind = 'ISGN' | 'OSGN' | 'PCSG' | 'OSG5' | 'ISG1' | 'OSG1' | 'PSG1';
 
@@ -88,7 +88,7 @@ export function readSignature(kind: SignatureKind, data: Uint8Array, base = 0): 
     }
     lowestName = Math.min(lowestName, nameOffset);
     elements.push({
-      semanticName: partString(r, nameOffset, `element ${i}'s name`),
+      semanticName: partStringAt(r, nameOffset) ?? badPartString(r, nameOffset, `element ${i}'s name`),
       semanticIndex: r.u32At(at + 4),
       systemValue: r.u32At(at + 8),
       componentType: r.u32At(at + 12),
