@@ -37,6 +37,25 @@ export function badPartString(r: ByteReader, offset: number, what: string): neve
   throw r.fail('E204_PART_BAD_STRING', `${what} at ${hex(offset)} has no terminating zero inside the part`, offset);
 }
 
+// Fields of records that requireTable (or the reader's own equivalent check) has placed inside the
+// part, read without a second bounds check per field: a part reader reads a table's records after
+// checking the table once.
+
+/** The little-endian 32-bit word at `at` of a checked record. */
+export function u32(b: Uint8Array, at: number): number {
+  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+}
+
+/** The little-endian signed 32-bit word at `at` of a checked record. */
+export function i32(b: Uint8Array, at: number): number {
+  return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+}
+
+/** The little-endian 16-bit word at `at` of a checked record. */
+export function u16(b: Uint8Array, at: number): number {
+  return b[at]! | (b[at + 1]! << 8);
+}
+
 /** Checks that `count` records of `size` bytes at `offset` lie inside the part. */
 export function requireTable(r: ByteReader, offset: number, count: number, size: number, what: string, at = 0): void {
   if (count === 0) return;

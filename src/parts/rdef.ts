@@ -11,7 +11,7 @@
 
 import { ByteReader } from '../binary/reader.js';
 import { hex } from '../errors.js';
-import { badPartString, partString, partStringAt, requireTable } from './common.js';
+import { badPartString, i32, partString, partStringAt, requireTable, u16, u32 } from './common.js';
 
 export type RdefLayout = '4.0' | '5.0' | '5.1';
 
@@ -151,18 +151,18 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
   const bindings: RdefBinding[] = [];
   for (let i = 0; i < bindCount; i++) {
     const at = bindOffset + i * bindSize;
-    const nameAt = r.u32At(at);
+    const nameAt = u32(data, at);
     bindings.push({
       name: partStringAt(r, nameAt) ?? badPartString(r, nameAt, `binding ${i}'s name`),
-      type: r.u32At(at + 4),
-      returnType: r.u32At(at + 8),
-      dimension: r.u32At(at + 12),
-      numSamples: r.u32At(at + 16),
-      bindPoint: r.u32At(at + 20),
-      bindCount: r.u32At(at + 24),
-      flags: r.u32At(at + 28),
-      space: layout === '5.1' ? r.u32At(at + 32) : 0,
-      id: layout === '5.1' ? r.u32At(at + 36) : undefined,
+      type: u32(data, at + 4),
+      returnType: u32(data, at + 8),
+      dimension: u32(data, at + 12),
+      numSamples: u32(data, at + 16),
+      bindPoint: u32(data, at + 20),
+      bindCount: u32(data, at + 24),
+      flags: u32(data, at + 28),
+      space: layout === '5.1' ? u32(data, at + 32) : 0,
+      id: layout === '5.1' ? u32(data, at + 36) : undefined,
     });
   }
 
@@ -183,16 +183,16 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
     }
     requireTable(r, offset, 1, typeSize, 'type', offset);
     onPath.add(offset);
-    const memberCount = r.u16At(offset + 10);
-    const memberOffset = r.u32At(offset + 12);
+    const memberCount = u16(data, offset + 10);
+    const memberOffset = u32(data, offset + 12);
     requireTable(r, memberOffset, memberCount, memberSize, 'struct member', offset + 12);
     const members: RdefMember[] = [];
     for (let m = 0; m < memberCount; m++) {
       const at = memberOffset + m * memberSize;
-      const nameAt = r.u32At(at);
+      const nameAt = u32(data, at);
       const name = partStringAt(r, nameAt) ?? badPartString(r, nameAt, `member ${m}'s name`);
       path.push('.', name);
-      members.push({ name, type: readType(r.u32At(at + 4), depth + 1), offset: r.u32At(at + 8) });
+      members.push({ name, type: readType(u32(data, at + 4), depth + 1), offset: u32(data, at + 8) });
       path.length -= 2;
     }
     let name: string | undefined;
@@ -200,11 +200,11 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
     let baseClass: RdefType | undefined;
     const interfaces: RdefType[] = [];
     if (sm5) {
-      const subOffset = r.u32At(offset + 16);
-      const baseOffset = r.u32At(offset + 20);
-      const ifaceCount = r.u32At(offset + 24);
-      const ifaceOffset = r.u32At(offset + 28);
-      const nameOffset = r.u32At(offset + 32);
+      const subOffset = u32(data, offset + 16);
+      const baseOffset = u32(data, offset + 20);
+      const ifaceCount = u32(data, offset + 24);
+      const ifaceOffset = u32(data, offset + 28);
+      const nameOffset = u32(data, offset + 32);
       if (subOffset !== 0) {
         path.push(' (sub-type)');
         subType = readType(subOffset, depth + 1);
@@ -218,7 +218,7 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
       requireTable(r, ifaceOffset, ifaceCount, 4, 'interface', offset + 28);
       for (let k = 0; k < ifaceCount; k++) {
         path.push(` (interface ${k})`);
-        interfaces.push(readType(r.u32At(ifaceOffset + 4 * k), depth + 1));
+        interfaces.push(readType(u32(data, ifaceOffset + 4 * k), depth + 1));
         path.pop();
       }
       if (nameOffset !== 0) {
@@ -228,11 +228,11 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
     onPath.delete(offset);
     const t: RdefType = {
       offset,
-      class: r.u16At(offset),
-      type: r.u16At(offset + 2),
-      rows: r.u16At(offset + 4),
-      columns: r.u16At(offset + 6),
-      elements: r.u16At(offset + 8),
+      class: u16(data, offset),
+      type: u16(data, offset + 2),
+      rows: u16(data, offset + 4),
+      columns: u16(data, offset + 6),
+      elements: u16(data, offset + 8),
       members,
       name,
       subType,
@@ -254,18 +254,18 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
   const constantBuffers: RdefConstantBuffer[] = [];
   for (let i = 0; i < cbCount; i++) {
     const at = cbOffset + i * cbSize;
-    const cbName = partString(r, r.u32At(at), `constant buffer ${i}'s name`);
-    const varCount = r.u32At(at + 4);
-    const varOffset = r.u32At(at + 8);
-    const size = r.u32At(at + 12);
+    const cbName = partString(r, u32(data, at), `constant buffer ${i}'s name`);
+    const varCount = u32(data, at + 4);
+    const varOffset = u32(data, at + 8);
+    const size = u32(data, at + 12);
     requireTable(r, varOffset, varCount, varSize, `variable (of ${cbName})`, at + 4);
     const variables: RdefVariable[] = [];
     for (let v = 0; v < varCount; v++) {
       const va = varOffset + v * varSize;
-      const nameAt = r.u32At(va);
+      const nameAt = u32(data, va);
       const name = partStringAt(r, nameAt) ?? badPartString(r, nameAt, `variable ${v} of ${cbName}`);
-      const varSizeBytes = r.u32At(va + 8);
-      const defaultOffset = r.u32At(va + 20);
+      const varSizeBytes = u32(data, va + 8);
+      const defaultOffset = u32(data, va + 20);
       let defaultValue: Uint8Array | undefined;
       if (defaultOffset !== 0) {
         if (!(defaultOffset <= data.byteLength && varSizeBytes <= data.byteLength - defaultOffset)) {
@@ -279,18 +279,18 @@ export function readRdef(data: Uint8Array, base = 0): Rdef {
       }
       variables.push({
         name,
-        startOffset: r.u32At(va + 4),
+        startOffset: u32(data, va + 4),
         size: varSizeBytes,
-        flags: r.u32At(va + 12),
-        type: typeOf(r.u32At(va + 16), cbName, name),
+        flags: u32(data, va + 12),
+        type: typeOf(u32(data, va + 16), cbName, name),
         defaultValue,
-        startTexture: sm5 ? r.i32At(va + 24) : -1,
-        textureSize: sm5 ? r.u32At(va + 28) : 0,
-        startSampler: sm5 ? r.i32At(va + 32) : -1,
-        samplerSize: sm5 ? r.u32At(va + 36) : 0,
+        startTexture: sm5 ? i32(data, va + 24) : -1,
+        textureSize: sm5 ? u32(data, va + 28) : 0,
+        startSampler: sm5 ? i32(data, va + 32) : -1,
+        samplerSize: sm5 ? u32(data, va + 36) : 0,
       });
     }
-    constantBuffers.push({ name: cbName, variables, size, flags: r.u32At(at + 16), type: r.u32At(at + 20) });
+    constantBuffers.push({ name: cbName, variables, size, flags: u32(data, at + 16), type: u32(data, at + 20) });
   }
   return { layout, target, flags, creator, constantBuffers, bindings, rd11Extra };
 }

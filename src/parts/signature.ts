@@ -6,7 +6,7 @@
 
 import { ByteReader } from '../binary/reader.js';
 import { hex } from '../errors.js';
-import { badPartString, partStringAt } from './common.js';
+import { badPartString, partStringAt, u32 } from './common.js';
 
 export type SignatureKind = 'ISGN' | 'OSGN' | 'PCSG' | 'OSG5' | 'ISG1' | 'OSG1' | 'PSG1';
 
@@ -76,9 +76,9 @@ export function readSignature(kind: SignatureKind, data: Uint8Array, base = 0): 
   const elements: SignatureElement[] = [];
   for (let i = 0; i < count; i++) {
     let at = first + i * layout.size;
-    const stream = layout.stream ? r.u32At(at, 'the stream') : 0;
+    const stream = layout.stream ? u32(data, at) : 0;
     if (layout.stream) at += 4;
-    const nameOffset = r.u32At(at, 'the name offset');
+    const nameOffset = u32(data, at);
     if (nameOffset < recordsEnd) {
       throw r.fail(
         'E207_PART_BAD_VALUE',
@@ -89,14 +89,14 @@ export function readSignature(kind: SignatureKind, data: Uint8Array, base = 0): 
     lowestName = Math.min(lowestName, nameOffset);
     elements.push({
       semanticName: partStringAt(r, nameOffset) ?? badPartString(r, nameOffset, `element ${i}'s name`),
-      semanticIndex: r.u32At(at + 4),
-      systemValue: r.u32At(at + 8),
-      componentType: r.u32At(at + 12),
-      register: r.u32At(at + 16),
-      mask: r.u8At(at + 20),
-      readWriteMask: r.u8At(at + 21),
+      semanticIndex: u32(data, at + 4),
+      systemValue: u32(data, at + 8),
+      componentType: u32(data, at + 12),
+      register: u32(data, at + 16),
+      mask: data[at + 20]!,
+      readWriteMask: data[at + 21]!,
       stream,
-      minPrecision: layout.minPrecision ? r.u32At(at + 24) : 0,
+      minPrecision: layout.minPrecision ? u32(data, at + 24) : 0,
     });
   }
   if (lowestName !== recordsEnd) {
