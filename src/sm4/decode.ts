@@ -31,6 +31,14 @@ const SMALL_INDICES: readonly OperandIndex[] = Array.from({ length: SMALL_INDEX_
 );
 const SMALL_INDEX_LISTS: readonly (readonly OperandIndex[])[] = SMALL_INDICES.map((x) => Object.freeze([x]));
 
+/**
+ * Each ordinary opcode's operand letters (`dst + src`), joined once here rather than per
+ * instruction; '' where the opcode has a layout or no row.
+ */
+const FORMATS: readonly string[] = OPCODES.map((info) =>
+  info === undefined || info.layout !== undefined ? '' : info.dst + info.src,
+);
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** Program types; 0xFFF0 is a library function (a LIBF part of an fxc lib_* build), listed as lib_M_N. */
@@ -179,21 +187,15 @@ function decodeInstruction(c: Cursor, start: number, programEnd: number, index: 
     (extended as ExtendedOpcode[]).push({ token: e, type: e & 0x3f });
     ext = e >>> 31;
   }
-  const operands: Operand[] = [];
+  let operands: readonly Operand[];
   let values: number[] | readonly never[] = NONE;
-  if (info.layout === undefined) {
-    const format = info.dst + info.src;
-    for (let i = 0; i < format.length; i++) {
-      if (c.pos >= c.end)
-        throw c.fail('E304_OPERAND_COUNT', `${info.name} has ${i} operands but its format needs ${format.length}`);
-      const op = readOperand(c);
-      checkSlot(c, info, format[i]!, op, i);
-      operands.push(op);
-    }
-  } else {
-    const list: number[] = [];
-    readLayout(c, info, is51, operands, list);
-    values = list;
+  if (info.layout === undefined) operands = readOperands(c, info, FORMATS[opcode]!);
+  else {
+    const list: Operand[] = [];
+    const words: number[] = [];
+    readLayout(c, info, is51, list, words);
+    operands = list;
+    values = words;
   }
   // fxc writes these opcodes one word longer than their operands (samplepos and the sample_*_s
   // forms; the word is 0, or 0x2000 after sample_d_cl_s): kept as a value so the decode stays lossless.
@@ -204,6 +206,48 @@ function decodeInstruction(c: Cursor, start: number, programEnd: number, index: 
       `${info.name} ends at word ${c.pos} but its length says word ${c.end} (${c.end - c.pos} words left over)`,
     );
   return { index, word: start, length, opcode, token, extended, operands, values: values.length ? values : NONE };
+}
+
+/**
+ * Reads the operands of an ordinary instruction into a list of exactly their number: an array
+ * literal's elements are evaluated in order, and pushing onto `[]` would allocate room for 17.
+ * Most formats have one to five operands; none have none (a shared empty list).
+ */
+function readOperands(c: Cursor, info: OpcodeInfo, format: string): readonly Operand[] {
+  switch (format.length) {
+    case 0:
+      return NONE;
+    case 1:
+      return [slot(c, info, format, 0)];
+    case 2:
+      return [slot(c, info, format, 0), slot(c, info, format, 1)];
+    case 3:
+      return [slot(c, info, format, 0), slot(c, info, format, 1), slot(c, info, format, 2)];
+    case 4:
+      return [slot(c, info, format, 0), slot(c, info, format, 1), slot(c, info, format, 2), slot(c, info, format, 3)];
+    case 5:
+      return [
+        slot(c, info, format, 0),
+        slot(c, info, format, 1),
+        slot(c, info, format, 2),
+        slot(c, info, format, 3),
+        slot(c, info, format, 4),
+      ];
+    default: {
+      const list: Operand[] = [];
+      for (let i = 0; i < format.length; i++) list.push(slot(c, info, format, i));
+      return list;
+    }
+  }
+}
+
+/** Reads operand `i` of an ordinary instruction and checks it against its format letter. */
+function slot(c: Cursor, info: OpcodeInfo, format: string, i: number): Operand {
+  if (c.pos >= c.end)
+    throw c.fail('E304_OPERAND_COUNT', `${info.name} has ${i} operands but its format needs ${format.length}`);
+  const op = readOperand(c);
+  checkSlot(c, info, format[i]!, op, i);
+  return op;
 }
 
 function readLayout(c: Cursor, info: OpcodeInfo, is51: boolean, operands: Operand[], values: number[]): void {
@@ -290,23 +334,20 @@ function readOperand(c: Cursor): Operand {
     }
     ext = e >>> 31;
   }
-  let values: number[] | undefined;
+  let values: readonly number[] | undefined;
   if (type === 4 || type === 5) {
     // immediate32: one word per component; immediate64: a double (two words) per pair of lanes.
-    const n =
-      type === 4
-        ? numComponents === 1
-          ? 1
-          : numComponents === 2
-            ? 4
-            : 0
-        : numComponents === 1
-          ? 2
-          : numComponents === 2
-            ? 4
-            : 0;
-    values = [];
-    for (let i = 0; i < n; i++) values.push(c.next('an immediate value'));
+    // Lists of exactly their length (array literals evaluate their elements in order).
+    if (numComponents === 2)
+      values = [
+        c.next('an immediate value'),
+        c.next('an immediate value'),
+        c.next('an immediate value'),
+        c.next('an immediate value'),
+      ];
+    else if (numComponents === 0) values = NONE;
+    else if (type === 4) values = [c.next('an immediate value')];
+    else values = [c.next('an immediate value'), c.next('an immediate value')];
   }
   // The common case, one small immediate index (r3, o0, v1), shares a frozen list.
   if (dims === 1 && ((token >>> 22) & 7) === 0 && c.pos < c.end && c.words[c.pos]! < SMALL_INDEX_COUNT) {
@@ -327,20 +368,15 @@ function readOperand(c: Cursor): Operand {
       values,
     );
   }
-  const indices: OperandIndex[] = dims === 0 ? (NONE as never as OperandIndex[]) : [];
-  for (let d = 0; d < dims; d++) {
-    const rep = (token >>> (22 + d * 3)) & 7;
-    if (rep > 4) throw c.fail('E306_INDEX_REPRESENTATION', `operand index ${d} has representation ${rep}`);
-    let imm = 0;
-    let immHi = 0;
-    if (rep === 0 || rep === 3) imm = c.next('an index');
-    else if (rep === 1 || rep === 4) {
-      immHi = c.next('an index');
-      imm = c.next('an index');
-    }
-    if (rep >= 2) indices.push({ rep, imm, immHi, rel: readOperand(c) });
-    else indices.push(rep === 0 && imm < SMALL_INDEX_COUNT ? SMALL_INDICES[imm]! : { rep, imm, immHi });
-  }
+  // Exact-length lists of the indices, read in order (dims is 0 to 3).
+  const indices: readonly OperandIndex[] =
+    dims === 0
+      ? NONE
+      : dims === 1
+        ? [readIndex(c, token, 0)]
+        : dims === 2
+          ? [readIndex(c, token, 0), readIndex(c, token, 1)]
+          : [readIndex(c, token, 0), readIndex(c, token, 1), readIndex(c, token, 2)];
   return operand(
     token,
     type,
@@ -356,6 +392,21 @@ function readOperand(c: Cursor): Operand {
     word,
     values,
   );
+}
+
+/** Reads index `d` of the operand whose token is `token`. */
+function readIndex(c: Cursor, token: number, d: number): OperandIndex {
+  const rep = (token >>> (22 + d * 3)) & 7;
+  if (rep > 4) throw c.fail('E306_INDEX_REPRESENTATION', `operand index ${d} has representation ${rep}`);
+  let imm = 0;
+  let immHi = 0;
+  if (rep === 0 || rep === 3) imm = c.next('an index');
+  else if (rep === 1 || rep === 4) {
+    immHi = c.next('an index');
+    imm = c.next('an index');
+  }
+  if (rep >= 2) return { rep, imm, immHi, rel: readOperand(c) };
+  return rep === 0 && imm < SMALL_INDEX_COUNT ? SMALL_INDICES[imm]! : { rep, imm, immHi };
 }
 
 /** Every operand is built here, so all share one object shape. */
