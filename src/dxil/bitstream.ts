@@ -46,11 +46,6 @@ const enum Enc {
   Blob = 5,
 }
 
-interface AbbrevOp {
-  readonly enc: Enc;
-  readonly value: number;
-}
-
 /**
  * An abbreviation as the record reader uses it: its scalar operands (the record code first) as two
  * parallel lists, then at most one array (of one scalar element encoding) or blob, which the
@@ -66,6 +61,8 @@ interface Abbrev {
 }
 
 const NO_SKIP: ReadonlySet<number> = new Set();
+/** The abbreviations of a block that has none (never pushed to: a block's own list is a copy). */
+const NO_ABBREVS: Abbrev[] = [];
 const POW2 = Array.from({ length: 64 }, (_, i) => 2 ** i);
 /** MASK[n]: the low n bits (0..32). */
 const MASK = Array.from({ length: 33 }, (_, n) => (n === 0 ? 0 : 0xffffffff >>> (32 - n)));
@@ -114,6 +111,8 @@ export class BitstreamReader {
   failReason = '';
   failBit = 0;
   private readonly blockInfo = new Map<number, Abbrev[]>();
+  /** BLOCKINFO lists that blocks have taken as their own abbreviations (never pushed to again). */
+  private readonly lent = new Set<Abbrev[]>();
   /** The scalar operands of an abbreviated record read before its array. */
   private readonly head: number[] = [];
   /** Byte offset of the stream in the container, for error messages. */
@@ -326,8 +325,10 @@ export class BitstreamReader {
     const blockEnd = this.bit + words * 32;
     const items: (BitRecord | BitBlock)[] = [];
     const block = new Blk(id, items, start);
+    // The block's abbreviations: BLOCKINFO's for its id, shared until the block defines its own.
     const inherited = this.blockInfo.get(id);
-    const abbrevs: Abbrev[] = inherited ? inherited.slice() : [];
+    let abbrevs: Abbrev[] = inherited ?? NO_ABBREVS;
+    if (inherited) this.lent.add(inherited);
     let curBID = -1; // BLOCKINFO's SETBID target
     for (;;) {
       if (this.failCode !== undefined) return undefined;
@@ -408,18 +409,30 @@ export class BitstreamReader {
           return undefined;
         }
         let list = this.blockInfo.get(curBID);
-        if (!list) this.blockInfo.set(curBID, (list = []));
+        // A list an open block reads from is left as it is: later definitions go to a copy.
+        if (!list || this.lent.has(list)) this.blockInfo.set(curBID, (list = list ? list.slice() : []));
         list.push(ab);
-      } else abbrevs.push(ab);
+      } else {
+        if (abbrevs === inherited || abbrevs === NO_ABBREVS) abbrevs = abbrevs.slice();
+        abbrevs.push(ab);
+      }
     }
   }
 
+  /** An abbreviation definition's operands as read (encodings and values), before its checks. */
+  private readonly defEncs: Enc[] = [];
+  private readonly defValues: number[] = [];
+
   private readAbbrevDef(): Abbrev | undefined {
     const n = this.vbr(5);
-    const ops: AbbrevOp[] = [];
+    // The operands go to two scratch lists (no object per operand), checked, then copied out.
+    const es = this.defEncs;
+    const vs = this.defValues;
+    let len = 0;
     for (let i = 0; i < n && this.failCode === undefined; i++) {
       if (this.read(1)) {
-        ops.push({ enc: Enc.Literal, value: this.vbr(8) });
+        es[len] = Enc.Literal;
+        vs[len++] = this.vbr(8);
         continue;
       }
       const enc = this.read(3);
@@ -429,53 +442,55 @@ export class BitstreamReader {
           this.fail('E402_BITCODE_ABBREV', `an abbreviation operand has width ${value}`);
           return undefined;
         }
-        ops.push({ enc, value });
+        es[len] = enc;
+        vs[len++] = value;
       } else if (enc === Enc.Array || enc === Enc.Char6 || enc === Enc.Blob) {
-        ops.push({ enc, value: 0 });
+        es[len] = enc;
+        vs[len++] = 0;
       } else {
         this.fail('E402_BITCODE_ABBREV', `an abbreviation operand has encoding ${enc}`);
         return undefined;
       }
     }
-    if (ops.length === 0 && this.failCode === undefined) {
+    if (len === 0 && this.failCode === undefined) {
       this.fail('E402_BITCODE_ABBREV', 'an abbreviation has no operands');
       return undefined;
     }
-    for (let i = 0; i < ops.length; i++) {
-      const o = ops[i]!;
-      if (
-        o.enc === Enc.Array &&
-        (i !== ops.length - 2 || ops[i + 1]!.enc === Enc.Array || ops[i + 1]!.enc === Enc.Blob)
-      ) {
+    for (let i = 0; i < len; i++) {
+      const e = es[i]!;
+      if (e === Enc.Array && (i !== len - 2 || es[i + 1] === Enc.Array || es[i + 1] === Enc.Blob)) {
         this.fail('E402_BITCODE_ABBREV', 'an array operand is not second to last with a scalar element');
         return undefined;
       }
-      if (o.enc === Enc.Blob && i !== ops.length - 1) {
+      if (e === Enc.Blob && i !== len - 1) {
         this.fail('E402_BITCODE_ABBREV', 'a blob operand is not last');
         return undefined;
       }
     }
     if (this.failCode !== undefined) return undefined;
     // The checks above leave an array second to last (its element last) or a blob last.
-    const encs: Enc[] = [];
-    const values: number[] = [];
     let tail = Enc.Literal;
     let eltEnc = Enc.Literal;
     let eltValue = 0;
-    for (let i = 0; i < ops.length; i++) {
-      const o = ops[i]!;
-      if (o.enc === Enc.Array) {
+    let k = 0;
+    for (; k < len; k++) {
+      const e = es[k]!;
+      if (e === Enc.Array) {
         tail = Enc.Array;
-        eltEnc = ops[i + 1]!.enc;
-        eltValue = ops[i + 1]!.value;
+        eltEnc = es[k + 1]!;
+        eltValue = vs[k + 1]!;
         break;
       }
-      if (o.enc === Enc.Blob) {
+      if (e === Enc.Blob) {
         tail = Enc.Blob;
         break;
       }
-      encs.push(o.enc);
-      values.push(o.value);
+    }
+    const encs = new Array<Enc>(k);
+    const values = new Array<number>(k);
+    for (let i = 0; i < k; i++) {
+      encs[i] = es[i]!;
+      values[i] = vs[i]!;
     }
     return { encs, values, tail, eltEnc, eltValue };
   }
