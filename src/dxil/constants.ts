@@ -47,12 +47,12 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
         break;
       case 7:
         c = new Constant(cur, 'aggregate');
-        c.opIds = o.slice();
+        c.opIds = o; // the record's own list, read by nothing else
         break;
       case 8:
       case 9:
         c = new Constant(cur, r.code === 8 ? 'string' : 'cstring');
-        c.bytes = o.slice();
+        c.bytes = o;
         break;
       case 22:
         c = new Constant(cur, 'data');

@@ -43,6 +43,9 @@ const FN = {
   CMPXCHG: 46,
 } as const;
 
+/** Binop opcodes with a floating-point form (add, sub, mul, sdiv, srem: 0, 1, 2, 4, 6) as bits. */
+const FP_BINOPS = 0b1010111;
+
 /**
  * An operand whose value is not defined yet when its instruction is read (a forward reference, or
  * metadata not read yet): resolved once the whole body is read. Every other operand is resolved
@@ -268,7 +271,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         // LLVM's getDecodedBinaryOpcode: udiv, urem, the shifts and the bitwise operations have no
         // floating-point form, and no opcode follows xor (12).
         const sub = o[ai]!;
-        if (sub > 12 || (lt.isFPOrFPVector() && ![0, 1, 2, 4, 6].includes(sub)))
+        if (sub > 12 || (lt.isFPOrFPVector() && ((FP_BINOPS >>> sub) & 1) === 0))
           throw fail('E404_BITCODE_RECORD', `binop opcode ${sub} does not apply to a ${typeWords(lt)}`);
         inst = new Instruction('binop', lt);
         inst.sub = o[ai++]!;

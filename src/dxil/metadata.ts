@@ -34,6 +34,10 @@ export const DI_NODES: Readonly<Record<number, string>> = {
 
 export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[], _values: readonly Value[]): void {
   const items = b.items;
+  // Entries and named nodes before these were checked when their own block ended, against a list
+  // no longer than this one is now (it only grows while they are in it): only this block's are.
+  const listStart = list.length;
+  const namedStart = mr.m.named.length;
   for (let k = 0; k < items.length; k++) {
     const it = items[k]!;
     if (isBlock(it)) continue;
@@ -48,14 +52,14 @@ export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[
         break;
       case 3: // NODE
       case 5: // DISTINCT_NODE
-        list.push({ k: 'node', distinct: it.code === 5, ops: o.slice() });
+        list.push({ k: 'node', distinct: it.code === 5, ops: o });
         break;
       case 4: {
         // NAME, then NAMED_NODE
         const next = items[k + 1];
         if (!next || isBlock(next) || next.code !== 10)
           throw mr.fail('E404_BITCODE_RECORD', 'a metadata name is not followed by its named node');
-        mr.m.named.push({ name: chars(o), ops: next.ops.slice() });
+        mr.m.named.push({ name: chars(o), ops: next.ops });
         k++;
         break;
       }
@@ -68,21 +72,29 @@ export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[
       default: {
         const di = DI_NODES[it.code];
         if (!di) throw mr.fail('E408_BITCODE_UNSUPPORTED', `metadata record code ${it.code} is not supported`);
-        list.push({ k: 'node', distinct: (o[0] ?? 0) !== 0, ops: [], di, record: o.slice() });
+        list.push({ k: 'node', distinct: (o[0] ?? 0) !== 0, ops: [], di, record: o });
         break;
       }
     }
   }
   // Node operands must name metadata read by now (the writer orders operands first, or forward
   // within the block); check them so the printer never meets a dangling id.
-  for (const md of list) {
+  const n = list.length;
+  for (let k = listStart; k < n; k++) {
+    const md = list[k]!;
     if (md.k !== 'node') continue;
-    for (const id of md.ops)
-      if (id - 1 >= list.length)
+    const ops = md.ops;
+    for (let j = 0; j < ops.length; j++) {
+      const id = ops[j]!;
+      if (id - 1 >= n)
         throw mr.fail('E405_BITCODE_FORWARD_REF', `a metadata node refers to metadata ${id - 1}, never defined`);
+    }
   }
-  for (const n of mr.m.named)
-    for (const id of n.ops)
-      if (id >= list.length)
-        throw mr.fail('E405_BITCODE_FORWARD_REF', `named metadata !${n.name} refers to metadata ${id}, never defined`);
+  const named = mr.m.named;
+  for (let k = namedStart; k < named.length; k++) {
+    const nm = named[k]!;
+    for (const id of nm.ops)
+      if (id >= n)
+        throw mr.fail('E405_BITCODE_FORWARD_REF', `named metadata !${nm.name} refers to metadata ${id}, never defined`);
+  }
 }
