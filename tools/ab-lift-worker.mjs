@@ -1,0 +1,102 @@
+// The measuring half of tools/ab-lift.ts, in plain JavaScript so that it runs under plain `node`:
+// under tsx the tree in the checkout is loaded through tsx's hooks and the other tree is not, and
+// that alone made identical code measure 10 to 13% apart (an A/A run, 2026-12-05).
+//
+//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY FOLDER...
+//
+// ORDER: `base-first` or `new-first`, which tree is imported first (the one imported second measured
+// about 4% faster in A/A runs either way; ab-lift.ts runs both orders and takes their geometric
+// mean). Prints one JSON object: programs compared, those that differ, and each round's rate per
+// CPU-second of each tree.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [baseRoot, newRoot, order, roundsArg, everyArg, ...folders] = process.argv.slice(2);
+
+async function load(root) {
+  const url = (p) => pathToFileURL(resolve(root, 'dist/src', p)).href;
+  const container = await import(url('container/container.js'));
+  const lift = await import(url('lift/lift.js'));
+  const wgsl = await import(url('wgsl/index.js'));
+  return { parse: container.parseContainer, lift: lift.liftContainer, emit: wgsl.emitWgsl };
+}
+
+let base;
+let next;
+if (order === 'new-first') {
+  next = await load(newRoot);
+  base = await load(baseRoot);
+} else {
+  base = await load(baseRoot);
+  next = await load(newRoot);
+}
+
+const files = [];
+const walk = (d) => {
+  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (e.isFile() && p.endsWith('.dxbc')) files.push(p);
+  }
+};
+for (const f of folders) walk(f);
+
+const inputs = [];
+const different = [];
+let identical = 0;
+let seen = 0;
+for (const path of files) {
+  const b = readFileSync(path);
+  const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  let a;
+  try {
+    a = base.emit(base.lift(base.parse(bytes)));
+  } catch {
+    continue; // refused by the base: not timed
+  }
+  let n;
+  try {
+    n = next.emit(next.lift(next.parse(bytes)));
+  } catch (e) {
+    n = `refused: ${String(e)}`;
+  }
+  if (a === n) identical++;
+  else different.push(path);
+  if (seen++ % Number(everyArg) === 0) inputs.push(bytes);
+}
+
+// A round times both trees over every input in slices of 32, the two back to back on each slice and
+// in turns which goes first, so a change of the machine's speed within a round falls on both alike.
+const SLICE = 32;
+const cpuNow = () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
+const round = () => {
+  let ta = 0;
+  let tb = 0;
+  for (let k = 0, turn = 0; k < inputs.length; k += SLICE, turn++) {
+    const slice = inputs.slice(k, k + SLICE);
+    for (const which of turn % 2 === 0 ? [0, 1] : [1, 0]) {
+      const t = which === 0 ? base : next;
+      const c0 = cpuNow();
+      for (const bytes of slice) t.emit(t.lift(t.parse(bytes)));
+      const c = cpuNow() - c0;
+      if (which === 0) ta += c;
+      else tb += c;
+    }
+  }
+  return [inputs.length / (ta / 1e6), inputs.length / (tb / 1e6)];
+};
+const rates = { base: [], next: [] };
+if (different.length === 0 && inputs.length > 0) {
+  round(); // warm-up
+  for (let r = 0; r < Number(roundsArg); r++) {
+    const [a, b] = round();
+    rates.base.push(a);
+    rates.next.push(b);
+  }
+}
+console.log(JSON.stringify({ identical, different, programs: inputs.length, ...rates }));
