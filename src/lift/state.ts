@@ -134,7 +134,7 @@ export class Lifter {
   sel = (cond: ExprId, accept: ExprId, reject: ExprId): ExprId => this.e({ op: 'select', cond, accept, reject });
   bitcast = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'bitcast', to, value });
   math = (fn: Parameters<typeof mathOp>[0], ...args: ExprId[]): ExprId => mathOp(fn, args, this.f);
-  swz = (vector: ExprId, pattern: number[]): ExprId => this.e({ op: 'swizzle', vector, pattern });
+  swz = (vector: ExprId, pattern: readonly number[]): ExprId => this.e({ op: 'swizzle', vector, pattern });
   load = (pointer: ExprId): ExprId => this.e({ op: 'load', pointer });
   member = (base: ExprId, index: number): ExprId => this.e({ op: 'member', base, index });
   access = (base: ExprId, index: ExprId): ExprId => this.e({ op: 'access', base, index });
@@ -249,14 +249,25 @@ export class Lifter {
       return this.refuse('double precision', '64-bit immediate');
     } else {
       const reg = this.registerValue(op);
-      const comps: number[] = [];
+      // The lanes read, as a shared pattern (no array made a read: see PATTERNS).
+      let key = 0;
       let identity = lanes.length === 4;
       for (let k = 0; k < lanes.length; k++) {
         const c = op.numComponents === 1 ? 0 : (op.swizzle[lanes[k] as number] ?? 0);
-        comps.push(c);
+        key = key * 5 + c + 1;
         if (c !== k) identity = false;
       }
-      const raw = identity ? reg : this.swz(reg, comps);
+      let raw = reg;
+      if (!identity) {
+        let pattern = PATTERNS[key];
+        if (pattern === undefined) {
+          const comps: number[] = [];
+          for (let k = 0; k < lanes.length; k++)
+            comps.push(op.numComponents === 1 ? 0 : (op.swizzle[lanes[k] as number] ?? 0));
+          pattern = PATTERNS[key] = comps;
+        }
+        raw = this.swz(reg, pattern);
+      }
       v = type === 'u32' ? raw : this.bitcast(type, raw);
     }
     return this.modifiers(op, type, v);
@@ -363,7 +374,7 @@ export class Lifter {
     }
     const t = this.f.bind(regName(op), v);
     for (let k = 0; k < lanes.length; k++)
-      this.f.stmt({ op: 'store', pointer: this.member(pointer, lanes[k] as number), value: this.swz(t, [k]) });
+      this.f.stmt({ op: 'store', pointer: this.member(pointer, lanes[k] as number), value: this.swz(t, LANE[k]!) });
   }
 
   /**
@@ -397,6 +408,16 @@ export class Lifter {
     return this.bin(nonZero ? 'ne' : 'eq', x, this.u32(0));
   }
 }
+
+/**
+ * Swizzle patterns of one to four lanes, each 0 to 3, shared between expressions (an IR pattern is
+ * read-only), by key: the lanes in base 5 (`key * 5 + lane + 1`, so lengths stay apart). A source
+ * read makes one in most lifted instructions.
+ */
+const PATTERNS: (readonly number[] | undefined)[] = [];
+
+/** The one-lane patterns [0] .. [3]. */
+const LANE: readonly (readonly number[])[] = [[0], [1], [2], [3]];
 
 export function regName(op: Operand): string {
   const n = op.indices[0]?.imm ?? 0;

@@ -26,6 +26,8 @@
 //   statement's own text starts and resumes, turned into lines once the function is written.
 
 import {
+  blockHolds,
+  HOLDS_SUBGROUP,
   originList,
   type Binding,
   type Block,
@@ -267,6 +269,31 @@ class Emitter {
     return text;
   }
 
+  /** `T(` and `bitcast<T>(` of resolved types, and `T(` of a type by id, made once each: a
+   * constructor, conversion or bitcast opens a tenth of a lifted program's expressions. (By id
+   * apart: a struct by id prints the namer's name, a resolved one its own.) */
+  private readonly opens = new Map<Type, string>();
+  private readonly bitcastOpens = new Map<Type, string>();
+  private readonly idOpens: (string | undefined)[] = [];
+
+  private typeOpen(t: Type): string {
+    let text = this.opens.get(t);
+    if (text === undefined) {
+      text = `${this.typeOf(t)}(`;
+      this.opens.set(t, text);
+    }
+    return text;
+  }
+
+  private bitcastOpen(t: Type): string {
+    let text = this.bitcastOpens.get(t);
+    if (text === undefined) {
+      text = `bitcast<${this.typeOf(t)}>(`;
+      this.bitcastOpens.set(t, text);
+    }
+    return text;
+  }
+
   private typeText(t: Type, id?: number): string {
     switch (t.kind) {
       case 'scalar':
@@ -346,8 +373,10 @@ class Emitter {
       letNames,
       types,
       isConst: new Uint8Array(f.exprs.length),
-      litPlain: [],
-      litRuntime: [],
+      // Sized up front: a first write far past an empty array's end turns it into a dictionary.
+      litPlain: new Array<string | undefined>(f.exprs.length),
+      litRuntime: new Array<string | undefined>(f.exprs.length),
+      refs: new Array<string | undefined>(f.exprs.length),
       scope,
       uniform: this.uniformPlan.get(index),
     };
@@ -573,12 +602,13 @@ class Emitter {
 
   /** Appends a pointer expression as a WGSL reference (no `&`). */
   private putRef(ctx: FnCtx, h: ExprId): void {
+    const text = this.refText(ctx, h);
+    if (text !== undefined) {
+      this.s += text;
+      return;
+    }
     const e = ctx.f.exprs[h] as Expr;
-    if (e.op === 'local') this.s += ctx.localNames[e.local] ?? '?';
-    else if (e.op === 'global') {
-      if (this.views?.has(e.global)) throw new ViewMiss(e.global);
-      this.s += this.globalNames[e.global] ?? '?';
-    } else if (e.op === 'access') {
+    if (e.op === 'access') {
       this.putRef(ctx, e.base);
       this.s += '[';
       this.put(ctx, e.index, false);
@@ -587,6 +617,30 @@ class Emitter {
       this.putRef(ctx, e.base);
       this.s += this.memberText(ctx, e.base, e.index);
     } else throw new Error(`expression %${h} (${e.op}) is not a reference`);
+  }
+
+  /**
+   * The whole text of a reference that holds no computed index (a variable, or constant-indexed
+   * parts of one: `r0.x`, `o[1].y`), made once per expression; undefined for any other (an
+   * `access`, or a part of one, is printed piece by piece). A viewed global is never cached: its
+   * reads go through the view, and any other use of it is the view's miss.
+   */
+  private refText(ctx: FnCtx, h: ExprId): string | undefined {
+    const known = ctx.refs[h];
+    if (known !== undefined) return known;
+    const e = ctx.f.exprs[h] as Expr;
+    let text: string | undefined;
+    if (e.op === 'local') text = ctx.localNames[e.local] ?? '?';
+    else if (e.op === 'global') {
+      if (this.views?.has(e.global)) throw new ViewMiss(e.global);
+      text = this.globalNames[e.global] ?? '?';
+    } else if (e.op === 'member') {
+      const base = this.refText(ctx, e.base);
+      if (base === undefined) return undefined;
+      text = base + this.memberText(ctx, e.base, e.index);
+    } else return undefined;
+    if (this.views === undefined) ctx.refs[h] = text;
+    return text;
   }
 
   private memberText(ctx: FnCtx, base: ExprId, index: number): string {
@@ -711,20 +765,20 @@ class Emitter {
         this.s += this.constant(e.constant);
         return;
       case 'compose':
-        this.s += `${this.type(e.type)}(`;
+        this.s += this.idOpens[e.type] ??= `${this.type(e.type)}(`;
         this.putList(ctx, e.parts, rt);
         this.s += ')';
         return;
       case 'splat': {
         const t = ctx.types[h] as Resolved;
-        this.s += `${this.typeOf(t.type)}(`;
+        this.s += this.typeOpen(t.type);
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;
       }
       case 'swizzle':
         this.put(ctx, e.vector, rt);
-        this.s += `.${swizzleText(e.pattern)}`;
+        this.s += swizzleText(e.pattern);
         return;
       case 'arg':
         this.s += ctx.argNames[e.index] ?? '?';
@@ -795,14 +849,14 @@ class Emitter {
         return;
       case 'bitcast': {
         const t = ctx.types[h] as Resolved;
-        this.s += `bitcast<${this.typeOf(t.type)}>(`;
+        this.s += this.bitcastOpen(t.type);
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;
       }
       case 'convert': {
         const t = ctx.types[h] as Resolved;
-        this.s += `${this.typeOf(t.type)}(`;
+        this.s += this.typeOpen(t.type);
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;
@@ -972,22 +1026,27 @@ interface FnCtx {
   /** Literal texts by expression, plain and through the identity helper. */
   readonly litPlain: (string | undefined)[];
   readonly litRuntime: (string | undefined)[];
+  /** Reference texts by expression: a variable's name and its constant-indexed parts (`r0.x`,
+   * `o[1]`), made once each (the IR builder shares these expressions between their readers). */
+  readonly refs: (string | undefined)[];
 }
 
 const LANE_MEMBER: readonly string[] = ['.x', '.y', '.z', '.w'];
 
-/** Swizzle letters by pattern, for patterns of one to four lanes (the common case, cached). */
+/** `.` and the swizzle letters, by pattern, for patterns of one to four lanes (the common case,
+ * cached: a swizzle is a fifth of a lifted program's expressions). */
 const SWIZZLES = new Map<number, string>();
 
 function swizzleText(pattern: readonly number[]): string {
   let key = 0;
-  for (const c of pattern) {
-    if (!(c >= 0 && c <= 3)) return pattern.map((k) => 'xyzw'[k]).join('');
+  for (let k = 0; k < pattern.length; k++) {
+    const c = pattern[k] as number;
+    if (!(c >= 0 && c <= 3)) return `.${pattern.map((k) => 'xyzw'[k]).join('')}`;
     key = key * 5 + c + 1;
   }
   let text = SWIZZLES.get(key);
   if (text === undefined) {
-    text = pattern.map((k) => 'xyzw'[k]).join('');
+    text = `.${pattern.map((k) => 'xyzw'[k]).join('')}`;
     SWIZZLES.set(key, text);
   }
   return text;
@@ -1242,18 +1301,10 @@ function subgroupCall(s: Extract<Stmt, { op: 'subgroup' }>, x: (h: ExprId) => st
 
 /** Whether a module needs WGSL's subgroups extension: a subgroup statement or builtin anywhere. */
 export function usesSubgroups(m: Module): boolean {
-  const inBlock = (b: Block): boolean =>
-    b.some(
-      (s) =>
-        s.op === 'subgroup' ||
-        (s.op === 'if' && (inBlock(s.accept) || inBlock(s.reject))) ||
-        (s.op === 'loop' && inBlock(s.body)) ||
-        (s.op === 'switch' && s.cases.some((c) => inBlock(c.body))),
-    );
   const sub = (b: Binding | undefined): boolean => b?.kind === 'builtin' && b.builtin.startsWith('subgroup_');
   return m.functions.some(
     (f) =>
-      inBlock(f.body) ||
+      blockHolds(f.body, HOLDS_SUBGROUP) ||
       f.args.some((a) => {
         const t = m.types[a.type];
         return sub(a.binding) || (t?.kind === 'struct' && t.members.some((mm) => sub(mm.binding)));
