@@ -557,3 +557,62 @@ export interface Module {
   readonly functions: readonly Function[];
   readonly entryPoints: readonly EntryPoint[];
 }
+
+/** The statement kinds blockHolds answers for (bits of its mask). */
+export const HOLDS_BARRIER = 1;
+export const HOLDS_SUBGROUP = 2;
+/** `emit` or `cut` (a geometry program's output). */
+export const HOLDS_EMIT = 4;
+export const HOLDS_CALL = 8;
+
+/** Per block asked of (blocks are never changed once built): what it holds, nested blocks included. */
+const HOLDS = new WeakMap<Block, number>();
+
+/**
+ * Whether block `b` (its nested blocks included) holds a statement of any of the kinds in `mask`
+ * (HOLDS_*). The answer for every kind is found in one walk and kept for the block asked of (a
+ * function's body, in practice; nested blocks are walked, not kept), so the passes and the emitter
+ * that each ask of every function (a barrier? a subgroup operation? an emit?) walk a function's
+ * statements once between them.
+ */
+export function blockHolds(b: Block, mask: number): boolean {
+  let bits = HOLDS.get(b);
+  if (bits === undefined) {
+    bits = holds(b);
+    HOLDS.set(b, bits);
+  }
+  return (bits & mask) !== 0;
+}
+
+function holds(b: Block): number {
+  let bits = 0;
+  for (const s of b) {
+    switch (s.op) {
+      case 'barrier':
+        bits |= HOLDS_BARRIER;
+        break;
+      case 'subgroup':
+        bits |= HOLDS_SUBGROUP;
+        break;
+      case 'emit':
+      case 'cut':
+        bits |= HOLDS_EMIT;
+        break;
+      case 'call':
+        bits |= HOLDS_CALL;
+        break;
+      case 'if':
+        bits |= holds(s.accept) | holds(s.reject);
+        break;
+      case 'loop':
+        bits |= holds(s.body);
+        break;
+      case 'switch':
+        for (const c of s.cases) bits |= holds(c.body);
+        break;
+      default:
+        break;
+    }
+  }
+  return bits;
+}

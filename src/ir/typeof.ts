@@ -172,7 +172,7 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   const ty = (id: TypeId, at: number): Type => {
     const t = m.types[id];
     if (!t) throw new IrTypeError(f.name, at, `type handle ${id} out of range`);
-    return t;
+    return canonical(t);
   };
   // The helpers read the index of the expression being resolved (closures made once, not per expression).
   let i = 0;
@@ -295,7 +295,10 @@ function resolveOne(
       const t = value(e.vector);
       if (t.kind !== 'vector') return fail('swizzle of a non-vector');
       if (e.pattern.length < 1 || e.pattern.length > 4) fail('swizzle of 0 or more than 4 components');
-      for (const c of e.pattern) if (!(c >= 0 && c < t.size)) fail(`swizzle component ${c} out of vec${t.size}`);
+      for (let k = 0; k < e.pattern.length; k++) {
+        const c = e.pattern[k] as number;
+        if (!(c >= 0 && c < t.size)) fail(`swizzle component ${c} out of vec${t.size}`);
+      }
       return vtValue(t.scalar, e.pattern.length);
     }
     case 'arg': {
@@ -479,7 +482,19 @@ function elementOf(m: Module, t: Type, constIndex: number | undefined, fail: (w:
 }
 
 function typeAt(m: Module, id: TypeId, fail: (w: string) => never): Type {
-  return m.types[id] ?? fail(`type ${id} out of range`);
+  return canonical(m.types[id] ?? fail(`type ${id} out of range`));
+}
+
+/**
+ * A module's scalar or vector type as the table's own object (VT), structurally the same: the
+ * records made of it (val, pointer) then come from the tables by index rather than from the
+ * WeakMaps, which every load of a register (a vec4<u32> local) otherwise paid for. Other types
+ * are themselves.
+ */
+function canonical(t: Type): Type {
+  if (t.kind !== 'scalar' && t.kind !== 'vector') return t;
+  const k = vtIndex(t.scalar, t.kind === 'scalar' ? 1 : t.size);
+  return k >= 0 ? (VT[k] as Type) : t;
 }
 
 /** Structural equality (types built by one ModuleBuilder are interned, but lets resolve inline). */

@@ -6,10 +6,20 @@
 // iridia_gs_vertex_stream and each cut's into iridia_gs_cut_stream (the maximum vertex count is
 // Direct3D's over all streams together); one pair of functions per stream the program uses.
 
-import { withOrigin, type Block, type Expr, type Function, type Global, type Module, type Stmt } from '../ir/ir.js';
+import {
+  blockHolds,
+  HOLDS_EMIT,
+  withOrigin,
+  type Block,
+  type Expr,
+  type Function,
+  type Global,
+  type Module,
+  type Stmt,
+} from '../ir/ir.js';
 
 export function lowerGeometry(m: Module, maxVertices: number): Module {
-  const uses = m.functions.some((f) => hasEmit(f.body));
+  const uses = m.functions.some((f) => blockHolds(f.body, HOLDS_EMIT));
   if (!uses) return m;
   const oIndex = m.globals.findIndex((g) => g.name === 'o' && g.space === 'private');
   if (oIndex < 0) throw new Error('geometry lowering: no output global `o`');
@@ -128,17 +138,6 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
     });
   const functions = [...m.functions.map((f) => ({ ...f, body: rewrite(f.body) })), ...added];
   return { ...m, types, globals, functions };
-}
-
-function hasEmit(b: Block): boolean {
-  return b.some(
-    (s) =>
-      s.op === 'emit' ||
-      s.op === 'cut' ||
-      (s.op === 'if' && (hasEmit(s.accept) || hasEmit(s.reject))) ||
-      (s.op === 'loop' && hasEmit(s.body)) ||
-      (s.op === 'switch' && s.cases.some((c) => hasEmit(c.body))),
-  );
 }
 
 function streamsOf(b: Block): number[] {

@@ -5,6 +5,8 @@
 // lane reads taken from the lane's local only, the analysis sees what Direct3D's program does.
 
 import {
+  blockHolds,
+  HOLDS_BARRIER,
   withOrigin,
   type Block,
   type Expr,
@@ -31,21 +33,11 @@ export function scalarizeBarrierFunctions(m: Module): Module {
     return types.length - 1;
   };
   const functions = m.functions.map((f) => {
-    if (!hasBarrier(f.body)) return f;
+    if (!blockHolds(f.body, HOLDS_BARRIER)) return f;
     changed = true;
     return new Scalarize(f, vec4, u32, vecType).run();
   });
   return changed ? { ...m, types, functions } : m;
-}
-
-function hasBarrier(b: Block): boolean {
-  return b.some(
-    (s) =>
-      s.op === 'barrier' ||
-      (s.op === 'if' && (hasBarrier(s.accept) || hasBarrier(s.reject))) ||
-      (s.op === 'loop' && hasBarrier(s.body)) ||
-      (s.op === 'switch' && s.cases.some((c) => hasBarrier(c.body))),
-  );
 }
 
 class Scalarize {

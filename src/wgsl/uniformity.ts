@@ -34,7 +34,16 @@
 // (by the active lanes, by the quad), which is not a value every invocation shares; the emitter keeps
 // WGSL's subgroup_uniformity and derivative_uniformity diagnostics off for them (docs/lift.md).
 
-import type { Block, Expr, ExprId, Function, Module, Stmt } from '../ir/ir.js';
+import {
+  blockHolds,
+  HOLDS_BARRIER,
+  type Block,
+  type Expr,
+  type ExprId,
+  type Function,
+  type Module,
+  type Stmt,
+} from '../ir/ir.js';
 
 /** Per function index: the if/switch statements whose condition the emitter loads uniformly. */
 export type UniformPlan = ReadonlyMap<number, ReadonlySet<Stmt>>;
@@ -53,7 +62,7 @@ export function planUniformConditions(m: Module): UniformPlan {
 
 /** Whether each function holds a barrier or calls (transitively) a function that does. */
 function syncFunctions(m: Module): boolean[] {
-  const direct = m.functions.map((f) => blockHas(f.body, (s) => s.op === 'barrier'));
+  const direct = m.functions.map((f) => blockHolds(f.body, HOLDS_BARRIER));
   // Without a barrier anywhere no function is one (the call graph only spreads barriers).
   if (!direct.includes(true)) return direct;
   const calls = m.functions.map((f) => {
