@@ -211,7 +211,7 @@ function decodeInstruction(c: Cursor, start: number, programEnd: number, index: 
 /**
  * Reads the operands of an ordinary instruction into a list of exactly their number: an array
  * literal's elements are evaluated in order, and pushing onto `[]` would allocate room for 17.
- * Most formats have one to five operands; none have none (a shared empty list).
+ * Most formats have one to five operands; those with none share the frozen empty list.
  */
 function readOperands(c: Cursor, info: OpcodeInfo, format: string): readonly Operand[] {
   switch (format.length) {
