@@ -191,12 +191,7 @@ export class FunctionBuilder {
       byIndex = [];
       this.parts.set(base, byIndex);
     }
-    const hit = byIndex[index];
-    if (hit !== undefined) return hit;
-    this.exprs.push(e);
-    const h = this.markName(this.exprs.length - 1);
-    byIndex[index] = h;
-    return h;
+    return this.named(byIndex, index, e);
   }
 
   /** The shared literal of `scalar` with this bit pattern (no object made when it exists). */
