@@ -146,8 +146,11 @@ export class ByteReader {
 export function latin1(bytes: Uint8Array, start = 0, end = bytes.byteLength): string {
   let s = '';
   if (end - start <= 64) {
-    // Names and FourCCs are short: a plain loop avoids spreading a typed array per call.
-    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
+    // Names and FourCCs are short: plain loops avoid spreading a typed array per call, four bytes to
+    // a String.fromCharCode call (about half the time of one a character).
+    let i = start;
+    for (; i + 4 <= end; i += 4) s += String.fromCharCode(bytes[i]!, bytes[i + 1]!, bytes[i + 2]!, bytes[i + 3]!);
+    for (; i < end; i++) s += String.fromCharCode(bytes[i]!);
     return s;
   }
   for (let i = start; i < end; i += 4096) {

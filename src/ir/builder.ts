@@ -157,30 +157,25 @@ export class FunctionBuilder {
   /** Expressions that name a variable, by its index. */
   private readonly localRefs: (ExprId | undefined)[] = [];
   private readonly globalRefs: (ExprId | undefined)[] = [];
-  /** Which expressions are shared names (a variable, or a constant-indexed part of one): 1. */
-  private names = new Uint8Array(64);
   /** Shared parts of names, by the name's ExprId, then the constant index. */
   private readonly parts = new Map<ExprId, (ExprId | undefined)[]>();
 
+  /**
+   * Whether expression `h` is a shared name: every `local` and `global` of this arena is one (expr()
+   * makes no other), and so is a `member` of a name (a `member` of anything else is never shared).
+   */
   private isName(h: ExprId): boolean {
-    return h < this.names.length && this.names[h] === 1;
-  }
-
-  private markName(h: ExprId): ExprId {
-    if (h >= this.names.length) {
-      const grown = new Uint8Array(Math.max(this.names.length * 2, h + 1));
-      grown.set(this.names);
-      this.names = grown;
-    }
-    this.names[h] = 1;
-    return h;
+    const e = this.exprs[h];
+    if (e === undefined) return false;
+    if (e.op === 'local' || e.op === 'global') return true;
+    return e.op === 'member' && this.isName(e.base);
   }
 
   private named(refs: (ExprId | undefined)[], index: number, e: Expr): ExprId {
     const hit = refs[index];
     if (hit !== undefined) return hit;
     this.exprs.push(e);
-    const h = this.markName(this.exprs.length - 1);
+    const h = this.exprs.length - 1;
     refs[index] = h;
     return h;
   }

@@ -563,14 +563,13 @@ export const HOLDS_BARRIER = 1;
 export const HOLDS_SUBGROUP = 2;
 /** `emit` or `cut` (a geometry program's output). */
 export const HOLDS_EMIT = 4;
-export const HOLDS_CALL = 8;
 
 /** Per block asked of (blocks are never changed once built): what it holds, nested blocks included. */
 const HOLDS = new WeakMap<Block, number>();
 
 /**
  * Whether block `b` (its nested blocks included) holds a statement of any of the kinds in `mask`
- * (HOLDS_*). The answer for every kind is found in one walk and kept for the block asked of (a
+ * (HOLDS_*: a barrier, a subgroup operation, an emit or cut). The answer for every kind is found in one walk and kept for the block asked of (a
  * function's body, in practice; nested blocks are walked, not kept), so the passes and the emitter
  * that each ask of every function (a barrier? a subgroup operation? an emit?) walk a function's
  * statements once between them.
@@ -597,9 +596,6 @@ function holds(b: Block): number {
       case 'emit':
       case 'cut':
         bits |= HOLDS_EMIT;
-        break;
-      case 'call':
-        bits |= HOLDS_CALL;
         break;
       case 'if':
         bits |= holds(s.accept) | holds(s.reject);

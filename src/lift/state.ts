@@ -257,17 +257,7 @@ export class Lifter {
         key = key * 5 + c + 1;
         if (c !== k) identity = false;
       }
-      let raw = reg;
-      if (!identity) {
-        let pattern = PATTERNS[key];
-        if (pattern === undefined) {
-          const comps: number[] = [];
-          for (let k = 0; k < lanes.length; k++)
-            comps.push(op.numComponents === 1 ? 0 : (op.swizzle[lanes[k] as number] ?? 0));
-          pattern = PATTERNS[key] = comps;
-        }
-        raw = this.swz(reg, pattern);
-      }
+      const raw = identity ? reg : this.swz(reg, sharedPattern(key));
       v = type === 'u32' ? raw : this.bitcast(type, raw);
     }
     return this.modifiers(op, type, v);
@@ -374,7 +364,11 @@ export class Lifter {
     }
     const t = this.f.bind(regName(op), v);
     for (let k = 0; k < lanes.length; k++)
-      this.f.stmt({ op: 'store', pointer: this.member(pointer, lanes[k] as number), value: this.swz(t, LANE[k]!) });
+      this.f.stmt({
+        op: 'store',
+        pointer: this.member(pointer, lanes[k] as number),
+        value: this.swz(t, sharedPattern(k + 1)),
+      });
   }
 
   /**
@@ -411,13 +405,21 @@ export class Lifter {
 
 /**
  * Swizzle patterns of one to four lanes, each 0 to 3, shared between expressions (an IR pattern is
- * read-only), by key: the lanes in base 5 (`key * 5 + lane + 1`, so lengths stay apart). A source
- * read makes one in most lifted instructions.
+ * read-only), by key: the lanes in base 5, first lane first (`key * 5 + lane + 1`, so no digit is 0
+ * and lengths stay apart). A source read makes one in most lifted instructions.
  */
 const PATTERNS: (readonly number[] | undefined)[] = [];
 
-/** The one-lane patterns [0] .. [3]. */
-const LANE: readonly (readonly number[])[] = [[0], [1], [2], [3]];
+/** The shared pattern of a key (see PATTERNS), made from its digits the first time. */
+function sharedPattern(key: number): readonly number[] {
+  let p = PATTERNS[key];
+  if (p === undefined) {
+    const lanes: number[] = [];
+    for (let k = key; k > 0; k = Math.floor(k / 5)) lanes.unshift((k % 5) - 1);
+    p = PATTERNS[key] = lanes;
+  }
+  return p;
+}
 
 export function regName(op: Operand): string {
   const n = op.indices[0]?.imm ?? 0;

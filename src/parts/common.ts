@@ -1,7 +1,7 @@
 // Helpers every part reader shares: strings bounded by the part (E204) and table ranges checked
 // against the bytes before anything is allocated (E202/E203).
 
-import type { ByteReader } from '../binary/reader.js';
+import { latin1, type ByteReader } from '../binary/reader.js';
 import { hex } from '../errors.js';
 
 /** A zero-terminated string at `offset`, which must lie inside the part and end inside it. */
@@ -12,21 +12,15 @@ export function partString(r: ByteReader, offset: number, what: string): string 
 /**
  * The zero-terminated string at `offset` when it lies inside the part and ends inside it, else
  * undefined. A reader in a loop writes `partStringAt(r, o) ?? badPartString(r, o, `name ${i}`)`, so
- * the error's description is built only on failure. The bytes are Latin-1 (a byte a character, as
- * Microsoft's tools print them), found and decoded in one place, four to a String.fromCharCode call:
- * about half the time of a character at a time, and names are most of what a part reader reads.
+ * the error's description is built only on failure. The bytes are Latin-1, as Microsoft's tools
+ * print them (binary/reader.ts latin1).
  */
 export function partStringAt(r: ByteReader, offset: number): string | undefined {
   const b = r.bytes;
   if (!(offset >= 0 && offset < b.length)) return undefined;
   let end = offset;
   while (end < b.length && b[end] !== 0) end++;
-  if (end === b.length) return undefined;
-  let s = '';
-  let i = offset;
-  for (; i + 4 <= end; i += 4) s += String.fromCharCode(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!);
-  for (; i < end; i++) s += String.fromCharCode(b[i]!);
-  return s;
+  return end === b.length ? undefined : latin1(b, offset, end);
 }
 
 /** The E204 error of the string at `offset` that partStringAt refused: outside the part, or unterminated. */

@@ -272,26 +272,17 @@ class Emitter {
   /** `T(` and `bitcast<T>(` of resolved types, and `T(` of a type by id, made once each: a
    * constructor, conversion or bitcast opens a tenth of a lifted program's expressions. (By id
    * apart: a struct by id prints the namer's name, a resolved one its own.) */
-  private readonly opens = new Map<Type, string>();
-  private readonly bitcastOpens = new Map<Type, string>();
+  private readonly opens = new Map<Type, { readonly value: string; readonly bitcast: string }>();
   private readonly idOpens: (string | undefined)[] = [];
 
-  private typeOpen(t: Type): string {
-    let text = this.opens.get(t);
-    if (text === undefined) {
-      text = `${this.typeOf(t)}(`;
-      this.opens.set(t, text);
+  private opening(t: Type): { readonly value: string; readonly bitcast: string } {
+    let o = this.opens.get(t);
+    if (o === undefined) {
+      const text = this.typeOf(t);
+      o = { value: `${text}(`, bitcast: `bitcast<${text}>(` };
+      this.opens.set(t, o);
     }
-    return text;
-  }
-
-  private bitcastOpen(t: Type): string {
-    let text = this.bitcastOpens.get(t);
-    if (text === undefined) {
-      text = `bitcast<${this.typeOf(t)}>(`;
-      this.bitcastOpens.set(t, text);
-    }
-    return text;
+    return o;
   }
 
   private typeText(t: Type, id?: number): string {
@@ -771,7 +762,7 @@ class Emitter {
         return;
       case 'splat': {
         const t = ctx.types[h] as Resolved;
-        this.s += this.typeOpen(t.type);
+        this.s += this.opening(t.type).value;
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;
@@ -849,14 +840,14 @@ class Emitter {
         return;
       case 'bitcast': {
         const t = ctx.types[h] as Resolved;
-        this.s += this.bitcastOpen(t.type);
+        this.s += this.opening(t.type).bitcast;
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;
       }
       case 'convert': {
         const t = ctx.types[h] as Resolved;
-        this.s += this.typeOpen(t.type);
+        this.s += this.opening(t.type).value;
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;

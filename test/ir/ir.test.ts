@@ -9,7 +9,7 @@ import { validateModule } from '../../src/ir/validate.js';
 import { printModule } from '../../src/ir/print.js';
 import { emitModuleWgsl, emitModuleWgslWithMap, f32Text } from '../../src/wgsl/emit.js';
 import { Namer } from '../../src/wgsl/namer.js';
-import type { Module } from '../../src/ir/ir.js';
+import { blockHolds, HOLDS_BARRIER, HOLDS_EMIT, HOLDS_SUBGROUP, type Block, type Module } from '../../src/ir/ir.js';
 
 /** A compute entry point `main` with one u32 local `x`, built by `body`. */
 function computeModule(body: (f: FunctionBuilder, m: ModuleBuilder, x: number) => void): Module {
@@ -198,4 +198,47 @@ test('WGSL: a let is the only temporary, and binary operations are parenthesised
   const w = emitModuleWgsl(m);
   assert.match(w, /let a = x;\n {2}x = \(a << \(a & 31u\)\);/);
   assert.equal((w.match(/\blet\b/g) ?? []).length, 1);
+});
+
+test('the builder shares a variable and its constant-indexed parts, and nothing under a computed index', () => {
+  const m = new ModuleBuilder();
+  const f = new FunctionBuilder(m, 'f');
+  const r = f.local('r', m.vec('u32', 4));
+  const a = f.local('a', m.array(m.vec('u32', 4), 4));
+  const x = f.expr({ op: 'local', local: r });
+  assert.equal(f.expr({ op: 'local', local: r }), x);
+  const lane = f.expr({ op: 'member', base: x, index: 1 });
+  assert.equal(f.expr({ op: 'member', base: x, index: 1 }), lane);
+  assert.notEqual(f.expr({ op: 'member', base: x, index: 2 }), lane);
+  const arr = f.expr({ op: 'local', local: a });
+  const row = f.expr({ op: 'member', base: arr, index: 3 });
+  assert.equal(f.expr({ op: 'member', base: f.expr({ op: 'local', local: a }), index: 3 }), row);
+  assert.equal(f.expr({ op: 'member', base: row, index: 0 }), f.expr({ op: 'member', base: row, index: 0 }));
+  // a part of a computed element is its own expression each time (the index is read when evaluated)
+  const at = f.expr({ op: 'access', base: arr, index: f.u32(1) });
+  assert.notEqual(f.expr({ op: 'access', base: arr, index: f.u32(1) }), at);
+  assert.notEqual(f.expr({ op: 'member', base: at, index: 0 }), f.expr({ op: 'member', base: at, index: 0 }));
+  // loads are never shared: each reads the variable when its statement runs
+  assert.notEqual(f.expr({ op: 'load', pointer: x }), f.expr({ op: 'load', pointer: x }));
+});
+
+test('blockHolds finds barriers, subgroup operations and emits at any depth, and nothing else', () => {
+  const deep: Block = [
+    {
+      op: 'if',
+      cond: 0,
+      accept: [],
+      reject: [
+        { op: 'loop', body: [{ op: 'barrier', workgroup: true, storage: false, texture: false, execution: true }] },
+      ],
+    },
+  ];
+  assert.equal(blockHolds(deep, HOLDS_BARRIER), true);
+  assert.equal(blockHolds(deep, HOLDS_SUBGROUP | HOLDS_EMIT), false);
+  const sw: Block = [
+    { op: 'switch', selector: 0, cases: [{ values: [1], isDefault: true, body: [{ op: 'emit', stream: 0 }] }] },
+  ];
+  assert.equal(blockHolds(sw, HOLDS_EMIT), true);
+  assert.equal(blockHolds(sw, HOLDS_BARRIER), false);
+  assert.equal(blockHolds([], HOLDS_BARRIER | HOLDS_SUBGROUP | HOLDS_EMIT), false);
 });
