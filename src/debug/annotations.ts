@@ -26,12 +26,14 @@ const OP_LABEL = 0x2c;
 /** The program's instructions as the annotations need them; undefined when there is no program. */
 export function annotatedInstructions(container: Container): AnnotatedInstruction[] | undefined {
   const program = decodeContainerProgram(container);
-  return program?.instructions.map((i) => ({
-    offset: i.word * 4,
-    next: (i.word + i.length) * 4,
-    opcode: i.opcode,
-    ...(i.customData === undefined ? {} : { dataClass: i.customData.dataClass }),
-  }));
+  // Two literal shapes, not a spread of a conditional object (which cost a copy per instruction).
+  return program?.instructions.map((i): AnnotatedInstruction => {
+    const offset = i.word * 4;
+    const next = (i.word + i.length) * 4;
+    return i.customData === undefined
+      ? { offset, next, opcode: i.opcode }
+      : { offset, next, opcode: i.opcode, dataClass: i.customData.dataClass };
+  });
 }
 
 /** The debug information of a container (SPDB or SDBG), or undefined when it has none. Throws IridiaError. */
@@ -92,11 +94,16 @@ const itemText = (name: string, l: VariableLocation): string =>
 function byWriteOffset(scope: Scope, out: Map<number, { scope: Scope; item: Item }[]>): void {
   for (const v of scope.variables)
     for (const l of v.locations) {
-      const item = { location: l, text: itemText(v.name, l) };
-      for (const at of new Set([l.start, ...l.gaps.map((g) => g.end)])) {
+      const entry = { scope, item: { location: l, text: itemText(v.name, l) } };
+      // The start, then each gap's end not seen before it (most locations have no gaps).
+      for (let g = -1; g < l.gaps.length; g++) {
+        const at = g < 0 ? l.start : l.gaps[g]!.end;
+        let seen = at === l.start && g >= 0;
+        for (let h = 0; h < g && !seen; h++) seen = l.gaps[h]!.end === at;
+        if (seen) continue;
         const list = out.get(at);
-        if (list) list.push({ scope, item });
-        else out.set(at, [{ scope, item }]);
+        if (list) list.push(entry);
+        else out.set(at, [entry]);
       }
     }
   for (const c of scope.children) byWriteOffset(c, out);
@@ -159,16 +166,24 @@ export function spdbAnnotations(info: DebugInfo, instructions: readonly Annotate
       line = at.line;
     }
     if (isDeclaration(ins.opcode, ins.dataClass)) continue;
-    const inCode = (s: Scope): boolean =>
-      s.kind !== 'inline' || (scopeSpans.get(s) ?? []).some(([lo, hi]) => ins.offset >= lo && ins.offset < hi);
-    const items = (written.get(ins.next) ?? []).filter((e) => inCode(e.scope)).map((e) => e.item);
-    if (items.length)
-      suffix.set(
-        ins.offset,
-        `  // ${ins.opcode === OP_ELSE ? 'Prior locations: ' : ''}${items.map((i) => i.text).join('; ')}`,
-      );
+    const entries = written.get(ins.next);
+    if (entries === undefined) continue;
+    // The texts of the locations written here, an inlined call's only inside the code it spans.
+    let text: string | undefined;
+    for (const e of entries) {
+      if (e.scope.kind === 'inline' && !inCode(scopeSpans.get(e.scope), ins.offset)) continue;
+      text = text === undefined ? e.item.text : `${text}; ${e.item.text}`;
+    }
+    if (text !== undefined) suffix.set(ins.offset, `  // ${ins.opcode === OP_ELSE ? 'Prior locations: ' : ''}${text}`);
   }
   return initial ? { initial, before, suffix } : { before, suffix };
+}
+
+/** Does one of the stretches hold `offset`? */
+function inCode(stretches: readonly [number, number][] | undefined, offset: number): boolean {
+  if (stretches === undefined) return false;
+  for (const [lo, hi] of stretches) if (offset >= lo && offset < hi) return true;
+  return false;
 }
 
 /** '//   ' lines, one per run of locations in the same register, the runs joined by '; '. */
