@@ -2,18 +2,18 @@
 // under tsx the tree in the checkout is loaded through tsx's hooks and the other tree is not, and
 // that alone made identical code measure 10 to 13% apart (an A/A run, 2026-12-05).
 //
-//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY FOLDER...
+//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT FOLDER...
 //
 // ORDER: `base-first` or `new-first`, which tree is imported first (the one imported second measured
 // about 4% faster in A/A runs either way; ab-lift.ts runs both orders and takes their geometric
-// mean). Prints one JSON object: programs compared, those that differ, and each round's rate per
+// mean). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). Prints one JSON object: programs compared, those that differ, and each round's rate per
 // CPU-second of each tree.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [baseRoot, newRoot, order, roundsArg, everyArg, ...folders] = process.argv.slice(2);
+const [baseRoot, newRoot, order, roundsArg, everyArg, ext, ...folders] = process.argv.slice(2);
 
 async function load(root) {
   const url = (p) => pathToFileURL(resolve(root, 'dist/src', p)).href;
@@ -38,7 +38,7 @@ const walk = (d) => {
   for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = join(d, e.name);
     if (e.isDirectory()) walk(p);
-    else if (e.isFile() && p.endsWith('.dxbc')) files.push(p);
+    else if (e.isFile() && p.endsWith(ext)) files.push(p);
   }
 };
 for (const f of folders) walk(f);

@@ -6,13 +6,14 @@
 //
 //   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every]
+//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil]
 //
 // It runs tools/ab-lift-worker.mjs twice under plain node, once importing the base first and once the
 // new tree first: in one process the tree imported second measured about 4% faster in A/A runs (the
 // same build twice), and under tsx the checkout's tree (loaded through tsx's hooks) 10 to 13% faster,
 // so earlier figures of this tool, made in one tsx process, carry that bias. Each worker checks that
-// every corpus program (../shared/corpus/dxbc and dxbc-sm51) gives byte-identical WGSL under both
+// every corpus program (../shared/corpus/dxbc and dxbc-sm51; with --dxil the DXIL lifter's: the .dxil
+// files of ../shared/corpus/dxil and corpus/pairs) gives byte-identical WGSL under both
 // trees (where any differs it lists them and exits 1 without timing), then times `rounds` rounds
 // (default 6) over every `every`-th program that lifts (default 3), the two trees interleaved in
 // slices of 32 within a round. Printed: each order's rates and its median ratio of the rounds
@@ -31,9 +32,11 @@ interface Result {
   readonly next: readonly number[];
 }
 
-const [baseRoot, roundsArg, everyArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const dxil = argv.includes('--dxil');
+const [baseRoot, roundsArg, everyArg] = argv.filter((a) => a !== '--dxil');
 if (baseRoot === undefined) {
-  console.error('usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every]');
+  console.error('usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil]');
   process.exit(2);
 }
 const count = (arg: string | undefined, fallback: number, what: string): number => {
@@ -46,7 +49,9 @@ const count = (arg: string | undefined, fallback: number, what: string): number 
 };
 const rounds = count(roundsArg, 6, 'rounds');
 const every = count(everyArg, 3, 'every');
-const folders = ['corpus/dxbc', 'corpus/dxbc-sm51'].flatMap((f) => sharedPath(f) ?? []);
+const folders = (dxil ? ['corpus/dxil', 'corpus/pairs'] : ['corpus/dxbc', 'corpus/dxbc-sm51']).flatMap(
+  (f) => sharedPath(f) ?? [],
+);
 if (folders.length === 0) {
   console.error('ab-lift: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
   process.exit(2);
@@ -60,7 +65,7 @@ const ratios: number[] = [];
 for (const order of ['base-first', 'new-first']) {
   const r = spawnSync(
     process.execPath,
-    [worker, resolve(baseRoot), here, order, String(rounds), String(every), ...folders],
+    [worker, resolve(baseRoot), here, order, String(rounds), String(every), dxil ? '.dxil' : '.dxbc', ...folders],
     { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   if (r.status !== 0) {

@@ -7,6 +7,8 @@
 //   node --import tsx tools/wgsl-snapshot.ts > after.txt       (changed tree)
 //   diff before.txt after.txt                                  (empty: byte-identical)
 //
+// `--dxil` walks only the DXIL lifter's folders (../shared/corpus/dxil and corpus/pairs: seconds, not
+// minutes), whose lines are those of the whole run's with these paths.
 // `--fixtures` reads test/fixtures instead (what test/lift/snapshot.test.ts compares with its
 // committed digest file). Paths are printed relative to the folder walked, so two checkouts agree.
 
@@ -59,7 +61,9 @@ function main(argv: readonly string[]): void {
   let lines: string[];
   if (argv.includes('--fixtures')) lines = snapshot([FIXTURES], FIXTURES);
   else {
-    const roots = SHARED_ROOTS.map((r) => sharedPath(r)).filter((r): r is string => r !== undefined);
+    const roots = (argv.includes('--dxil') ? ['corpus/dxil', 'corpus/pairs'] : SHARED_ROOTS)
+      .map((r) => sharedPath(r))
+      .filter((r): r is string => r !== undefined);
     if (!roots.length) {
       process.stderr.write(`wgsl-snapshot: ${SHARED} is absent; use --fixtures\n`);
       process.exitCode = 1;

@@ -173,6 +173,45 @@ function slotFault(code: string, t: Type, o: Type | undefined): string | undefin
   return `${describe(t)} for the unknown signature type ${code}`;
 }
 
+/** A signature row taken apart once per opcode: the slots' codes (the result's first), the overload
+ * dimensions, each slot's extended-overload dimension (-1: none) and whether it is a groupshared
+ * pointer's, and the callee names it allows (before the overloads' type names). */
+interface Shape {
+  readonly sig: DxOpSignature;
+  readonly codes: readonly string[];
+  readonly dims: readonly string[];
+  readonly ext: readonly number[];
+  readonly groupshared: readonly boolean[];
+  readonly expected: string;
+  readonly legacy: string | undefined;
+}
+
+const SHAPES = new Map<number, Shape | null>();
+
+function shapeOf(opcode: number): Shape | undefined {
+  let shape = SHAPES.get(opcode);
+  if (shape === undefined) {
+    const sig = BY_OPCODE.get(opcode);
+    const row = dxOp(opcode);
+    if (!sig || !row) shape = null;
+    else {
+      const codes = sig[2].split(' ');
+      const ext = codes.map((c) => /^\$x(_gs)?(\d)$/.exec(c));
+      shape = {
+        sig,
+        codes,
+        dims: sig[1] === 'v' ? [] : sig[1].split(','),
+        ext: ext.map((m) => (m ? Number(m[2]) : -1)),
+        groupshared: ext.map((m) => m?.[1] !== undefined),
+        expected: `dx.op.${row[2]}`,
+        legacy: LEGACY_CLASS[opcode] && `dx.op.${LEGACY_CLASS[opcode]}`,
+      };
+    }
+    SHAPES.set(opcode, shape);
+  }
+  return shape ?? undefined;
+}
+
 /**
  * What is wrong with a call of dx.op `opcode` through the function `callee` with result type `ret`
  * and operand types `args` (the operands after the opcode), or undefined when it fits the
@@ -184,45 +223,44 @@ export function dxOpSignatureFault(
   ret: Type,
   args: readonly Type[],
 ): string | undefined {
-  const sig = BY_OPCODE.get(opcode);
-  const row = dxOp(opcode);
-  if (!sig || !row) return undefined;
-  const codes = sig[2].split(' ');
-  const [retCode, ...params] = codes as [string, ...string[]];
-  if (args.length !== params.length) return `${args.length} operands after the opcode, not ${params.length}`;
-  const slots: [string, Type, string][] = [
-    [retCode, ret, 'the result'],
-    ...params.map((p, k): [string, Type, string] => [p, args[k]!, `operand ${k + 1}`]),
-  ];
-  const dims = sig[1] === 'v' ? [] : sig[1].split(',');
+  const shape = shapeOf(opcode);
+  if (!shape) return undefined;
+  const { codes, dims } = shape;
+  if (args.length !== codes.length - 1) return `${args.length} operands after the opcode, not ${codes.length - 1}`;
+  const typeAt = (k: number): Type => (k === 0 ? ret : args[k - 1]!);
   // the overloads: one (the first slot that gives it), or one per dimension of an extended overload
   const overloads: Type[] = [];
   if (dims.length === 1) {
+    let o: Type | undefined;
+    for (let k = 0; k < codes.length && o === undefined; k++) o = overloadOf(codes[k]!, typeAt(k));
     // QuadVote's only overloaded slot is its $o_i1 result: the overload is that type itself
-    const o =
-      slots.map(([code, t]) => overloadOf(code, t)).find((t) => t !== undefined) ??
-      slots.find(([code]) => code === '$o_i1' || code === '$o_i32')?.[1];
+    if (o === undefined) {
+      const k = codes.findIndex((code) => code === '$o_i1' || code === '$o_i32');
+      if (k >= 0) o = typeAt(k);
+    }
     if (o) overloads.push(o);
   } else
-    for (const [code, t] of slots) {
-      const m = /^\$x(_gs)?(\d)$/.exec(code);
-      if (!m) continue;
-      const o = m[1] ? (t.kind === 'ptr' && t.addrSpace === 3 ? t.elt : undefined) : t;
+    for (let k = 0; k < codes.length; k++) {
+      const d = shape.ext[k]!;
+      if (d < 0) continue;
+      const t = typeAt(k);
+      const o = shape.groupshared[k] ? (t.kind === 'ptr' && t.addrSpace === 3 ? t.elt : undefined) : t;
       if (!o) return `${describe(t)} where a groupshared pointer belongs`;
-      overloads[Number(m[2])] = o;
+      overloads[d] = o;
     }
   if (overloads.length !== dims.length || overloads.some((o) => o === undefined)) return 'no overload in its types';
   for (let k = 0; k < dims.length; k++)
-    if (!allowed(overloads[k]!, dims[k]!)) return `overload ${describe(overloads[k]!)}, not one of '${sig[1]}'`;
-  const names = overloads.map((o) => dxOpTypeName(o) ?? describe(o));
-  const expected = [`dx.op.${row[2]}`, ...names].join('.').toLowerCase();
-  const legacy = LEGACY_CLASS[opcode] && [`dx.op.${LEGACY_CLASS[opcode]}`, ...names].join('.').toLowerCase();
+    if (!allowed(overloads[k]!, dims[k]!)) return `overload ${describe(overloads[k]!)}, not one of '${shape.sig[1]}'`;
+  let names = '';
+  for (const o of overloads) names += `.${dxOpTypeName(o) ?? describe(o)}`;
+  const expected = `${shape.expected}${names}`.toLowerCase();
+  const legacy = shape.legacy && `${shape.legacy}${names}`.toLowerCase();
   const called = callee?.toLowerCase();
   if (called !== undefined && called !== expected && called !== legacy)
     return `called through @${callee}, not @${expected}`;
-  for (const [code, t, what] of slots) {
-    const fault = slotFault(code, t, dims.length === 1 ? overloads[0] : undefined);
-    if (fault) return `${what} is ${fault}`;
+  for (let k = 0; k < codes.length; k++) {
+    const fault = slotFault(codes[k]!, typeAt(k), dims.length === 1 ? overloads[0] : undefined);
+    if (fault) return `${k === 0 ? 'the result' : `operand ${k}`} is ${fault}`;
   }
   return undefined;
 }

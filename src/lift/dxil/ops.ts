@@ -1062,28 +1062,126 @@ function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
 
 export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | undefined {
   const opcode = L.imm(c.ops[0], 'a dx.op opcode');
+  const fault = callFault(opcode, c);
+  if (fault) return L.invalid(fault);
+  return liftChecked(L, c, x, opcode);
+}
+
+/** A checked call shape: the opcode, the result's and the operands' types, and the fault (if any). */
+interface Checked {
+  readonly opcode: number;
+  readonly ret: Type;
+  readonly args: readonly Type[];
+  readonly fault: string | undefined;
+}
+
+/** Each callee's checked call shapes. The check is a function of the callee's name, the opcode and
+ * the types (the module's own objects, compared by identity), and a module calls one function with
+ * one opcode many times: the answer is kept with the callee and taken again only for the same
+ * opcode and the very same types. */
+const CHECKED = new WeakMap<object, Checked[]>();
+
+/** The answers for other modules, by a text of everything the check reads (the opcode, the callee's
+ * name, and the types' structure: typeText). Programs of one compiler call the same few overloads,
+ * so a batch checks each shape once. Bounded: cleared when full. */
+const CHECKED_TEXT = new Map<string, string | undefined>();
+const CHECKED_TEXT_MAX = 4096;
+
+/** Each type's text (per module type object). */
+const TYPE_TEXT = new WeakMap<Type, string>();
+
+/**
+ * A text that tells apart every two types the signature check tells apart: the kind, width, count
+ * and address space, a struct's name and its elements, and what a pointer or a vector holds. A
+ * named struct behind a pointer is its name only (the check reads no further there, and LLVM's
+ * recursive types go through pointers); a literal struct is its elements everywhere.
+ */
+function typeText(t: Type, behindPointer = false): string {
+  if (!behindPointer) {
+    const have = TYPE_TEXT.get(t);
+    if (have !== undefined) return have;
+  }
+  let s: string;
+  switch (t.kind) {
+    case 'int':
+      s = `i${t.width}`;
+      break;
+    case 'ptr':
+      s = `p${t.addrSpace}(${t.elt ? typeText(t.elt, true) : ''})`;
+      break;
+    case 'vector':
+    case 'array':
+      s = `${t.kind}${t.count}(${t.elt ? typeText(t.elt) : ''})`;
+      break;
+    case 'struct':
+      s =
+        t.name !== undefined && behindPointer
+          ? `%${t.name.length}:${t.name}`
+          : `${t.name !== undefined ? `%${t.name.length}:${t.name}` : ''}{${t.elts.map((e) => typeText(e)).join(',')}}`;
+      break;
+    case 'fn':
+      s = `fn(${t.elt ? typeText(t.elt, true) : ''};${t.elts.map((e) => typeText(e, true)).join(',')})`;
+      break;
+    default:
+      s = t.kind;
+  }
+  if (!behindPointer) TYPE_TEXT.set(t, s);
+  return s;
+}
+
+/** What is wrong with dx.op call c of `opcode` (the message the lifter refuses it with), or undefined. */
+function callFault(opcode: number, c: Instruction): string | undefined {
+  const callee = c.callee;
+  const ops = c.ops;
+  const shapes = callee === undefined ? undefined : CHECKED.get(callee);
+  if (shapes)
+    for (const k of shapes) {
+      if (k.opcode !== opcode || k.ret !== c.type || k.args.length !== ops.length - 1) continue;
+      let same = true;
+      for (let i = 1; i < ops.length && same; i++) same = k.args[i - 1] === (ops[i] as Value).type;
+      if (same) return k.fault;
+    }
+  const args = ops.slice(1).map((o) => o.type);
+  const name = (callee as { name?: string } | undefined)?.name;
+  let text = `${opcode}|${name === undefined ? '-' : `@${name.length}:${name}`}|${typeText(c.type)}`;
+  for (const a of args) text += `|${typeText(a)}`;
+  let fault: string | undefined;
+  if (CHECKED_TEXT.has(text)) fault = CHECKED_TEXT.get(text);
+  else {
+    fault = uncachedCallFault(opcode, name, c.type, args);
+    if (CHECKED_TEXT.size >= CHECKED_TEXT_MAX) CHECKED_TEXT.clear();
+    CHECKED_TEXT.set(text, fault);
+  }
+  if (callee !== undefined) {
+    const list = shapes ?? [];
+    if (!shapes) CHECKED.set(callee, list);
+    list.push({ opcode, ret: c.type, args, fault });
+  }
+  return fault;
+}
+
+function uncachedCallFault(
+  opcode: number,
+  name: string | undefined,
+  ret: Type,
+  args: readonly Type[],
+): string | undefined {
   // The function called is the opcode's class (dx.op.<class>[.<overload>], hctdb.py's class names;
   // dxc spells the first letters in lower case): another function has another signature.
   const row = dxOp(opcode);
-  const name = (c.callee as { name?: string } | undefined)?.name;
   const fn = name?.toLowerCase();
   const legacy = LEGACY_CLASS[opcode]?.toLowerCase();
   const cls = row ? `dx.op.${row[2].toLowerCase()}` : undefined;
   const ofClass = (c: string) => fn === c || fn!.startsWith(`${c}.`);
   if (row && fn !== undefined && cls !== undefined && !ofClass(cls) && !(legacy && ofClass(`dx.op.${legacy}`)))
-    return L.invalid(`dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`);
-  const shape = resultShapeFault(c.type);
-  if (shape) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`);
+    return `dx.op ${opcode} (${row[1]}, class ${row[2]}) called through @${name}`;
+  const shape = resultShapeFault(ret);
+  if (shape) return `dx.op ${opcode} (${row?.[1] ?? 'unknown'}) returns ${shape}`;
   // The whole signature (dxop-signatures.ts): the overload allowed, the callee's name, the result's
   // and every operand's type, before any handler reads them.
-  const fault = dxOpSignatureFault(
-    opcode,
-    name,
-    c.type,
-    c.ops.slice(1).map((o) => o.type),
-  );
-  if (fault) return L.invalid(`dx.op ${opcode} (${row?.[1] ?? 'unknown'}): ${fault}`);
-  return liftChecked(L, c, x, opcode);
+  const fault = dxOpSignatureFault(opcode, name, ret, args);
+  if (fault) return `dx.op ${opcode} (${row?.[1] ?? 'unknown'}): ${fault}`;
+  return undefined;
 }
 
 /** A dx.op call whose signature was checked (or a lane of one: the vector overloads' scalar calls). */
