@@ -111,9 +111,12 @@ type Target = Extract<Stmt, { op: 'loop' | 'switch' }>;
 type State = boolean[] | null;
 
 function join(a: State, b: State): State {
-  if (a === null) return b;
+  if (a === null || a === b) return b;
   if (b === null) return a;
-  return a.map((v, k) => v || b[k] === true);
+  // the same state when b adds nothing (kept: the expression memo is made per state object)
+  let k = 0;
+  while (k < a.length && (a[k] === true || b[k] !== true)) k++;
+  return k === a.length ? a : a.map((v, j) => v || b[j] === true);
 }
 
 function same(a: State, b: State): boolean {
@@ -241,10 +244,14 @@ class FunctionPlan {
           const root = this.pointerRoot(s.pointer, st);
           if (root?.kind !== 'local') break;
           const ok = cf && root.uniform && this.uniform(s.value, st);
-          const next = [...st];
           // a whole local is replaced; a part of one keeps what the rest may hold
-          next[root.id] = root.whole ? !ok : !ok || st[root.id] === true;
-          st = next;
+          const nonUniform = root.whole ? !ok : !ok || st[root.id] === true;
+          // a store that leaves the local as it was keeps the state (and the expression memo made for it)
+          if (st[root.id] !== nonUniform) {
+            const next = [...st];
+            next[root.id] = nonUniform;
+            st = next;
+          }
           break;
         }
         case 'atomic':
