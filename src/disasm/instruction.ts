@@ -43,11 +43,19 @@ const signed4 = (v: number): number => (v & 8 ? v - 16 : v);
 /** Mnemonics of instructions without extended tokens, by opcode and control bits. */
 const MNEMONICS = new Map<number, string>();
 
+/** Per opcode, the control bits last seen and their mnemonic: most instructions repeat their opcode's last form, found without hashing. */
+const LAST_KEY = new Int32Array(0x800).fill(-1);
+const LAST_TEXT: string[] = new Array<string>(0x800).fill('');
+
 export function mnemonic(ins: Instruction): string {
   if (ins.extended.length !== 0) return buildMnemonic(ins);
   const key = ins.token & 0x00ffffff;
+  const op = key & 0x7ff;
+  if (LAST_KEY[op] === key) return LAST_TEXT[op]!;
   let m = MNEMONICS.get(key);
   if (m === undefined) MNEMONICS.set(key, (m = buildMnemonic(ins)));
+  LAST_KEY[op] = key;
+  LAST_TEXT[op] = m;
   return m;
 }
 

@@ -52,6 +52,9 @@ const STAGES: Readonly<Record<number, string>> = {
   0xfff0: 'lib',
 };
 
+/** The slot register types (SLOT_REGISTER_TYPES) as a table over the 8-bit type field: no hashing per operand. */
+const IS_SLOT: readonly boolean[] = Array.from({ length: 256 }, (_, t) => SLOT_REGISTER_TYPES.has(t));
+
 /** Highest defined operand type (D3D11_SB_OPERAND_TYPE_INNER_COVERAGE). */
 const MAX_OPERAND_TYPE = 42;
 /** One-lane output registers a destination may name without a write mask (oDepth, oDepthGE/LE, oMask, stencil ref). */
@@ -281,7 +284,7 @@ function readLayout(c: Cursor, info: OpcodeInfo, is51: boolean, operands: Operan
 }
 
 function checkSlot(c: Cursor, info: OpcodeInfo, letter: string, op: Operand, i: number): void {
-  const isSlot = SLOT_REGISTER_TYPES.has(op.type);
+  const isSlot = IS_SLOT[op.type] === true;
   if (letter === '*') {
     if (!isSlot)
       throw c.fail(
