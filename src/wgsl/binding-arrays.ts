@@ -161,8 +161,8 @@ class FunctionRewrite {
   private readonly locals: LocalVariable[];
   private readonly lets: LetInfo[];
   private readonly demoted = new Map<number, number>();
-  /** Old expression -> the dynamic accesses its tree holds (undefined: none). */
-  private readonly dynIn: (number[] | undefined)[] = [];
+  /** Old expression -> true when its tree holds a dynamic access (undefined: none). */
+  private readonly dynIn: (true | undefined)[] = [];
   /** Old pointer or handle expression -> whether it reaches a dynamic access through pointers and handles only. */
   private readonly dynPath: boolean[] = [];
   private types: Resolved[] = [];
@@ -200,15 +200,9 @@ class FunctionRewrite {
     });
     // No computed index: the arena keeps its handles, globals renumbered and constant elements named.
     if (dynOld.size === 0) return { ...f, exprs: old.map((e) => this.renumbered(e)) };
-    // The dynamic accesses each expression tree holds (children come first in the arena).
+    // Whether each expression tree holds a dynamic access (children come first in the arena).
     old.forEach((e, i) => {
-      let list: number[] | undefined = dynOld.has(i) ? [i] : undefined;
-      for (const c of children(e)) {
-        const l = this.dynIn[c];
-        if (!l) continue;
-        list = list ? [...new Set([...list, ...l])] : l;
-      }
-      this.dynIn[i] = list;
+      if (dynOld.has(i) || children(e).some((c) => this.dynIn[c] === true)) this.dynIn[i] = true;
     });
     this.types = resolveFunction(this.m, f);
     old.forEach((e, i) => {

@@ -357,27 +357,28 @@ class Emitter {
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
     this.s += `fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`;
     const types = resolveFunction(this.m, f);
-    const partial = {
+    const uniform = this.uniformPlan.get(index);
+    const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
+    const n = f.exprs.length;
+    // one memo for every function (they are printed one at a time), cleared for each
+    if (this.constMemo.length < n) this.constMemo = new Uint8Array(Math.max(n, 2 * this.constMemo.length));
+    else this.constMemo.fill(0, 0, n);
+    const ctx: FnCtx = {
+      shapes,
+      scope,
+      uniform,
+      x: (h: ExprId): string => this.expr(ctx, h, false),
+      xr: (h: ExprId): string => this.expr(ctx, h, true),
       f,
       argNames,
       localNames,
       letNames,
       types,
-      isConst: new Uint8Array(f.exprs.length),
+      isConst: this.constMemo,
       // Sized up front: a first write far past an empty array's end turns it into a dictionary.
-      litPlain: new Array<string | undefined>(f.exprs.length),
-      litRuntime: new Array<string | undefined>(f.exprs.length),
-      refs: new Array<string | undefined>(f.exprs.length),
-      scope,
-      uniform: this.uniformPlan.get(index),
-    };
-    const uniform = partial.uniform;
-    const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
-    const ctx: FnCtx = {
-      ...partial,
-      shapes,
-      x: (h: ExprId): string => this.expr(ctx, h, false),
-      xr: (h: ExprId): string => this.expr(ctx, h, true),
+      litPlain: new Array<string | undefined>(n),
+      litRuntime: new Array<string | undefined>(n),
+      refs: new Array<string | undefined>(n),
     };
     for (let k = 0; k < f.locals.length; k++) {
       const l = f.locals[k] as (typeof f.locals)[number];
@@ -400,6 +401,8 @@ class Emitter {
 
   /** The text of the function being printed so far (see fn). */
   private s = '';
+  /** FnCtx.isConst of the function being printed (its first f.exprs.length bytes). */
+  private constMemo = new Uint8Array(64);
 
   private block(ctx: FnCtx, b: Block, ind: string): void {
     const x = ctx.x;
