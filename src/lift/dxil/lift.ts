@@ -147,12 +147,6 @@ function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | rea
     }
     return undefined;
   };
-  for (const b of fns.flatMap((f) => f.blocks))
-    for (const i of b.insts)
-      if (i.op === 'atomicrmw' || i.op === 'cmpxchg') {
-        const g = root(i.ops[0]);
-        if (g) atomic.add(g);
-      }
   // Only the globals the function uses (resource symbols and unused statics are left out).
   const used = new Set<Value>();
   const visit = (v: Value | undefined, depth: number) => {
@@ -160,7 +154,15 @@ function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | rea
     if (v instanceof GlobalVar) used.add(v);
     else if (v instanceof Constant && v.ck.startsWith('ce-')) for (const o of v.ops) visit(o, depth + 1);
   };
-  for (const b of fns.flatMap((f) => f.blocks)) for (const i of b.insts) for (const o of i.ops) visit(o, 0);
+  for (const f of fns)
+    for (const b of f.blocks)
+      for (const i of b.insts) {
+        if (i.op === 'atomicrmw' || i.op === 'cmpxchg') {
+          const g = root(i.ops[0]);
+          if (g) atomic.add(g);
+        }
+        for (const o of i.ops) if (o instanceof GlobalVar || o instanceof Constant) visit(o, 0);
+      }
   let k = 0;
   for (const g of m.globals) {
     if (!used.has(g)) continue;
@@ -239,6 +241,7 @@ function liftBody(
     }),
   );
   // Phi checks: each incoming block is a predecessor, each predecessor has an entry.
+  let preds: number[][] | undefined; // made at the first phi: each block's predecessors, ascending
   blocks.forEach((b, k) => {
     for (const i of b.insts) {
       if (i.op !== 'phi') continue;
@@ -246,9 +249,15 @@ function liftBody(
       L.insIndex = position.get(i)!;
       for (const p of i.blocks)
         if (p < 0 || p >= blocks.length) L.invalid(`a phi's incoming block ${p} is not in the function`);
-      for (let p = 0; p < blocks.length; p++)
-        if (succs[p]!.includes(k) && !i.blocks.includes(p))
-          L.invalid(`a phi has no value for its predecessor block ${p}`);
+      if (!preds) {
+        const lists: number[][] = blocks.map(() => []);
+        succs.forEach((list, p) => {
+          for (const t of list) if (lists[t]!.at(-1) !== p) lists[t]!.push(p);
+        });
+        preds = lists;
+      }
+      for (const p of preds[k]!)
+        if (!i.blocks.includes(p)) L.invalid(`a phi has no value for its predecessor block ${p}`);
     }
   });
   L.ins = undefined;

@@ -1081,14 +1081,34 @@ interface Checked {
  * opcode and the very same types. */
 const CHECKED = new WeakMap<object, Checked[]>();
 
-/** The answers for other modules, by a text of everything the check reads (the opcode, the callee's
- * name, and the types' structure: typeText). Programs of one compiler call the same few overloads,
- * so a batch checks each shape once. Bounded: cleared when full. */
-const CHECKED_TEXT = new Map<string, string | undefined>();
-const CHECKED_TEXT_MAX = 4096;
+/** The answers for other modules, by callee name: the opcode, the types (by typeId) and the answer.
+ * Programs of one compiler call the same few overloads, so a batch checks each shape once. Bounded:
+ * cleared when full. */
+const CHECKED_BY_NAME = new Map<string, { opcode: number; types: readonly number[]; fault: string | undefined }[]>();
+let checkedShapes = 0;
+const CHECKED_MAX = 4096;
 
-/** Each type's text (per module type object). */
-const TYPE_TEXT = new WeakMap<Type, string>();
+/** Numbers of type texts (typeText), and each module type object's number. Two types with one
+ * number are alike to the check; numbers are never reused (the table is cleared when full, and a
+ * type numbered before then keeps a number no later text gets). */
+const TYPE_NUMBERS = new Map<string, number>();
+const TYPE_NUMBER = new WeakMap<Type, number>();
+let typeNumbers = 0;
+
+function typeNumber(t: Type): number {
+  let n = TYPE_NUMBER.get(t);
+  if (n === undefined) {
+    const text = typeText(t);
+    n = TYPE_NUMBERS.get(text);
+    if (n === undefined) {
+      if (TYPE_NUMBERS.size >= CHECKED_MAX) TYPE_NUMBERS.clear();
+      n = typeNumbers++;
+      TYPE_NUMBERS.set(text, n);
+    }
+    TYPE_NUMBER.set(t, n);
+  }
+  return n;
+}
 
 /**
  * A text that tells apart every two types the signature check tells apart: the kind, width, count
@@ -1097,36 +1117,23 @@ const TYPE_TEXT = new WeakMap<Type, string>();
  * recursive types go through pointers); a literal struct is its elements everywhere.
  */
 function typeText(t: Type, behindPointer = false): string {
-  if (!behindPointer) {
-    const have = TYPE_TEXT.get(t);
-    if (have !== undefined) return have;
-  }
-  let s: string;
   switch (t.kind) {
     case 'int':
-      s = `i${t.width}`;
-      break;
+      return `i${t.width}`;
     case 'ptr':
-      s = `p${t.addrSpace}(${t.elt ? typeText(t.elt, true) : ''})`;
-      break;
+      return `p${t.addrSpace}(${t.elt ? typeText(t.elt, true) : ''})`;
     case 'vector':
     case 'array':
-      s = `${t.kind}${t.count}(${t.elt ? typeText(t.elt) : ''})`;
-      break;
-    case 'struct':
-      s =
-        t.name !== undefined && behindPointer
-          ? `%${t.name.length}:${t.name}`
-          : `${t.name !== undefined ? `%${t.name.length}:${t.name}` : ''}{${t.elts.map((e) => typeText(e)).join(',')}}`;
-      break;
+      return `${t.kind}${t.count}(${t.elt ? typeText(t.elt) : ''})`;
+    case 'struct': {
+      const name = t.name !== undefined ? `%${t.name.length}:${t.name}` : '';
+      return t.name !== undefined && behindPointer ? name : `${name}{${t.elts.map((e) => typeText(e)).join(',')}}`;
+    }
     case 'fn':
-      s = `fn(${t.elt ? typeText(t.elt, true) : ''};${t.elts.map((e) => typeText(e, true)).join(',')})`;
-      break;
+      return `fn(${t.elt ? typeText(t.elt, true) : ''};${t.elts.map((e) => typeText(e, true)).join(',')})`;
     default:
-      s = t.kind;
+      return t.kind;
   }
-  if (!behindPointer) TYPE_TEXT.set(t, s);
-  return s;
 }
 
 /** What is wrong with dx.op call c of `opcode` (the message the lifter refuses it with), or undefined. */
@@ -1143,14 +1150,25 @@ function callFault(opcode: number, c: Instruction): string | undefined {
     }
   const args = ops.slice(1).map((o) => o.type);
   const name = (callee as { name?: string } | undefined)?.name;
-  let text = `${opcode}|${name === undefined ? '-' : `@${name.length}:${name}`}|${typeText(c.type)}`;
-  for (const a of args) text += `|${typeText(a)}`;
+  const types = [typeNumber(c.type), ...args.map(typeNumber)];
+  const byName = name === undefined ? undefined : CHECKED_BY_NAME.get(name);
+  const known = byName?.find(
+    (k) => k.opcode === opcode && k.types.length === types.length && k.types.every((t, j) => t === types[j]),
+  );
   let fault: string | undefined;
-  if (CHECKED_TEXT.has(text)) fault = CHECKED_TEXT.get(text);
+  if (known) fault = known.fault;
   else {
     fault = uncachedCallFault(opcode, name, c.type, args);
-    if (CHECKED_TEXT.size >= CHECKED_TEXT_MAX) CHECKED_TEXT.clear();
-    CHECKED_TEXT.set(text, fault);
+    if (name !== undefined) {
+      if (checkedShapes >= CHECKED_MAX) {
+        CHECKED_BY_NAME.clear();
+        checkedShapes = 0;
+      }
+      const list = CHECKED_BY_NAME.get(name) ?? [];
+      if (list.length === 0) CHECKED_BY_NAME.set(name, list);
+      list.push({ opcode, types, fault });
+      checkedShapes++;
+    }
   }
   if (callee !== undefined) {
     const list = shapes ?? [];
