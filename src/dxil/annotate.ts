@@ -6,22 +6,26 @@ import { dxOp } from './dxop.js';
 import { Constant, Func, type Instruction, type Metadata } from './ir.js';
 import { MetadataValue } from './function.js';
 import type { ModulePrinter } from './printer.js';
+import { flat } from './format.js';
 import { resourcePropertiesText } from './resource-properties.js';
 
 export function dxcInstructionComment(i: Instruction, _f: Func, p: ModulePrinter): string {
   let s = '';
   const callee = i.op === 'call' ? i.callee : undefined;
-  const dbgKind = callee instanceof Func ? DBG_INTRINSICS[callee.name ?? ''] : undefined;
-  if (dbgKind !== undefined) s += variableComment(i, dbgKind, p);
+  const name = callee instanceof Func ? callee.name : undefined;
+  const dbgKind = name === 'llvm.dbg.declare' ? 1 : name === 'llvm.dbg.value' ? 2 : 0;
+  if (dbgKind !== 0) s += variableComment(i, dbgKind, p);
   else if (i.dbg && i.dbg.line !== 0) s += ` ; line:${i.dbg.line} col:${i.dbg.col}`;
-  if (!(callee instanceof Func) || i.ops.length === 0 || !callee.name?.startsWith('dx.op.')) return s;
+  if (name === undefined || i.ops.length === 0 || !name.startsWith('dx.op.')) return s;
   const a = i.ops[0];
   if (!(a instanceof Constant) || a.ck !== 'int') return s;
-  const opcode = Number(BigInt.asUintN(32, a.bits));
+  const bits = a.bits;
+  // The opcode as an unsigned 32-bit number (BigInt.asUintN allocates; most opcodes are small).
+  const opcode = bits >= 0n && bits < 0x100000000n ? Number(bits) : Number(BigInt.asUintN(32, bits));
   const row = dxOp(opcode);
   if (!row) return `${s}  ; invalid DXIL opcode #${opcode}`;
   let text = OP_COMMENTS.get(opcode);
-  if (text === undefined) OP_COMMENTS.set(opcode, (text = `  ; ${row[1]}${row[3]}`));
+  if (text === undefined) OP_COMMENTS.set(opcode, (text = flat(`  ; ${row[1]}${row[3]}`)));
   s += text;
   if (row[1] === 'AnnotateHandle') {
     const props = i.ops[2];
@@ -33,12 +37,13 @@ export function dxcInstructionComment(i: Instruction, _f: Func, p: ModulePrinter
 /** `  ; Name(operands)` by opcode, made on first use (a listing repeats a few opcodes many times). */
 const OP_COMMENTS = new Map<number, string>();
 
-/** llvm.dbg.declare(addr, var, expr) and llvm.dbg.value(value, offset, var, expr): where var is. */
-const DBG_INTRINSICS: Readonly<Record<string, number>> = { 'llvm.dbg.declare': 1, 'llvm.dbg.value': 2 };
-
 type Node = Extract<Metadata, { k: 'node' }>;
 
-/** ` ; var:"name" !DIExpression(...) func:"name"` for a debug intrinsic with a variable and an expression. */
+/**
+ * ` ; var:"name" !DIExpression(...) func:"name"` for a debug intrinsic with a variable and an
+ * expression: llvm.dbg.declare(addr, var, expr) and llvm.dbg.value(value, offset, var, expr), with
+ * var at operand `at` (1 and 2).
+ */
 function variableComment(i: Instruction, at: number, p: ModulePrinter): string {
   const node = (v: unknown, di: string): Node | undefined => {
     if (!(v instanceof MetadataValue)) return undefined;

@@ -9,9 +9,30 @@ function isAlnum(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
+/** Where flat() puts the character it reads, so that the read is never dropped as dead code. */
+let _flatSink = 0;
+
+/**
+ * The string, made flat. V8 keeps a concatenation as a tree of its pieces until its characters are
+ * read; a text the printer caches and prints many times (a type's name, a constant, a dx.op
+ * comment) would have its tree walked again at each use when the listing is joined. Reading one
+ * character flattens it in place once, so the join copies it as one piece.
+ */
+export function flat(s: string): string {
+  _flatSink = s.charCodeAt(0);
+  return s;
+}
+
 export function escapeString(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
+  // Most strings (names, datalayouts, metadata strings) need no escape: returned as they are.
+  let i = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f || c === 0x5c || c === 0x22) break;
+  }
+  if (i === s.length) return s;
+  let out = s.slice(0, i);
+  for (; i < s.length; i++) {
     const c = s.charCodeAt(i) & 0xff;
     if (c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x22) out += s[i];
     else out += '\\' + HEX[c >> 4] + HEX[c & 15];
@@ -55,8 +76,11 @@ export function metadataName(name: string): string {
     c === 95 ||
     (!first && c >= 48 && c <= 57);
   if (name.length === 0) return name;
-  let out = '';
-  for (let i = 0; i < name.length; i++) {
+  let i = 0;
+  while (i < name.length && ok(name.charCodeAt(i), i === 0)) i++;
+  if (i === name.length) return name;
+  let out = name.slice(0, i);
+  for (; i < name.length; i++) {
     const c = name.charCodeAt(i) & 0xff;
     if (ok(c, i === 0)) out += name[i];
     else out += '\\' + HEX[c >> 4] + HEX[c & 15];

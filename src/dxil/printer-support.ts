@@ -102,14 +102,6 @@ export const CALLING_CONVENTIONS: Readonly<Record<number, string>> = {
 };
 export const ccName = (cc: number): string => CALLING_CONVENTIONS[cc] ?? `cc${cc}`;
 
-export function subtypes(t: Type): readonly Type[] {
-  const k = t.kind;
-  if (k === 'ptr' || k === 'array' || k === 'vector') return [t.elt!];
-  if (k === 'struct') return t.elts;
-  if (k === 'fn') return [t.elt!, ...t.elts];
-  return [];
-}
-
 /** Ids of the metadata a node refers to (for slot numbering), in operand order. */
 export function mdNodeRefs(md: Metadata): number[] {
   if (md.k !== 'node') return [];

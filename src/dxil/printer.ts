@@ -16,7 +16,7 @@ import {
   type Value,
 } from './ir.js';
 import { MetadataValue } from './function.js';
-import { escapeBytes, escapeString, formatFP, llvmName, metadataName } from './format.js';
+import { escapeBytes, escapeString, flat, formatFP, llvmName, metadataName } from './format.js';
 import { printDiNode } from './di-printer.js';
 import {
   BINOPS,
@@ -28,7 +28,6 @@ import {
   LINKAGES,
   FN_INDEX,
   ccName,
-  subtypes,
   mdNodeRefs,
   sortAttachments,
   isNull,
@@ -214,8 +213,8 @@ export class ModulePrinter {
       const params: string[] = [];
       for (const g of list)
         if (g.index !== 0 && g.index !== FN_INDEX && params[g.index - 1] === undefined)
-          params[g.index - 1] = attrString(list, g.index, false);
-      t = { ret: attrString(list, 0, false), fn: attrString(list, FN_INDEX, true), params };
+          params[g.index - 1] = flat(attrString(list, g.index, false));
+      t = { ret: flat(attrString(list, 0, false)), fn: flat(attrString(list, FN_INDEX, true)), params };
       this.callAttrTexts.set(list, t);
     }
     return t;
@@ -229,7 +228,7 @@ export class ModulePrinter {
     if (!texts) this.attrTexts.set(list, (texts = new Map()));
     const key = index * 2 + (inGroup ? 1 : 0);
     let s = texts.get(key);
-    if (s === undefined) texts.set(key, (s = attrString(list, index, inGroup)));
+    if (s === undefined) texts.set(key, (s = flat(attrString(list, index, inGroup))));
     return s;
   }
 
@@ -248,11 +247,11 @@ export class ModulePrinter {
     // `%""`); a named value prints its name.
     const texts = (this.localTexts = new Map());
     let n = 0;
-    for (const a of f.args) texts.set(a, a.name ? llvmName('%', a.name) : this.localText(a, n++));
+    for (const a of f.args) texts.set(a, a.name ? flat(llvmName('%', a.name)) : this.localText(a, n++));
     for (const bb of f.blocks) {
-      texts.set(bb, bb.name ? llvmName('%', bb.name) : this.localText(bb, n++));
+      texts.set(bb, bb.name ? flat(llvmName('%', bb.name)) : this.localText(bb, n++));
       for (const inst of bb.insts) {
-        if (inst.name) texts.set(inst, llvmName('%', inst.name));
+        if (inst.name) texts.set(inst, flat(llvmName('%', inst.name)));
         else if (inst.type.kind !== 'void') texts.set(inst, this.localText(inst, n++));
         if (inst.op === 'call' && inst.attrs) {
           const s = this.callAttrs(inst.attrs).fn;
@@ -264,7 +263,7 @@ export class ModulePrinter {
 
   /** The operand text of an unnamed (or empty-named) local value given slot n. */
   private localText(v: Value, n: number): string {
-    return v.name !== undefined ? llvmName('%', v.name) : `%${n}`;
+    return v.name !== undefined ? flat(llvmName('%', v.name)) : `%${n}`;
   }
 
   // ---- types (TypeFinder + TypePrinting) ----
@@ -273,23 +272,39 @@ export class ModulePrinter {
     const visitedConst = new Set<Value>();
     const visitedMd = new Set<Metadata>();
     const found: Type[] = [];
-    // Only structs are found, so a type without subtypes (most instructions' and constants') is
-    // passed over without a visit: skipping it changes neither what is found nor its order.
+    // Only the identified (non-literal) structs are numbered or printed, and every one of them is
+    // in the type table (a literal struct may be made outside it, never an identified one): once
+    // the walk has found all the table's, nothing it could still find changes the listing, so it
+    // stops there (most modules reach every struct in their first function).
+    const wanted = new Set<Type>();
+    for (const t of this.m.types) if (t.kind === 'struct' && !t.literal) wanted.add(t);
+    let left = wanted.size;
+    if (left === 0) return;
+    const work: Type[] = [];
     const type = (t0: Type): void => {
       if (!hasSubtypes(t0) || visited.has(t0)) return;
       visited.add(t0);
-      const work = [t0];
+      work.push(t0);
       while (work.length) {
         const t = work.pop()!;
-        if (t.kind === 'struct') found.push(t);
-        const subs = subtypes(t);
-        for (let i = subs.length - 1; i >= 0; i--) {
-          const s = subs[i]!;
-          if (hasSubtypes(s) && !visited.has(s)) {
-            visited.add(s);
-            work.push(s);
-          }
+        if (t.kind === 'struct') {
+          found.push(t);
+          if (!t.literal && wanted.has(t)) left--;
         }
+        // The subtypes (subtypes(t): the element, or the members, or the return type then the
+        // parameters) pushed last first, so they are visited in order; no list made for them.
+        const k = t.kind;
+        if (k === 'struct' || k === 'fn') {
+          const elts = t.elts;
+          for (let i = elts.length - 1; i >= 0; i--) visit(elts[i]!);
+        }
+        if (k !== 'struct') visit(t.elt!);
+      }
+    };
+    const visit = (s: Type): void => {
+      if (hasSubtypes(s) && !visited.has(s)) {
+        visited.add(s);
+        work.push(s);
       }
     };
     const value = (v: Value, f: Func | undefined): void => {
@@ -310,15 +325,18 @@ export class ModulePrinter {
       if (visitedMd.has(md0)) return;
       visitedMd.add(md0);
       if (md0.k !== 'node') return;
-      const stack: [Extract<Metadata, { k: 'node' }>, number][] = [[md0, 0]];
-      while (stack.length) {
-        const top = stack[stack.length - 1]!;
-        const [md, i] = top;
+      // Depth first: the open nodes and the next operand of each, as two parallel lists.
+      const nodes: Extract<Metadata, { k: 'node' }>[] = [md0];
+      const next: number[] = [0];
+      let top = 0;
+      while (top >= 0) {
+        const md = nodes[top]!;
+        const i = next[top]!;
         if (i >= md.ops.length) {
-          stack.pop();
+          top--;
           continue;
         }
-        top[1]++;
+        next[top] = i + 1;
         const id = md.ops[i]!;
         if (id === 0) continue;
         const op = this.md(id - 1, f);
@@ -326,36 +344,44 @@ export class ModulePrinter {
         if (op.k === 'node') {
           if (!visitedMd.has(op)) {
             visitedMd.add(op);
-            stack.push([op, 0]);
+            top++;
+            nodes[top] = op;
+            next[top] = 0;
           }
         } else if (op.k === 'value' && op.v instanceof Constant) value(op.v, f);
       }
     };
     const m = this.m;
-    for (const g of m.globals) {
-      type(g.type);
-      if (g.init) value(g.init, undefined);
-    }
-    for (const f of m.functions) {
-      type(f.type);
-      for (const a of f.args) value(a, f);
-      for (const bb of f.blocks)
-        for (const inst of bb.insts) {
-          type(inst.type);
-          // Only constants and metadata operands lead to more types (value() skips the rest).
-          for (const op of inst.ops) if (op.kind === 'const' || op.kind === 'md') value(op, f);
-          if (inst.cases.length) for (const c of inst.cases) value(c, f);
-          for (const [, id] of inst.attachments) {
-            const md = this.md(id, f);
-            if (md) mdNode(md, f);
+    walk: {
+      for (const g of m.globals) {
+        type(g.type);
+        if (g.init) value(g.init, undefined);
+        if (left === 0) break walk;
+      }
+      for (const f of m.functions) {
+        type(f.type);
+        for (const a of f.args) value(a, f);
+        if (left === 0) break walk;
+        for (const bb of f.blocks)
+          for (const inst of bb.insts) {
+            type(inst.type);
+            // Only constants and metadata operands lead to more types (value() skips the rest).
+            for (const op of inst.ops) if (op.kind === 'const' || op.kind === 'md') value(op, f);
+            if (inst.cases.length) for (const c of inst.cases) value(c, f);
+            for (const [, id] of inst.attachments) {
+              const md = this.md(id, f);
+              if (md) mdNode(md, f);
+            }
+            if (left === 0) break walk;
           }
+      }
+      for (const n of m.named)
+        for (const id of n.ops) {
+          const md = this.md(id, undefined);
+          if (md) mdNode(md, undefined);
+          if (left === 0) break walk;
         }
     }
-    for (const n of m.named)
-      for (const id of n.ops) {
-        const md = this.md(id, undefined);
-        if (md) mdNode(md, undefined);
-      }
     let next = 0;
     for (const t of found) {
       if (t.literal) continue;
@@ -368,7 +394,7 @@ export class ModulePrinter {
     let s = this.typeNames.get(t);
     if (s === undefined) {
       s = this.typeNameUncached(t);
-      this.typeNames.set(t, s);
+      this.typeNames.set(t, flat(s));
     }
     return s;
   }
@@ -428,7 +454,7 @@ export class ModulePrinter {
     if (v instanceof MetadataValue) return this.mdOperand(v.mdId);
     if (!this.numbered) return this.moduleOperand(v);
     let s = this.moduleTexts.get(v);
-    if (s === undefined) this.moduleTexts.set(v, (s = this.moduleOperand(v)));
+    if (s === undefined) this.moduleTexts.set(v, (s = flat(this.moduleOperand(v))));
     return s;
   }
 
@@ -449,7 +475,7 @@ export class ModulePrinter {
     if (k === 'inst' || k === 'arg' || k === 'block' || k === 'md' || !this.numbered)
       return `${this.typeName(v.type)} ${this.operand(v)}`;
     let s = this.moduleTypedTexts.get(v);
-    if (s === undefined) this.moduleTypedTexts.set(v, (s = `${this.typeName(v.type)} ${this.operand(v)}`));
+    if (s === undefined) this.moduleTypedTexts.set(v, (s = flat(`${this.typeName(v.type)} ${this.operand(v)}`)));
     return s;
   }
 
@@ -597,9 +623,8 @@ export class ModulePrinter {
     const o = this.out;
     this.fn = f;
     o.push('\n');
-    const fnAttrs = groupsAt(f.attrs, FN_INDEX);
-    const flags = fnAttrs.filter((a) => a.kind !== 'string').map((a) => attrText(a, false));
-    if (flags.length) o.push(`; Function Attrs: ${flags.join(' ')}\n`);
+    const comment = this.fnAttrsComment(f.attrs);
+    if (comment) o.push(comment);
     let s = f.isProto ? 'declare ' : 'define ';
     s += LINKAGES[f.linkage] ?? '';
     s += ['', 'hidden ', 'protected '][f.visibility] ?? '';
@@ -635,6 +660,21 @@ export class ModulePrinter {
     f.blocks.forEach((bb, i) => this.printBlock(bb, i === 0, f));
     o.push('}\n');
     this.fn = undefined;
+  }
+
+  /** `; Function Attrs: ...` of a function's attribute list ('' for none), made once per list. */
+  private readonly fnAttrsComments = new Map<AttributeList, string>();
+  private fnAttrsComment(list: AttributeList | undefined): string {
+    if (!list) return '';
+    let s = this.fnAttrsComments.get(list);
+    if (s === undefined) {
+      const flags = groupsAt(list, FN_INDEX)
+        .filter((a) => a.kind !== 'string')
+        .map((a) => attrText(a, false));
+      s = flags.length ? `; Function Attrs: ${flags.join(' ')}\n` : '';
+      this.fnAttrsComments.set(list, s);
+    }
+    return s;
   }
 
   private printBlock(bb: Block, entry: boolean, f: Func): void {

@@ -126,13 +126,16 @@ export function readPsv0(data: Uint8Array, base = 0): Psv0 {
       throw r.fail('E203_PART_BAD_COUNT', `${resourceCount} resources of ${size} bytes do not fit`, pos - 8);
     const res: PsvResource[] = [];
     for (let i = 0; i < resourceCount; i++, pos += size) {
-      const rec = {
-        type: r.u32At(pos),
-        space: r.u32At(pos + 4),
-        lowerBound: r.u32At(pos + 8),
-        upperBound: r.u32At(pos + 12),
-      };
-      res.push(size >= 24 ? { ...rec, kind: r.u32At(pos + 16), flags: r.u32At(pos + 20) } : rec);
+      // Two literal shapes, not a spread of one into the other (a spread took 2% of /Fc's time).
+      const type = r.u32At(pos);
+      const space = r.u32At(pos + 4);
+      const lowerBound = r.u32At(pos + 8);
+      const upperBound = r.u32At(pos + 12);
+      res.push(
+        size >= 24
+          ? { type, space, lowerBound, upperBound, kind: r.u32At(pos + 16), flags: r.u32At(pos + 20) }
+          : { type, space, lowerBound, upperBound },
+      );
     }
     out.resources = res;
   }
