@@ -10,8 +10,30 @@ export function floatFromBits(bits: number): number {
   return F32[0]!;
 }
 
+/**
+ * Texts of recent patterns, direct-mapped by a hash of the bits (1,024 slots, each holding its last
+ * pattern; '' marks an empty one): def values repeat across programs (0, 1, 0.5, ...), and each text
+ * is otherwise an exponential form, a fixed form and two regular expressions.
+ */
+const SLOTS = 1024;
+const KEYS = new Int32Array(SLOTS);
+const TEXTS: string[] = new Array<string>(SLOTS).fill('');
+
 /** The Microsoft C runtime's printf("%.9g") of a float given by its bit pattern. */
 export function formatFloat9g(bits: number): string {
+  const key = bits | 0;
+  const slot = Math.imul(key, 0x9e3779b1) >>> 22;
+  if (KEYS[slot] === key) {
+    const hit = TEXTS[slot]!;
+    if (hit !== '') return hit;
+  }
+  const s = float9g(bits);
+  KEYS[slot] = key;
+  TEXTS[slot] = s;
+  return s;
+}
+
+function float9g(bits: number): string {
   const v = floatFromBits(bits);
   if (Number.isNaN(v)) return (bits & 0x80000000 ? '-' : '') + (bits & 0x00400000 ? '1.#QNAN' : '1.#SNAN');
   if (v === Infinity) return '1.#INF';

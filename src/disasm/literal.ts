@@ -72,9 +72,28 @@ export function formatHex(bits: number): string {
   return `0x${(bits >>> 0).toString(16).padStart(8, '0')}`;
 }
 
+/**
+ * Today's texts of recent float patterns, direct-mapped by a hash of the bits (4,096 slots, a slot
+ * holding its last pattern): programs repeat their constants (1.000000, 0.500000, ...) and each
+ * text is otherwise a toFixed and a tie check. '' marks an empty slot.
+ */
+const FLOAT_SLOTS = 4096;
+const FLOAT_KEYS = new Int32Array(FLOAT_SLOTS);
+const FLOAT_TEXTS: string[] = new Array<string>(FLOAT_SLOTS).fill('');
+
 /** A float literal from its bits (%f). */
 export function formatFloatBits(bits: number, crt: Crt = 'ucrt'): string {
-  return formatFixed(bitsToFloat(bits), 6, crt);
+  if (crt !== 'ucrt') return formatFixed(bitsToFloat(bits), 6, crt);
+  const key = bits | 0;
+  const slot = Math.imul(key, 0x9e3779b1) >>> 20;
+  if (FLOAT_KEYS[slot] === key) {
+    const hit = FLOAT_TEXTS[slot]!;
+    if (hit !== '') return hit;
+  }
+  const s = formatFixed(bitsToFloat(bits), 6, 'ucrt');
+  FLOAT_KEYS[slot] = key;
+  FLOAT_TEXTS[slot] = s;
+  return s;
 }
 
 /** An untyped lane: integers where the pattern is zero, denormal, infinite or NaN (-0 excepted). */
