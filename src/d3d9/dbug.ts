@@ -46,37 +46,61 @@ export interface DebugInfo {
  */
 export function readDebugInfo(data: Uint8Array, base: number): DebugInfo {
   const r = new ByteReader(data.subarray(4), { base: base + 4, where: 'DBUG', code: 'E515_D3D9_DBUG' });
-  const table = (countAt: number, offsetAt: number, size: number, what: string): [number, number] => {
-    const count = r.u32At(countAt, `the ${what} count`);
-    const offset = r.u32At(offsetAt, `the ${what} table offset`);
+  const b = r.bytes;
+  const word = (at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+  const half = (at: number): number => b[at]! | (b[at + 1]! << 8);
+  // A table's count and offset words; `what` names it in the error (a function, so a variable's
+  // location table builds its name only when it is refused).
+  const table = (countAt: number, offsetAt: number, size: number, what: string | (() => string)): [number, number] => {
+    const name = (): string => (typeof what === 'string' ? what : what());
+    const count = countAt + 4 <= r.length ? word(countAt) : r.u32At(countAt, `the ${name()} count`);
+    const offset = offsetAt + 4 <= r.length ? word(offsetAt) : r.u32At(offsetAt, `the ${name()} table offset`);
     if (offset > r.length || count > (r.length - offset) / size)
       throw r.fail(
         'E515_D3D9_DBUG',
-        `the ${what} table (${count} records of ${size} bytes at ${hex(offset)}) lies outside the ${hex(r.length)}-byte comment`,
+        `the ${name()} table (${count} records of ${size} bytes at ${hex(offset)}) lies outside the ${hex(r.length)}-byte comment`,
         offsetAt,
       );
     return [count, offset];
   };
-  const str = (offset: number, what: string): string => (offset === 0 ? '' : r.cstringAt(offset, what));
+  // Scope and variable names repeat (every variable of a function names its scope): each string is read once.
+  const strings = new Map<number, string>();
+  // The file paths, read with their names for errors only when one is refused.
+  const path = (at: number): string | undefined => {
+    if (at >= r.length) return undefined;
+    let end = at;
+    while (end < r.length && b[end] !== 0) end++;
+    return end < r.length ? r.cstringAt(at) : undefined;
+  };
+  const str = (offset: number, what: string): string => {
+    if (offset === 0) return '';
+    let s = strings.get(offset);
+    if (s === undefined) strings.set(offset, (s = r.cstringAt(offset, what)));
+    return s;
+  };
   const mainPath = str(r.u32At(0, 'the main source path offset'), 'the main source path');
   const compiler = str(r.u32At(4, 'the compiler name offset'), 'the compiler name');
   const [fileCount, fileOffset] = table(0xc, 0x10, 4, 'source file');
   const [lineCount, lineOffset] = table(0x14, 0x18, 8, 'line record');
   const [varCount, varOffset] = table(0x1c, 0x20, 20, 'variable');
   const entry = str(r.u32At(0x24, 'the entry point name offset'), 'the entry point name');
+  // The tables lie inside the comment (table() checked them): their fields are read unchecked.
   const files: string[] = [];
-  for (let i = 0; i < fileCount; i++) files.push(r.cstringAt(r.u32At(fileOffset + 4 * i), `source file ${i}'s path`));
+  for (let i = 0; i < fileCount; i++) {
+    const at = word(fileOffset + 4 * i);
+    files.push(path(at) ?? r.cstringAt(at, `source file ${i}'s path`));
+  }
   const lines: DbugLine[] = [];
   for (let i = 0; i < lineCount; i++) {
     const o = lineOffset + 8 * i;
-    lines.push({ line: r.u16At(o), file: r.u16At(o + 2), offset: r.u32At(o + 4) });
+    lines.push({ line: half(o), file: half(o + 2), offset: word(o + 4) });
   }
   const variables: DbugVariable[] = [];
   // Location tables may overlap; in all they cannot hold more records than the comment has room for.
   let locationsLeft = Math.floor(r.length / 12);
   for (let i = 0; i < varCount; i++) {
     const o = varOffset + 20 * i;
-    const [locCount, locOffset] = table(o + 0xc, o + 0x10, 12, `variable ${i}'s location`);
+    const [locCount, locOffset] = table(o + 0xc, o + 0x10, 12, () => `variable ${i}'s location`);
     locationsLeft -= locCount;
     if (locationsLeft < 0)
       throw r.fail('E515_D3D9_DBUG', `the location tables hold more records than the comment has room for`, o + 0xc);
@@ -84,11 +108,11 @@ export function readDebugInfo(data: Uint8Array, base: number): DebugInfo {
     for (let j = 0; j < locCount; j++) {
       const l = locOffset + 12 * j;
       locations.push({
-        record: r.u32At(l),
-        components: [r.u16At(l + 4), r.u16At(l + 6), r.u16At(l + 8), r.u16At(l + 10)],
+        record: word(l),
+        components: [half(l + 4), half(l + 6), half(l + 8), half(l + 10)],
       });
     }
-    variables.push({ scope: str(r.u32At(o), 'a scope name'), name: str(r.u32At(o + 4), 'a variable name'), locations });
+    variables.push({ scope: str(word(o), 'a scope name'), name: str(word(o + 4), 'a variable name'), locations });
   }
   return { mainPath, compiler, entry, files, lines, variables };
 }
