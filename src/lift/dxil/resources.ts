@@ -80,6 +80,8 @@ export interface DxResource {
 const CLASS_OF = { CBuffer: 'b', SRV: 't', Sampler: 's', UAV: 'u' } as const;
 const CLASS_NAME = { b: 'constant buffer', t: 'SRV', s: 'sampler', u: 'UAV' } as const;
 const GROUP = { b: 0, t: 1, s: 2, u: 3 } as const;
+/** Register classes in alphabetical order (b, s, t, u; one letter each: no locale's collation needed). */
+const byClass = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** DXIL component type to the scalar a view reads. */
 function compScalar(L: DxilLifter, ct: number): 'f32' | 'i32' | 'u32' {
@@ -223,7 +225,7 @@ export class DxResources {
     const end = (r: (typeof this.all)[number]): number =>
       r.rangeSize === 0xffffffff || r.rangeSize === 0 ? Infinity : r.lowerBound + r.rangeSize;
     const sorted = [...this.all].sort(
-      (a, b) => CLASS_OF[a.cls].localeCompare(CLASS_OF[b.cls]) || a.space - b.space || a.lowerBound - b.lowerBound,
+      (a, b) => byClass(CLASS_OF[a.cls], CLASS_OF[b.cls]) || a.space - b.space || a.lowerBound - b.lowerBound,
     );
     for (let k = 1; k < sorted.length; k++) {
       const a = sorted[k - 1]!;
