@@ -46,6 +46,12 @@ function hasSubtypes(t: Type): boolean {
   return k === 'ptr' || k === 'array' || k === 'vector' || k === 'struct' || k === 'fn';
 }
 
+/** Spaces to pad block labels to their predecessors comment, by count (made once each). */
+const PADDING: string[] = [];
+function padding(n: number): string {
+  return n <= 64 ? (PADDING[n] ??= ' '.repeat(n)) : ' '.repeat(n);
+}
+
 /** The attribute texts of one call attribute list (ModulePrinter.callAttrs). */
 interface CallAttrTexts {
   /** The return value's, inline ('' for none). */
@@ -128,11 +134,11 @@ export class ModulePrinter {
     }
     if (this.mdNodes.length) {
       o.push('\n');
-      this.mdNodes.forEach((node, i) => {
-        const f = this.mdOwner.get(node);
-        this.fn = f;
-        o.push(`!${i} = ${this.mdBody(node)}\n`);
-      });
+      const nodes = this.mdNodes;
+      for (let i = 0; i < nodes.length; i++) {
+        this.fn = this.mdOwners[i];
+        o.push(`!${i} = ${this.mdBody(nodes[i]!)}\n`);
+      }
       this.fn = undefined;
     }
     return o.join('');
@@ -158,25 +164,45 @@ export class ModulePrinter {
   }
 
   // ---- slot numbering (SlotTracker) ----
-  private readonly mdOwner = new Map<Metadata, Func | undefined>();
+  /** The function whose local metadata each numbered node may refer to, by slot. */
+  private readonly mdOwners: (Func | undefined)[] = [];
   /** CreateMetadataSlot: a slot for the node, then its node operands in order (depth first). */
   private mdSlot(md0: Metadata | undefined, f: Func | undefined): void {
     if (!md0 || md0.k !== 'node' || this.mdSlots.has(md0)) return;
-    const enter = (md: Metadata): number[] => {
-      this.mdSlots.set(md, this.mdNodes.length);
-      this.mdNodes.push(md);
-      this.mdOwner.set(md, f);
-      return mdNodeRefs(md);
-    };
-    const stack: [number[], number][] = [[enter(md0), 0]];
-    while (stack.length) {
-      const top = stack[stack.length - 1]!;
-      if (top[1] >= top[0].length) {
-        stack.pop();
+    // The open nodes' operand lists (a generic node's ops are ids + 1, 0 for null; a specialised
+    // node's are diRefs' ids), as parallel lists with the next operand of each.
+    const lists: (readonly number[])[] = [];
+    const generic: boolean[] = [];
+    const next: number[] = [];
+    let top = -1;
+    let md: Metadata | undefined = md0;
+    for (;;) {
+      if (md !== undefined) {
+        this.mdSlots.set(md, this.mdNodes.length);
+        this.mdNodes.push(md);
+        this.mdOwners.push(f);
+        top++;
+        const isGeneric = md.k === 'node' && !md.di;
+        lists[top] = isGeneric ? (md as Extract<Metadata, { k: 'node' }>).ops : mdNodeRefs(md);
+        generic[top] = isGeneric;
+        next[top] = 0;
+        md = undefined;
+      }
+      if (top < 0) return;
+      const list = lists[top]!;
+      const k = next[top]!;
+      if (k >= list.length) {
+        top--;
         continue;
       }
-      const op = this.md(top[0][top[1]++]!, f);
-      if (op && op.k === 'node' && !this.mdSlots.has(op)) stack.push([enter(op), 0]);
+      next[top] = k + 1;
+      let id = list[k]!;
+      if (generic[top]) {
+        if (id === 0) continue;
+        id--;
+      }
+      const op = this.md(id, f);
+      if (op && op.k === 'node' && !this.mdSlots.has(op)) md = op;
     }
   }
 
@@ -187,13 +213,14 @@ export class ModulePrinter {
     for (const n of m.named) for (const id of n.ops) this.mdSlot(this.md(id, undefined), undefined);
     for (const f of m.functions) {
       if (!f.name) this.globalSlots.set(f, next++);
-      for (const [, id] of sortAttachments(f.attachments)) this.mdSlot(this.md(id, f), f);
+      if (f.attachments.length) for (const [, id] of sortAttachments(f.attachments)) this.mdSlot(this.md(id, f), f);
       for (const bb of f.blocks)
         for (const inst of bb.insts) {
           if (inst.op === 'call' && inst.callee instanceof Func && inst.callee.name?.startsWith('llvm.'))
             for (const op of inst.ops) if (op instanceof MetadataValue) this.mdSlot(this.md(op.mdId, f), f);
           if (inst.dbg) this.mdSlot(this.location(inst), f);
-          for (const [, id] of sortAttachments(inst.attachments)) this.mdSlot(this.md(id, f), f);
+          if (inst.attachments.length)
+            for (const [, id] of sortAttachments(inst.attachments)) this.mdSlot(this.md(id, f), f);
         }
       const fa = this.attrs(f.attrs, FN_INDEX, true);
       if (fa) this.attrSlot(fa);
@@ -684,7 +711,7 @@ export class ModulePrinter {
     else if (bb.preds.length) line = `\n; <label>:${this.localTexts.get(bb)?.slice(1)}`;
     if (!entry) {
       const col = line.length - 1; // after the leading newline
-      line += ' '.repeat(Math.max(50 - col, 1)) + ';';
+      line += padding(Math.max(50 - col, 1)) + ';';
       line += bb.preds.length ? ` preds = ${bb.preds.map((p) => this.operand(p)).join(', ')}` : ' No predecessors!';
     }
     o.push(line + '\n');
@@ -811,9 +838,10 @@ export class ModulePrinter {
         break;
     }
     if (i.dbg) s += `, !dbg !${this.mdSlots.get(this.location(i))}`;
-    for (const [kind, id] of sortAttachments(i.attachments)) {
-      s += `, !${this.kindName(kind)} ${this.mdOperand(id)}`;
-    }
+    if (i.attachments.length)
+      for (const [kind, id] of sortAttachments(i.attachments)) {
+        s += `, !${this.kindName(kind)} ${this.mdOperand(id)}`;
+      }
     if (this.comment) s += this.comment(i, f, this);
     return s;
   }
