@@ -18,8 +18,9 @@ import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { allocated, measurePeer, retained, perSecond, timed, whole } from './lift.bench.js';
+import { allocated, measurePeer, retainedFigures, RETAINED_AIM, perSecond, timed, whole } from './lift.bench.js';
 import { inProcessPeer } from './peer.js';
+import { target } from './targets.js';
 
 interface Input {
   readonly path: string;
@@ -86,10 +87,16 @@ export async function bench(report: (line: string) => void): Promise<void> {
       `${((both.cpu * 1000) / instructions).toFixed(2)} µs CPU per instruction; allocation (v8 GCProfiler, one pass) ` +
       `${(bothBytes / n / 1024).toFixed(0)} KB a program, ${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
   );
-  report(
-    `dxil-lift: retained, lift + WGSL of every program: ${retained(() => {
-      for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
-    }, n)}`,
+  const kept = retainedFigures(() => {
+    for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
+  }, n);
+  report(`dxil-lift: retained, lift + WGSL of every program: ${kept.text}`);
+  target(
+    report,
+    'memory: DXIL lift + WGSL, allocation per instruction; retained after the first pass',
+    `${(bothBytes / instructions).toFixed(0)} bytes per instruction; ${kept.perProgramPass.toFixed(0)} bytes a program a pass`,
+    `printed; under ${RETAINED_AIM} bytes a program a pass`,
+    kept.perProgramPass < RETAINED_AIM,
   );
 
   const types = spawnSync('vkd3d-compiler', ['--print-source-types'], { encoding: 'utf8' });
@@ -141,6 +148,13 @@ export async function bench(report: (line: string) => void): Promise<void> {
         `twins both translate, ${refused} it refuses left out; 20 rounds a pass, best of ${inProcess.cpuMs.length} passes)`,
     );
     report(`dxil-lift: ratio iridia / the peer in process ${(mineRate / theirRate).toFixed(3)} (aim >= 1.0)`);
+    target(
+      report,
+      "DXIL lift + WGSL of the twins against vkd3d-shader's DXBC->SPIR-V of their fxc builds, in process",
+      `${(mineRate / theirRate).toFixed(3)}x (${mineRate.toFixed(0)} against ${theirRate.toFixed(0)} per CPU-second, ${inProcess.version})`,
+      '>= 1.0x',
+      mineRate >= theirRate,
+    );
     return;
   }
   report(`dxil-lift: the in-process peer cannot run here (${inProcess.why}); measuring vkd3d-compiler per process`);
