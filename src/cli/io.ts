@@ -9,8 +9,18 @@
 //   - a file that cannot be read is an InputError naming its path (never a bare EISDIR);
 //   - batches: `FILE... --out-dir DIR [--root R]`.
 
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, extname, sep } from 'node:path';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeFileSync,
+  type Dirent,
+} from 'node:fs';
+import { basename, dirname, join, relative, resolve, extname, sep } from 'node:path';
 import { IridiaError } from '../errors.js';
 import { UsageError } from './args.js';
 
@@ -68,6 +78,50 @@ export function readInput(path: string): Uint8Array {
   }
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
+
+/**
+ * A reader for a batch whose conversion keeps nothing of its input bytes once it returns (disasm's
+ * listing is a string): each file is read into one buffer the batch reuses, which grows to the
+ * largest file, instead of a buffer of its own per file, and without readFileSync's fstat for the
+ * size (a read to the end instead). The bytes it returns are valid until the next call. Errors as
+ * readInput's (an InputError naming the path); standard input (`-`) and a file of more than
+ * SCRATCH_LIMIT bytes go through readInput itself.
+ */
+export function scratchReader(): (path: string) => Uint8Array {
+  let buf = new Uint8Array(1 << 16);
+  return (path) => {
+    if (path === '-') return readInput(path);
+    current = path;
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (e) {
+      throw fsError(path, e);
+    }
+    let len = 0;
+    try {
+      for (;;) {
+        if (len === buf.length) {
+          if (len >= SCRATCH_LIMIT) break;
+          const grown = new Uint8Array(len * 2);
+          grown.set(buf);
+          buf = grown;
+        }
+        const n = readSync(fd, buf, len, buf.length - len, null);
+        if (n === 0) return buf.subarray(0, len);
+        len += n;
+      }
+    } catch (e) {
+      throw fsError(path, e);
+    } finally {
+      closeSync(fd);
+    }
+    return readInput(path);
+  };
+}
+
+/** The largest file scratchReader reads into its own buffer. */
+const SCRATCH_LIMIT = 1 << 28;
 
 /** A text input (a JSON job, ...), `-` for standard input. */
 export function readTextInput(path: string): string {
@@ -187,15 +241,42 @@ export function folderEntries(dir: string): { path: string; dir: boolean }[] {
  * that start with the container magic. A path that cannot be read is an InputError naming it.
  */
 export function batchInputs(paths: readonly string[]): string[] {
-  return paths.flatMap((p) => {
-    let dir: boolean;
+  const isDirectory = directoryTest(paths);
+  return paths.flatMap((p) => (isDirectory(p) ? [...walkDir(p)].filter((f) => fileHasMagic(f, 'DXBC')) : [p]));
+}
+
+/** Inputs in one folder from which batchInputs lists the folder instead of a stat per input. */
+const LISTED_FOLDER = 32;
+
+/**
+ * Is each path a folder (statSync(p).isDirectory(), an InputError naming a path that cannot be
+ * read)? A shell's glob names many files of one folder (`iridia disasm shaders/*.dxbc`): where
+ * LISTED_FOLDER or more of the paths share a folder, that folder is listed once and its entries'
+ * types answer for them, a stat each only for what the listing does not settle (a symbolic link,
+ * a name not found as given, a folder that cannot be listed).
+ */
+function directoryTest(paths: readonly string[]): (path: string) => boolean {
+  const byFolder = new Map<string, number>();
+  for (const p of paths) byFolder.set(dirname(p), (byFolder.get(dirname(p)) ?? 0) + 1);
+  const listings = new Map<string, Map<string, Dirent>>();
+  for (const [folder, n] of byFolder) {
+    if (n < LISTED_FOLDER) continue;
     try {
-      dir = statSync(p).isDirectory();
-    } catch (e) {
-      throw fsError(p, e);
+      listings.set(folder, new Map(readdirSync(folder, { withFileTypes: true }).map((e) => [e.name, e])));
+    } catch {
+      // left to the stat of each path
     }
-    return dir ? [...walkPaths([p])].filter((f) => fileHasMagic(f, 'DXBC')) : [p];
-  });
+  }
+  return (p) => {
+    const e = listings.get(dirname(p))?.get(basename(p));
+    if (e?.isFile()) return false;
+    if (e?.isDirectory()) return true;
+    try {
+      return statSync(p).isDirectory();
+    } catch (err) {
+      throw fsError(p, err);
+    }
+  };
 }
 
 /** Does the file at `path` start with the 4-byte magic? Reads its first 4 bytes only. */
@@ -281,15 +362,23 @@ export interface BatchSummary {
  */
 export function runBatch(
   inputs: readonly string[],
-  options: { outDir: string; root: string; ext: string; progress?: (done: number, total: number) => void },
+  options: {
+    outDir: string;
+    root: string;
+    ext: string;
+    progress?: (done: number, total: number) => void;
+    /** `convert` keeps nothing of its input bytes once it returns: read through scratchReader. */
+    scratch?: boolean;
+  },
   convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
 ): BatchSummary {
   const failed: BatchFailure[] = [];
   const made = new Set<string>();
   const output = outputPaths(options.outDir, options.root, options.ext);
+  const read = options.scratch ? scratchReader() : readInput;
   let written = 0;
   inputs.forEach((input, i) => {
-    const failure = batchStep(input, () => output(input), convert, made);
+    const failure = batchStep(input, () => output(input), convert, made, read);
     if (failure === undefined) written++;
     else failed.push(failure);
     options.progress?.(i + 1, inputs.length);
@@ -303,18 +392,21 @@ export function outDirSlice(
   paths: readonly string[],
   outputs: readonly string[],
   convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
+  scratch = false,
 ): BatchFailure[] {
   const made = new Set<string>();
   const failed: BatchFailure[] = [];
+  const read = scratch ? scratchReader() : readInput;
   paths.forEach((path, i) => {
-    const f = batchStep(path, () => outputs[i]!, convert, made);
+    const f = batchStep(path, () => outputs[i]!, convert, made, read);
     if (f !== undefined) failed.push(f);
   });
   return failed;
 }
 
 /**
- * One input of a batch: read, converted, written to `output()` (its folder made once, `made`).
+ * One input of a batch: read (by `read`, readInput unless told), converted, written to `output()`
+ * (its folder made once, `made`).
  * Returns the failure of an input that writes nothing; a UsageError (an input outside the root) is
  * thrown, ending the batch.
  */
@@ -323,9 +415,10 @@ export function batchStep(
   output: () => string,
   convert: (bytes: Uint8Array, path: string) => string | Uint8Array,
   made: Set<string>,
+  read: (path: string) => Uint8Array = readInput,
 ): BatchFailure | undefined {
   try {
-    const out = convert(readInput(input), input);
+    const out = convert(read(input), input);
     writeOutput(output(), out, made);
     return undefined;
   } catch (e) {

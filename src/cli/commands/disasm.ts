@@ -131,7 +131,9 @@ export async function run(argv: string[]): Promise<number> {
   const bar = progressBar('disasm');
   const summary =
     jobs === 1 || inputs.includes('-')
-      ? runBatch(inputs, { outDir, root, ext: '.asm', progress: bar }, (b) => disassembleAny(b, flags, { era }))
+      ? runBatch(inputs, { outDir, root, ext: '.asm', progress: bar, scratch: true }, (b) =>
+          disassembleAny(b, flags, { era }),
+        )
       : await outDirOnThreads(
           inputs,
           { outDir, root, ext: '.asm', jobs, progress: bar },
@@ -159,5 +161,5 @@ const DISASM_SLICE = 64;
 /** A worker thread's task (src/cli/worker.ts): disassembles and writes one slice of a batch. */
 export function disassembleSlice(t: DisasmTask): BatchFailure[] {
   const era = t.era as EraName | 'auto';
-  return outDirSlice(t.paths, t.outputs, (b) => disassembleAny(b, t.flags, { era }));
+  return outDirSlice(t.paths, t.outputs, (b) => disassembleAny(b, t.flags, { era }), true);
 }
