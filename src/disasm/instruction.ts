@@ -7,7 +7,7 @@ import type { Instruction } from '../sm4/types.js';
 import { OPCODES } from '../sm4/opcodes.js';
 import { OPERAND_TYPES, RESOURCE_DIMENSIONS } from './names.js';
 import { returnTypes } from './declaration.js';
-import { precisionName, printOperand, type OperandContext } from './operand.js';
+import { plainOperandText, precisionName, printOperand, type OperandContext } from './operand.js';
 
 const OP_DISCARD = 0x0d;
 /** Opcodes whose token bit 18 chooses _nz (set) or _z. */
@@ -46,17 +46,32 @@ const MNEMONICS = new Map<number, string>();
 /** Per opcode, the control bits last seen and their mnemonic: most instructions repeat their opcode's last form, found without hashing. */
 const LAST_KEY = new Int32Array(0x800).fill(-1);
 const LAST_TEXT: string[] = new Array<string>(0x800).fill('');
+/** The same mnemonics followed by the space before the operands (made once per form seen, not per line). */
+const LAST_SPACED: string[] = new Array<string>(0x800).fill('');
 
 export function mnemonic(ins: Instruction): string {
   if (ins.extended.length !== 0) return buildMnemonic(ins);
   const key = ins.token & 0x00ffffff;
   const op = key & 0x7ff;
-  if (LAST_KEY[op] === key) return LAST_TEXT[op]!;
+  if (LAST_KEY[op] !== key) remember(ins, key, op);
+  return LAST_TEXT[op]!;
+}
+
+/** The mnemonic and a space. */
+function spacedMnemonic(ins: Instruction): string {
+  if (ins.extended.length !== 0) return `${buildMnemonic(ins)} `;
+  const key = ins.token & 0x00ffffff;
+  const op = key & 0x7ff;
+  if (LAST_KEY[op] !== key) remember(ins, key, op);
+  return LAST_SPACED[op]!;
+}
+
+function remember(ins: Instruction, key: number, op: number): void {
   let m = MNEMONICS.get(key);
   if (m === undefined) MNEMONICS.set(key, (m = buildMnemonic(ins)));
   LAST_KEY[op] = key;
   LAST_TEXT[op] = m;
-  return m;
+  LAST_SPACED[op] = `${m} `;
 }
 
 function buildMnemonic(ins: Instruction): string {
@@ -115,18 +130,25 @@ export function printInstruction(ins: Instruction, ctx: OperandContext): string 
   const kinds = OPERAND_TYPES[ins.opcode] ?? '';
   let precise = false;
   for (let i = 0; i < ops.length; i++) if (ops[i]!.minPrecision !== 0) precise = true;
-  let s = mnemonic(ins);
+  // sync is the one operand-less instruction printed without a trailing space.
+  if (ins.opcode === 0xbe) {
+    const m = mnemonic(ins);
+    return ctx.era?.aoffimmiSuffix === false ? m.replace('_aoffimmi', '') : m;
+  }
+  let s = spacedMnemonic(ins);
   // 9.29 printed an immediate offset without its suffix name: ldms(1,1,0)
   if (ctx.era?.aoffimmiSuffix === false) s = s.replace('_aoffimmi', '');
   // 9.29 printed discard without its test: `discard r0.x` for discard_nz and discard_z alike
-  if (ins.opcode === OP_DISCARD && ctx.era?.discardTest === false) s = 'discard';
-  // sync is the one operand-less instruction printed without a trailing space.
-  if (ins.opcode === 0xbe) return s;
-  s += ' ';
+  if (ins.opcode === OP_DISCARD && ctx.era?.discardTest === false) s = 'discard ';
   if (!precise) {
     for (let i = 0; i < ops.length; i++) {
-      if (i) s += ', ';
-      s += printOperand(ops[i]!, ctx, kinds[i] ?? 'f');
+      const op = ops[i]!;
+      const plain = op.type === 4 || op.type === 5 ? undefined : plainOperandText(op, ctx, i > 0);
+      if (plain !== undefined) s += plain;
+      else {
+        if (i) s += ', ';
+        s += printOperand(op, ctx, kinds[i] ?? 'f');
+      }
     }
   } else s += precisionOperands(ins, ctx, kinds);
   // fcall: the interface operand, then the call site's word in brackets.

@@ -128,6 +128,39 @@ function laneText(w: number, kind: LiteralKind, hex: boolean, crt: Crt): string 
   return formatInt(w);
 }
 
+/**
+ * Texts of plain register operands ('r3.xyzw', 'cb0[2].x': one immediate index below 4096, no
+ * modifier, no note), alone and after ', ', in a direct-mapped cache of 16,384 slots keyed by the
+ * token's bits 0-11 (components, selection, mask or swizzle), the type (plus 64 for Shader Model
+ * 5.1) and the index: a line's operands are then appended without a string made per operand and
+ * per separator. A slot holds its last key (-1: empty); the comma form is made on its first use.
+ */
+const PLAIN_SLOTS = 1 << 14;
+const PLAIN_KEYS = new Int32Array(PLAIN_SLOTS).fill(-1);
+const PLAIN_TEXTS: string[] = new Array<string>(PLAIN_SLOTS).fill('');
+const PLAIN_COMMA_TEXTS: (string | undefined)[] = new Array<string | undefined>(PLAIN_SLOTS).fill(undefined);
+
+/**
+ * The text of a plain register operand, after ', ' when `comma`; undefined for any other operand
+ * (literals, modifiers, non-uniform notes, relative or large indices), which printOperand prints.
+ */
+export function plainOperandText(op: Operand, ctx: OperandContext, comma: boolean): string | undefined {
+  const ix = op.indices;
+  if (ix.length !== 1 || op.type >= 64 || op.modifier !== 0 || op.nonUniform) return undefined;
+  const x = ix[0]!;
+  if (x.rep !== 0 || x.rel !== undefined || x.imm >= 4096) return undefined;
+  // 12 + 7 + 12 bits: a non-negative 31-bit key.
+  const key = ((op.token & 0xfff) * 128 + (ctx.is51 ? op.type + 64 : op.type)) * 4096 + x.imm;
+  const slot = Math.imul(key, 0x9e3779b1) >>> 18;
+  if (PLAIN_KEYS[slot] !== key) {
+    PLAIN_KEYS[slot] = key;
+    PLAIN_TEXTS[slot] = registerText(op, ctx) + componentSuffix(op);
+    PLAIN_COMMA_TEXTS[slot] = undefined;
+  }
+  if (!comma) return PLAIN_TEXTS[slot]!;
+  return (PLAIN_COMMA_TEXTS[slot] ??= `, ${PLAIN_TEXTS[slot]!}`);
+}
+
 /** The operand as printed, with modifiers. `kind` decides literal formatting. */
 export function printOperand(op: Operand, ctx: OperandContext, kind: LiteralKind, precisionNote = ''): string {
   let s = op.type === 4 || op.type === 5 ? literalText(op, kind, ctx) : registerText(op, ctx) + componentSuffix(op);
