@@ -62,6 +62,15 @@ interface CallAttrTexts {
   readonly params: readonly string[];
 }
 
+/** The text of calls of one callee around their arguments (ModulePrinter.callText), and its key. */
+interface CallText {
+  readonly flags: number;
+  readonly attrs: AttributeList | undefined;
+  readonly fty: Type;
+  readonly open: string;
+  readonly close: string;
+}
+
 /** Extra text after an instruction (dxc's annotation writer: line comments and dx.op names). */
 export type InstructionComment = (inst: Instruction, fn: Func, printer: ModulePrinter) => string;
 
@@ -804,24 +813,26 @@ export class ModulePrinter {
         if (i.align) s += `, align ${i.align}`;
         break;
       case 'call': {
-        const cc = i.flags;
-        if (cc & (1 << 14)) s += 'musttail ';
-        else if (cc & 1) s += 'tail ';
-        s += 'call';
-        const conv = (cc & ~(1 << 14)) >>> 1;
-        if (conv & 0x3ff) s += ` ${ccName(conv & 0x3ff)}`;
-        const at = i.attrs ? this.callAttrs(i.attrs) : undefined;
-        if (at?.ret) s += ' ' + at.ret;
+        const callee = i.callee!;
         const fty = i.explicitType!;
-        s += ` ${this.typeName(fty.vararg ? fty : fty.elt!)} ${this.operand(i.callee!)}(`;
+        const at = i.attrs ? this.callAttrs(i.attrs) : undefined;
+        // The text around the arguments is the same for every call of a function with the same
+        // flags, attributes and type: made once (a local callee's text is per function: not kept).
+        const ck = callee.kind;
+        const keep = this.numbered && ck !== 'inst' && ck !== 'arg' && ck !== 'block' && ck !== 'md';
+        let ct = keep ? this.callTexts.get(callee) : undefined;
+        if (ct === undefined || ct.flags !== i.flags || ct.attrs !== i.attrs || ct.fty !== fty) {
+          ct = this.callText(i.flags, i.attrs, at, fty, callee);
+          if (keep) this.callTexts.set(callee, ct);
+        }
+        s += ct.open;
         for (let k = 0; k < ops.length; k++) {
           const v = ops[k]!;
           const pa = at?.params[k];
           if (k) s += ', ';
           s += pa ? `${this.typeName(v.type)} ${pa} ${this.operand(v)}` : this.typed(v);
         }
-        s += ')';
-        if (at?.fn) s += ` #${this.attrSlot(at.fn)}`;
+        s += ct.close;
         break;
       }
       case 'fence':
@@ -844,6 +855,24 @@ export class ModulePrinter {
       }
     if (this.comment) s += this.comment(i, f, this);
     return s;
+  }
+
+  private readonly callTexts = new Map<Value, CallText>();
+  /** A call's text before its arguments (`call ... @f(`) and after them (`)`, ` #N`). */
+  private callText(
+    flags: number,
+    attrs: AttributeList | undefined,
+    at: CallAttrTexts | undefined,
+    fty: Type,
+    callee: Value,
+  ): CallText {
+    let open = flags & (1 << 14) ? 'musttail call' : flags & 1 ? 'tail call' : 'call';
+    const conv = (flags & ~(1 << 14)) >>> 1;
+    if (conv & 0x3ff) open += ` ${ccName(conv & 0x3ff)}`;
+    if (at?.ret) open += ' ' + at.ret;
+    open += ` ${this.typeName(fty.vararg ? fty : fty.elt!)} ${this.operand(callee)}(`;
+    const close = at?.fn ? `) #${this.attrSlot(at.fn)}` : ')';
+    return { flags, attrs, fty, open: flat(open), close: flat(close) };
   }
 
   private kindName(kind: number): string {
