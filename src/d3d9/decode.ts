@@ -175,6 +175,11 @@ export function decodeD3D9(bytes: Uint8Array): D3D9Program {
   }
 }
 
+/** An operand's name in errors: a number n is source n (named only when an error is thrown). */
+function operandName(what: string | number): string {
+  return typeof what === 'number' ? `source ${what}` : what;
+}
+
 function fail(code: ErrorCode, reason: string, w: number, index: number): IridiaError {
   return new IridiaError(code, reason, { offset: w * 4, instruction: index, word: w });
 }
@@ -208,27 +213,42 @@ function decodeInstruction(
     );
   const end = w + 1 + length;
   let p = w + 1;
-  const next = (what: string): number => {
+  const next = (what: string | number): number => {
     if (p >= end)
-      throw fail('E511_D3D9_LENGTH', `${info.name} at ${hex(w * 4)} is too short for its ${what}`, w, index);
+      throw fail(
+        'E511_D3D9_LENGTH',
+        `${info.name} at ${hex(w * 4)} is too short for its ${operandName(what)}`,
+        w,
+        index,
+      );
     return reader.u32At(4 * p++);
   };
-  const param = (what: string): number => {
+  const param = (what: string | number): number => {
     const t = next(what);
     if (!(t & 0x80000000))
-      throw fail('E513_D3D9_OPERAND', `${info.name} at ${hex(w * 4)}: ${what} token ${hex(t)} lacks bit 31`, w, index);
+      throw fail(
+        'E513_D3D9_OPERAND',
+        `${info.name} at ${hex(w * 4)}: ${operandName(what)} token ${hex(t)} lacks bit 31`,
+        w,
+        index,
+      );
     const type = regType(t);
     if (!isRegisterType(type))
-      throw fail('E513_D3D9_OPERAND', `${info.name} at ${hex(w * 4)}: ${what} has register type ${type}`, w, index);
+      throw fail(
+        'E513_D3D9_OPERAND',
+        `${info.name} at ${hex(w * 4)}: ${operandName(what)} has register type ${type}`,
+        w,
+        index,
+      );
     return t;
   };
-  const relAddr = (t: number, what: string): D3D9RelAddr | undefined => {
+  const relAddr = (t: number, what: string | number): D3D9RelAddr | undefined => {
     if (!(t & 0x2000)) return undefined;
     if (sm1) return { type: REG.addrOrTexture, num: 0, component: 0 };
-    const a = param(`${what}'s relative address`);
+    const a = param(`${operandName(what)}'s relative address`);
     return { type: regType(a), num: a & 0x7ff, component: (a >>> 16) & 3 };
   };
-  const src = (what: string): D3D9Src => {
+  const src = (what: string | number): D3D9Src => {
     const t = param(what);
     return {
       type: regType(t),
@@ -265,8 +285,8 @@ function decodeInstruction(
     for (let i = 0; i < n; i++) values.push(next('value'));
   } else if (info.shape === 'regular') {
     if (token & 0x10000000) predicate = src('predicate');
-    if (sm1) for (let i = 0; i < sm1Sources(info, opcode, version); i++) srcs.push(src(`source ${i}`));
-    else while (p < end) srcs.push(src(`source ${srcs.length}`));
+    if (sm1) for (let i = 0; i < sm1Sources(info, opcode, version); i++) srcs.push(src(i));
+    else while (p < end) srcs.push(src(srcs.length));
   }
   const minSources = opcode === 34 || opcode === 37 ? 1 : info.src; // sgn and sincos take 1 source from vs_3_0
   if (info.shape === 'regular' && srcs.length < minSources)

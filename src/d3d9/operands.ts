@@ -85,7 +85,39 @@ function relText(rel: D3D9RelAddr, version: D3D9Version): string {
   return `${registerName(rel.type, rel.num, version)}.${LANES[rel.component]}`;
 }
 
+/**
+ * Texts of operands without a relative address, direct-mapped by their parameter token (which
+ * holds everything they print) and what of the version the register names depend on (vs, model
+ * 3, source or destination): 4,096 slots, each holding its last key (a token 0 never occurs:
+ * parameter tokens have bit 31 set).
+ */
+const TEXT_SLOTS = 4096;
+const TEXT_KEYS = new Int32Array(TEXT_SLOTS);
+const TEXT_VARIANTS = new Uint8Array(TEXT_SLOTS);
+const TEXTS: string[] = new Array<string>(TEXT_SLOTS).fill('');
+
+function cachedText<T extends { readonly token: number }>(
+  operand: T,
+  version: D3D9Version,
+  destination: boolean,
+  make: (operand: T, version: D3D9Version) => string,
+): string {
+  const key = operand.token | 0;
+  const variant = (version.stage === 'vs' ? 1 : 0) | (version.major >= 3 ? 2 : 0) | (destination ? 4 : 0);
+  const slot = Math.imul(key ^ variant, 0x9e3779b1) >>> 20;
+  if (TEXT_KEYS[slot] === key && TEXT_VARIANTS[slot] === variant && key !== 0) return TEXTS[slot]!;
+  const text = make(operand, version);
+  TEXT_KEYS[slot] = key;
+  TEXT_VARIANTS[slot] = variant;
+  TEXTS[slot] = text;
+  return text;
+}
+
 export function dstText(dst: D3D9Dst, version: D3D9Version): string {
+  return dst.rel === undefined ? cachedText(dst, version, true, makeDstText) : makeDstText(dst, version);
+}
+
+function makeDstText(dst: D3D9Dst, version: D3D9Version): string {
   const rel = dst.rel === undefined ? '' : `[${relText(dst.rel, version)}]`;
   return `${registerName(dst.type, dst.num, version)}${rel}${maskText(dst.mask)}${precisionText(dst.token)}`;
 }
@@ -106,6 +138,10 @@ export function maskText(mask: number): string {
 }
 
 export function srcText(src: D3D9Src, version: D3D9Version): string {
+  return src.rel === undefined ? cachedText(src, version, false, makeSrcText) : makeSrcText(src, version);
+}
+
+function makeSrcText(src: D3D9Src, version: D3D9Version): string {
   const [pre, post] = SOURCE_MODIFIERS[src.modifier] ?? ['', `_mod${src.modifier}`];
   const rel = src.rel === undefined ? '' : `[${relText(src.rel, version)}]`;
   return `${pre}${registerName(src.type, src.num, version)}${rel}${post}${swizzleText(src.swizzle)}${precisionText(src.token)}`;
