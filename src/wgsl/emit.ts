@@ -1254,6 +1254,8 @@ function wgslDecimal(s: string): string {
 function oneTrailingNewline(s: string): string {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) === 10) end--;
+  // one already (the usual case): the string itself, not a copy of it joined to a newline
+  if (end === s.length - 1) return s;
   return end === s.length ? s : `${s.slice(0, end)}\n`;
 }
 
