@@ -2,8 +2,7 @@
 // in arena order (an expression only refers to smaller handles). Used by the validator, the
 // printer, the WGSL emitter and the executor. A mistyped expression is an IrTypeError naming it.
 
-import type { Block, Expr, ExprId, Function, Module, Scalar, Stmt, Type, TypeId, AddressSpace } from './ir.js';
-import { children } from './validate.js';
+import type { Block, Expr, Function, Module, Scalar, Stmt, Type, TypeId, AddressSpace } from './ir.js';
 
 export type Resolved =
   | { readonly kind: 'value'; readonly type: Type }
@@ -147,154 +146,94 @@ function vt(scalar: Scalar, size: number): Type {
 
 /** Resolves every expression of `f`; throws IrTypeError at the first one that does not type. */
 export function resolveFunction(m: Module, f: Function): Resolved[] {
-  const r = new Resolution(m, f);
-  const out = r.out;
-  for (let i = 0; i < f.exprs.length; i++) out[i] = r.resolveAt(i);
-  return out;
-}
-
-/**
- * The types of `f`'s expressions resolved as they are asked for: `at(h)` resolves h and what it
- * reads (its operands, a let's bound value), each once, and nothing else. The WGSL emitter asks for
- * the types of under half of a function's expressions (bitcasts, conversions, splats, references),
- * with their operands. An expression nobody asks for is not checked: resolveFunction (the
- * validator's, the printer's) checks them all.
- */
-export function lazyFunctionTypes(m: Module, f: Function): (h: ExprId) => Resolved {
-  const r = new Resolution(m, f);
-  const out = r.out;
-  const pending: number[] = [];
-  return (h: ExprId): Resolved => {
-    const known = out[h];
-    if (known !== undefined) return known;
-    if (!(h >= 0 && h < f.exprs.length)) throw new IrTypeError(f.name, h, `expression %${h} out of range`);
-    // Operands before their users, by an explicit stack (a chain of lets may be long).
-    pending.push(h);
-    while (pending.length) {
-      const x = pending[pending.length - 1] as number;
-      if (out[x] !== undefined) {
-        pending.pop();
-        continue;
-      }
-      let ready = true;
-      for (const d of r.reads(x))
-        if (d >= 0 && d < x && out[d] === undefined) {
-          pending.push(d);
-          ready = false;
-        }
-      if (!ready) continue;
-      pending.pop();
-      out[x] = r.resolveAt(x);
+  // Filled in order, one record per expression (made at its size: no growing as it fills).
+  const out: Resolved[] = new Array<Resolved>(f.exprs.length);
+  const letValues = new Map<number, number>();
+  const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
+  /** Lets bound by a call: the function called (its result type is the let's). */
+  const callLets = new Map<number, number>();
+  /** Lets bound by an atomic64: the previous 64-bit value, vec2<u32>. */
+  const atomic64Lets = new Set<number>();
+  const walk = (b: Block): void => {
+    for (const s of b) {
+      if (s.op === 'let') letValues.set(s.let, s.value);
+      else if (s.op === 'atomic' && s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
+      else if (s.op === 'subgroup') subgroupLets.set(s.result, s);
+      else if (s.op === 'call' && s.result !== undefined) callLets.set(s.result, s.fn);
+      else if (s.op === 'atomic64' && s.result !== undefined) atomic64Lets.add(s.result);
+      else if (s.op === 'if') {
+        walk(s.accept);
+        walk(s.reject);
+      } else if (s.op === 'loop') walk(s.body);
+      else if (s.op === 'switch') for (const c of s.cases) walk(c.body);
     }
+  };
+  walk(f.body);
+  const ty = (id: TypeId, at: number): Type => {
+    const t = m.types[id];
+    if (!t) throw new IrTypeError(f.name, at, `type handle ${id} out of range`);
+    return canonical(t);
+  };
+  // The helpers read the index of the expression being resolved (closures made once, not per expression).
+  let i = 0;
+  const get = (h: number): Resolved => {
+    if (!(h >= 0 && h < i)) throw new IrTypeError(f.name, i, `operand %${h} is not an earlier expression`);
     return out[h] as Resolved;
   };
-}
-
-/** One function's type resolution: what its statements bind to lets, and each expression's record. */
-class Resolution {
-  /** Filled in order (eager) or as asked (lazy), one record per expression (made at its size). */
-  readonly out: Resolved[];
-  private readonly letValues = new Map<number, number>();
-  private readonly subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
-  /** Lets bound by a call: the function called (its result type is the let's). */
-  private readonly callLets = new Map<number, number>();
-  /** Lets bound by an atomic64: the previous 64-bit value, vec2<u32>. */
-  private readonly atomic64Lets = new Set<number>();
-  private readonly localRecords: Resolved[] = [];
-  /** The index of the expression being resolved (the helpers below read it). */
-  private i = 0;
-  // The helpers, closures made once per function, not per expression.
-  private readonly ty: (id: TypeId, at: number) => Type;
-  private readonly get: (h: number) => Resolved;
-  private readonly value: (h: number) => Type;
-  private readonly fail: (why: string) => never;
-
-  constructor(
-    private readonly m: Module,
-    private readonly f: Function,
-  ) {
-    this.out = new Array<Resolved>(f.exprs.length);
-    const walk = (b: Block): void => {
-      for (const s of b) {
-        if (s.op === 'let') this.letValues.set(s.let, s.value);
-        else if (s.op === 'atomic' && s.result !== undefined) this.letValues.set(s.result, -1 - s.pointer);
-        else if (s.op === 'subgroup') this.subgroupLets.set(s.result, s);
-        else if (s.op === 'call' && s.result !== undefined) this.callLets.set(s.result, s.fn);
-        else if (s.op === 'atomic64' && s.result !== undefined) this.atomic64Lets.add(s.result);
-        else if (s.op === 'if') {
-          walk(s.accept);
-          walk(s.reject);
-        } else if (s.op === 'loop') walk(s.body);
-        else if (s.op === 'switch') for (const c of s.cases) walk(c.body);
-      }
-    };
-    walk(f.body);
-    const out = this.out;
-    this.ty = (id: TypeId, at: number): Type => {
-      const t = m.types[id];
-      if (!t) throw new IrTypeError(f.name, at, `type handle ${id} out of range`);
-      return canonical(t);
-    };
-    this.get = (h: number): Resolved => {
-      if (!(h >= 0 && h < this.i)) throw new IrTypeError(f.name, this.i, `operand %${h} is not an earlier expression`);
-      return out[h] as Resolved;
-    };
-    this.value = (h: number): Type => {
-      const r = this.get(h);
-      if (r.kind !== 'value') throw new IrTypeError(f.name, this.i, `operand %${h} is a ${r.kind}, not a value`);
-      return r.type;
-    };
-    this.fail = (why: string): never => {
-      throw new IrTypeError(f.name, this.i, why);
-    };
-  }
-
-  /** What expression i's resolution reads (lazy resolution resolves these first). */
-  reads(i: number): readonly number[] {
-    const e = this.f.exprs[i] as Expr;
-    if (e.op !== 'let') return children(e);
-    const s = this.subgroupLets.get(e.let);
-    if (s) return s.argument === undefined ? [] : [s.argument];
-    const v = this.letValues.get(e.let);
-    return v === undefined ? [] : [v >= 0 ? v : -1 - v];
-  }
-
-  /** The record of expression i, its operands resolved (out[] filled below i, or as reads(i) says). */
-  resolveAt(i: number): Resolved {
-    this.i = i;
-    const { m, f, out, value, get, ty, fail } = this;
+  const value = (h: number): Type => {
+    const r = get(h);
+    if (r.kind !== 'value') throw new IrTypeError(f.name, i, `operand %${h} is a ${r.kind}, not a value`);
+    return r.type;
+  };
+  const fail = (why: string): never => {
+    throw new IrTypeError(f.name, i, why);
+  };
+  const localRecords: Resolved[] = [];
+  for (i = 0; i < f.exprs.length; i++) {
     const e = f.exprs[i] as Expr;
-    if (e.op === 'let') {
-      const s = this.subgroupLets.get(e.let);
-      if (s) {
-        // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
-        if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') return vtValue('bool', 1);
-        if (s.fn === 'ballot') return vtValue('u32', 4);
-        if (s.argument === undefined) return fail(`subgroup ${s.fn} without an operand`);
-        return val(value(s.argument));
-      }
-      if (this.atomic64Lets.has(e.let)) return val(vt('u32', 2));
-      const fn = this.callLets.get(e.let);
-      if (fn !== undefined) {
-        const callee = m.functions[fn];
-        if (!callee?.result) return fail(`let ${e.let} is bound by a call of a function without a result`);
-        return val(ty(callee.result.type, i));
-      }
-      const v = this.letValues.get(e.let);
-      if (v === undefined) return fail(`let ${e.let} is never bound`);
-      if (v >= 0) {
-        value(v);
-        return out[v] as Resolved;
-      }
-      // An atomic's result: the scalar of the atomic it acts on.
-      const p = get(-1 - v);
-      if (p.kind !== 'pointer' || p.type.kind !== 'atomic') fail('atomic result of a non-atomic');
-      return vtValue((p.type as { scalar: Scalar }).scalar, 1);
+    if (e.op === 'let' && subgroupLets.has(e.let)) {
+      // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
+      const s = subgroupLets.get(e.let)!;
+      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out[i] = vtValue('bool', 1);
+      else if (s.fn === 'ballot') out[i] = vtValue('u32', 4);
+      else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
+      else out[i] = val(value(s.argument));
+      continue;
     }
-    // One record per local (locals are read and written through a fresh expression each time).
-    if (e.op === 'local') return (this.localRecords[e.local] ??= resolveOne(m, f, e, i, get, value, ty, fail));
-    return resolveOne(m, f, e, i, get, value, ty, fail);
+    if (e.op === 'let' && atomic64Lets.has(e.let)) {
+      out[i] = val(vt('u32', 2));
+      continue;
+    }
+    if (e.op === 'let' && callLets.has(e.let)) {
+      const callee = m.functions[callLets.get(e.let)!];
+      if (!callee?.result) fail(`let ${e.let} is bound by a call of a function without a result`);
+      else out[i] = val(ty(callee.result.type, i));
+      continue;
+    }
+    if (e.op === 'let') {
+      const v = letValues.get(e.let);
+      if (v === undefined) fail(`let ${e.let} is never bound`);
+      else if (v >= 0) {
+        value(v);
+        out[i] = out[v] as Resolved;
+        continue;
+      } else {
+        // An atomic's result: the scalar of the atomic it acts on.
+        const p = get(-1 - v);
+        if (p.kind !== 'pointer' || p.type.kind !== 'atomic') fail('atomic result of a non-atomic');
+        out[i] = vtValue((p.type as { scalar: Scalar }).scalar, 1);
+        continue;
+      }
+    }
+    if (e.op === 'local') {
+      // One record per local (locals are read and written through a fresh expression each time).
+      const r = (localRecords[e.local] ??= resolveOne(m, f, e, i, get, value, ty, fail));
+      out[i] = r;
+      continue;
+    }
+    out[i] = resolveOne(m, f, e, i, get, value, ty, fail);
   }
+  return out;
 }
 
 const COMPARISONS: ReadonlySet<string> = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);

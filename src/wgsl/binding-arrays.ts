@@ -37,7 +37,7 @@ import type {
 } from '../ir/ir.js';
 import { withOrigin } from '../ir/ir.js';
 import { children } from '../ir/validate.js';
-import { lazyFunctionTypes, typeKey, type Resolved } from '../ir/typeof.js';
+import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
 
 interface Expanded {
   readonly first: number;
@@ -165,8 +165,7 @@ class FunctionRewrite {
   private readonly dynIn: (true | undefined)[] = [];
   /** Old pointer or handle expression -> whether it reaches a dynamic access through pointers and handles only. */
   private readonly dynPath: boolean[] = [];
-  /** The (old) function's expression types, resolved as asked for. */
-  private types: (h: ExprId) => Resolved | undefined = () => undefined;
+  private types: Resolved[] = [];
   private readonly plans = new Map<Stmt, Plan | undefined>();
   /** Old value expression -> its helper region (hoisted uses), once analysed. */
   private readonly regions = new Map<number, Region | undefined>();
@@ -205,7 +204,7 @@ class FunctionRewrite {
     old.forEach((e, i) => {
       if (dynOld.has(i) || children(e).some((c) => this.dynIn[c] === true)) this.dynIn[i] = true;
     });
-    this.types = lazyFunctionTypes(this.m, f);
+    this.types = resolveFunction(this.m, f);
     old.forEach((e, i) => {
       if (this.dynIn[i] === undefined || this.isValue(i)) return;
       this.dynPath[i] = dynOld.has(i) || children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true);
@@ -216,7 +215,7 @@ class FunctionRewrite {
         if ((s.op === 'let' || s.op === 'atomic') && this.plan(s)?.fallback === true) {
           const id = s.op === 'let' ? s.let : s.result;
           if (id !== undefined) {
-            const t = s.op === 'let' ? this.types(s.value) : undefined;
+            const t = s.op === 'let' ? this.types[s.value] : undefined;
             const type = t && t.kind === 'value' ? this.ctx.typeId(t.type) : this.u32Type();
             this.locals.push({ name: this.lets[id]?.name ?? 'value', type });
             this.demoted.set(id, this.locals.length - 1);
@@ -242,7 +241,7 @@ class FunctionRewrite {
   }
 
   private isValue(h: ExprId): boolean {
-    return this.types(h)?.kind === 'value';
+    return this.types[h]?.kind === 'value';
   }
 
   /** The rewrite of statement `s` (undefined: it uses no dynamic access). */
@@ -309,7 +308,7 @@ class FunctionRewrite {
   /** The helper region of value use x (undefined: a helper cannot express it). */
   private valueRegion(x: ExprId): Region | undefined {
     if (this.regions.has(x)) return this.regions.get(x);
-    const t = this.types(x);
+    const t = this.types[x];
     let r: Region | undefined;
     if (t?.kind === 'value' && this.passable(t.type)) {
       const w = new RegionWalk(this);
@@ -341,7 +340,7 @@ class FunctionRewrite {
 
   /** The scalar type an atomic's result has (undefined: not an atomic pointer). */
   atomicResult(s: Extract<Stmt, { op: 'atomic' }>): Type | undefined {
-    const p = this.types(s.pointer);
+    const p = this.types[s.pointer];
     if (p?.kind !== 'pointer' || p.type.kind !== 'atomic') return undefined;
     return { kind: 'scalar', scalar: p.type.scalar };
   }
@@ -380,7 +379,7 @@ class FunctionRewrite {
     return this.f.exprs[h] as Expr;
   }
   typeOf(h: ExprId): Resolved | undefined {
-    return this.types(h);
+    return this.types[h];
   }
   isDynamic(h: ExprId): boolean {
     return this.dynamic.has(h);
@@ -477,7 +476,7 @@ class FunctionRewrite {
   /** The call of value use x's helper, bound to a fresh let that `subst` gives for x from now on. */
   private hoist(x: ExprId, subst: Map<number, ExprId>, s: Stmt): Stmt {
     const r = this.regions.get(x) as Region;
-    const fn = this.helper(r, (b) => [{ op: 'return', value: b.region(x) }], this.types(x) as Resolved);
+    const fn = this.helper(r, (b) => [{ op: 'return', value: b.region(x) }], this.types[x] as Resolved);
     this.lets.push({ name: r.name });
     const result = this.lets.length - 1;
     const args = this.args(r, subst);

@@ -40,7 +40,7 @@ import {
   type Stmt,
   type Type,
 } from '../ir/ir.js';
-import { lazyFunctionTypes, resolveFunction, type Resolved } from '../ir/typeof.js';
+import { resolveFunction, type Resolved } from '../ir/typeof.js';
 import { Namer } from './namer.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
 import { LiftRefusal } from '../lift/refuse.js';
@@ -356,16 +356,9 @@ class Emitter {
     const args = f.args.map((a, k) => `${entry ? bindingAttr(a.binding) : ''}${argNames[k]}: ${this.type(a.type)}`);
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
     this.s += `fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`;
+    const types = resolveFunction(this.m, f);
     const uniform = this.uniformPlan.get(index);
-    // Types as the printer asks for them (bitcasts, conversions, references: under half of the
-    // expressions with their operands); the readable mode's shapes read every one.
-    let types: (h: ExprId) => Resolved;
-    let shapes: Shapes | undefined;
-    if (this.shapesOf) {
-      const all = resolveFunction(this.m, f);
-      types = (h) => all[h] as Resolved;
-      shapes = this.shapesOf(this.m, f, all, (s) => uniform?.has(s) ?? false);
-    } else types = lazyFunctionTypes(this.m, f);
+    const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
     const n = f.exprs.length;
     // one memo for every function (they are printed one at a time), cleared for each
     if (this.constMemo.length < n) this.constMemo = new Uint8Array(Math.max(n, 2 * this.constMemo.length));
@@ -474,7 +467,7 @@ class Emitter {
           break;
         }
         case 'switch': {
-          const st = ctx.types(s.selector);
+          const st = ctx.types[s.selector];
           const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
           if (ctx.uniform?.has(s)) {
             const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
@@ -645,7 +638,7 @@ class Emitter {
   }
 
   private memberText(ctx: FnCtx, base: ExprId, index: number): string {
-    const r = ctx.types(base) as Resolved;
+    const r = ctx.types[base] as Resolved;
     const t = r.type;
     if (t.kind === 'vector') return LANE_MEMBER[index] ?? `.${'xyzw'[index]}`;
     if (t.kind === 'struct') {
@@ -771,7 +764,7 @@ class Emitter {
         this.s += ')';
         return;
       case 'splat': {
-        const t = ctx.types(h) as Resolved;
+        const t = ctx.types[h] as Resolved;
         this.s += this.opening(t.type).value;
         this.put(ctx, e.value, rt);
         this.s += ')';
@@ -794,7 +787,7 @@ class Emitter {
         return;
       case 'access':
       case 'member': {
-        const r = ctx.types(h) as Resolved;
+        const r = ctx.types[h] as Resolved;
         if (r.kind === 'pointer' || r.kind === 'handle') this.putRef(ctx, h);
         else if (e.op === 'access') {
           this.put(ctx, e.base, rt);
@@ -816,7 +809,7 @@ class Emitter {
       case 'unary':
         if (e.fn === 'neg') {
           // WGSL has no unary minus on u32: 0 - x wraps the same way.
-          const t = (ctx.types(e.arg) as Resolved).type;
+          const t = (ctx.types[e.arg] as Resolved).type;
           if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') this.s += `(${this.typeOf(t)}() - `;
           else this.s += '(-';
         } else this.s += isBoolTyped(ctx, e.arg) ? '(!' : '(~';
@@ -849,14 +842,14 @@ class Emitter {
         }
         return;
       case 'bitcast': {
-        const t = ctx.types(h) as Resolved;
+        const t = ctx.types[h] as Resolved;
         this.s += this.opening(t.type).bitcast;
         this.put(ctx, e.value, rt);
         this.s += ')';
         return;
       }
       case 'convert': {
-        const t = ctx.types(h) as Resolved;
+        const t = ctx.types[h] as Resolved;
         this.s += this.opening(t.type).value;
         this.put(ctx, e.value, rt);
         this.s += ')';
@@ -931,7 +924,7 @@ class Emitter {
 
   /** WGSL has no high-half multiply: a helper per scalar type, applied lane by lane. */
   private mulHi(ctx: FnCtx, h: ExprId, args: readonly ExprId[], x: (h: ExprId) => string): string {
-    const t = (ctx.types(h) as Resolved).type;
+    const t = (ctx.types[h] as Resolved).type;
     const s = t.kind === 'vector' || t.kind === 'scalar' ? t.scalar : 'u32';
     this.mulHiUsed.add('u32');
     this.mulHiUsed.add(s);
@@ -973,7 +966,7 @@ class Emitter {
   }
 
   private sample(ctx: FnCtx, e: Extract<Expr, { op: 'sample' }>, x: (h: ExprId) => string): string {
-    const img = ctx.types(e.image) as Resolved;
+    const img = ctx.types[e.image] as Resolved;
     const depth = img.type.kind === 'image' && img.type.class.kind === 'depth';
     const args = [x(e.image), x(e.sampler), x(e.coord)];
     if (e.arrayIndex !== undefined) args.push(x(e.arrayIndex));
@@ -1021,8 +1014,7 @@ interface FnCtx {
   readonly argNames: string[];
   readonly localNames: string[];
   readonly letNames: string[];
-  /** The type of an expression (resolved when first asked for). */
-  readonly types: (h: ExprId) => Resolved;
+  readonly types: Resolved[];
   /** Whether WGSL would evaluate an expression as a constant expression (see isConstExpr). */
   readonly isConst: Uint8Array;
   /** Literal texts by expression, plain and through the identity helper. */
@@ -1148,7 +1140,7 @@ const NON_OPERATION_MATH: ReadonlySet<string> = new Set([
 ]);
 
 function isBoolTyped(ctx: FnCtx, h: ExprId): boolean {
-  const t = ctx.types(h);
+  const t = ctx.types[h];
   return t?.kind === 'value' && (t.type.kind === 'scalar' || t.type.kind === 'vector') && t.type.scalar === 'bool';
 }
 

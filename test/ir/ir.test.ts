@@ -9,7 +9,6 @@ import { validateModule } from '../../src/ir/validate.js';
 import { printModule } from '../../src/ir/print.js';
 import { emitModuleWgsl, emitModuleWgslWithMap, f32Text } from '../../src/wgsl/emit.js';
 import { Namer } from '../../src/wgsl/namer.js';
-import { lazyFunctionTypes, resolveFunction } from '../../src/ir/typeof.js';
 import { blockHolds, HOLDS_BARRIER, HOLDS_EMIT, HOLDS_SUBGROUP, type Block, type Module } from '../../src/ir/ir.js';
 
 /** A compute entry point `main` with one u32 local `x`, built by `body`. */
@@ -242,46 +241,4 @@ test('blockHolds finds barriers, subgroup operations and emits at any depth, and
   assert.equal(blockHolds(sw, HOLDS_EMIT), true);
   assert.equal(blockHolds(sw, HOLDS_BARRIER), false);
   assert.equal(blockHolds([], HOLDS_BARRIER | HOLDS_SUBGROUP | HOLDS_EMIT), false);
-});
-
-test('lazily resolved types are the eager ones, asked in any order, on every fixture lifted', async () => {
-  const { FIXTURES, isContainerFile, readBytes, walk } = await import('../helpers/shared.js');
-  const { parseContainer } = await import('../../src/container/container.js');
-  const { liftContainer } = await import('../../src/lift/lift.js');
-  const { lowerForWgsl } = await import('../../src/wgsl/passes.js');
-  let functions = 0;
-  for (const path of walk(FIXTURES)) {
-    if (!isContainerFile(path)) continue;
-    let m: Module;
-    try {
-      m = lowerForWgsl(liftContainer(parseContainer(readBytes(path))).module);
-    } catch {
-      continue; // refused: nothing to resolve
-    }
-    for (const f of m.functions) {
-      const eager = resolveFunction(m, f);
-      const lazy = lazyFunctionTypes(m, f);
-      const n = f.exprs.length;
-      // from the last expression down first (every operand resolved on the way), then scattered
-      const order = [n - 1, ...Array.from({ length: n }, (_, k) => (k * 7919) % n)];
-      for (const h of order) if (h >= 0) assert.equal(lazy(h), eager[h], `${path} ${f.name} %${h}`);
-      functions++;
-    }
-  }
-  assert.ok(functions > 50, `only ${functions} functions lifted from the fixtures`);
-});
-
-test('lazily resolved types fail as the eager ones on the expression asked for', () => {
-  const m = computeModule((f, _m, x) => {
-    const p = f.expr({ op: 'local', local: x });
-    // %k: a member past the end of a u32 (mistyped); the store reads it
-    const bad = f.expr({ op: 'member', base: f.u32(1), index: 3 });
-    f.stmt({ op: 'store', pointer: p, value: bad });
-  });
-  const f = m.functions[0]!;
-  const bad = f.exprs.findIndex((e) => e.op === 'member');
-  assert.throws(() => resolveFunction(m, f), /expression %\d+/);
-  const lazy = lazyFunctionTypes(m, f);
-  assert.equal(lazy(0).kind, 'pointer'); // the local: fine on its own
-  assert.throws(() => lazy(bad), new RegExp(`expression %${bad}: `));
 });
