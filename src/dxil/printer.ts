@@ -311,9 +311,10 @@ export class ModulePrinter {
     // Only the identified (non-literal) structs are numbered or printed, and every one of them is
     // in the type table (a literal struct may be made outside it, never an identified one): once
     // the walk has found all the table's, nothing it could still find changes the listing, so it
-    // stops there (most modules reach every struct in their first function).
+    // stops there. A module made by hand rather than read may leave holes in its type list:
+    // passed over.
     const wanted = new Set<Type>();
-    for (const t of this.m.types) if (t.kind === 'struct' && !t.literal) wanted.add(t);
+    for (const t of this.m.types) if (t?.kind === 'struct' && !t.literal) wanted.add(t);
     let left = wanted.size;
     if (left === 0) return;
     const work: Type[] = [];
