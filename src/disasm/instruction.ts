@@ -128,29 +128,32 @@ const ACCESS: readonly boolean[] = OPCODES.map((o) => o !== undefined && (o.dst 
 export function printInstruction(ins: Instruction, ctx: OperandContext): string {
   const ops = ins.operands;
   const kinds = OPERAND_TYPES[ins.opcode] ?? '';
-  let precise = false;
-  for (let i = 0; i < ops.length; i++) if (ops[i]!.minPrecision !== 0) precise = true;
   // sync is the one operand-less instruction printed without a trailing space.
   if (ins.opcode === 0xbe) {
     const m = mnemonic(ins);
     return ctx.era?.aoffimmiSuffix === false ? m.replace('_aoffimmi', '') : m;
   }
-  let s = spacedMnemonic(ins);
+  let head = spacedMnemonic(ins);
   // 9.29 printed an immediate offset without its suffix name: ldms(1,1,0)
-  if (ctx.era?.aoffimmiSuffix === false) s = s.replace('_aoffimmi', '');
+  if (ctx.era?.aoffimmiSuffix === false) head = head.replace('_aoffimmi', '');
   // 9.29 printed discard without its test: `discard r0.x` for discard_nz and discard_z alike
-  if (ins.opcode === OP_DISCARD && ctx.era?.discardTest === false) s = 'discard ';
-  if (!precise) {
-    for (let i = 0; i < ops.length; i++) {
-      const op = ops[i]!;
-      const plain = op.type === 4 || op.type === 5 ? undefined : plainOperandText(op, ctx, i > 0);
-      if (plain !== undefined) s += plain;
-      else {
-        if (i) s += ', ';
-        s += printOperand(op, ctx, kinds[i] ?? 'f');
-      }
+  if (ins.opcode === OP_DISCARD && ctx.era?.discardTest === false) head = 'discard ';
+  let s = head;
+  // One pass over the operands: one with a minimum precision sends the whole list to
+  // precisionOperands (notes on every operand), what was printed so far set aside.
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.minPrecision !== 0) {
+      s = head + precisionOperands(ins, ctx, kinds);
+      break;
     }
-  } else s += precisionOperands(ins, ctx, kinds);
+    const plain = op.type === 4 || op.type === 5 ? undefined : plainOperandText(op, ctx, i > 0);
+    if (plain !== undefined) s += plain;
+    else {
+      if (i) s += ', ';
+      s += printOperand(op, ctx, kinds[i] ?? 'f');
+    }
+  }
   // fcall: the interface operand, then the call site's word in brackets.
   if (ins.opcode === 0x78) s += `[${ins.values[0] ?? 0}]`;
   return s;

@@ -99,6 +99,17 @@ function registerTextOf(op: Operand, ctx: OperandContext): string {
   return s;
 }
 
+/**
+ * Texts of immediate32 literals of one or four lanes, direct-mapped by their words, the literal
+ * kind, flag 0x80 and the C runtime (4,096 slots, each holding its last key; meta 0: empty):
+ * literals repeat (l(0, 0, 0, 0), l(1.000000, 1.000000, 1.000000, 1.000000)) and each was made
+ * lane by lane again.
+ */
+const LITERAL_SLOTS = 4096;
+const LITERAL_WORDS = new Int32Array(LITERAL_SLOTS * 4);
+const LITERAL_META = new Int32Array(LITERAL_SLOTS);
+const LITERAL_TEXTS: string[] = new Array<string>(LITERAL_SLOTS).fill('');
+
 function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): string {
   const v = op.values ?? [];
   const crt = ctx.era?.crt ?? 'ucrt';
@@ -108,13 +119,44 @@ function literalText(op: Operand, kind: LiteralKind, ctx: OperandContext): strin
     for (let i = 0; i + 1 < v.length; i += 2) parts.push(`${formatDouble(v[i]!, v[i + 1]!, crt)}l`);
     return `d(${parts.join(', ')})`;
   }
+  const n = v.length;
+  if ((n !== 1 && n !== 4) || kind.length !== 1) return lanesText(v, kind, ctx.hex, crt);
+  const meta = n | (kind.charCodeAt(0) << 3) | (ctx.hex ? 1 << 20 : 0) | (crt === 'msvcrt' ? 1 << 21 : 0);
+  const a = v[0]! | 0;
+  const b = n === 4 ? v[1]! | 0 : 0;
+  const c = n === 4 ? v[2]! | 0 : 0;
+  const d = n === 4 ? v[3]! | 0 : 0;
+  const slot =
+    Math.imul(a ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35) ^ Math.imul(d, 0x27d4eb2f) ^ meta, 0x9e3779b1) >>>
+    20;
+  const w = slot * 4;
+  if (
+    LITERAL_META[slot] === meta &&
+    LITERAL_WORDS[w] === a &&
+    LITERAL_WORDS[w + 1] === b &&
+    LITERAL_WORDS[w + 2] === c &&
+    LITERAL_WORDS[w + 3] === d
+  )
+    return LITERAL_TEXTS[slot]!;
+  const text = lanesText(v, kind, ctx.hex, crt);
+  LITERAL_META[slot] = meta;
+  LITERAL_WORDS[w] = a;
+  LITERAL_WORDS[w + 1] = b;
+  LITERAL_WORDS[w + 2] = c;
+  LITERAL_WORDS[w + 3] = d;
+  LITERAL_TEXTS[slot] = text;
+  return text;
+}
+
+/** l(...) of immediate32 lanes. */
+function lanesText(v: readonly number[], kind: LiteralKind, hex: boolean, crt: Crt): string {
   // Untyped lanes join with ',' and typed ones with ', ', in hexadecimal too.
   const sep = kind === 'x' ? ',' : ', ';
   let s = 'l(';
   let text = '';
   for (let i = 0; i < v.length; i++) {
     // Nearly half the lanes repeat the one before (l(1.000000, 1.000000, ...)): its text is reused.
-    if (i === 0 || v[i] !== v[i - 1]) text = laneText(v[i]!, kind, ctx.hex, crt);
+    if (i === 0 || v[i] !== v[i - 1]) text = laneText(v[i]!, kind, hex, crt);
     s += i ? sep + text : text;
   }
   return `${s})`;
