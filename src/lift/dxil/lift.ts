@@ -230,16 +230,27 @@ function liftBody(
     if (e instanceof IrreducibleError) return L.refuse('irreducible control flow', e.message);
     throw e;
   }
-  // Instruction numbering (errors name it) and the block each instruction is in.
+  // Instruction numbering (errors name it): each block's first number, and each instruction's.
   const position = new Map<Instruction, number>();
-  const blockOf = new Map<Instruction, number>();
+  const starts: number[] = [];
   let n = 0;
-  blocks.forEach((b, k) =>
-    b.insts.forEach((i) => {
-      position.set(i, n++);
-      blockOf.set(i, k);
-    }),
-  );
+  for (const b of blocks) {
+    starts.push(n);
+    for (const i of b.insts) position.set(i, n++);
+  }
+  /** The block an instruction of the function is in (every block holds one at least: its terminator). */
+  const blockOf = (i: Instruction): number | undefined => {
+    const p = position.get(i);
+    if (p === undefined) return undefined;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
   // Phi checks: each incoming block is a predecessor, each predecessor has an entry.
   let preds: number[][] | undefined; // made at the first phi: each block's predecessors, ascending
   blocks.forEach((b, k) => {
@@ -299,9 +310,11 @@ function liftBody(
   const lowering = new Lowering(L, {
     code: (k) => {
       const b = blocks[k]!;
-      for (const i of b.insts) {
+      const start = starts[k]!;
+      for (let j = 0; j < b.insts.length; j++) {
+        const i = b.insts[j]!;
         L.ins = i;
-        L.insIndex = position.get(i)!;
+        L.insIndex = start + j;
         if (i.op === 'phi') {
           const locals = phiLocal.get(i)!.map((l) => L.load(L.local(l)));
           L.define(i, i.type.kind === 'vector' ? { kind: 'vec', lanes: locals } : locals[0]!, `p${L.insIndex}`);
@@ -422,7 +435,7 @@ function usedValues(blocks: readonly Block[]): Set<Value> {
 function crossScope(
   tree: readonly SNode[],
   blocks: readonly Block[],
-  blockOf: Map<Instruction, number>,
+  blockOf: (i: Instruction) => number | undefined,
 ): Set<Instruction> {
   const codeChain = new Map<number, number[]>();
   const edgeChain = new Map<string, number[]>();
@@ -466,7 +479,7 @@ function crossScope(
     for (const u of b.insts)
       u.ops.forEach((o, j) => {
         if (!(o instanceof Instruction)) return;
-        const d = blockOf.get(o);
+        const d = blockOf(o);
         if (d === undefined) return;
         const defChain = codeChain.get(d);
         const useChain = u.op === 'phi' ? edgeChain.get(`${u.blocks[j]}>${k}`) : codeChain.get(k);
