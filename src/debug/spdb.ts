@@ -161,7 +161,7 @@ export function readSpdb(bytes: Uint8Array, base = 0): Spdb {
  * the build is near-linear in the rows however they overlap), and an offset is looked up by binary
  * search. Was a scan of every row per instruction (a fifth of a debug listing's time).
  */
-function rowIndex(
+export function rowIndex(
   rows: readonly { start: number; end: number; line: number; file: number }[],
 ): (offset: number) => LineInfo | undefined {
   if (rows.length === 0) return () => undefined;
