@@ -374,31 +374,41 @@ class FunctionPlan {
     return v;
   }
 
+  /** uniform() of an optional operand (absent: uniform). */
+  private opt(x: ExprId | undefined, st: boolean[]): boolean {
+    return x === undefined || this.uniform(x, st);
+  }
+
+  /** Whether every expression of a list is uniform. */
+  private all(list: readonly ExprId[], st: boolean[]): boolean {
+    for (const x of list) if (!this.uniform(x, st)) return false;
+    return true;
+  }
+
   private compute(h: ExprId, st: boolean[]): boolean {
     const e = this.f.exprs[h] as Expr | undefined;
     if (!e) return false;
-    const u = (x: ExprId | undefined): boolean => x === undefined || this.uniform(x, st);
     switch (e.op) {
       case 'literal':
       case 'zero':
       case 'constant':
         return true;
       case 'compose':
-        return e.parts.every(u);
+        return this.all(e.parts, st);
       case 'splat':
       case 'bitcast':
       case 'convert':
-        return u(e.value);
+        return this.uniform(e.value, st);
       case 'swizzle':
-        return u(e.vector);
+        return this.uniform(e.vector, st);
       case 'unary':
-        return u(e.arg);
+        return this.uniform(e.arg, st);
       case 'binary':
-        return u(e.left) && u(e.right);
+        return this.uniform(e.left, st) && this.uniform(e.right, st);
       case 'select':
-        return u(e.cond) && u(e.accept) && u(e.reject);
+        return this.uniform(e.cond, st) && this.uniform(e.accept, st) && this.uniform(e.reject, st);
       case 'math':
-        return e.args.every(u);
+        return this.all(e.args, st);
       case 'arg': {
         const a = this.f.args[e.index];
         if (!this.entry || a?.binding?.kind !== 'builtin') return false;
@@ -417,7 +427,7 @@ class FunctionPlan {
         // an element of a range of textures or samplers: a handle, uniform when its index is
         if (root?.kind === 'global' && this.m.globals[root.id]?.space === 'handle') return root.uniform;
         if (root) return false; // a pointer, not a value: only a load reads it
-        return e.op === 'access' ? u(e.base) && u(e.index) : u(e.base);
+        return e.op === 'access' ? this.uniform(e.base, st) && this.uniform(e.index, st) : this.uniform(e.base, st);
       }
       case 'load': {
         const root = this.pointerRoot(e.pointer, st);
@@ -428,7 +438,7 @@ class FunctionPlan {
         return g.space === 'uniform' || (g.space === 'storage' && (g.access ?? 'read') === 'read');
       }
       case 'image_query':
-        return u(e.image) && u(e.level);
+        return this.opt(e.image, st) && this.opt(e.level, st);
       case 'array_length':
         return true;
       case 'derivative':
