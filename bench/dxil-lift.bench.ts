@@ -18,7 +18,7 @@ import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { allocated, measurePeer, retainedFigures, RETAINED_AIM, perSecond, timed, whole } from './lift.bench.js';
+import { allocated, measurePeer, memoryTarget, perSecond, timed, whole } from './lift.bench.js';
 import { inProcessPeer } from './peer.js';
 import { target } from './targets.js';
 
@@ -87,17 +87,9 @@ export async function bench(report: (line: string) => void): Promise<void> {
       `${((both.cpu * 1000) / instructions).toFixed(2)} µs CPU per instruction; allocation (v8 GCProfiler, one pass) ` +
       `${(bothBytes / n / 1024).toFixed(0)} KB a program, ${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
   );
-  const kept = retainedFigures(() => {
+  memoryTarget(report, 'dxil-lift', 'DXIL', bothBytes / instructions, n, () => {
     for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
-  }, n);
-  report(`dxil-lift: retained, lift + WGSL of every program: ${kept.text}`);
-  target(
-    report,
-    'memory: DXIL lift + WGSL, allocation per instruction; retained after the first pass',
-    `${(bothBytes / instructions).toFixed(0)} bytes per instruction; ${kept.perProgramPass.toFixed(0)} bytes a program a pass`,
-    `printed; under ${RETAINED_AIM} bytes a program a pass`,
-    kept.perProgramPass < RETAINED_AIM,
-  );
+  });
 
   const types = spawnSync('vkd3d-compiler', ['--print-source-types'], { encoding: 'utf8' });
   if (types.status !== 0) {

@@ -158,7 +158,28 @@ export function retainedFigures(f: () => void, n: number, passes = 4): { text: s
 
 /** What the memory target counts as no retained garbage: under 1 KB a program a pass after the first
  * (a program allocates hundreds of KB; what stays is the caches' growth and the heap's noise). */
-export const RETAINED_AIM = 1024;
+const RETAINED_AIM = 1024;
+
+/** Reports the heap retained by passes of `pass` over `n` programs and the memory target (allocation
+ * per instruction printed; retained garbage under RETAINED_AIM). */
+export function memoryTarget(
+  report: (line: string) => void,
+  bench: string,
+  what: string,
+  bytesPerInstruction: number,
+  n: number,
+  pass: () => void,
+): void {
+  const kept = retainedFigures(pass, n);
+  report(`${bench}: retained, lift + WGSL of every program: ${kept.text}`);
+  target(
+    report,
+    `memory: ${what} lift + WGSL, allocation per instruction; retained after the first pass`,
+    `${bytesPerInstruction.toFixed(0)} bytes per instruction; ${kept.perProgramPass.toFixed(0)} bytes a program a pass`,
+    `printed; under ${RETAINED_AIM} bytes a program a pass`,
+    kept.perProgramPass < RETAINED_AIM,
+  );
+}
 
 /** Programs grouped by instruction count, for the cost per instruction against program size. */
 export const SIZE_BUCKETS: readonly (readonly [number, number])[] = [
@@ -336,17 +357,9 @@ export async function bench(report: (line: string) => void): Promise<void> {
       `${(liftBytes / instructions).toFixed(0)} bytes per instruction; lift + WGSL ${kb(bothBytes)} KB a program, ` +
       `${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
   );
-  const kept = retainedFigures(() => {
+  memoryTarget(report, 'lift', 'SM4/5', bothBytes / instructions, n, () => {
     for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
-  }, n);
-  report(`lift: retained, lift + WGSL of every program: ${kept.text}`);
-  target(
-    report,
-    'memory: SM4/5 lift + WGSL, allocation per instruction; retained after the first pass',
-    `${(bothBytes / instructions).toFixed(0)} bytes per instruction; ${kept.perProgramPass.toFixed(0)} bytes a program a pass`,
-    `printed; under ${RETAINED_AIM} bytes a program a pass`,
-    kept.perProgramPass < RETAINED_AIM,
-  );
+  });
 
   const ours = (n / both.cpu) * 1000;
   // The peer in process where it can be built (bench/peer.ts), on the programs both translate.
