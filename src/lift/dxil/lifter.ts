@@ -420,30 +420,39 @@ export class DxilLifter implements ExprOps {
   /** Binds an instruction's result: a let, or a local when it is used outside the defining block. */
   define(i: Instruction, v: Val, name: string): void {
     const cross = this.crossScope.has(i);
-    const keep = (x: ExprId, hint: string, t: TypeId): ExprId => {
-      if (!cross) return this.once(x, hint);
-      const e = this.f.exprs[x];
-      if (e && e.op === 'literal') return x;
-      const l = this.f.local(hint, t);
-      this.f.stmt({ op: 'store', pointer: this.local(l), value: x });
-      return this.load(this.local(l));
-    };
-    const keepVec = (x: VecVal, hint: string, t: Type | undefined): VecVal => {
-      const lt = t?.kind === 'vector' ? this.irType(this.laneType(t)) : this.tU32;
-      return { kind: 'vec', lanes: x.lanes.map((l, k) => keep(l, `${hint}_${k}`, lt)) };
-    };
-    if (isExpr(v)) this.values.set(i, keep(v, name, this.irType(i.type)));
-    else if (v.kind === 'vec') this.values.set(i, keepVec(v, name, i.type));
+    if (isExpr(v)) this.values.set(i, this.keepAs(cross, v, name, this.irType(i.type)));
+    else if (v.kind === 'vec') this.values.set(i, this.keepVec(cross, v, name, i.type));
     else if (v.kind === 'tuple') {
       const elts = i.type.kind === 'struct' ? i.type.elts : [];
       const parts = v.parts.map((p, k) => {
         const t = elts[k];
-        if (!isExpr(p)) return keepVec(p, `${name}_${k}`, t);
-        return keep(p, `${name}_${k}`, t ? this.irType(t) : this.tU32);
+        if (!isExpr(p)) return this.keepVec(cross, p, `${name}_${k}`, t);
+        return this.keepAs(cross, p, `${name}_${k}`, t ? this.irType(t) : this.tU32);
       });
       this.values.set(i, { kind: 'tuple', parts });
-    } else if (v.kind === 'ptr') this.values.set(i, { ...v, offset: keep(v.offset, `${name}_addr`, this.tU32) });
-    else this.values.set(i, v.index === undefined ? v : { ...v, index: keep(v.index, `${name}_index`, this.tU32) });
+    } else if (v.kind === 'ptr')
+      this.values.set(i, { ...v, offset: this.keepAs(cross, v.offset, `${name}_addr`, this.tU32) });
+    else
+      this.values.set(
+        i,
+        v.index === undefined ? v : { ...v, index: this.keepAs(cross, v.index, `${name}_index`, this.tU32) },
+      );
+  }
+
+  /** define's value of one expression: a let, or (`cross`: used outside its IR block) a local's load. */
+  private keepAs(cross: boolean, x: ExprId, hint: string, t: TypeId): ExprId {
+    if (!cross) return this.once(x, hint);
+    const e = this.f.exprs[x];
+    if (e && e.op === 'literal') return x;
+    const l = this.f.local(hint, t);
+    this.f.stmt({ op: 'store', pointer: this.local(l), value: x });
+    return this.load(this.local(l));
+  }
+
+  /** define's value of a vector's lanes. */
+  private keepVec(cross: boolean, x: VecVal, hint: string, t: Type | undefined): VecVal {
+    const lt = t?.kind === 'vector' ? this.irType(this.laneType(t)) : this.tU32;
+    return { kind: 'vec', lanes: x.lanes.map((l, k) => this.keepAs(cross, l, `${hint}_${k}`, lt)) };
   }
 }
 
