@@ -18,7 +18,7 @@ import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { allocated, measurePeer, memoryTarget, perSecond, timed, whole } from './lift.bench.js';
+import { allocated, bySize, flatTarget, measurePeer, memoryTarget, perSecond, timed, whole } from './lift.bench.js';
 import { inProcessPeer } from './peer.js';
 import { target } from './targets.js';
 
@@ -77,8 +77,8 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `dxil-lift: ${n} of ${all.length} corpus DXIL containers lift and emit (the rest not timed), one thread, best of 3`,
   );
   report(`dxil-lift: lift ${fig(n, lift)}, lift + WGSL ${fig(n, both)}`);
-  let instructions = 0;
-  for (const p of lifted) instructions += liftContainer(parseContainer(p.bytes)).provenance.instructions;
+  const sizes = lifted.map((p) => liftContainer(parseContainer(p.bytes)).provenance.instructions);
+  const instructions = sizes.reduce((a, b) => a + b, 0);
   const bothBytes = allocated(() => {
     for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
   });
@@ -87,6 +87,9 @@ export async function bench(report: (line: string) => void): Promise<void> {
       `${((both.cpu * 1000) / instructions).toFixed(2)} µs CPU per instruction; allocation (v8 GCProfiler, one pass) ` +
       `${(bothBytes / n / 1024).toFixed(0)} KB a program, ${(bothBytes / instructions).toFixed(0)} bytes per instruction`,
   );
+  const buckets = bySize(lifted, sizes, (p) => emitWgsl(liftContainer(parseContainer(p.bytes))));
+  report(`dxil-lift: lift + WGSL CPU per instruction by program size: ${buckets.text}`);
+  flatTarget(report, 'DXIL', buckets.costs);
   memoryTarget(report, 'dxil-lift', 'DXIL', bothBytes / instructions, n, () => {
     for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
   });

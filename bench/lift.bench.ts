@@ -193,6 +193,47 @@ export function bucketName([lo, hi]: readonly [number, number]): string {
   return hi === Infinity ? `>=${lo}` : `${lo}-${hi - 1}`;
 }
 
+/** `run` timed over the programs of each size bucket (sizes[i]: program i's instructions): the text
+ * printed, and each non-empty bucket's CPU µs per instruction. */
+export function bySize<P>(
+  programs: readonly P[],
+  sizes: readonly number[],
+  run: (p: P) => void,
+): { text: string; costs: number[] } {
+  const costs: number[] = [];
+  const parts = SIZE_BUCKETS.map((b) => {
+    const at = sizes.flatMap((size, i) => (size >= b[0] && size < b[1] ? [i] : []));
+    const k = at.reduce((a, i) => a + (sizes[i] as number), 0);
+    if (!at.length) return `${bucketName(b)}: none`;
+    const t = timed(
+      whole(() => {
+        for (const i of at) run(programs[i] as P);
+      }),
+    );
+    const cost = (t.cpu * 1000) / k;
+    costs.push(cost);
+    return `${bucketName(b)} instructions ${cost.toFixed(2)} µs (${at.length} programs)`;
+  });
+  return { text: parts.join(', '), costs };
+}
+
+/** How far the cost per instruction may move from the cheapest size bucket to the dearest and still
+ * count as flat (the issue: "cost per instruction flat from small to large programs"). */
+const FLAT_AIM = 1.5;
+
+/** The flatness target: the dearest bucket's CPU per instruction over the cheapest's. */
+export function flatTarget(report: (line: string) => void, what: string, costs: readonly number[]): void {
+  if (costs.length < 2) return;
+  const spread = Math.max(...costs) / Math.min(...costs);
+  target(
+    report,
+    `${what} lift + WGSL cost per instruction flat from small to large programs (dearest size bucket / cheapest)`,
+    `${spread.toFixed(2)} (${costs.map((c) => c.toFixed(2)).join(', ')} µs by bucket)`,
+    `<= ${FLAT_AIM}`,
+    spread <= FLAT_AIM,
+  );
+}
+
 // ---- the peer ----------------------------------------------------------------------------------
 
 const COMPILE = ['-x', 'dxbc-tpf', '-b', 'spirv-binary', '-o', '/dev/null'];
@@ -332,19 +373,9 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `lift: ${instructions} instructions (${(instructions / n).toFixed(0)} a program): CPU per instruction ` +
       `lift ${perInstruction(lift.cpu, instructions)} µs, lift + WGSL ${perInstruction(both.cpu, instructions)} µs`,
   );
-  const buckets = SIZE_BUCKETS.map((b) => {
-    const at = sizes.flatMap((size, i) => (size >= b[0] && size < b[1] ? [i] : []));
-    const inBucket = at.map((i) => lifted[i] as Input);
-    const k = at.reduce((a, i) => a + (sizes[i] as number), 0);
-    if (!inBucket.length) return `${bucketName(b)}: none`;
-    const t = timed(
-      whole(() => {
-        for (const p of inBucket) emitWgsl(liftContainer(parseContainer(p.bytes)));
-      }),
-    );
-    return `${bucketName(b)} instructions ${perInstruction(t.cpu, k)} µs (${inBucket.length} programs)`;
-  });
-  report(`lift: lift + WGSL CPU per instruction by program size: ${buckets.join(', ')}`);
+  const buckets = bySize(lifted, sizes, (p) => emitWgsl(liftContainer(parseContainer(p.bytes))));
+  report(`lift: lift + WGSL CPU per instruction by program size: ${buckets.text}`);
+  flatTarget(report, 'SM4/5', buckets.costs);
   const liftBytes = allocated(() => {
     for (const p of lifted) liftContainer(parseContainer(p.bytes));
   });
