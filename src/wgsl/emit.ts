@@ -360,9 +360,8 @@ class Emitter {
     const uniform = this.uniformPlan.get(index);
     const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
     const n = f.exprs.length;
-    // one memo for every function (they are printed one at a time), cleared for each
-    if (this.constMemo.length < n) this.constMemo = new Uint8Array(Math.max(n, 2 * this.constMemo.length));
-    else this.constMemo.fill(0, 0, n);
+    // one memo for every function of every module (they are printed one at a time), cleared for each
+    const isConst = constMemo(n);
     const ctx: FnCtx = {
       shapes,
       scope,
@@ -374,7 +373,7 @@ class Emitter {
       localNames,
       letNames,
       types,
-      isConst: this.constMemo,
+      isConst,
       // Sized up front: a first write far past an empty array's end turns it into a dictionary.
       litPlain: new Array<string | undefined>(n),
       litRuntime: new Array<string | undefined>(n),
@@ -401,8 +400,6 @@ class Emitter {
 
   /** The text of the function being printed so far (see fn). */
   private s = '';
-  /** FnCtx.isConst of the function being printed (its first f.exprs.length bytes). */
-  private constMemo = new Uint8Array(64);
 
   private block(ctx: FnCtx, b: Block, ind: string): void {
     const x = ctx.x;
@@ -1160,6 +1157,20 @@ function isConstExpr(f: Function, memo: Uint8Array, h: ExprId, depth = 0): boole
   const c = constStep(f.exprs[h] as Expr, f, memo, depth + 1);
   memo[h] = c ? 2 : 1;
   return c;
+}
+
+/** The constant-expression memo of the function being printed (FnCtx.isConst), cleared: one buffer
+ * for every function of every module while it is small (a typed array is costly to make, and small
+ * programs printed one after another each made one), a fresh one for a function of over 64K
+ * expressions (not kept: the buffer stays at that size). */
+let CONST_MEMO = new Uint8Array(1024);
+const CONST_MEMO_KEPT = 1 << 16;
+
+function constMemo(n: number): Uint8Array {
+  if (n > CONST_MEMO_KEPT) return new Uint8Array(n);
+  if (CONST_MEMO.length < n) CONST_MEMO = new Uint8Array(CONST_MEMO_KEPT);
+  else CONST_MEMO.fill(0, 0, n);
+  return CONST_MEMO;
 }
 
 /** constStep's depth for the forward pass: an operand is constant when the memo says so already. */
