@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
 import {
@@ -15,6 +15,7 @@ import {
   outputPaths,
   progressBar,
   readInput,
+  scratchReader,
 } from '../../src/cli/io.js';
 import { UsageError } from '../../src/cli/args.js';
 import { IridiaError } from '../../src/errors.js';
@@ -157,4 +158,62 @@ test("a batch's output paths are path.relative's and path.join's (the root's pre
       }
     }
   assert.equal(cases, roots.length * outDirs.length * inputs.length);
+});
+
+test('scratchReader: each file whole (small, empty, past the first buffer); a missing file is an InputError naming it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-scratch-'));
+  try {
+    const files: [string, Uint8Array][] = [
+      ['small', Uint8Array.from([1, 2, 3])],
+      ['empty', new Uint8Array(0)],
+      // past the reader's first 64 KiB buffer: it grows and reads on
+      ['large', Uint8Array.from({ length: 200_000 }, (_, k) => (k * 7) & 255)],
+      ['after', Uint8Array.from([9, 8])],
+    ];
+    for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes);
+    const read = scratchReader();
+    for (const [name, bytes] of files) assert.deepEqual(read(join(dir, name)), bytes, name);
+    // the same bytes as readInput, and a second reader shares nothing with the first
+    assert.deepEqual(scratchReader()(join(dir, 'large')), readInput(join(dir, 'large')));
+    const missing = join(dir, 'missing');
+    assert.throws(
+      () => read(missing),
+      (e: unknown) => e instanceof InputError && e.message.includes(missing),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('batchInputs: a folder named with 32 or more of its files is listed once, and the answer is the stat one: files as named, folders walked for containers, a missing name an InputError', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-listed-'));
+  try {
+    const dxbc = new TextEncoder().encode('DXBC....');
+    const named: string[] = [];
+    for (let k = 0; k < 40; k++) {
+      const p = join(dir, `f${k}.bin`);
+      writeFileSync(p, k % 2 ? dxbc : Uint8Array.from([1, 2, 3, 4]));
+      named.push(p);
+    }
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'a.dxbc'), dxbc);
+    writeFileSync(join(dir, 'sub', 'not-a-container'), Uint8Array.from([0, 0, 0, 0]));
+    symlinkSync(join(dir, 'sub'), join(dir, 'link-to-sub'));
+    const inputs = [...named, join(dir, 'sub'), join(dir, 'link-to-sub')];
+    // named files whatever they hold (in order); under each folder only the containers
+    assert.deepEqual(batchInputs(inputs), [...named, join(dir, 'sub', 'a.dxbc'), join(dir, 'link-to-sub', 'a.dxbc')]);
+    // the same answer where each path is stat'ed (fewer than 32 in the folder)
+    assert.deepEqual(batchInputs(inputs.slice(30)), [
+      ...named.slice(30),
+      join(dir, 'sub', 'a.dxbc'),
+      join(dir, 'link-to-sub', 'a.dxbc'),
+    ]);
+    const missing = join(dir, 'f999.bin');
+    assert.throws(
+      () => batchInputs([...named, missing]),
+      (e: unknown) => e instanceof InputError && e.message.includes(missing),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
