@@ -83,7 +83,7 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
   const rpo = new Array<number>(n).fill(-1);
   order.forEach((b, i) => (rpo[b] = i));
   // Predecessors among reachable blocks, each distinct edge once.
-  const preds: number[][] = Array.from({ length: n }, () => []);
+  const preds: number[][] = emptyLists(n);
   for (const b of order) for (const s of new Set(g.succs[b])) preds[s]!.push(b);
   // Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm").
   const idom = new Array<number>(n).fill(-1);
@@ -158,7 +158,7 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
     }
     place[b] = d;
   }
-  const children: number[][] = Array.from({ length: n }, () => []);
+  const children: number[][] = emptyLists(n);
   for (const b of order) if (b !== 0) children[place[b]!]!.push(b);
 
   // Reached by jumps (its code is not nested in its one predecessor's): two or more forward
@@ -260,4 +260,11 @@ function names(list: readonly SNode[], label: number): boolean {
     if ((s.k === 'loop' || s.k === 'block') && names(s.body, label)) return true;
   }
   return false;
+}
+
+/** n empty lists (a loop: Array.from with a mapping function is V8's slow generic path). */
+function emptyLists(n: number): number[][] {
+  const out: number[][] = new Array<number[]>(n);
+  for (let k = 0; k < n; k++) out[k] = [];
+  return out;
 }

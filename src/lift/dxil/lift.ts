@@ -65,16 +65,17 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
   const info = readDxilInfo(m);
   const kind = info.shaderKind ?? '';
   const target = `${kind}_${info.shaderMajor}_${info.shaderMinor}`;
-  const fail = new DxilLifter('compute', partKind, offset);
+  // a lifter only to refuse with (made when one is refused: most programs never need it)
+  const fail = (): DxilLifter => new DxilLifter('compute', partKind, offset);
   if (kind === 'lib')
-    return fail.refuse('shader library', `${target}: a library of entry points (raytracing or node shaders)`);
+    return fail().refuse('shader library', `${target}: a library of entry points (raytracing or node shaders)`);
   if (kind === 'ms' || kind === 'as')
     return liftMeshModule(m, info, kind, target, partKind, offset, options, { liftBody, declareGlobals });
   const stage = STAGES[kind];
-  if (!stage) return fail.refuse('no program', `shader kind '${kind}'`);
+  if (!stage) return fail().refuse('no program', `shader kind '${kind}'`);
   const ep = info.entryPoints[0];
   const fn = ep?.function;
-  if (!ep || !(fn instanceof Func) || fn.isProto) return fail.invalid('dx.entryPoints names no function with a body');
+  if (!ep || !(fn instanceof Func) || fn.isProto) return fail().invalid('dx.entryPoints names no function with a body');
   if (stage === 'hull' || stage === 'domain' || stage === 'geometry')
     return liftStageProgram(m, info, ep, fn, stage, target, partKind, offset, options, { liftBody, declareGlobals });
   const L = new DxilLifter(stage, partKind, offset);
