@@ -79,6 +79,8 @@ export class DxilLifter implements ExprOps {
   readonly m = new ModuleBuilder();
   f: FunctionBuilder;
   readonly notes: string[] = [];
+  /** ops.ts's answers of the dx.op signature check for this module (made at the first call). */
+  signatureCache: unknown;
   /** The instruction being lifted (for errors and provenance). */
   ins: Instruction | undefined;
   private index = -1;

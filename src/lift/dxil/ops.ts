@@ -1062,7 +1062,7 @@ function reasonOf(op: number): Parameters<DxilLifter['refuse']>[0] {
 
 export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | undefined {
   const opcode = L.imm(c.ops[0], 'a dx.op opcode');
-  const fault = callFault(opcode, c);
+  const fault = callFault(L, opcode, c);
   if (fault) return L.invalid(fault);
   return liftChecked(L, c, x, opcode);
 }
@@ -1075,11 +1075,17 @@ interface Checked {
   readonly fault: string | undefined;
 }
 
-/** Each callee's checked call shapes. The check is a function of the callee's name, the opcode and
- * the types (the module's own objects, compared by identity), and a module calls one function with
- * one opcode many times: the answer is kept with the callee and taken again only for the same
- * opcode and the very same types. */
-const CHECKED = new WeakMap<object, Checked[]>();
+/** One module's answers, kept by its lifter (L.signatureCache; plain Maps, dropped with the lifter:
+ * a WeakMap's entries cost more to make than the check they save on a small program).
+ * - byCallee: each callee's checked call shapes. The check is a function of the callee's name, the
+ *   opcode and the types (the module's own objects, compared by identity), and a module calls one
+ *   function with one opcode many times: the answer is taken again only for the same opcode and
+ *   the very same types.
+ * - typeNumbers: each type object's number (typeNumber). */
+interface SignatureCache {
+  readonly byCallee: Map<object, Checked[]>;
+  readonly typeNumbers: Map<Type, number>;
+}
 
 /** The answers for other modules, by callee name: the opcode, the types (by typeId) and the answer.
  * Programs of one compiler call the same few overloads, so a batch checks each shape once. Bounded:
@@ -1088,15 +1094,14 @@ const CHECKED_BY_NAME = new Map<string, { opcode: number; types: readonly number
 let checkedShapes = 0;
 const CHECKED_MAX = 4096;
 
-/** Numbers of type texts (typeText), and each module type object's number. Two types with one
- * number are alike to the check; numbers are never reused (the table is cleared when full, and a
- * type numbered before then keeps a number no later text gets). */
+/** Numbers of type texts (typeText); each module's type objects get theirs through the module's
+ * cache. Two types with one number are alike to the check; numbers are never reused (the table is
+ * cleared when full, and a type numbered before then keeps a number no later text gets). */
 const TYPE_NUMBERS = new Map<string, number>();
-const TYPE_NUMBER = new WeakMap<Type, number>();
 let typeNumbers = 0;
 
-function typeNumber(t: Type): number {
-  let n = TYPE_NUMBER.get(t);
+function typeNumber(cache: SignatureCache, t: Type): number {
+  let n = cache.typeNumbers.get(t);
   if (n === undefined) {
     const text = typeText(t);
     n = TYPE_NUMBERS.get(text);
@@ -1105,7 +1110,7 @@ function typeNumber(t: Type): number {
       n = typeNumbers++;
       TYPE_NUMBERS.set(text, n);
     }
-    TYPE_NUMBER.set(t, n);
+    cache.typeNumbers.set(t, n);
   }
   return n;
 }
@@ -1137,10 +1142,11 @@ function typeText(t: Type, behindPointer = false): string {
 }
 
 /** What is wrong with dx.op call c of `opcode` (the message the lifter refuses it with), or undefined. */
-function callFault(opcode: number, c: Instruction): string | undefined {
+function callFault(L: DxilLifter, opcode: number, c: Instruction): string | undefined {
+  const cache = (L.signatureCache ??= { byCallee: new Map(), typeNumbers: new Map() }) as SignatureCache;
   const callee = c.callee;
   const ops = c.ops;
-  const shapes = callee === undefined ? undefined : CHECKED.get(callee);
+  const shapes = callee === undefined ? undefined : cache.byCallee.get(callee);
   if (shapes)
     for (const k of shapes) {
       if (k.opcode !== opcode || k.ret !== c.type || k.args.length !== ops.length - 1) continue;
@@ -1150,7 +1156,7 @@ function callFault(opcode: number, c: Instruction): string | undefined {
     }
   const args = ops.slice(1).map((o) => o.type);
   const name = (callee as { name?: string } | undefined)?.name;
-  const types = [typeNumber(c.type), ...args.map(typeNumber)];
+  const types = [typeNumber(cache, c.type), ...args.map((t) => typeNumber(cache, t))];
   const byName = name === undefined ? undefined : CHECKED_BY_NAME.get(name);
   const known = byName?.find(
     (k) => k.opcode === opcode && k.types.length === types.length && k.types.every((t, j) => t === types[j]),
@@ -1172,7 +1178,7 @@ function callFault(opcode: number, c: Instruction): string | undefined {
   }
   if (callee !== undefined) {
     const list = shapes ?? [];
-    if (!shapes) CHECKED.set(callee, list);
+    if (!shapes) cache.byCallee.set(callee, list);
     list.push({ opcode, ret: c.type, args, fault });
   }
   return fault;
