@@ -93,6 +93,17 @@ test('lift-dxil: a UAV record of resource kind Sampler is E602 (IR: binary lt of
   typedOnly('lift-dxil', b);
 });
 
+test('lift-dxil: a function declared to return i32 whose ret gives an i64 is E602 (IR: store of vec2<u32> to u32)', () => {
+  // the flip turns getBranchTarget's `ret i32 16` into `ret i64 16`; its inlined result local is the declared i32
+  const b = mutant(
+    'lift-dxil',
+    'test/fixtures/container/asm__control-flow-multi-break-with-non-idom-loop-header.dxil',
+    [{ op: 'flip', part: 0, r: 3596471187, bits: 2 }],
+  );
+  refuses(() => lift(b), 'E602_LIFT_INVALID', /returns i32, and a return gives i64/);
+  typedOnly('lift-dxil', b);
+});
+
 const dxOps: { name: string; seed: string; ops: Ops; reason: RegExp }[] = [
   {
     name: 'FAbs called through dx.op.loadInput (IR: compose of f32 from u32)',

@@ -12,7 +12,7 @@
 import type { LocalId } from '../../ir/ir.js';
 import { Func, Instruction, type Value } from '../../dxil/ir.js';
 import type { SNode } from './cfg.js';
-import { type DxilLifter, type Val, isExpr } from './lifter.js';
+import { type DxilLifter, type Val, isExpr, sameValueType, valueTypeName } from './lifter.js';
 
 /** LLVM instructions lifted through inlining in one program, at most. */
 export const MAX_INLINED = 1 << 20;
@@ -119,6 +119,9 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
       onReturn: (ret) => {
         if (rt.kind === 'void') return;
         const v = ret.ops[0] ?? L.invalid('a return without the value its function returns');
+        // LLVM's rule: the value is of the function's return type (the result's locals are made of it)
+        if (!sameValueType(v.type, rt))
+          L.invalid(`@${name} returns ${valueTypeName(rt)}, and a return gives ${valueTypeName(v.type)}`);
         const lanes = rt.kind === 'vector' ? L.lanes(v) : [L.num(v)];
         lanes.forEach((x, k) => L.f.stmt({ op: 'store', pointer: L.local(result[k]!), value: x }));
       },

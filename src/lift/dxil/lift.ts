@@ -22,7 +22,7 @@ import { readDxilInfo, type DxilEntryPoint, type DxilInfo } from '../../dxil/dxi
 import { readProgramHeader } from '../../dxil/program-header.js';
 import { readModule } from '../../dxil/module.js';
 import { Constant, Func, GlobalVar, Instruction, type Block, type Module, type Value } from '../../dxil/ir.js';
-import { DxilLifter, isExpr, listingBases } from './lifter.js';
+import { DxilLifter, isExpr, listingBases, sameValueType, valueTypeName } from './lifter.js';
 import { DxResources } from './resources.js';
 import { IrreducibleError, structure, type SNode } from './cfg.js';
 import { Lowering } from './lower.js';
@@ -270,6 +270,13 @@ function liftBody(
       }
       for (const p of preds[k]!)
         if (!i.blocks.includes(p)) L.invalid(`a phi has no value for its predecessor block ${p}`);
+      // LLVM's rule: every incoming value is of the phi's type (its local is made of that type)
+      i.ops.forEach((v, j) => {
+        if (!sameValueType(v.type, i.type))
+          L.invalid(
+            `a phi of ${valueTypeName(i.type)} has an incoming ${valueTypeName(v.type)} from block ${i.blocks[j] ?? '?'}`,
+          );
+      });
     }
   });
   L.ins = undefined;
