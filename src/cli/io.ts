@@ -91,13 +91,7 @@ export function scratchReader(): (path: string) => Uint8Array {
   let buf = new Uint8Array(1 << 16);
   return (path) => {
     if (path === '-') return readInput(path);
-    current = path;
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch (e) {
-      throw fsError(path, e);
-    }
+    const fd = openInput(path);
     let len = 0;
     try {
       for (;;) {
@@ -279,15 +273,20 @@ function directoryTest(paths: readonly string[]): (path: string) => boolean {
   };
 }
 
-/** Does the file at `path` start with the 4-byte magic? Reads its first 4 bytes only. */
-function fileHasMagic(path: string, magic: string): boolean {
+/** Opens an input file for reading (it becomes the input errors name; an InputError naming it when
+ * it cannot be opened). */
+function openInput(path: string): number {
   current = path;
-  let fd: number;
   try {
-    fd = openSync(path, 'r');
+    return openSync(path, 'r');
   } catch (e) {
     throw fsError(path, e);
   }
+}
+
+/** Does the file at `path` start with the 4-byte magic? Reads its first 4 bytes only. */
+function fileHasMagic(path: string, magic: string): boolean {
+  const fd = openInput(path);
   try {
     const head = new Uint8Array(4);
     return readSync(fd, head, 0, 4, 0) === 4 && fileStartsWith(head, magic);

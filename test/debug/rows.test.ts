@@ -5,20 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rowIndex } from '../../src/debug/spdb.js';
+import { rng } from '../helpers/rng.js';
 
 type Row = { start: number; end: number; line: number; file: number };
 
-/** A small deterministic generator (xorshift32). */
+/** A deterministic generator of [0, 1) (test/helpers/rng.ts's xorshift32). */
 function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
+  const next = rng(seed);
+  return () => next() / 2 ** 32;
 }
 
 function scan(rows: readonly Row[], offset: number): Row | undefined {
