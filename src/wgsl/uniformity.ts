@@ -147,9 +147,14 @@ class FunctionPlan {
   /** A non-uniform return or kill: everything may run in divergent flow. */
   private functionDiverged = false;
   private changed = false;
-  /** The state the expression memo was made for, and the memo. */
+  /** The state the expression memo was made for, and the memo: expression h's answer is memoValue[h]
+   * where memoStamp[h] is memoGeneration (a new state is a new generation, not a new array: a sparse
+   * array made per state went to V8's dictionary elements on a large function, and was remade at
+   * every store that changed the state). */
   private memoState: State = null;
-  private memo: (boolean | undefined)[] = [];
+  private memoGeneration = 0;
+  private readonly memoStamp: Uint32Array;
+  private readonly memoValue: Uint8Array;
 
   constructor(
     private readonly m: Module,
@@ -158,6 +163,8 @@ class FunctionPlan {
     private readonly entry: boolean,
   ) {
     this.letNonUniform = f.lets.map(() => false);
+    this.memoStamp = new Uint32Array(f.exprs.length);
+    this.memoValue = new Uint8Array(f.exprs.length);
   }
 
   run(): Set<Stmt> {
@@ -365,12 +372,14 @@ class FunctionPlan {
   private uniform(h: ExprId, st: boolean[]): boolean {
     if (this.memoState !== st) {
       this.memoState = st;
-      this.memo = [];
+      this.memoGeneration++;
     }
-    const known = this.memo[h];
-    if (known !== undefined) return known;
+    // an id outside the function's expressions is not memoised (compute() answers false for it)
+    if (h >= this.memoStamp.length) return this.compute(h, st);
+    if (this.memoStamp[h] === this.memoGeneration) return this.memoValue[h] === 1;
     const v = this.compute(h, st);
-    this.memo[h] = v;
+    this.memoStamp[h] = this.memoGeneration;
+    this.memoValue[h] = v ? 1 : 0;
     return v;
   }
 
