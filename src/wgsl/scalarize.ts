@@ -87,15 +87,28 @@ class Scalarize {
       }
       this.lanes.set(i, ids);
     });
-    f.exprs.forEach((e, i) => {
-      this.remap[i] = this.copy(e);
-    });
-    const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.remap[l.init] as number } : l));
+    const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.x(l.init) } : l));
     return { ...f, exprs: this.exprs, locals, lets: this.lets, body: this.block(f.body) };
   }
 
+  /**
+   * The copy of expression h, made on first use (operands before their users, as in the input): an
+   * expression no statement reads is not copied. Copying every expression made a register load
+   * read only through a swizzle into nine expressions nothing read (four lane locals, four loads and
+   * their compose), and the emitter then resolved the types of all of them.
+   */
+  private readonly x = (h: ExprId): ExprId => {
+    const known = this.remap[h];
+    if (known !== undefined) return known;
+    const e = this.f.exprs[h];
+    if (e === undefined) return -1; // not an expression of f: still none in the copy
+    const id = this.copy(e);
+    this.remap[h] = id;
+    return id;
+  };
+
   private copy(e: Expr): ExprId {
-    const r = (h: ExprId) => this.remap[h] as ExprId;
+    const r = this.x;
     if (e.op === 'member') {
       const b = this.f.exprs[e.base];
       if (b?.op === 'local' && this.lanes.has(b.local))
@@ -126,17 +139,19 @@ class Scalarize {
   }
 
   private stmt(s: Stmt): Stmt[] {
-    const x = (h: ExprId) => this.remap[h] as ExprId;
+    const x = this.x;
     switch (s.op) {
       case 'store': {
         const p = this.f.exprs[s.pointer];
         if (p?.op === 'local' && this.lanes.has(p.local)) {
+          // the value first: a let's reads come after the expression it binds
+          const value = x(s.value);
           this.lets.push({ name: 'lanes' });
           const id = this.lets.length - 1;
           const read = this.push({ op: 'let', let: id });
           const ids = this.lanes.get(p.local) as number[];
           return [
-            withOrigin({ op: 'let', let: id, value: x(s.value) }, s),
+            withOrigin({ op: 'let', let: id, value }, s),
             ...ids.map((l, k): Stmt =>
               withOrigin(
                 {
