@@ -132,7 +132,8 @@ interface Frame {
 }
 
 class FunctionPlan {
-  private readonly syncMemo = new WeakMap<Block, boolean>();
+  private readonly syncMemo = new Map<Block, boolean>();
+  private readonly leaves = new Map<Block, Leaves>();
   /** Section 1: the if/switch statements that must be uniform. */
   private readonly required = new Set<Stmt>();
   /** Each branch's escapes (loops/switches outside it that its breaks/continues leave for; returns). */
@@ -184,10 +185,12 @@ class FunctionPlan {
     return out;
   }
 
+  /** Whether a block holds a synchronisation point, its nested blocks answered from the memo too. */
   private hasSync(b: Block): boolean {
     let v = this.syncMemo.get(b);
     if (v === undefined) {
-      v = blockHas(b, (s) => s.op === 'barrier' || (s.op === 'call' && this.sync[s.fn] === true));
+      v = false;
+      for (const s of b) if (this.stmtHasSync(s)) v = true;
       this.syncMemo.set(b, v);
     }
     return v;
@@ -216,7 +219,7 @@ class FunctionPlan {
       else if (s.op === 'if' || s.op === 'switch') {
         const inner = s.op === 'switch' ? [...targets, s] : targets;
         for (const blk of subBlocks(s)) this.gather(blk, inner, a);
-        const esc = escapesOf(s, targets);
+        const esc = escapesOf(s, targets, this.leaves);
         this.escapes.set(s, esc);
         if (
           subBlocks(s).some((blk) => this.hasSync(blk)) ||
@@ -458,30 +461,75 @@ class FunctionPlan {
   }
 }
 
+/** What leaves a block: a break or continue for a loop or switch around it, a return or kill. */
+interface Leaves {
+  /** A break not inside a loop or switch of the block. */
+  readonly breaks: boolean;
+  /** A continue not inside a loop of the block (a switch's continue is its loop's). */
+  readonly continues: boolean;
+  /** A return or kill anywhere in it. */
+  readonly exits: boolean;
+}
+
+const NOTHING_LEAVES: Leaves = { breaks: false, continues: false, exits: false };
+
+/** leavesOf(b), made once per block (nested blocks from `memo`): each block is visited once, where
+ * visiting every branch's blocks anew cost the program's size times its depth of nesting. */
+function leavesOf(b: Block, memo: Map<Block, Leaves>): Leaves {
+  const known = memo.get(b);
+  if (known) return known;
+  let breaks = false;
+  let continues = false;
+  let exits = false;
+  for (const x of b) {
+    if (x.op === 'break') breaks = true;
+    else if (x.op === 'continue') continues = true;
+    else if (x.op === 'return' || x.op === 'kill') exits = true;
+    else if (x.op === 'loop') exits ||= leavesOf(x.body, memo).exits;
+    else if (x.op === 'switch')
+      for (const c of x.cases) {
+        const l = leavesOf(c.body, memo);
+        continues ||= l.continues;
+        exits ||= l.exits;
+      }
+    else if (x.op === 'if')
+      for (const l of [leavesOf(x.accept, memo), leavesOf(x.reject, memo)]) {
+        breaks ||= l.breaks;
+        continues ||= l.continues;
+        exits ||= l.exits;
+      }
+  }
+  const out = breaks || continues || exits ? { breaks, continues, exits } : NOTHING_LEAVES;
+  memo.set(b, out);
+  return out;
+}
+
 /**
  * The loops and switches outside `s` (from `targets`, innermost last) that a break or continue
  * inside it leaves for, and whether it holds a return or kill.
  */
-function escapesOf(s: Branch, targets: readonly Target[]): { targets: Target[]; exits: boolean } {
-  const found = new Set<Target>();
+function escapesOf(
+  s: Branch,
+  targets: readonly Target[],
+  memo: Map<Block, Leaves>,
+): { targets: Target[]; exits: boolean } {
+  let breaks = false;
+  let continues = false;
   let exits = false;
-  const innermostLoop = [...targets].reverse().find((t) => t.op === 'loop');
+  for (const b of subBlocks(s)) {
+    const l = leavesOf(b, memo);
+    // a switch's own breaks end it; a continue inside a switch inside s still leaves for the loop around s
+    if (s.op === 'if') breaks ||= l.breaks;
+    continues ||= l.continues;
+    exits ||= l.exits;
+  }
+  const found: Target[] = [];
   const innermost = targets[targets.length - 1];
-  // depth: loops and switches entered inside s (breaks target them); loopDepth: loops only
-  const visit = (b: Block, depth: number, loopDepth: number): void => {
-    for (const x of b) {
-      if (x.op === 'break' && depth === 0 && innermost) found.add(innermost);
-      else if (x.op === 'continue' && loopDepth === 0 && innermostLoop) found.add(innermostLoop);
-      else if (x.op === 'return' || x.op === 'kill') exits = true;
-      else if (x.op === 'loop') visit(x.body, depth + 1, loopDepth + 1);
-      else if (x.op === 'switch') for (const c of x.cases) visit(c.body, depth + 1, loopDepth);
-      else if (x.op === 'if') {
-        visit(x.accept, depth, loopDepth);
-        visit(x.reject, depth, loopDepth);
-      }
-    }
-  };
-  for (const b of subBlocks(s)) visit(b, s.op === 'switch' ? 1 : 0, 0);
-  // a continue inside a switch inside s still leaves for the loop around s
-  return { targets: [...found], exits };
+  if (breaks && innermost) found.push(innermost);
+  if (continues) {
+    let loop: Target | undefined;
+    for (let k = targets.length - 1; k >= 0 && !loop; k--) if (targets[k]?.op === 'loop') loop = targets[k];
+    if (loop && loop !== found[0]) found.push(loop);
+  }
+  return { targets: found, exits };
 }
