@@ -220,6 +220,8 @@ export class Instruction extends Value {
   declare dbg: DebugLoc | undefined;
   /** Metadata attachments: [kind id, metadata id]. */
   declare attachments: [number, number][];
+  /** Where the printer keeps its operand text (printer.ts numberFunction), as for Block and Argument. */
+  declare slot: number;
   constructor(op: InstOp, type: Type) {
     super('inst', type);
     this.op = op;
@@ -242,6 +244,7 @@ export class Instruction extends Value {
     this.attrs = undefined;
     this.dbg = undefined;
     this.attachments = NONE;
+    this.slot = -1;
   }
 }
 

@@ -4,6 +4,7 @@
 // metadata and the numbered metadata nodes. The order of every list follows LLVM's SlotTracker.
 
 import {
+  type Argument,
   type AttributeList,
   Block,
   Constant,
@@ -86,9 +87,12 @@ export class ModulePrinter {
   private readonly globalSlots = new Map<Value, number>();
   /**
    * Operand text (`%3`, `%name`) of the current function's arguments, blocks and instructions,
-   * made once by numberFunction: most values are printed more than once.
+   * made once by numberFunction: most values are printed more than once. A value's text is at its
+   * `slot`, which holds only while the value at that slot is the value itself (a slot left from
+   * another function or printer is passed over).
    */
-  private localTexts = new Map<Value, string>();
+  private readonly localValues: Value[] = [];
+  private readonly localTexts: string[] = [];
   /**
    * Operand and typed text of constants, globals and functions, made on first use while print()
    * runs (when types and global slots are numbered, so the text can no longer change).
@@ -281,20 +285,33 @@ export class ModulePrinter {
   private numberFunction(f: Func): void {
     // SlotTracker numbers the values without a name (an empty name counts as none, yet prints as
     // `%""`); a named value prints its name.
-    const texts = (this.localTexts = new Map());
+    this.localValues.length = 0;
+    this.localTexts.length = 0;
     let n = 0;
-    for (const a of f.args) texts.set(a, a.name ? flat(llvmName('%', a.name)) : this.localText(a, n++));
+    for (const a of f.args) this.setLocal(a, a.name ? flat(llvmName('%', a.name)) : this.localText(a, n++));
     for (const bb of f.blocks) {
-      texts.set(bb, bb.name ? flat(llvmName('%', bb.name)) : this.localText(bb, n++));
+      this.setLocal(bb, bb.name ? flat(llvmName('%', bb.name)) : this.localText(bb, n++));
       for (const inst of bb.insts) {
-        if (inst.name) texts.set(inst, flat(llvmName('%', inst.name)));
-        else if (inst.type.kind !== 'void') texts.set(inst, this.localText(inst, n++));
+        if (inst.name) this.setLocal(inst, flat(llvmName('%', inst.name)));
+        else if (inst.type.kind !== 'void') this.setLocal(inst, this.localText(inst, n++));
         if (inst.op === 'call' && inst.attrs) {
           const s = this.callAttrs(inst.attrs).fn;
           if (s) this.attrSlot(s);
         }
       }
     }
+  }
+
+  private setLocal(v: Argument | Block | Instruction, text: string): void {
+    v.slot = this.localValues.length;
+    this.localValues.push(v);
+    this.localTexts.push(text);
+  }
+
+  /** The operand text numberFunction made for a value of the current function, if it did. */
+  private local(v: Value): string | undefined {
+    const k = (v as Argument | Block | Instruction).slot;
+    return k >= 0 && this.localValues[k] === v ? this.localTexts[k] : undefined;
   }
 
   /** The operand text of an unnamed (or empty-named) local value given slot n. */
@@ -484,7 +501,7 @@ export class ModulePrinter {
     const k = v.kind;
     if (k === 'inst' || k === 'arg' || k === 'block') {
       // A named value is in localTexts only when it belongs to the function being printed.
-      const s = this.localTexts.get(v);
+      const s = this.local(v);
       if (s !== undefined) return s;
       return v.name !== undefined ? llvmName('%', v.name) : '%<badref>';
     }
@@ -718,7 +735,7 @@ export class ModulePrinter {
     const o = this.out;
     let line = '';
     if (bb.name !== undefined) line = `\n${llvmName('', bb.name)}:`;
-    else if (bb.preds.length) line = `\n; <label>:${this.localTexts.get(bb)?.slice(1)}`;
+    else if (bb.preds.length) line = `\n; <label>:${this.local(bb)?.slice(1)}`;
     if (!entry) {
       const col = line.length - 1; // after the leading newline
       line += padding(Math.max(50 - col, 1)) + ';';
@@ -731,7 +748,7 @@ export class ModulePrinter {
   instruction(i: Instruction, f: Func): string {
     let s = '  ';
     if (i.name !== undefined) s += llvmName('%', i.name) + ' = ';
-    else if (i.type.kind !== 'void') s += `${this.localTexts.get(i) ?? '%undefined'} = `;
+    else if (i.type.kind !== 'void') s += `${this.local(i) ?? '%undefined'} = `;
     const ops = i.ops;
     switch (i.op) {
       case 'binop': {
