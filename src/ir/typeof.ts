@@ -154,18 +154,40 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
   const callLets = new Map<number, number>();
   /** Lets bound by an atomic64: the previous 64-bit value, vec2<u32>. */
   const atomic64Lets = new Set<number>();
+  // (`op` read once a statement and once an expression below: statements and expressions come in
+  // many shapes, so each read of one of their fields is a lookup by shape, not a load at an offset)
   const walk = (b: Block): void => {
-    for (const s of b) {
-      if (s.op === 'let') letValues.set(s.let, s.value);
-      else if (s.op === 'atomic' && s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
-      else if (s.op === 'subgroup') subgroupLets.set(s.result, s);
-      else if (s.op === 'call' && s.result !== undefined) callLets.set(s.result, s.fn);
-      else if (s.op === 'atomic64' && s.result !== undefined) atomic64Lets.add(s.result);
-      else if (s.op === 'if') {
-        walk(s.accept);
-        walk(s.reject);
-      } else if (s.op === 'loop') walk(s.body);
-      else if (s.op === 'switch') for (const c of s.cases) walk(c.body);
+    for (let k = 0; k < b.length; k++) {
+      const s = b[k] as Stmt;
+      switch (s.op) {
+        case 'let':
+          letValues.set(s.let, s.value);
+          break;
+        case 'atomic':
+          if (s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
+          break;
+        case 'subgroup':
+          subgroupLets.set(s.result, s);
+          break;
+        case 'call':
+          if (s.result !== undefined) callLets.set(s.result, s.fn);
+          break;
+        case 'atomic64':
+          if (s.result !== undefined) atomic64Lets.add(s.result);
+          break;
+        case 'if':
+          walk(s.accept);
+          walk(s.reject);
+          break;
+        case 'loop':
+          walk(s.body);
+          break;
+        case 'switch':
+          for (const c of s.cases) walk(c.body);
+          break;
+        default:
+          break;
+      }
     }
   };
   walk(f.body);
@@ -189,8 +211,14 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
     throw new IrTypeError(f.name, i, why);
   };
   const localRecords: Resolved[] = [];
-  for (i = 0; i < f.exprs.length; i++) {
-    const e = f.exprs[i] as Expr;
+  const exprs = f.exprs;
+  for (i = 0; i < exprs.length; i++) {
+    const e = exprs[i] as Expr;
+    const op = e.op;
+    if (op !== 'let' && op !== 'local') {
+      out[i] = resolveOne(m, f, e, i, get, value, ty, fail);
+      continue;
+    }
     if (e.op === 'let' && subgroupLets.has(e.let)) {
       // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
       const s = subgroupLets.get(e.let)!;
@@ -265,8 +293,8 @@ function resolveOne(
       const t = ty(e.type, i);
       if (t.kind === 'vector') {
         let n = 0;
-        for (const p of e.parts) {
-          const pt = value(p);
+        for (let k = 0; k < e.parts.length; k++) {
+          const pt = value(e.parts[k] as number);
           if (scalarOf(pt) !== t.scalar || (pt.kind !== 'scalar' && pt.kind !== 'vector'))
             fail(`compose of ${t.scalar} vector from ${describe(pt)}`);
           n += widthOf(pt);
