@@ -25,7 +25,10 @@ import type {
   VecSize,
 } from './ir.js';
 
-const SCALAR_INDEX: Readonly<Record<Scalar, number>> = { f32: 0, i32: 1, u32: 2, bool: 3 };
+/** A scalar's index (f32, i32, u32, bool) in per-scalar tables (a comparison, not a keyed read). */
+function scalarIndex(s: Scalar): number {
+  return s === 'f32' ? 0 : s === 'i32' ? 1 : s === 'u32' ? 2 : s === 'bool' ? 3 : -1;
+}
 const F32_BITS = new DataView(new ArrayBuffer(4));
 
 export class ModuleBuilder {
@@ -55,7 +58,7 @@ export class ModuleBuilder {
   }
 
   vec(s: Scalar, size: number): TypeId {
-    const key = SCALAR_INDEX[s] * 5 + size;
+    const key = scalarIndex(s) * 5 + size;
     const hit = this.small[key];
     if (hit !== undefined) return hit;
     const id =
@@ -114,7 +117,9 @@ export class FunctionBuilder {
    * and every block inside it are dead, their statements dropped with the statement that would
    * hold them. Infinity while no dead block is open. */
   private deadFrom = Infinity;
-  /** Literal expressions by scalar (SCALAR_INDEX) and bit pattern. */
+  /** Literal expressions by scalar (scalarIndex) and bit pattern, as an int32 (`bits | 0`: a small
+   * integer for V8 where the u32 of a pattern from 2^31 up is a heap number, made and hashed as a
+   * double at each look-up). */
   private readonly literalCache: Map<number, ExprId>[] = [new Map(), new Map(), new Map(), new Map()];
 
   /** The origin (ir.ts Origin) given to each statement appended from now on that has none of its
@@ -133,11 +138,11 @@ export class FunctionBuilder {
     // so one node read by many parents means what copies of it would.
     switch (e.op) {
       case 'literal': {
-        const cache = this.literalCache[SCALAR_INDEX[e.scalar]];
-        const hit = cache?.get(e.bits);
+        const cache = this.literalCache[scalarIndex(e.scalar)];
+        const hit = cache?.get(e.bits | 0);
         if (hit !== undefined) return hit;
         this.exprs.push(e);
-        cache?.set(e.bits, this.exprs.length - 1);
+        cache?.set(e.bits | 0, this.exprs.length - 1);
         return this.exprs.length - 1;
       }
       case 'local':
@@ -191,7 +196,7 @@ export class FunctionBuilder {
 
   /** The shared literal of `scalar` with this bit pattern (no object made when it exists). */
   literal(scalar: Scalar, bits: number): ExprId {
-    const hit = this.literalCache[SCALAR_INDEX[scalar]]?.get(bits);
+    const hit = this.literalCache[scalarIndex(scalar)]?.get(bits | 0);
     return hit ?? this.expr({ op: 'literal', scalar, bits });
   }
 
