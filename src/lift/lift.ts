@@ -12,7 +12,7 @@ import { readIfce, type Ifce } from '../parts/ifce.js';
 import { readSignature, isSignatureKind, type Signature, type SignatureKind } from '../parts/signature.js';
 import { decodeProgram } from '../sm4/decode.js';
 import type { Instruction, Program as TokenProgram } from '../sm4/types.js';
-import { ALU } from './alu.js';
+import { ALU, type Handler } from './alu.js';
 import { Flow, fallsThrough } from './flow.js';
 import { buildInputs, buildOutputs, checkIoDecl, ioDecl, type IoDecl } from './io.js';
 import { MEMORY } from './memory.js';
@@ -229,13 +229,28 @@ export function liftInstruction(L: Lifter, flow: Flow, i: Instruction): void {
   f.origin = outer;
 }
 
+/** The handlers of ALU, MEMORY, LOD, EVAL and DOUBLE_OPS by opcode in one list (the first table
+ * holding an opcode gives its handler), made at the first instruction: one read where an opcode
+ * outside ALU was five Map look-ups. */
+let HANDLERS: readonly (Handler | undefined)[] | undefined;
+
+function handlerOf(opcode: number): Handler | undefined {
+  if (HANDLERS === undefined) {
+    const tables: readonly ReadonlyMap<number, Handler>[] = [ALU, MEMORY, LOD, EVAL, DOUBLE_OPS];
+    const all: (Handler | undefined)[] = [];
+    for (const t of [...tables].reverse()) for (const [op, h] of t) all[op] = h;
+    HANDLERS = all;
+  }
+  return HANDLERS[opcode];
+}
+
 function liftOne(L: Lifter, flow: Flow, i: Instruction): void {
   if (flow.handle(i)) return;
   if (L.f.unreachable()) return; // after a ret/break/continue of the same block: never runs
   // a class's texture or sampler member (t[r# + n]): once per declared register (interfaces.ts)
-  if (liftPerBinding(L, i, (j) => liftInstruction(L, flow, j))) return;
-  const h =
-    ALU.get(i.opcode) ?? MEMORY.get(i.opcode) ?? LOD.get(i.opcode) ?? EVAL.get(i.opcode) ?? DOUBLE_OPS.get(i.opcode);
+  // (asked only where it can apply: the callback is a closure made per instruction)
+  if (!L.is51 && L.classes.declared && liftPerBinding(L, i, (j) => liftInstruction(L, flow, j))) return;
+  const h = handlerOf(i.opcode);
   if (h) {
     h(L, i);
     return;
