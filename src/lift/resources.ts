@@ -83,10 +83,33 @@ export interface Usage {
   readonly maxIndex: Map<string, number>;
 }
 
-const COMPARE_OPS = new Set([0x46, 0x47, 0x7e, 0x80, 0xdc, 0xde, 0xe5, 0xe9]);
-const ATOMIC_OPS = new Set([
+const COMPARE_OPS = [0x46, 0x47, 0x7e, 0x80, 0xdc, 0xde, 0xe5, 0xe9];
+const ATOMIC_OPS = [
   0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
-]);
+];
+// What an opcode tells scanUsage, as bits of one byte per opcode (one read an instruction, where
+// five set look-ups and comparisons were made for each of a program's instructions).
+const USE_COMPARE = 1;
+const USE_ATOMIC = 2;
+const USE_TYPED_LOAD = 4;
+const USE_TYPED_STORE = 8;
+const USE_COUNTER = 16;
+const USES = new Uint8Array(256);
+const uses = (ops: readonly number[], bit: number): void => {
+  for (const op of ops) USES[op] = (USES[op] as number) | bit;
+};
+uses(COMPARE_OPS, USE_COMPARE);
+uses(ATOMIC_OPS, USE_ATOMIC);
+uses([0xa3, 0xe1], USE_TYPED_LOAD);
+uses([0xa4], USE_TYPED_STORE);
+uses([0xb2, 0xb3], USE_COUNTER);
+/** SM5.1's register classes whose constant indices scanUsage records, by operand type. */
+const INDEXED_CLASSES: Readonly<Record<number, string>> = {
+  [OT.constantBuffer]: 'b',
+  [OT.resource]: 't',
+  [OT.sampler]: 's',
+  [OT.uav]: 'u',
+};
 
 export function scanUsage(instructions: readonly Instruction[], is51: boolean): Usage {
   const u: Usage = {
@@ -97,13 +120,7 @@ export function scanUsage(instructions: readonly Instruction[], is51: boolean): 
     counter: new Set(),
     maxIndex: new Map(),
   };
-  const CLASSES: Readonly<Record<number, string>> = {
-    [OT.constantBuffer]: 'b',
-    [OT.resource]: 't',
-    [OT.sampler]: 's',
-    [OT.uav]: 'u',
-  };
-  const key = (op: Operand) => (op.indices[0]?.imm ?? 0) + (is51 ? 0 : 0);
+  const key = (op: Operand) => op.indices[0]?.imm ?? 0;
   // Indexed loops: this runs over every operand of every program before lifting it.
   for (let i = 0; i < instructions.length; i++) {
     const ins = instructions[i] as Instruction;
@@ -111,20 +128,20 @@ export function scanUsage(instructions: readonly Instruction[], is51: boolean): 
     if (is51 && !OPCODES[ins.opcode]?.decl)
       for (let k = 0; k < ops.length; k++) {
         const op = ops[k] as Operand;
-        const cls = CLASSES[op.type];
+        const cls = INDEXED_CLASSES[op.type];
         const ix = op.indices[1];
         if (cls === undefined || !ix || ix.rep !== 0) continue;
         const key = `${cls}${op.indices[0]?.imm ?? 0}`;
         u.maxIndex.set(key, Math.max(u.maxIndex.get(key) ?? 0, ix.imm));
       }
-    if (COMPARE_OPS.has(ins.opcode)) for (const op of ops) if (op.type === OT.resource) u.comparison.add(key(op));
-    if (ATOMIC_OPS.has(ins.opcode))
+    const use = ins.opcode < 256 ? (USES[ins.opcode] as number) : 0;
+    if (use === 0) continue;
+    if (use & USE_COMPARE) for (const op of ops) if (op.type === OT.resource) u.comparison.add(key(op));
+    if (use & USE_ATOMIC)
       for (const op of ops) if (op.type === OT.uav || op.type === OT.tgsm) u.atomic.add(`${op.type}:${key(op)}`);
-    if (ins.opcode === 0xa3 || ins.opcode === 0xe1)
-      for (const op of ops) if (op.type === OT.uav) u.typedLoad.add(key(op));
-    if (ins.opcode === 0xa4) for (const op of ops) if (op.type === OT.uav) u.typedStore.add(key(op));
-    if (ins.opcode === 0xb2 || ins.opcode === 0xb3)
-      for (const op of ops) if (op.type === OT.uav) u.counter.add(key(op));
+    if (use & USE_TYPED_LOAD) for (const op of ops) if (op.type === OT.uav) u.typedLoad.add(key(op));
+    if (use & USE_TYPED_STORE) for (const op of ops) if (op.type === OT.uav) u.typedStore.add(key(op));
+    if (use & USE_COUNTER) for (const op of ops) if (op.type === OT.uav) u.counter.add(key(op));
   }
   return u;
 }
