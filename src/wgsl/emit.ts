@@ -740,9 +740,11 @@ class Emitter {
         return;
       }
     }
-    // An operation on constants only: print its literals through the identity helper.
-    const rt = runtime || (isOperation(e) && isConstExpr(ctx.f, ctx.isConst, h));
-    switch (e.op) {
+    // An operation on constants only: print its literals through the identity helper. (`op` is read
+    // once: expressions come in many shapes, and each read of a field shared by all is a lookup.)
+    const { op } = e;
+    const rt = runtime || (isOperation(e, op) && isConstExpr(ctx.f, ctx.isConst, h));
+    switch (op) {
       case 'literal': {
         // Literals are shared in the arena and printed many times: their text is made once.
         const cache = runtime ? ctx.litRuntime : ctx.litPlain;
@@ -1106,23 +1108,26 @@ const MATH: Readonly<Record<string, string>> = {
   abs: 'abs',
 };
 
-/** Operations whose constant evaluation can fail in WGSL (overflow, non-finite results, domain). */
-function isOperation(e: Expr): boolean {
-  switch (e.op) {
+/** Operations whose constant evaluation can fail in WGSL (overflow, non-finite results, domain);
+ * `op` is e's op, read once by the caller. */
+function isOperation(e: Expr, op: Expr['op']): boolean {
+  switch (op) {
     case 'binary':
-      return OPERATION_BINARY.has(e.fn);
+      return OPERATION_BINARY.has((e as ExprOf<'binary'>).fn);
     case 'unary':
-      return e.fn === 'neg';
+      return (e as ExprOf<'unary'>).fn === 'neg';
     case 'math':
-      return !NON_OPERATION_MATH.has(e.fn);
+      return !NON_OPERATION_MATH.has((e as ExprOf<'math'>).fn);
     case 'bitcast':
-      return e.to === 'f32';
+      return (e as ExprOf<'bitcast'>).to === 'f32';
     case 'convert':
       return true;
     default:
       return false;
   }
 }
+
+type ExprOf<K extends Expr['op']> = Extract<Expr, { op: K }>;
 
 const OPERATION_BINARY: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'div', 'rem', 'shl', 'shr']);
 const NON_OPERATION_MATH: ReadonlySet<string> = new Set([
