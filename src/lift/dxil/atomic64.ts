@@ -32,11 +32,9 @@ export function negate64(L: DxilLifter, v: ExprId): ExprId {
   );
 }
 
-const USED = new WeakMap<DxilLifter, ReadonlySet<Value>>();
-
 /** The LLVM values some instruction of the function uses (lift.ts sets it before the body is lifted). */
 export function setUsedValues(L: DxilLifter, used: ReadonlySet<Value>): void {
-  USED.set(L, used);
+  L.usedValues = used;
 }
 
 /** The atomic64 statement on the words `low` and `high` (pointers to atomic<u32>); its previous
@@ -51,7 +49,7 @@ export function atomic64Stmt(
   compare?: ExprId,
 ): { stmt: Stmt; old: ExprId | undefined } {
   L.note(ATOMIC64_NOTE);
-  const used = USED.get(L) ?? L.invalid("a 64-bit atomic lifted without the function's used values");
+  const used = L.usedValues ?? L.invalid("a 64-bit atomic lifted without the function's used values");
   const r = L.ins && used.has(L.ins) ? L.f.newLet('old') : undefined;
   const stmt: Stmt = {
     op: 'atomic64',

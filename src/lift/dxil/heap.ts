@@ -36,12 +36,6 @@ export const HEAP_ID_BASE = 65536;
 const GROUP = { b: 0, t: 1, s: 2, u: 3 } as const;
 const CLASS_ORDER = ['b', 't', 's', 'u'] as const;
 
-/** Per lifted program: each heap annotation's array, and each createHandleFromHeap call's first. */
-const HEAPS = new WeakMap<
-  DxResources,
-  { byAnnotation: Map<Instruction, DxilResource>; byCall: Map<Instruction, DxilResource> }
->();
-
 const opcodeOf = (v: Value | undefined): number => {
   if (!(v instanceof Instruction) || v.op !== 'call' || !v.callee?.name?.startsWith('dx.op.')) return -1;
   const c = v.ops[0];
@@ -121,7 +115,7 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
         } else kinds.set(key, { ...k, maxIndex: constant });
       }
   if (kinds.size === 0) {
-    HEAPS.set(resources, { byAnnotation: new Map(), byCall: new Map() });
+    resources.heaps = { byAnnotation: new Map(), byCall: new Map() };
     return;
   }
   const order = [...kinds.keys()].sort((a, b) => {
@@ -169,7 +163,7 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
     const call = a.ops[1] as Instruction;
     if (!calls.has(call)) calls.set(call, synthetic.get(key)!);
   }
-  HEAPS.set(resources, { byAnnotation: annotations, byCall: calls });
+  resources.heaps = { byAnnotation: annotations, byCall: calls };
   resources.heapOf = (a) => annotations.get(a);
   const usage = resources.scan(fns);
   let resourceArrays = 0;
@@ -195,7 +189,7 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
 
 /** createHandleFromHeap(index, samplerHeap, nonUniform): an element of the array its (first) annotation selects. */
 const createHandleFromHeap: Handler = (L, c, x) => {
-  const heaps = HEAPS.get(x.resources);
+  const heaps = x.resources.heaps;
   const r = heaps?.byCall.get(c);
   if (!r)
     return L.refuse(
@@ -214,7 +208,7 @@ const createHandleFromHeap: Handler = (L, c, x) => {
 /** annotateHandle(handle, properties): a heap handle moves to the array of this annotation's kind. */
 const annotateHandle: Handler = (L, c, x) => {
   const h = handleOf(L, arg(L, c, 1));
-  const r = HEAPS.get(x.resources)?.byAnnotation.get(c);
+  const r = x.resources.heaps?.byAnnotation.get(c);
   if (!r) return h;
   const res = x.resources.byKey.get(`${r.cls}:${r.id}`) ?? L.invalid('a descriptor-heap array that is not declared');
   return res === h.res ? h : { ...h, res };

@@ -102,7 +102,14 @@ export function liftModule(m: Module, partKind: string, offset: number, options:
       'a vertex program with UAVs is lifted as a stage function (WebGPU has no writable storage in vertex programs)',
     );
 
-  const ctx: OpContext = { resources, inputs: inputs.inputs, outputs: outPlan.outputs, builtins: new Map() };
+  const ctx: OpContext = {
+    resources,
+    inputs: inputs.inputs,
+    outputs: outPlan.outputs,
+    builtins: new Map(),
+    stageIo: undefined,
+    meshIo: undefined,
+  };
   if (stage === 'compute') setThreadGroup(L, threadGroup(L, ep), [info.shaderMajor, info.shaderMinor]);
   setRasterizerSampleCount(L, options.rasterizerSampleCount);
   const count = liftBody(L, fn, ctx, outPlan);

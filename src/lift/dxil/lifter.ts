@@ -118,6 +118,18 @@ export class DxilLifter implements ExprOps {
   readonly callStack: Func[] = [];
   /** LLVM instructions lifted through inlining so far (bounded by calls.ts MAX_INLINED). */
   inlined = 0;
+  // Per-lift state the modules beside this one keep (fields rather than WeakMaps keyed by the
+  // lifter: an entry of a WeakMap is slow to add, and every program set several).
+  /** pipeline.ts: the lift options rasterizerSampleCount, startVertexLocation and startInstanceLocation. */
+  rasterizerSamples: number | undefined = undefined;
+  drawStart: { startVertexLocation?: number; startInstanceLocation?: number } | undefined = undefined;
+  /** atomic64.ts: the LLVM values some instruction of the function uses (lift.ts sets them). */
+  usedValues: ReadonlySet<Value> | undefined = undefined;
+  /** quad.ts: the compute-like program's thread group and shader model, and its quad exchange array. */
+  threadGroup: { group: readonly [number, number, number]; sm66: boolean } | undefined = undefined;
+  quadBuffer: number | undefined = undefined;
+  /** ops-misc.ts: the private table of the standard sample positions. */
+  samplePositions: number | undefined = undefined;
 
   constructor(
     readonly stage: Stage,

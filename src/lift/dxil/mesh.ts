@@ -27,7 +27,7 @@ import { declareHeaps } from './heap.js';
 import { withCallees } from './calls.js';
 import { SK, varyingScalar, type OutputPlan } from './io.js';
 import type { OpContext } from './ops-common.js';
-import { FILE_WORDS, MESH_IO, type MeshElement, type MeshIo } from './ops-mesh.js';
+import { FILE_WORDS, type MeshElement, type MeshIo } from './ops-mesh.js';
 
 const REGS = FILE_WORDS / 4;
 
@@ -205,8 +205,14 @@ export function liftMeshModule(
   else io.global('dispatch');
   if (state.payloadBytes) io.global('payload');
 
-  const ctx: OpContext = { resources, inputs: new Map(), outputs: new Map(), builtins: new Map() };
-  MESH_IO.set(ctx, io);
+  const ctx: OpContext = {
+    resources,
+    inputs: new Map(),
+    outputs: new Map(),
+    builtins: new Map(),
+    stageIo: undefined,
+    meshIo: io,
+  };
   const plan: OutputPlan = {
     outputs: new Map(),
     type: undefined,

@@ -7,6 +7,8 @@ import type { Instruction, Type, Value } from '../../dxil/ir.js';
 import { type DxilLifter, type HandleVal, type Val, isExpr } from './lifter.js';
 import type { DxResources, DxResource } from './resources.js';
 import { readElement, writeElement, type IoElement } from './io.js';
+import type { StageIo } from './ops-stage.js';
+import type { MeshIo } from './ops-mesh.js';
 
 export interface OpContext {
   readonly resources: DxResources;
@@ -14,6 +16,11 @@ export interface OpContext {
   readonly outputs: ReadonlyMap<number, IoElement>;
   /** Entry arguments made on first use (thread ids, coverage...), by builtin name. */
   readonly builtins: Map<string, ExprId>;
+  /** A hull, domain or geometry function's stage context (stage.ts), a mesh or amplification
+   * program's (mesh.ts): fields rather than WeakMaps keyed by the context, read by every
+   * loadInput and storeOutput. */
+  readonly stageIo: StageIo | undefined;
+  readonly meshIo: MeshIo | undefined;
 }
 
 export type Handler = (L: DxilLifter, c: Instruction, x: OpContext) => Val | undefined;

@@ -49,10 +49,8 @@ export interface MeshIo {
   readonly global: (name: 'counts' | 'vertices' | 'primitives' | 'indices' | 'payload' | 'dispatch') => GlobalId;
 }
 
-export const MESH_IO = new WeakMap<OpContext, MeshIo>();
-
 function meshIo(L: DxilLifter, x: OpContext, stage: MeshIo['stage'], what: string): MeshIo {
-  const s = MESH_IO.get(x);
+  const s = x.meshIo;
   if (!s || s.stage !== stage)
     return L.invalid(`${what} outside ${stage === 'mesh' ? 'a mesh' : 'an amplification'} program`);
   return s;

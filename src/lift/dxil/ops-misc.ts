@@ -163,15 +163,14 @@ const calculateLod: Handler = (L, c, x) => {
 };
 
 /** The private table of Direct3D's standard sample positions (memory.ts's rows), made on first use. */
-const POSITIONS = new WeakMap<DxilLifter, number>();
 function samplePositions(L: DxilLifter): number {
-  const known = POSITIONS.get(L);
+  const known = L.samplePositions;
   if (known !== undefined) return known;
   const words = samplePositionWords();
   const type = L.m.array(L.tVec4, words.length / 4);
   const constant = L.m.addConstant({ name: 'iridia_sample_positions_data', type, words });
   const g = L.m.addGlobal({ name: 'iridia_sample_positions', space: 'private', type, init: constant });
-  POSITIONS.set(L, g);
+  L.samplePositions = g;
   return g;
 }
 

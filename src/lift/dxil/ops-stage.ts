@@ -17,17 +17,7 @@
 import type { ExprId } from '../../ir/ir.js';
 import type { DxilSignatureElement } from '../../dxil/dxil-metadata.js';
 import type { DxilLifter } from './lifter.js';
-import {
-  type Handler,
-  type OpContext,
-  arg,
-  entryLoadInput,
-  entryStoreOutput,
-  fromLane,
-  toLane,
-  u32,
-  undef,
-} from './ops-common.js';
+import { type Handler, arg, entryLoadInput, entryStoreOutput, fromLane, toLane, u32, undef } from './ops-common.js';
 
 /** Registers in a register file. */
 export const REGS = 32;
@@ -58,9 +48,6 @@ export interface StageIo {
   /** The function's scalar arguments by name (primitive_id, instance_id, control_point_id, domain). */
   readonly specials: ReadonlyMap<string, number>;
 }
-
-/** The stage context of an OpContext (stage.ts sets it for each function it lifts). */
-export const STAGE_IO = new WeakMap<OpContext, StageIo>();
 
 function signatureElement(
   L: DxilLifter,
@@ -127,7 +114,7 @@ function need<T>(L: DxilLifter, v: T | undefined, what: string): T {
 }
 
 const loadInput: Handler = (L, c, x) => {
-  const s = STAGE_IO.get(x);
+  const s = x.stageIo;
   if (!s) {
     if (!undef(L, c, 4)) L.invalid('loadInput with a vertex index outside a geometry program');
     return entryLoadInput(L, c, x);
@@ -138,7 +125,7 @@ const loadInput: Handler = (L, c, x) => {
 };
 
 const storeOutput: Handler = (L, c, x) => {
-  const s = STAGE_IO.get(x);
+  const s = x.stageIo;
   if (!s) return entryStoreOutput(L, c, x);
   const v = arg(L, c, 4);
   const col = L.imm(arg(L, c, 3), 'an output column');
@@ -155,7 +142,7 @@ function indexOf(L: DxilLifter, c: Parameters<Handler>[1], k: number): ExprId {
 
 function special(name: string, what: string): Handler {
   return (L, _c, x) => {
-    const s = STAGE_IO.get(x);
+    const s = x.stageIo;
     const a = s?.specials.get(name);
     if (a === undefined) return L.refuse('system value not handled', `${what} in a ${s?.stage ?? L.stage} program`);
     return L.e({ op: 'arg', index: a });
@@ -164,7 +151,7 @@ function special(name: string, what: string): Handler {
 
 function emitCut(emit: boolean, cut: boolean): Handler {
   return (L, c, x) => {
-    const s = STAGE_IO.get(x);
+    const s = x.stageIo;
     if (s?.stage !== 'geometry') return L.invalid('emit/cut outside a geometry program');
     const stream = L.imm(arg(L, c, 1), 'a stream id');
     if (stream > 3) return L.invalid(`stream ${stream} (Direct3D has four)`);
@@ -175,7 +162,7 @@ function emitCut(emit: boolean, cut: boolean): Handler {
 }
 
 const loadOutputControlPoint: Handler = (L, c, x) => {
-  const s = STAGE_IO.get(x);
+  const s = x.stageIo;
   const f = s?.ocpFile;
   if (!s || !f) return L.invalid('LoadOutputControlPoint outside a hull program\u2019s patch-constant function');
   const el = signatureElement(L, s.outputs, c, 'output');
@@ -184,7 +171,7 @@ const loadOutputControlPoint: Handler = (L, c, x) => {
 };
 
 const loadPatchConstant: Handler = (L, c, x) => {
-  const s = STAGE_IO.get(x);
+  const s = x.stageIo;
   const f = s?.pcRead;
   if (!s || !f) return L.invalid('LoadPatchConstant outside a domain or hull program');
   const el = signatureElement(L, s.patch, c, 'patch constant');
@@ -192,7 +179,7 @@ const loadPatchConstant: Handler = (L, c, x) => {
 };
 
 const storePatchConstant: Handler = (L, c, x) => {
-  const s = STAGE_IO.get(x);
+  const s = x.stageIo;
   const f = s?.pcWrite;
   if (!s || !f) return L.invalid('StorePatchConstant outside a hull program\u2019s patch-constant function');
   const el = signatureElement(L, s.patch, c, 'patch constant');
@@ -202,7 +189,7 @@ const storePatchConstant: Handler = (L, c, x) => {
 };
 
 const domainLocation: Handler = (L, c, x) => {
-  const a = STAGE_IO.get(x)?.specials.get('domain');
+  const a = x.stageIo?.specials.get('domain');
   if (a === undefined) return L.invalid('DomainLocation outside a domain program');
   const k = L.imm(arg(L, c, 1), 'a domain component');
   if (k > 2) return L.invalid(`component ${k} of the domain location`);

@@ -6,18 +6,14 @@
 import type { DxilLifter } from './lifter.js';
 import { drawStartNote } from '../io.js';
 
-const RASTERIZER = new WeakMap<DxilLifter, number | undefined>();
-
 /** lift.ts: the option rasterizerSampleCount of this lift. */
 export function setRasterizerSampleCount(L: DxilLifter, n: number | undefined): void {
-  RASTERIZER.set(L, n);
+  L.rasterizerSamples = n;
 }
 
 export function rasterizerSampleCount(L: DxilLifter): number | undefined {
-  return RASTERIZER.get(L);
+  return L.rasterizerSamples;
 }
-
-const DRAW = new WeakMap<DxilLifter, { startVertexLocation?: number; startInstanceLocation?: number }>();
 
 /** lift.ts: the options startVertexLocation and startInstanceLocation of this lift. */
 export function setDrawStart(L: DxilLifter, vertex: number | undefined, instance: number | undefined): void {
@@ -27,15 +23,15 @@ export function setDrawStart(L: DxilLifter, vertex: number | undefined, instance
   ] as const)
     if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= 0xffffffff))
       L.invalid(`the ${name} option is ${v} (a 32-bit unsigned integer)`);
-  DRAW.set(L, {
+  L.drawStart = {
     ...(vertex !== undefined ? { startVertexLocation: vertex } : {}),
     ...(instance !== undefined ? { startInstanceLocation: instance } : {}),
-  });
+  };
 }
 
 /** The lift's start vertex and instance options, as given. */
 export function drawOptions(L: DxilLifter): { startVertexLocation?: number; startInstanceLocation?: number } {
-  return DRAW.get(L) ?? {};
+  return L.drawStart ?? {};
 }
 
 /** StartVertexLocation()/StartInstanceLocation(): the draw's start this lift assumes, noted (the

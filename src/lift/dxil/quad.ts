@@ -27,9 +27,6 @@ import type { ExprId } from '../../ir/ir.js';
 import type { DxilLifter } from './lifter.js';
 import { builtinArg, type OpContext } from './ops-common.js';
 
-const GROUPS = new WeakMap<DxilLifter, { group: readonly [number, number, number]; sm66: boolean }>();
-const BUFFERS = new WeakMap<DxilLifter, number>();
-
 /** The compute-like program's thread group and shader model (lift.ts and mesh.ts set them before
  * the body is lifted). */
 export function setThreadGroup(
@@ -37,7 +34,7 @@ export function setThreadGroup(
   group: readonly [number, number, number],
   shaderModel: readonly [number, number],
 ): void {
-  GROUPS.set(L, { group, sm66: shaderModel[0] > 6 || (shaderModel[0] === 6 && shaderModel[1] >= 6) });
+  L.threadGroup = { group, sm66: shaderModel[0] > 6 || (shaderModel[0] === 6 && shaderModel[1] >= 6) };
 }
 
 export const QUAD_NOTE =
@@ -45,7 +42,7 @@ export const QUAD_NOTE =
 
 /** How Direct3D forms the program's quads (the header): '2d', 'linear', or undefined (none). */
 export function quadLayout(L: DxilLifter): '2d' | 'linear' | undefined {
-  const known = GROUPS.get(L) ?? L.invalid('a compute program without its thread group');
+  const known = L.threadGroup ?? L.invalid('a compute program without its thread group');
   const [gx, gy, gz] = known.group;
   const oneD = gy === 1 && gz === 1;
   if (!oneD && gx % 2 === 0 && gy % 2 === 0) return '2d';
@@ -54,14 +51,14 @@ export function quadLayout(L: DxilLifter): '2d' | 'linear' | undefined {
 
 /** Whether quad operations follow thread ids in 2D quads (Shader Model 6.6+, a 2D group). */
 export function threadIdQuads(L: DxilLifter): boolean {
-  return L.stage === 'compute' && (GROUPS.get(L)?.sm66 ?? false) && quadLayout(L) === '2d';
+  return L.stage === 'compute' && (L.threadGroup?.sm66 ?? false) && quadLayout(L) === '2d';
 }
 
 function exchangeBuffer(L: DxilLifter, threads: number): number {
-  const known = BUFFERS.get(L);
+  const known = L.quadBuffer;
   if (known !== undefined) return known;
   const g = L.m.addGlobal({ name: 'iridia_quad', space: 'workgroup', type: L.m.array(L.tVec4, threads) });
-  BUFFERS.set(L, g);
+  L.quadBuffer = g;
   L.note(QUAD_NOTE);
   return g;
 }
@@ -95,7 +92,7 @@ export interface QuadExchange {
 export function quadExchange(L: DxilLifter, x: OpContext, bits: ExprId, n: number, what: string): QuadExchange {
   if (L.stage !== 'compute')
     return L.refuse('dx.op not handled', `${what} in a ${L.stage} program (derivatives: pixel and compute only)`);
-  const [gx, gy, gz] = (GROUPS.get(L) ?? L.invalid('a compute program without its thread group')).group;
+  const [gx, gy, gz] = (L.threadGroup ?? L.invalid('a compute program without its thread group')).group;
   const layout = quadLayout(L);
   if (layout === undefined)
     return L.refuse(

@@ -118,6 +118,10 @@ export class DxResources {
   private readonly all: DxilResource[];
   /** The descriptor-heap array an annotateHandle of a createHandleFromHeap selects (heap.ts sets it). */
   heapOf: ((annotation: Instruction) => DxilResource | undefined) | undefined;
+  /** heap.ts: each heap annotation's array and each createHandleFromHeap call's first (undefined
+   * until declareHeaps runs). */
+  heaps: { byAnnotation: Map<Instruction, DxilResource>; byCall: Map<Instruction, DxilResource> } | undefined =
+    undefined;
 
   constructor(
     private readonly L: DxilLifter,

@@ -32,7 +32,7 @@ import { declareHeaps } from './heap.js';
 import { withCallees } from './calls.js';
 import type { OpContext } from './ops-common.js';
 import { D3D_NAME, SK, varyingScalar } from './io.js';
-import { REGS, STAGE_IO, type FileRef, type StageIo } from './ops-stage.js';
+import { REGS, type FileRef, type StageIo } from './ops-stage.js';
 
 /** What lift.ts lends: the body lifter and the globals' declaration, for more than one function. */
 export interface BodyLifting {
@@ -199,8 +199,14 @@ export function liftStageProgram(
     };
     const scalarArg = (argName: string, type: TypeId = L.tU32): number => L.f.arg({ name: argName, type });
     const io = make(fileArg, scalarArg);
-    const ctx: OpContext = { resources, inputs: new Map(), outputs: new Map(), builtins: new Map() };
-    STAGE_IO.set(ctx, { stage, inputs, outputs, patch, ...io });
+    const ctx: OpContext = {
+      resources,
+      inputs: new Map(),
+      outputs: new Map(),
+      builtins: new Map(),
+      stageIo: { stage, inputs, outputs, patch, ...io },
+      meshIo: undefined,
+    };
     const returns = io.returns;
     instructions += body.liftBody(L, f, ctx, { build: () => (returns ? L.load(returns.ptr()) : undefined) });
     return L.m.addFunction(L.f.finish(returns ? { type: file } : undefined));
