@@ -20,7 +20,8 @@ import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm';
 import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
-import { emitWgsl } from '../src/wgsl/index.js';
+import { emitWgsl, lowerForWgsl } from '../src/wgsl/index.js';
+import { resolveFunction } from '../src/ir/typeof.js';
 import type { Program } from '../src/ir/program.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 import { inProcessPeer } from './peer.js';
@@ -93,6 +94,28 @@ function emissionPass(inputs: readonly Input[]): () => { wall: number; cpu: numb
     }
     return { wall, cpu };
   };
+}
+
+/** resolveFunction over every function as the WGSL emitter gets it (after lowerForWgsl), a slice of
+ * 128 programs lifted at a time (not timed): CPU ns per expression, best of three passes. */
+function resolutionCost(inputs: readonly Input[]): string {
+  let expressions = 0;
+  const t = timed(() => {
+    let cpu = 0;
+    expressions = 0;
+    for (let k = 0; k < inputs.length; k += 128) {
+      const modules = inputs.slice(k, k + 128).map((p) => lowerForWgsl(liftContainer(parseContainer(p.bytes)).module));
+      const c0 = cpuMs();
+      for (const m of modules)
+        for (const f of m.functions) {
+          resolveFunction(m, f);
+          expressions += f.exprs.length;
+        }
+      cpu += cpuMs() - c0;
+    }
+    return { wall: cpu, cpu };
+  });
+  return `${((t.cpu * 1e6) / expressions).toFixed(0)} ns per expression (${expressions} expressions)`;
 }
 
 /**
@@ -373,6 +396,7 @@ export async function bench(report: (line: string) => void): Promise<void> {
     `lift: ${instructions} instructions (${(instructions / n).toFixed(0)} a program): CPU per instruction ` +
       `lift ${perInstruction(lift.cpu, instructions)} µs, lift + WGSL ${perInstruction(both.cpu, instructions)} µs`,
   );
+  report(`lift: type resolution as the emitter asks it (ir/typeof resolveFunction): ${resolutionCost(lifted)}`);
   const buckets = bySize(lifted, sizes, (p) => emitWgsl(liftContainer(parseContainer(p.bytes))));
   report(`lift: lift + WGSL CPU per instruction by program size: ${buckets.text}`);
   flatTarget(report, 'SM4/5', buckets.costs);
