@@ -46,16 +46,20 @@ function offsetCount(shape: Shape): number {
 
 const isUndef = (v: unknown): boolean => v instanceof Constant && v.ck === 'undef';
 
+/** The E602 of a call of `opcode` on `res`: the operation, what is wrong, the resource's name (the
+ * texts are made only for an error). */
+function fault(L: DxilLifter, opcode: number, res: DxResource, what: string): never {
+  return L.invalid(`${dxOpName(opcode) ?? 'dx.op'} (dx.op ${opcode}) ${what}${res.dx.name ? ` (${res.dx.name})` : ''}`);
+}
+
 /** Refuses (E602) a call of `opcode` whose resource (operand 1) is of a kind it does not read, or
  * which gives a texel offset its kind does not take; nothing for other operations. */
 export function resourceKindRule(L: DxilLifter, c: Instruction, opcode: number): void {
   const rule = RULES.get(opcode);
   if (!rule) return;
   const res = handleOf(L, c.ops[1] ?? L.invalid('operand 1 is missing')).res;
-  const name = `${dxOpName(opcode) ?? 'dx.op'} (dx.op ${opcode})`;
-  const of = res.dx.name ? ` (${res.dx.name})` : '';
   const [kinds, first] = rule;
-  if (!kinds.includes(res.shape)) L.invalid(`${name} of a ${res.shape} resource${of}`);
+  if (!kinds.includes(res.shape)) fault(L, opcode, res, `of a ${res.shape} resource`);
   if (first === undefined) return;
   // a gather takes two offsets (none on a cube); the others an offset a coordinate (the validator
   // checks the offsets from the second on: past the kind's count they must be undef)
@@ -63,5 +67,5 @@ export function resourceKindRule(L: DxilLifter, c: Instruction, opcode: number):
   const n = gather ? 2 : 3;
   const from = gather ? offsetCount(res.shape) : Math.max(1, offsetCount(res.shape));
   for (let k = from; k < n; k++)
-    if (!isUndef(c.ops[first + k])) L.invalid(`${name} with offset ${k} on a ${res.shape} texture${of}`);
+    if (!isUndef(c.ops[first + k])) fault(L, opcode, res, `with offset ${k} on a ${res.shape} texture`);
 }

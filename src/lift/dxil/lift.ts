@@ -435,10 +435,18 @@ function liftBody(
   return total;
 }
 
-/** Instructions whose value some instruction uses. */
+/** Instructions whose value some instruction uses (only instructions are asked about: constants,
+ * globals and arguments, most operands, are left out of the set). */
 function usedValues(blocks: readonly Block[]): Set<Value> {
   const used = new Set<Value>();
-  for (const b of blocks) for (const i of b.insts) for (const o of i.ops) used.add(o);
+  for (const b of blocks)
+    for (const i of b.insts) {
+      const ops = i.ops;
+      for (let k = 0; k < ops.length; k++) {
+        const o = ops[k]!;
+        if (o instanceof Instruction) used.add(o);
+      }
+    }
   return used;
 }
 
@@ -452,8 +460,11 @@ function crossScope(
   blocks: readonly Block[],
   blockOf: (i: Instruction) => number | undefined,
 ): Set<Instruction> {
+  // by block, and by edge (from * (n + 1) + to; an inlined body's return edge goes to block n):
+  // numbers, not texts, as keys
+  const n = blocks.length;
   const codeChain = new Map<number, number[]>();
-  const edgeChain = new Map<string, number[]>();
+  const edgeChain = new Map<number, number[]>();
   let next = 1;
   const walk = (list: readonly SNode[], chain: number[]) => {
     for (const s of list) {
@@ -463,7 +474,7 @@ function crossScope(
           break;
         case 'edge':
         case 'jump':
-          edgeChain.set(`${s.from}>${s.to}`, chain);
+          edgeChain.set(s.from * (n + 1) + s.to, chain);
           break;
         case 'if':
           walk(s.accept, [...chain, next++]);
@@ -490,17 +501,23 @@ function crossScope(
     return true;
   };
   const cross = new Set<Instruction>();
-  blocks.forEach((b, k) => {
-    for (const u of b.insts)
-      u.ops.forEach((o, j) => {
-        if (!(o instanceof Instruction)) return;
+  for (let k = 0; k < n; k++) {
+    const here = codeChain.get(k);
+    for (const u of blocks[k]!.insts) {
+      const ops = u.ops;
+      const phi = u.op === 'phi';
+      for (let j = 0; j < ops.length; j++) {
+        const o = ops[j]!;
+        if (!(o instanceof Instruction)) continue;
         const d = blockOf(o);
-        if (d === undefined) return;
+        if (d === undefined) continue;
         const defChain = codeChain.get(d);
-        const useChain = u.op === 'phi' ? edgeChain.get(`${u.blocks[j]}>${k}`) : codeChain.get(k);
+        // (an operand without its incoming block has no edge)
+        const useChain = phi ? edgeChain.get((u.blocks[j] ?? NaN) * (n + 1) + k) : here;
         if (!within(useChain, defChain)) cross.add(o);
-      });
-  });
+      }
+    }
+  }
   return cross;
 }
 

@@ -18,6 +18,7 @@ import { coordLayout } from '../memory.js';
 import { texelAtomic, texelDimensions, texelLoad, texelStore, textureStoreSample, wordsAtomic64 } from './texels.js';
 import { computeDerivative } from './quad.js';
 import { liftVectorDxOp } from './ops-vector.js';
+import { hasVector } from './vector.js';
 import { constantOffsets, switchedSample } from './offsets.js';
 import {
   arg,
@@ -1154,13 +1155,26 @@ function callFault(L: DxilLifter, opcode: number, c: Instruction): string | unde
       for (let i = 1; i < ops.length && same; i++) same = k.args[i - 1] === (ops[i] as Value).type;
       if (same) return k.fault;
     }
-  const args = ops.slice(1).map((o) => o.type);
+  const args: Type[] = [];
+  const types = [typeNumber(cache, c.type)];
+  for (let i = 1; i < ops.length; i++) {
+    const t = (ops[i] as Value).type;
+    args.push(t);
+    types.push(typeNumber(cache, t));
+  }
   const name = (callee as { name?: string } | undefined)?.name;
-  const types = [typeNumber(cache, c.type), ...args.map((t) => typeNumber(cache, t))];
   const byName = name === undefined ? undefined : CHECKED_BY_NAME.get(name);
-  const known = byName?.find(
-    (k) => k.opcode === opcode && k.types.length === types.length && k.types.every((t, j) => t === types[j]),
-  );
+  let known: { fault: string | undefined } | undefined;
+  if (byName)
+    for (const k of byName) {
+      if (k.opcode !== opcode || k.types.length !== types.length) continue;
+      let same = true;
+      for (let j = 0; j < types.length && same; j++) same = k.types[j] === types[j];
+      if (same) {
+        known = k;
+        break;
+      }
+    }
   let fault: string | undefined;
   if (known) fault = known.fault;
   else {
@@ -1210,8 +1224,12 @@ function uncachedCallFault(
 
 /** A dx.op call whose signature was checked (or a lane of one: the vector overloads' scalar calls). */
 function liftChecked(L: DxilLifter, c: Instruction, x: OpContext, opcode: number): Val | undefined {
-  const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftChecked(L, lane, x, opcode), TABLE);
-  if (v !== 'scalar') return v;
+  // the vector path's callback is made only for a call with a vector (liftVectorDxOp answers
+  // 'scalar' exactly when hasVector does not hold)
+  if (hasVector(c)) {
+    const v = liftVectorDxOp(L, c, x, opcode, (lane) => liftChecked(L, lane, x, opcode), TABLE);
+    if (v !== 'scalar') return v;
+  }
   const h = TABLE.get(opcode);
   if (!h) return L.refuse(reasonOf(opcode), `${dxOpName(opcode) ?? 'an unknown operation'} (dx.op ${opcode})`);
   resourceKindRule(L, c, opcode);
