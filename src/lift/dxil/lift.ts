@@ -142,9 +142,20 @@ function threadGroup(L: DxilLifter, ep: DxilEntryPoint): [number, number, number
 /** Groupshared and static globals as IR memory (atomic when an atomic instruction uses them). */
 function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | readonly Func[]): void {
   const fns = fn instanceof Func ? [fn] : fn; // a hull program: the entry and its patch-constant function
+  // The globals that may be memory: private or groupshared, neither a resource's symbol (libraries,
+  // older modules: the symbol is the resource) nor a handle global. Most modules have none, and
+  // then their instructions are not walked.
   const resourceSymbols = new Set<Value | undefined>(
     [...info.cbuffers, ...info.srvs, ...info.samplers, ...info.uavs].map((r) => r.symbol),
   );
+  const candidates = m.globals.filter((g) => {
+    const space = g.type.addrSpace;
+    if (space !== 0 && space !== 3) return false;
+    if (resourceSymbols.has(g)) return false;
+    const vt = g.valueType;
+    return !(vt.kind === 'struct' && vt.name?.startsWith('dx.types.'));
+  });
+  if (candidates.length === 0) return installConstantPointer(L);
   const atomic = new Set<Value>();
   const root = (v: Value | undefined): Value | undefined => {
     for (let k = 0; k < 8 && v; k++) {
@@ -172,17 +183,12 @@ function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | rea
         for (const o of i.ops) if (o instanceof GlobalVar || o instanceof Constant) visit(o, 0);
       }
   let k = 0;
-  for (const g of m.globals) {
-    if (!used.has(g)) continue;
-    const space = g.type.addrSpace;
-    if (space !== 0 && space !== 3) continue;
-    // A resource's symbol (libraries, older modules) is the resource, not memory; so is a handle global.
-    if (resourceSymbols.has(g)) continue;
-    const vt = g.valueType;
-    if (vt.kind === 'struct' && vt.name?.startsWith('dx.types.')) continue;
-    L.memories.set(g, globalMemory(L, g, k++, atomic.has(g)));
-  }
-  // Constant expressions on memory: getelementptr and pointer casts of a global, with constant indices.
+  for (const g of candidates) if (used.has(g)) L.memories.set(g, globalMemory(L, g, k++, atomic.has(g)));
+  installConstantPointer(L);
+}
+
+/** Constant expressions on memory: getelementptr and pointer casts of a global, with constant indices. */
+function installConstantPointer(L: DxilLifter): void {
   L.constantPointer = (c) => {
     if (c.ck === 'ce-cast') {
       const v = L.val(c.ops[0]!);

@@ -174,23 +174,59 @@ export class DxilLifter implements ExprOps {
 
   // ---- expression helpers (ExprOps) ---------------------------------------------------------
 
-  e = (x: Expr): ExprId => this.f.expr(x);
-  u32 = (v: number): ExprId => this.f.u32(v);
-  i32 = (v: number): ExprId => this.f.i32(v);
-  f32bits = (b: number): ExprId => this.f.f32bits(b);
-  bool = (b: boolean): ExprId => this.f.bool(b);
-  bin = (fn: BinaryOp, left: ExprId, right: ExprId): ExprId => this.f.expr({ op: 'binary', fn, left, right });
-  sel = (cond: ExprId, accept: ExprId, reject: ExprId): ExprId => this.e({ op: 'select', cond, accept, reject });
-  bitcast = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'bitcast', to, value });
-  convert = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'convert', to, value });
-  math = (fn: MathFn, ...args: ExprId[]): ExprId => this.e({ op: 'math', fn, args });
-  load = (pointer: ExprId): ExprId => this.e({ op: 'load', pointer });
-  member = (base: ExprId, index: number): ExprId => this.e({ op: 'member', base, index });
-  access = (base: ExprId, index: ExprId): ExprId => this.e({ op: 'access', base, index });
-  local = (local: LocalId): ExprId => this.e({ op: 'local', local });
-  global = (global: GlobalId): ExprId => this.e({ op: 'global', global });
-  not = (b: ExprId): ExprId => this.e({ op: 'unary', fn: 'not', arg: b });
-  swz = (vector: ExprId, pattern: number[]): ExprId => this.e({ op: 'swizzle', vector, pattern });
+  // methods, not arrow fields: a lifter is made for each program, and as fields these were
+  // seventeen closures made with it
+  e(x: Expr): ExprId {
+    return this.f.expr(x);
+  }
+  u32(v: number): ExprId {
+    return this.f.u32(v);
+  }
+  i32(v: number): ExprId {
+    return this.f.i32(v);
+  }
+  f32bits(b: number): ExprId {
+    return this.f.f32bits(b);
+  }
+  bool(b: boolean): ExprId {
+    return this.f.bool(b);
+  }
+  bin(fn: BinaryOp, left: ExprId, right: ExprId): ExprId {
+    return this.f.expr({ op: 'binary', fn, left, right });
+  }
+  sel(cond: ExprId, accept: ExprId, reject: ExprId): ExprId {
+    return this.e({ op: 'select', cond, accept, reject });
+  }
+  bitcast(to: Scalar, value: ExprId): ExprId {
+    return this.e({ op: 'bitcast', to, value });
+  }
+  convert(to: Scalar, value: ExprId): ExprId {
+    return this.e({ op: 'convert', to, value });
+  }
+  math(fn: MathFn, ...args: ExprId[]): ExprId {
+    return this.e({ op: 'math', fn, args });
+  }
+  load(pointer: ExprId): ExprId {
+    return this.e({ op: 'load', pointer });
+  }
+  member(base: ExprId, index: number): ExprId {
+    return this.e({ op: 'member', base, index });
+  }
+  access(base: ExprId, index: ExprId): ExprId {
+    return this.e({ op: 'access', base, index });
+  }
+  local(local: LocalId): ExprId {
+    return this.e({ op: 'local', local });
+  }
+  global(global: GlobalId): ExprId {
+    return this.e({ op: 'global', global });
+  }
+  not(b: ExprId): ExprId {
+    return this.e({ op: 'unary', fn: 'not', arg: b });
+  }
+  swz(vector: ExprId, pattern: number[]): ExprId {
+    return this.e({ op: 'swizzle', vector, pattern });
+  }
 
   splat(scalar: Scalar, bits: number, n: number): ExprId {
     const one = this.f.literal(scalar, bits >>> 0);
