@@ -219,8 +219,6 @@ function liftBody(
   const blocks = fn.blocks;
   if (blocks.length === 0) return L.invalid('an entry function without blocks');
   if (blocks.length > MAX_BLOCKS) return L.refuse('instruction not handled', `a function of ${blocks.length} blocks`);
-  const index = new Map<Block, number>();
-  blocks.forEach((b, k) => index.set(b, k));
   let total = 0;
   const succs = blocks.map((b, k) => {
     total += b.insts.length;
@@ -245,12 +243,20 @@ function liftBody(
     throw e;
   }
   // Instruction numbering (errors name it): each block's first number, and each instruction's.
+  // (and whether there is a phi or an alloca: the passes for them below are left out without one)
   const position = new Map<Instruction, number>();
   const starts: number[] = [];
   let n = 0;
+  let phis = false;
+  let allocaCount = 0;
   for (const b of blocks) {
     starts.push(n);
-    for (const i of b.insts) position.set(i, n++);
+    for (const i of b.insts) {
+      position.set(i, n++);
+      const op = i.op;
+      if (op === 'phi') phis = true;
+      else if (op === 'alloca') allocaCount++;
+    }
   }
   /** The block an instruction of the function is in (every block holds one at least: its terminator). */
   const blockOf = (i: Instruction): number | undefined => {
@@ -267,59 +273,62 @@ function liftBody(
   };
   // Phi checks: each incoming block is a predecessor, each predecessor has an entry.
   let preds: number[][] | undefined; // made at the first phi: each block's predecessors, ascending
-  blocks.forEach((b, k) => {
-    for (const i of b.insts) {
-      if (i.op !== 'phi') continue;
-      L.ins = i;
-      L.insIndex = position.get(i)!;
-      for (const p of i.blocks)
-        if (p < 0 || p >= blocks.length) L.invalid(`a phi's incoming block ${p} is not in the function`);
-      if (!preds) {
-        const lists: number[][] = blocks.map(() => []);
-        succs.forEach((list, p) => {
-          for (const t of list) if (lists[t]!.at(-1) !== p) lists[t]!.push(p);
+  if (phis)
+    blocks.forEach((b, k) => {
+      for (const i of b.insts) {
+        if (i.op !== 'phi') continue;
+        L.ins = i;
+        L.insIndex = position.get(i)!;
+        for (const p of i.blocks)
+          if (p < 0 || p >= blocks.length) L.invalid(`a phi's incoming block ${p} is not in the function`);
+        if (!preds) {
+          const lists: number[][] = blocks.map(() => []);
+          succs.forEach((list, p) => {
+            for (const t of list) if (lists[t]!.at(-1) !== p) lists[t]!.push(p);
+          });
+          preds = lists;
+        }
+        for (const p of preds[k]!)
+          if (!i.blocks.includes(p)) L.invalid(`a phi has no value for its predecessor block ${p}`);
+        // LLVM's rule: every incoming value is of the phi's type (its local is made of that type)
+        i.ops.forEach((v, j) => {
+          if (!sameValueType(v.type, i.type))
+            L.invalid(
+              `a phi of ${valueTypeName(i.type)} has an incoming ${valueTypeName(v.type)} from block ${i.blocks[j] ?? '?'}`,
+            );
         });
-        preds = lists;
       }
-      for (const p of preds[k]!)
-        if (!i.blocks.includes(p)) L.invalid(`a phi has no value for its predecessor block ${p}`);
-      // LLVM's rule: every incoming value is of the phi's type (its local is made of that type)
-      i.ops.forEach((v, j) => {
-        if (!sameValueType(v.type, i.type))
-          L.invalid(
-            `a phi of ${valueTypeName(i.type)} has an incoming ${valueTypeName(v.type)} from block ${i.blocks[j] ?? '?'}`,
-          );
-      });
-    }
-  });
+    });
   L.ins = undefined;
   L.crossScope = crossScope(tree, blocks, blockOf);
 
   // Allocas (of the entry block, or anywhere) are function-local arrays made up front.
   let allocas = 0;
-  for (const b of blocks)
-    for (const i of b.insts)
-      if (i.op === 'alloca') {
-        L.ins = i;
-        L.insIndex = position.get(i)!;
-        L.values.set(i, { kind: 'ptr', mem: allocaMemory(L, i, allocas++), offset: L.u32(0), type: i.explicitType! });
-      }
+  if (allocaCount > 0)
+    for (const b of blocks)
+      for (const i of b.insts)
+        if (i.op === 'alloca') {
+          L.ins = i;
+          L.insIndex = position.get(i)!;
+          L.values.set(i, { kind: 'ptr', mem: allocaMemory(L, i, allocas++), offset: L.u32(0), type: i.explicitType! });
+        }
   // Phis: one local each (a vector phi: one a lane).
   const phiLocal = new Map<Instruction, number[]>();
-  for (const b of blocks)
-    for (const i of b.insts)
-      if (i.op === 'phi') {
-        L.ins = i;
-        L.insIndex = position.get(i)!;
-        const name = `phi${phiLocal.size}`;
-        if (i.type.kind === 'vector') {
-          const t = L.irType(L.laneType(i.type));
-          phiLocal.set(
-            i,
-            Array.from({ length: i.type.count }, (_, k) => L.f.local(`${name}_${k}`, t)),
-          );
-        } else phiLocal.set(i, [L.f.local(name, L.irType(i.type))]);
-      }
+  if (phis)
+    for (const b of blocks)
+      for (const i of b.insts)
+        if (i.op === 'phi') {
+          L.ins = i;
+          L.insIndex = position.get(i)!;
+          const name = `phi${phiLocal.size}`;
+          if (i.type.kind === 'vector') {
+            const t = L.irType(L.laneType(i.type));
+            phiLocal.set(
+              i,
+              Array.from({ length: i.type.count }, (_, k) => L.f.local(`${name}_${k}`, t)),
+            );
+          } else phiLocal.set(i, [L.f.local(name, L.irType(i.type))]);
+        }
   L.ins = undefined;
 
   const ret = (): Stmt => {
@@ -359,12 +368,13 @@ function liftBody(
         L.ins = undefined;
         return;
       }
+      if (!phis) return; // no phi in the function: no copies on any edge
       const target = blocks[to]!;
-      const phis = target.insts.filter((i) => i.op === 'phi');
-      if (!phis.length) return;
+      const targetPhis = target.insts.filter((i) => i.op === 'phi');
+      if (!targetPhis.length) return;
       const stores: [number, ExprId][] = [];
-      const parallel = phis.length > 1 || phis.some((p) => p.type.kind === 'vector');
-      for (const p of phis) {
+      const parallel = targetPhis.length > 1 || targetPhis.some((p) => p.type.kind === 'vector');
+      for (const p of targetPhis) {
         L.ins = p;
         L.insIndex = position.get(p)!;
         const k = p.blocks.indexOf(from);
