@@ -300,7 +300,8 @@ function liftBody(
       }
     });
   L.ins = undefined;
-  L.crossScope = crossScope(tree, blocks, blockOf);
+  const used = new Set<Value>(); // crossScope's walk of the operands fills it
+  L.crossScope = crossScope(tree, blocks, blockOf, used);
 
   // Allocas (of the entry block, or anywhere) are function-local arrays made up front.
   let allocas = 0;
@@ -335,7 +336,6 @@ function liftBody(
     const value = outPlan.build();
     return value === undefined ? { op: 'return' } : { op: 'return', value };
   };
-  const used = usedValues(blocks);
   setUsedValues(L, used);
   const lowering = new Lowering(L, {
     code: (k) => {
@@ -451,42 +451,29 @@ function liftBody(
   return total;
 }
 
-/** Instructions whose value some instruction uses (only instructions are asked about: constants,
- * globals and arguments, most operands, are left out of the set). */
-function usedValues(blocks: readonly Block[]): Set<Value> {
-  const used = new Set<Value>();
-  for (const b of blocks)
-    for (const i of b.insts) {
-      const ops = i.ops;
-      for (let k = 0; k < ops.length; k++) {
-        const o = ops[k]!;
-        if (o instanceof Instruction) used.add(o);
-      }
-    }
-  return used;
-}
-
 /**
  * Values used outside the IR block that holds their definition: each node of the tree gets the
  * chain of IR blocks it is in, and a use must be in the definition's chain (a phi's use is where
- * its incoming edge is translated).
+ * its incoming edge is translated). `used` gets every instruction some instruction uses (only
+ * instructions are asked about: constants, globals and arguments, most operands, are left out).
  */
 function crossScope(
   tree: readonly SNode[],
   blocks: readonly Block[],
   blockOf: (i: Instruction) => number | undefined,
+  used: Set<Value>,
 ): Set<Instruction> {
   // by block, and by edge (from * (n + 1) + to; an inlined body's return edge goes to block n):
   // numbers, not texts, as keys
   const n = blocks.length;
-  const codeChain = new Map<number, number[]>();
+  const codeChain: (number[] | undefined)[] = new Array<number[] | undefined>(n).fill(undefined);
   const edgeChain = new Map<number, number[]>();
   let next = 1;
   const walk = (list: readonly SNode[], chain: number[]) => {
     for (const s of list) {
       switch (s.k) {
         case 'code':
-          codeChain.set(s.block, chain);
+          codeChain[s.block] = chain;
           break;
         case 'edge':
         case 'jump':
@@ -518,16 +505,17 @@ function crossScope(
   };
   const cross = new Set<Instruction>();
   for (let k = 0; k < n; k++) {
-    const here = codeChain.get(k);
+    const here = codeChain[k];
     for (const u of blocks[k]!.insts) {
       const ops = u.ops;
       const phi = u.op === 'phi';
       for (let j = 0; j < ops.length; j++) {
         const o = ops[j]!;
         if (!(o instanceof Instruction)) continue;
+        used.add(o);
         const d = blockOf(o);
         if (d === undefined) continue;
-        const defChain = codeChain.get(d);
+        const defChain = codeChain[d];
         // (an operand without its incoming block has no edge)
         const useChain = phi ? edgeChain.get((u.blocks[j] ?? NaN) * (n + 1) + k) : here;
         if (!within(useChain, defChain)) cross.add(o);
