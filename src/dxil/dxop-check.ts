@@ -6,7 +6,7 @@
 
 import { DX_OP_SIGNATURES, type DxOpSignature } from './dxop-signatures.js';
 import { dxOp } from './dxop.js';
-import type { Type } from './ir.js';
+import { sameType, type Type } from './ir.js';
 
 const BY_OPCODE = new Map<number, DxOpSignature>(DX_OP_SIGNATURES.map((r) => [r[0], r]));
 
@@ -78,16 +78,6 @@ function describe(t: Type): string {
   return dxOpTypeName(t) ?? t.kind;
 }
 
-function same(a: Type, b: Type): boolean {
-  if (a === b) return true;
-  if (a.kind !== b.kind || a.width !== b.width || a.count !== b.count || a.addrSpace !== b.addrSpace) return false;
-  if (a.kind === 'struct') {
-    if (a.name !== undefined || b.name !== undefined) return a.name === b.name;
-    return a.elts.length === b.elts.length && a.elts.every((e, k) => same(e, b.elts[k]!));
-  }
-  return a.elt === b.elt || (a.elt !== undefined && b.elt !== undefined && same(a.elt, b.elt));
-}
-
 /** A struct named `name`, or the name LLVM gives a second struct of that name (name.N). */
 function isNamed(t: Type, name: string): boolean {
   if (t.kind !== 'struct' || t.name === undefined) return false;
@@ -134,7 +124,7 @@ function slotFault(code: string, t: Type, o: Type | undefined): string | undefin
     case '$o':
     case '$obj':
     case '$udt':
-      return same(t, o) ? undefined : want(`the overload ${on}`);
+      return sameType(t, o) ? undefined : want(`the overload ${on}`);
     case '$o_i1':
     case '$o_i32': {
       const width = code === '$o_i1' ? 1 : 32;
@@ -145,13 +135,13 @@ function slotFault(code: string, t: Type, o: Type | undefined): string | undefin
         : want(o.kind === 'vector' ? `<${o.count} x i${width}>` : `i${width}`);
     }
     case '$elt':
-      return o.kind === 'vector' && o.elt && same(t, o.elt) ? undefined : want(`the element of ${on}`);
+      return o.kind === 'vector' && o.elt && sameType(t, o.elt) ? undefined : want(`the element of ${on}`);
     case '$r': {
       const lanes = o.kind === 'vector' ? 1 : 4;
       const ok =
         isNamed(t, `dx.types.ResRet.${on}`) &&
         t.elts.length === lanes + 1 &&
-        t.elts.slice(0, lanes).every((e) => same(e, o)) &&
+        t.elts.slice(0, lanes).every((e) => sameType(e, o)) &&
         t.elts[lanes]!.kind === 'int' &&
         t.elts[lanes]!.width === 32;
       return ok ? undefined : want(`%dx.types.ResRet.${on}`);
@@ -160,15 +150,17 @@ function slotFault(code: string, t: Type, o: Type | undefined): string | undefin
       const ok =
         (isNamed(t, `dx.types.CBufRet.${on}`) || isNamed(t, `dx.types.CBufRet.${on}.8`)) &&
         [2, 4, 8].includes(t.elts.length) &&
-        t.elts.every((e) => same(e, o));
+        t.elts.every((e) => sameType(e, o));
       return ok ? undefined : want(`%dx.types.CBufRet.${on}`);
     }
     case '$vec4': {
       const name = o.kind === 'int' && o.width === 16 ? 'dx.types.fouri16' : 'dx.types.fouri32';
-      return isNamed(t, name) && t.elts.length === 4 && t.elts.every((e) => same(e, o)) ? undefined : want(`%${name}`);
+      return isNamed(t, name) && t.elts.length === 4 && t.elts.every((e) => sameType(e, o))
+        ? undefined
+        : want(`%${name}`);
     }
     case '$vec9':
-      return t.kind === 'vector' && t.count === 9 && t.elt && same(t.elt, o) ? undefined : want(`<9 x ${on}>`);
+      return t.kind === 'vector' && t.count === 9 && t.elt && sameType(t.elt, o) ? undefined : want(`<9 x ${on}>`);
   }
   return `${describe(t)} for the unknown signature type ${code}`;
 }

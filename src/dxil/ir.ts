@@ -51,6 +51,22 @@ export class Type {
   }
 }
 
+/**
+ * Whether two value types are alike (a module's types are one object each, unless a malformed type
+ * table repeats one): kind, width, count, address space, and what a vector, array or pointer holds.
+ * A named struct is compared by its name: LLVM's recursive types go through named structs, so no
+ * walk goes round a cycle.
+ */
+export function sameType(a: Type, b: Type): boolean {
+  if (a === b) return true;
+  if (a.kind !== b.kind || a.width !== b.width || a.count !== b.count || a.addrSpace !== b.addrSpace) return false;
+  if (a.kind === 'struct') {
+    if (a.name !== undefined || b.name !== undefined) return a.name === b.name;
+    return a.elts.length === b.elts.length && a.elts.every((e, k) => sameType(e, b.elts[k]!));
+  }
+  return a.elt === b.elt || (a.elt !== undefined && b.elt !== undefined && sameType(a.elt, b.elt));
+}
+
 export type ConstKind =
   | 'null'
   | 'undef'

@@ -10,9 +10,9 @@
 // calling the next many times, could grow the program exponentially).
 
 import type { LocalId } from '../../ir/ir.js';
-import { Func, Instruction, type Value } from '../../dxil/ir.js';
+import { Func, Instruction, sameType, type Value } from '../../dxil/ir.js';
 import type { SNode } from './cfg.js';
-import { type DxilLifter, type Val, isExpr, sameValueType, valueTypeName } from './lifter.js';
+import { type DxilLifter, type Val, isExpr, valueTypeName } from './lifter.js';
 
 /** LLVM instructions lifted through inlining in one program, at most. */
 export const MAX_INLINED = 1 << 20;
@@ -120,7 +120,7 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
         if (rt.kind === 'void') return;
         const v = ret.ops[0] ?? L.invalid('a return without the value its function returns');
         // LLVM's rule: the value is of the function's return type (the result's locals are made of it)
-        if (!sameValueType(v.type, rt))
+        if (!sameType(v.type, rt))
           L.invalid(`@${name} returns ${valueTypeName(rt)}, and a return gives ${valueTypeName(v.type)}`);
         const lanes = rt.kind === 'vector' ? L.lanes(v) : [L.num(v)];
         lanes.forEach((x, k) => L.f.stmt({ op: 'store', pointer: L.local(result[k]!), value: x }));

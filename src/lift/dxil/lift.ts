@@ -21,8 +21,17 @@ import { fallsThrough } from '../../ir/builder.js';
 import { readDxilInfo, type DxilEntryPoint, type DxilInfo } from '../../dxil/dxil-metadata.js';
 import { readProgramHeader } from '../../dxil/program-header.js';
 import { readModule } from '../../dxil/module.js';
-import { Constant, Func, GlobalVar, Instruction, type Block, type Module, type Value } from '../../dxil/ir.js';
-import { DxilLifter, isExpr, listingBases, sameValueType, valueTypeName } from './lifter.js';
+import {
+  Constant,
+  Func,
+  GlobalVar,
+  Instruction,
+  sameType,
+  type Block,
+  type Module,
+  type Value,
+} from '../../dxil/ir.js';
+import { DxilLifter, isExpr, listingBases, valueTypeName } from './lifter.js';
 import { DxResources } from './resources.js';
 import { IrreducibleError, structure, type SNode } from './cfg.js';
 import { Lowering } from './lower.js';
@@ -248,14 +257,14 @@ function liftBody(
   const starts: number[] = [];
   let n = 0;
   let phis = false;
-  let allocaCount = 0;
+  let hasAlloca = false;
   for (const b of blocks) {
     starts.push(n);
     for (const i of b.insts) {
       position.set(i, n++);
       const op = i.op;
       if (op === 'phi') phis = true;
-      else if (op === 'alloca') allocaCount++;
+      else if (op === 'alloca') hasAlloca = true;
     }
   }
   /** The block an instruction of the function is in (every block holds one at least: its terminator). */
@@ -292,7 +301,7 @@ function liftBody(
           if (!i.blocks.includes(p)) L.invalid(`a phi has no value for its predecessor block ${p}`);
         // LLVM's rule: every incoming value is of the phi's type (its local is made of that type)
         i.ops.forEach((v, j) => {
-          if (!sameValueType(v.type, i.type))
+          if (!sameType(v.type, i.type))
             L.invalid(
               `a phi of ${valueTypeName(i.type)} has an incoming ${valueTypeName(v.type)} from block ${i.blocks[j] ?? '?'}`,
             );
@@ -305,7 +314,7 @@ function liftBody(
 
   // Allocas (of the entry block, or anywhere) are function-local arrays made up front.
   let allocas = 0;
-  if (allocaCount > 0)
+  if (hasAlloca)
     for (const b of blocks)
       for (const i of b.insts)
         if (i.op === 'alloca') {

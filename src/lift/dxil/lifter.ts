@@ -524,18 +524,6 @@ export function listingBases(functions: readonly Func[]): Map<Func, number> {
   return out;
 }
 
-/** Whether two value types are alike (a module's types are one object each, unless a malformed
- * type table repeats one): kind, width, count, and what a vector, array or pointer holds. */
-export function sameValueType(a: Type, b: Type): boolean {
-  if (a === b) return true;
-  if (a.kind !== b.kind || a.width !== b.width || a.count !== b.count || a.addrSpace !== b.addrSpace) return false;
-  // a named struct by its name (LLVM's recursive types go through named structs: no walk round a cycle)
-  if (a.kind === 'struct' && (a.name !== undefined || b.name !== undefined)) return a.name === b.name;
-  if (a.kind === 'struct')
-    return a.elts.length === b.elts.length && a.elts.every((e, k) => sameValueType(e, b.elts[k]!));
-  return a.elt === b.elt || (a.elt !== undefined && b.elt !== undefined && sameValueType(a.elt, b.elt));
-}
-
 /** A value type as LLVM spells the simple ones (i32, float, <4 x float>), for errors. */
 export function valueTypeName(t: Type): string {
   if (t.kind === 'int') return `i${t.width}`;
