@@ -1,0 +1,93 @@
+// How much V8's allocation-site pretenuring costs lift + WGSL (issue 17, docs/benchmarks.md). V8
+// gives each object and array literal an allocation site; a site whose objects mostly survive a young
+// collection is switched, for good, to allocating them in the old generation. While a batch warms up,
+// code runs slowly in the interpreter and a young collection lands inside most programs, so every
+// object the program has made so far survives, and the IR's literal sites (expressions, statements,
+// lets, the arenas) are switched. From then on each program's IR is allocated old, and old arrays
+// hold the young objects pushed into them alive through the next young collections.
+//
+//   npx tsc -p tsconfig.build.json
+//   node --import tsx tools/pretenure.ts [--dxil] [pairs]
+//
+// It runs tools/pretenure-worker.mjs in `pairs` pairs of child processes (default 3), one under
+// node's default flags and one under --no-allocation-site-pretenuring, alternately, each timing five
+// rounds after its warm-up over the corpus (../shared/corpus/dxbc, or with --dxil corpus/dxil), and
+// prints each one's best round, the ratio of the medians, and the young collections. Then one census
+// child (--allow-natives-syntax) counts how many objects of a freshly lifted IR module were allocated
+// in the old generation, by their keys. Figures only: nothing is asserted.
+
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sharedPath } from '../test/helpers/shared.js';
+
+interface Rate {
+  readonly programs: number;
+  readonly rates: readonly number[];
+  readonly scavenges: number;
+  readonly scavengeMs: number;
+}
+interface Census {
+  readonly programs: number;
+  readonly objects: number;
+  readonly old: number;
+  readonly top: readonly [string, [number, number]][];
+}
+
+const argv = process.argv.slice(2);
+const dxil = argv.includes('--dxil');
+const pairsArg = argv.find((a) => a !== '--dxil');
+const pairs = pairsArg === undefined ? 3 : Number(pairsArg);
+if (!Number.isInteger(pairs) || pairs < 1) {
+  console.error(`pretenure: pairs must be a positive integer, not ${pairsArg}`);
+  process.exit(2);
+}
+const folder = sharedPath(dxil ? 'corpus/dxil' : 'corpus/dxbc');
+if (!folder) {
+  console.error('pretenure: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
+  process.exit(2);
+}
+const ext = dxil ? '.dxil' : '.dxbc';
+const worker = join(dirname(fileURLToPath(import.meta.url)), 'pretenure-worker.mjs');
+
+function run<T>(flags: readonly string[], args: readonly string[]): T {
+  const r = spawnSync(process.execPath, [...flags, worker, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0) {
+    console.error(`pretenure: the worker failed (exit ${r.status}) under ${flags.join(' ') || 'default flags'}`);
+    process.exit(3);
+  }
+  return JSON.parse(r.stdout) as T;
+}
+
+const median = (x: readonly number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
+const kinds = [
+  { name: 'default flags', flags: [] as string[], best: [] as number[], gc: [] as string[] },
+  { name: '--no-allocation-site-pretenuring', flags: ['--no-allocation-site-pretenuring'], best: [], gc: [] },
+];
+let programs = 0;
+for (let p = 0; p < pairs; p++) {
+  for (const k of p % 2 ? [...kinds].reverse() : kinds) {
+    const r = run<Rate>(k.flags, ['rate', '5', ext, folder]);
+    programs = r.programs;
+    k.best.push(Math.max(...r.rates));
+    k.gc.push(`${r.scavenges} young collections, ${r.scavengeMs.toFixed(0)} ms`);
+  }
+}
+console.log(`pretenure: ${programs} ${dxil ? 'DXIL' : 'SM4/5'} programs, lift + WGSL per CPU-second, best of 5 rounds`);
+for (const k of kinds) {
+  console.log(`  ${k.name}: ${k.best.map((x) => x.toFixed(0)).join(', ')} (${k.gc.join('; ')})`);
+}
+const [on, off] = kinds as [(typeof kinds)[0], (typeof kinds)[0]];
+console.log(
+  `pretenure: without pretenuring / with, median of the pairs ${(median(off.best) / median(on.best)).toFixed(2)}`,
+);
+const c = run<Census>(['--allow-natives-syntax', '--expose-gc'], ['census', ext, folder]);
+console.log(
+  `pretenure: ${c.old} of ${c.objects} objects of ${c.programs} freshly lifted IR modules ` +
+    `(${((100 * c.old) / c.objects).toFixed(0)}%) were allocated in the old generation; by keys (old, young):`,
+);
+for (const [key, [o, y]] of c.top) console.log(`  ${String(o).padStart(7)} ${String(y).padStart(7)}  ${key}`);
