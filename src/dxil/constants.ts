@@ -5,6 +5,7 @@
 
 import { type BitBlock, type BitRecord, isBlock, opBig } from './bitstream.js';
 import { Constant, type Type, type Value } from './ir.js';
+import { objectList } from '../binary/lists.js';
 import { type ModuleReader, signRotated } from './module.js';
 
 /** A CONSTANTS_BLOCK: each record one constant of the current SETTYPE type, appended to `values`. */
@@ -78,7 +79,7 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
         c.sub = r.code === 20 ? 1 : 0;
         let i = 0;
         if (o.length & 1) c.srcType = mr.type(o[i++]!);
-        const types: Type[] = [];
+        const types: Type[] = objectList();
         const ids: number[] = [];
         for (; i + 1 < o.length; i += 2) {
           types.push(mr.type(o[i]!));

@@ -5,6 +5,7 @@
 
 import { type BitBlock, isBlock } from './bitstream.js';
 import { Argument, Block, Constant, type Func, Instruction, type InstOp, Type, type Value } from './ir.js';
+import { objectList } from '../binary/lists.js';
 import { readMetadataBlock } from './metadata.js';
 import { alignOf, type ModuleReader } from './module.js';
 
@@ -69,13 +70,13 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
   const base = values.length;
   const mdBase = m.metadata.length;
   for (const a of f.args) values.push(a);
-  const consts: Constant[] = [];
-  const insts: Instruction[] = []; // every instruction, for attachments
+  const consts: Constant[] = objectList();
+  const insts: Instruction[] = objectList(); // every instruction, for attachments
   /** Instructions with a Forward operand, callee or case value, in reading order. */
-  const unresolved: Instruction[] = [];
+  const unresolved: Instruction[] = objectList();
   let forwards = 0;
   const useLists: BitBlock[] = [];
-  let blocks: Block[] = [];
+  let blocks: Block[] = objectList();
   let cur = 0;
   let last: Instruction | undefined;
   let lastLoc: Instruction['dbg'];
@@ -244,7 +245,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const n = o[0] ?? 0;
         if (n === 0 || n > items.length) throw fail('E404_BITCODE_RECORD', `a function declares ${n} blocks`);
         const label = mr.label();
-        blocks = [];
+        blocks = objectList();
         for (let i = 0; i < n; i++) blocks.push(new Block(label, i));
         f.blocks = blocks;
         continue;
@@ -301,7 +302,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           src = mr.type(o[1]!);
           ai = 2;
         }
-        const ops: Operand[] = [];
+        const ops: Operand[] = objectList();
         while (ai < o.length) ops.push(valueTypePair());
         if (!ops.length) throw fail('E404_BITCODE_RECORD', 'a getelementptr without a pointer');
         const baseT = ops[0]!.type!;
@@ -407,7 +408,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       case FN.RET:
         inst = new Instruction('ret', voidType());
         if (ai < o.length) {
-          const ops: Operand[] = [];
+          const ops: Operand[] = objectList();
           while (ai < o.length) ops.push(valueTypePair());
           inst.ops = operands(ops);
         }
@@ -447,7 +448,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           throw fail('E404_BITCODE_RECORD', `a phi record has ${o.length} operands`);
         const t = mr.type(o[0]!);
         inst = new Instruction('phi', t);
-        const incoming: Operand[] = [];
+        const incoming: Operand[] = objectList();
         const from: number[] = [];
         for (let k = 1; k + 1 < o.length; k += 2) {
           incoming.push(absolute(signedValue(o[k]!) >>> 0, t));
@@ -522,7 +523,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         if (o.length - ai < params.length)
           throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - ai} of ${params.length} arguments`);
         inst = new Instruction('call', fty.elt!);
-        const args: Operand[] = [];
+        const args: Operand[] = objectList();
         for (let k = 0; k < params.length; k++) args.push(value(params[k]));
         if (fty.vararg) while (ai < o.length) args.push(valueTypePair());
         else if (ai !== o.length)

@@ -3,6 +3,8 @@
 // instructions), basic blocks, metadata and attribute sets. Operands are resolved to objects once a
 // function is read, so the printer never sees raw value ids.
 
+import { objectList } from '../binary/lists.js';
+
 export type TypeKind =
   | 'void'
   | 'half'
@@ -30,7 +32,7 @@ export class Type {
   /** ptr, array, vector: the element type; fn: the return type. */
   elt: Type | undefined;
   /** struct: element types; fn: parameter types. */
-  elts: Type[] = [];
+  elts: Type[] = objectList();
   /** ptr: address space. */
   addrSpace = 0;
   /** struct: name (identified structs), undefined for literal structs. */
@@ -266,9 +268,9 @@ export class Instruction extends Value {
 
 export class Block extends Value {
   index: number;
-  insts: Instruction[] = [];
+  insts: Instruction[] = objectList();
   /** Predecessor uses, most recent first (LLVM's use-list order). */
-  preds: Block[] = [];
+  preds: Block[] = objectList();
   slot = -1;
   constructor(label: Type, index: number) {
     super('block', label);
@@ -296,8 +298,8 @@ export class Func extends Value {
   visibility = 0;
   unnamedAddr = false;
   dllStorage = 0;
-  args: Argument[] = [];
-  blocks: Block[] = [];
+  args: Argument[] = objectList();
+  blocks: Block[] = objectList();
   /** Function-level metadata attachments. */
   attachments: [number, number][] = [];
   /** Function-local metadata (ids from the module's count on). */

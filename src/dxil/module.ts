@@ -19,6 +19,7 @@ import {
   type TypeKind,
   Value,
 } from './ir.js';
+import { objectList } from '../binary/lists.js';
 import { readMetadataBlock } from './metadata.js';
 import { attributeList, readAttributeGroups, readAttributeLists } from './attributes.js';
 import { checkAcyclic, readConstants, resolveConstant } from './constants.js';
@@ -63,15 +64,15 @@ export class ModuleReader {
     this.m = {
       triple: '',
       datalayout: '',
-      types: [],
-      globals: [],
-      functions: [],
-      values: [],
-      metadata: [],
-      named: [],
+      types: objectList(),
+      globals: objectList(),
+      functions: objectList(),
+      values: objectList(),
+      metadata: objectList(),
+      named: objectList(),
       kinds: new Map(),
       attributeGroups: new Map(),
-      attributeLists: [],
+      attributeLists: objectList(),
       sections: [],
       identification: undefined,
       version: 0,

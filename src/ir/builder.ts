@@ -2,6 +2,7 @@
 // one TypeId, so a TypeId comparison is a type comparison) and a function builder with an
 // expression arena, lets, locals and a stack of open blocks.
 
+import { objectList } from '../binary/lists.js';
 import type {
   Binding,
   Block,
@@ -32,11 +33,11 @@ function scalarIndex(s: Scalar): number {
 const F32_BITS = new DataView(new ArrayBuffer(4));
 
 export class ModuleBuilder {
-  readonly types: Type[] = [];
-  readonly constants: Constant[] = [];
-  readonly globals: Global[] = [];
-  readonly functions: Function[] = [];
-  readonly entryPoints: EntryPoint[] = [];
+  readonly types: Type[] = objectList();
+  readonly constants: Constant[] = objectList();
+  readonly globals: Global[] = objectList();
+  readonly functions: Function[] = objectList();
+  readonly entryPoints: EntryPoint[] = objectList();
   private readonly typeKeys = new Map<string, TypeId>();
 
   type(t: Type): TypeId {
@@ -108,11 +109,12 @@ function typeKey(t: Type): string {
 }
 
 export class FunctionBuilder {
-  readonly exprs: Expr[] = [];
-  readonly locals: LocalVariable[] = [];
-  readonly lets: { name: string }[] = [];
-  readonly args: FunctionArgument[] = [];
-  private readonly blocks: Stmt[][] = [[]];
+  // The arenas and blocks are objectList()s, not literals: binary/lists.ts.
+  readonly exprs: Expr[] = objectList();
+  readonly locals: LocalVariable[] = objectList();
+  readonly lets: { name: string }[] = objectList();
+  readonly args: FunctionArgument[] = objectList();
+  private readonly blocks: Stmt[][] = [objectList()];
   /** The depth (blocks.length) of the outermost block opened where control could not reach: it
    * and every block inside it are dead, their statements dropped with the statement that would
    * hold them. Infinity while no dead block is open. */
@@ -268,7 +270,7 @@ export class FunctionBuilder {
     // a block opened after a statement control cannot pass will be dropped with its statement:
     // nothing in it may bind a let that a kept expression reads
     if (this.deadFrom === Infinity && this.unreachable()) this.deadFrom = this.blocks.length + 1;
-    this.blocks.push([]);
+    this.blocks.push(objectList());
   }
 
   close(): Block {
