@@ -108,6 +108,8 @@ function typeKey(t: Type): string {
   return JSON.stringify(t);
 }
 
+const NO_FIELDS = {};
+
 export class FunctionBuilder {
   // The arenas and blocks are objectList()s, not literals: binary/lists.ts.
   readonly exprs: Expr[] = objectList();
@@ -301,16 +303,17 @@ export class FunctionBuilder {
 
   finish(result?: { type: TypeId; binding?: Binding }): Function {
     if (this.blocks.length !== 1) throw new Error('FunctionBuilder: unclosed block');
-    const f: Function = {
-      name: this.name,
-      args: this.args,
-      locals: this.locals,
-      lets: this.lets,
-      exprs: this.exprs,
-      body: this.blocks[0] ?? [],
-      ...(result ? { result } : {}),
-    };
-    return f;
+    // A copy of an empty object, then its fields, not a literal: the function points at the young
+    // arenas, and a literal's site may allocate it old (binary/lists.ts), keeping them alive.
+    const f: { -readonly [K in keyof Function]?: Function[K] } = { ...NO_FIELDS };
+    f.name = this.name;
+    f.args = this.args;
+    f.locals = this.locals;
+    f.lets = this.lets;
+    f.exprs = this.exprs;
+    f.body = this.blocks[0] ?? [];
+    if (result) f.result = result;
+    return f as Function;
   }
 }
 
