@@ -14,7 +14,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const [mode, ...rest] = process.argv.slice(2);
@@ -56,7 +56,7 @@ if (mode === 'rate') {
   // the young collections: their number and time (what each copied is not exposed here)
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      if (e.detail?.kind === 1) {
+      if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) {
         scavenges++;
         scavengeMs += e.duration;
       }

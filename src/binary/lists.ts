@@ -1,4 +1,6 @@
-// Lists made without an allocation site (issue 17: docs/benchmarks.md, the fourth session).
+// Lists and records made without an allocation site (issue 17: docs/benchmarks.md, the fourth
+// session). V8 gives each object and array literal a site, and may switch a site for good to
+// allocating in the old generation; a copy of an empty one has no site and is always made young.
 
 /** An empty array of objects (its elements' kind already "objects", so a push of one makes no
  * transition), never pushed to: objectList() copies it. */
@@ -14,4 +16,15 @@ OBJECTS.length = 0;
  */
 export function objectList<T extends object>(): T[] {
   return OBJECTS.slice() as T[];
+}
+
+const NO_FIELDS = {};
+
+/**
+ * A new empty record whose fields the caller then sets, made by copying, not by a literal (see
+ * objectList): for a record that points at a program's young lists. Setting fields one by one
+ * after the copy is fast; a spread followed by a key its source lacks in one literal is not.
+ */
+export function emptyRecord<T extends object>(): { -readonly [K in keyof T]?: T[K] } {
+  return { ...NO_FIELDS };
 }

@@ -2,7 +2,7 @@
 // one TypeId, so a TypeId comparison is a type comparison) and a function builder with an
 // expression arena, lets, locals and a stack of open blocks.
 
-import { objectList } from '../binary/lists.js';
+import { emptyRecord, objectList } from '../binary/lists.js';
 import type {
   Binding,
   Block,
@@ -107,8 +107,6 @@ function typeKey(t: Type): string {
   if (t.kind === 'array') return `a${t.base},${t.length}`;
   return JSON.stringify(t);
 }
-
-const NO_FIELDS = {};
 
 export class FunctionBuilder {
   // The arenas and blocks are objectList()s, not literals: binary/lists.ts.
@@ -303,9 +301,9 @@ export class FunctionBuilder {
 
   finish(result?: { type: TypeId; binding?: Binding }): Function {
     if (this.blocks.length !== 1) throw new Error('FunctionBuilder: unclosed block');
-    // A copy of an empty object, then its fields, not a literal: the function points at the young
-    // arenas, and a literal's site may allocate it old (binary/lists.ts), keeping them alive.
-    const f: { -readonly [K in keyof Function]?: Function[K] } = { ...NO_FIELDS };
+    // Not a literal: the function points at the young arenas, and a literal's site may allocate it
+    // old (binary/lists.ts), keeping them alive.
+    const f = emptyRecord<Function>();
     f.name = this.name;
     f.args = this.args;
     f.locals = this.locals;

@@ -39,8 +39,6 @@ import { withOrigin } from '../ir/ir.js';
 import { children } from '../ir/validate.js';
 import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 interface Expanded {
   readonly first: number;
   readonly count: number;
@@ -82,7 +80,7 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
     // eighth of this pass on ranges of 16 to 64.
     const { binding, access, init } = g;
     for (let k = 0; k < count; k++) {
-      const e: Mutable<Global> = { name: `${g.name}_${k}`, space: g.space, type: t.base };
+      const e: { -readonly [K in keyof Global]: Global[K] } = { name: `${g.name}_${k}`, space: g.space, type: t.base };
       if (access !== undefined) e.access = access;
       if (init !== undefined) e.init = init;
       if (binding) e.binding = { group: binding.group, binding: binding.binding + k };
