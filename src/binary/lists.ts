@@ -28,3 +28,31 @@ const NO_FIELDS = {};
 export function emptyRecord<T extends object>(): { -readonly [K in keyof T]?: T[K] } {
   return { ...NO_FIELDS };
 }
+
+const ONE: object[] = [{}];
+const TWO: object[] = [{}, {}];
+const THREE: object[] = [{}, {}, {}];
+
+/** A new list of one object, made by copying (see objectList), not by a literal. */
+export function objects1<T extends object>(a: T): T[] {
+  const l = ONE.slice() as T[];
+  l[0] = a;
+  return l;
+}
+
+/** A new list of two objects, made by copying (see objectList), not by a literal. */
+export function objects2<T extends object>(a: T, b: T): T[] {
+  const l = TWO.slice() as T[];
+  l[0] = a;
+  l[1] = b;
+  return l;
+}
+
+/** A new list of three objects, made by copying (see objectList), not by a literal. */
+export function objects3<T extends object>(a: T, b: T, c: T): T[] {
+  const l = THREE.slice() as T[];
+  l[0] = a;
+  l[1] = b;
+  l[2] = c;
+  return l;
+}

@@ -5,7 +5,7 @@
 
 import { type BitBlock, isBlock } from './bitstream.js';
 import { Argument, Block, Constant, type Func, Instruction, type InstOp, Type, type Value } from './ir.js';
-import { objectList } from '../binary/lists.js';
+import { objectList, objects1, objects2, objects3 } from '../binary/lists.js';
 import { readMetadataBlock } from './metadata.js';
 import { alignOf, type ModuleReader } from './module.js';
 
@@ -277,7 +277,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         inst = new Instruction('binop', lt);
         inst.sub = o[ai++]!;
         inst.flags = o[ai] ?? 0;
-        inst.ops = operands([lhs, rhs]);
+        inst.ops = operands(objects2(lhs, rhs));
         break;
       }
       case FN.CAST: {
@@ -288,7 +288,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           throw fail('E404_BITCODE_RECORD', `cast opcode ${o[ai + 1]} from ${typeWords(v.type!)} to ${typeWords(to)}`);
         inst = new Instruction('cast', to);
         inst.sub = o[ai + 1]!;
-        inst.ops = operands([v]);
+        inst.ops = operands(objects1(v));
         break;
       }
       case FN.GEP:
@@ -332,7 +332,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         for (const k of idx) t = member(t, k);
         inst = new Instruction('extractvalue', t);
         inst.indices = idx;
-        inst.ops = operands([v]);
+        inst.ops = operands(objects1(v));
         break;
       }
       case FN.INSERTVAL: {
@@ -340,7 +340,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const v = valueTypePair();
         inst = new Instruction('insertvalue', agg.type!);
         inst.indices = o.slice(ai);
-        inst.ops = operands([agg, v]);
+        inst.ops = operands(objects2(agg, v));
         break;
       }
       case FN.SELECT:
@@ -356,7 +356,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
             : ct === undefined || (ct.kind === 'int' && ct.width === 1);
         expect(condOk, `a select whose condition is a ${ct ? typeWords(ct) : 'value of no type'}`);
         inst = new Instruction('select', t.type!);
-        inst.ops = operands([c, t, fv]);
+        inst.ops = operands(objects3(c, t, fv));
         break;
       }
       case FN.EXTRACTELT: {
@@ -364,7 +364,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const i = valueTypePair();
         expect(isVector(v.type), 'an extractelement on a non-vector');
         inst = new Instruction('extractelement', v.type!.elt!);
-        inst.ops = operands([v, i]);
+        inst.ops = operands(objects2(v, i));
         break;
       }
       case FN.INSERTELT: {
@@ -373,7 +373,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const e = value(v.type!.elt);
         const i = valueTypePair();
         inst = new Instruction('insertelement', v.type!);
-        inst.ops = operands([v, e, i]);
+        inst.ops = operands(objects3(v, e, i));
         break;
       }
       case FN.SHUFFLEVEC: {
@@ -391,7 +391,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           },
         );
         inst = new Instruction('shufflevector', rt);
-        inst.ops = operands([v1, v2, mask]);
+        inst.ops = operands(objects3(v1, v2, mask));
         break;
       }
       case FN.CMP:
@@ -402,7 +402,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         inst = new Instruction('cmp', i1Like(l.type));
         inst.sub = o[ai++]!;
         inst.flags = o[ai] ?? 0;
-        inst.ops = operands([l, rr]);
+        inst.ops = operands(objects2(l, rr));
         break;
       }
       case FN.RET:
@@ -419,7 +419,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         else if (o.length === 3) {
           inst.blocks = [block(o[0]!), block(o[1]!)];
           ai = 2;
-          inst.ops = operands([value(i1Like(undefined))]);
+          inst.ops = operands(objects1(value(i1Like(undefined))));
         } else throw fail('E404_BITCODE_RECORD', `a br record has ${o.length} operands`);
         break;
       case FN.SWITCH: {
@@ -428,7 +428,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         const t = mr.type(o[0]!);
         ai = 1;
         inst = new Instruction('switch', voidType());
-        inst.ops = operands([value(t)]);
+        inst.ops = operands(objects1(value(t)));
         const targets = [block(o[2]!)];
         const caseIds: number[] = [];
         for (let k = 3; k + 1 < o.length; k += 2) {
@@ -468,7 +468,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         }
         inst = new Instruction('alloca', ptrTo(t));
         inst.explicitType = t;
-        inst.ops = operands([absolute(o[2]!, mr.type(o[1]!))]);
+        inst.ops = operands(objects1(absolute(o[2]!, mr.type(o[1]!))));
         inst.align = alignOf(a & 31);
         break;
       }
@@ -489,7 +489,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           inst.ordering = o[ai + 2]!;
           inst.scope = o[ai + 3]!;
         }
-        inst.ops = operands([p]);
+        inst.ops = operands(objects1(p));
         break;
       }
       case FN.STORE:
@@ -506,7 +506,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
           inst.ordering = o[ai + 2]!;
           inst.scope = o[ai + 3]!;
         }
-        inst.ops = operands([v, p]);
+        inst.ops = operands(objects2(v, p));
         break;
       }
       case FN.CALL: {
@@ -550,7 +550,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         inst.volatile = o[ai + 1] !== 0;
         inst.ordering = o[ai + 2]!;
         inst.scope = o[ai + 3]!;
-        inst.ops = operands([p, v]);
+        inst.ops = operands(objects2(p, v));
         break;
       }
       case FN.CMPXCHG: {
@@ -581,7 +581,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         inst.scope = o[ai + 2]!;
         inst.failOrdering = o[ai + 3] ?? inst.ordering;
         inst.weak = (o[ai + 4] ?? 0) !== 0;
-        inst.ops = operands([p, c, n]);
+        inst.ops = operands(objects3(p, c, n));
         break;
       }
       default:
