@@ -5,7 +5,7 @@
 
 import { type BitBlock, type BitRecord, isBlock, opBig } from './bitstream.js';
 import { Constant, type Type, type Value } from './ir.js';
-import { objectList } from '../binary/lists.js';
+import { objectList, objects1 } from '../binary/lists.js';
 import { type ModuleReader, signRotated } from './module.js';
 
 /** A CONSTANTS_BLOCK: each record one constant of the current SETTYPE type, appended to `values`. */
@@ -70,7 +70,7 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
         mr.need(r, 3, 'a constant cast');
         c = new Constant(cur, 'ce-cast');
         c.sub = o[0]!;
-        c.opTypes = [mr.type(o[1]!)];
+        c.opTypes = objects1(mr.type(o[1]!));
         c.opIds = [o[2]!];
         break;
       case 12:
@@ -103,7 +103,7 @@ export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pe
       case 18:
         mr.need(r, 4, 'a constant compare');
         c = new Constant(cur, 'ce-cmp');
-        c.opTypes = [mr.type(o[0]!)];
+        c.opTypes = objects1(mr.type(o[0]!));
         c.opIds = [o[1]!, o[2]!];
         c.sub = o[3]!;
         break;

@@ -301,9 +301,9 @@ export class Func extends Value {
   args: Argument[] = objectList();
   blocks: Block[] = objectList();
   /** Function-level metadata attachments. */
-  attachments: [number, number][] = [];
+  attachments: [number, number][] = objectList();
   /** Function-local metadata (ids from the module's count on). */
-  localMetadata: Metadata[] = [];
+  localMetadata: Metadata[] = objectList();
   constructor(ptrType: Type, fnType: Type) {
     super('function', ptrType);
     this.fnType = fnType;
