@@ -9,7 +9,8 @@
 // (all threads, so the collector's helpers count), and the young collections' number and time.
 // `census`: after the warm-up, 200 programs are lifted one at a time, each just after a young
 // collection (so nothing it makes can have been promoted), and every object of the lifted IR module
-// is asked whether it is in the young generation; prints the counts by the object's keys.
+// is asked whether it is in the young generation, and (EXT .dxil) so is every object of 200 DXIL
+// modules as the reader makes them; prints the counts by the object's keys (an array: by its holder).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -78,36 +79,54 @@ if (mode === 'rate') {
   const programs = inputs(ext, folders);
   const young = new Function('o', 'return %InYoungGeneration(o)');
   for (const b of programs) liftContainer(parseContainer(b));
+  // an object's kind: its class, or its keys; an array's, the field that holds it
   const shape = (o) => {
-    if (Array.isArray(o)) return 'Array';
     const n = o.constructor?.name;
     return n === 'Object' || n === undefined ? `{${Object.keys(o).join(',')}}` : n;
   };
-  const counts = new Map();
-  let old = 0;
-  let all = 0;
-  for (let k = 0; k < 200; k++) {
-    const b = programs[(k * 7) % programs.length];
-    globalThis.gc({ type: 'minor' });
-    const m = liftContainer(parseContainer(b)).module;
-    const seen = new Set();
-    const stack = [m];
-    while (stack.length) {
-      const o = stack.pop();
-      if (o === null || typeof o !== 'object' || seen.has(o) || ArrayBuffer.isView(o)) continue;
-      seen.add(o);
-      const y = young(o);
-      all++;
-      if (!y) old++;
-      const key = shape(o);
-      const c = counts.get(key) ?? [0, 0];
-      c[y ? 1 : 0]++;
-      counts.set(key, c);
-      for (const v of Array.isArray(o) ? o : Object.values(o)) stack.push(v);
+  // 200 programs, each made just after a young collection by `make`; every object reachable from
+  // what it returns is counted, young or old, by kind
+  const census = (make) => {
+    const counts = new Map();
+    let old = 0;
+    let all = 0;
+    for (let k = 0; k < 200; k++) {
+      const b = programs[(k * 7) % programs.length];
+      globalThis.gc({ type: 'minor' });
+      const seen = new Set();
+      const stack = [[make(b), '']];
+      while (stack.length) {
+        const [o, holder] = stack.pop();
+        if (o === null || typeof o !== 'object' || seen.has(o) || ArrayBuffer.isView(o)) continue;
+        seen.add(o);
+        const y = young(o);
+        all++;
+        if (!y) old++;
+        const key = Array.isArray(o) ? `Array in ${holder}` : shape(o);
+        const c = counts.get(key) ?? [0, 0];
+        c[y ? 1 : 0]++;
+        counts.set(key, c);
+        if (o instanceof Map) for (const [a, v] of o) stack.push([a, 'Map'], [v, 'Map']);
+        else if (Array.isArray(o)) for (const v of o) stack.push([v, `${holder}[]`]);
+        else for (const [f, v] of Object.entries(o)) stack.push([v, `${shape(o)}.${f}`]);
+      }
     }
+    const top = [...counts].sort((a, b) => b[1][0] - a[1][0]).slice(0, 12);
+    return { programs: 200, objects: all, old, top };
+  };
+  const ir = census((b) => liftContainer(parseContainer(b)).module);
+  let reader;
+  if (ext === '.dxil') {
+    const { readProgramHeader } = await import(url('dxil/program-header.js'));
+    const { readModule } = await import(url('dxil/module.js'));
+    reader = census((b) => {
+      const part = parseContainer(b).parts.find((p) => p.kind === 'DXIL');
+      if (!part) return null;
+      const h = readProgramHeader(part.data, part.kind, part.offset + 8);
+      return readModule(h.bitcode, { part: part.kind, offset: 0 });
+    });
   }
-  const top = [...counts].sort((a, b) => b[1][0] - a[1][0]).slice(0, 12);
-  console.log(JSON.stringify({ programs: 200, objects: all, old, top }));
+  console.log(JSON.stringify({ ir, reader }));
 } else {
   console.error('usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER...');
   process.exit(2);

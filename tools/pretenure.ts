@@ -14,7 +14,8 @@
 // rounds after its warm-up over the corpus (../shared/corpus/dxbc, or with --dxil corpus/dxil), and
 // prints each one's best round, the ratio of the medians, and the young collections. Then one census
 // child (--allow-natives-syntax) counts how many objects of a freshly lifted IR module were allocated
-// in the old generation, by their keys. Figures only: nothing is asserted.
+// in the old generation, by their keys, and with --dxil so does one of the DXIL modules the reader
+// makes. Figures only: nothing is asserted.
 
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -85,9 +86,13 @@ const [on, off] = kinds as [(typeof kinds)[0], (typeof kinds)[0]];
 console.log(
   `pretenure: without pretenuring / with, median of the pairs ${(median(off.best) / median(on.best)).toFixed(2)}`,
 );
-const c = run<Census>(['--allow-natives-syntax', '--expose-gc'], ['census', ext, folder]);
-console.log(
-  `pretenure: ${c.old} of ${c.objects} objects of ${c.programs} freshly lifted IR modules ` +
-    `(${((100 * c.old) / c.objects).toFixed(0)}%) were allocated in the old generation; by keys (old, young):`,
-);
-for (const [key, [o, y]] of c.top) console.log(`  ${String(o).padStart(7)} ${String(y).padStart(7)}  ${key}`);
+const c = run<{ ir: Census; reader?: Census }>(['--allow-natives-syntax', '--expose-gc'], ['census', ext, folder]);
+const report = (census: Census, what: string): void => {
+  console.log(
+    `pretenure: ${census.old} of ${census.objects} objects of ${census.programs} ${what} ` +
+      `(${((100 * census.old) / census.objects).toFixed(0)}%) were allocated in the old generation; by keys (old, young):`,
+  );
+  for (const [key, [o, y]] of census.top) console.log(`  ${String(o).padStart(7)} ${String(y).padStart(7)}  ${key}`);
+};
+report(c.ir, 'freshly lifted IR modules');
+if (c.reader) report(c.reader, 'DXIL modules as read');
