@@ -3,8 +3,10 @@
 // expression arena, lets, locals and a stack of open blocks.
 
 import { emptyRecord, objectList } from '../binary/lists.js';
+import { letEntry, localEntry, makeExpr, makeStmt, ownExpr, ownStmt } from './nodes.js';
 import type {
   Binding,
+  BinaryOp,
   Block,
   Constant,
   EntryPoint,
@@ -18,11 +20,13 @@ import type {
   LetId,
   LocalId,
   LocalVariable,
+  MathFn,
   Module,
   Scalar,
   Stmt,
   Type,
   TypeId,
+  UnaryOp,
   VecSize,
 } from './ir.js';
 
@@ -109,12 +113,13 @@ function typeKey(t: Type): string {
 }
 
 export class FunctionBuilder {
-  // The arenas and blocks are objectList()s, not literals: binary/lists.ts.
+  // The arenas, the blocks and the literal cache are objectList()s, not literals: binary/lists.ts;
+  // the nodes in them are the builder's own copies: nodes.ts.
   readonly exprs: Expr[] = objectList();
   readonly locals: LocalVariable[] = objectList();
   readonly lets: { name: string }[] = objectList();
   readonly args: FunctionArgument[] = objectList();
-  private readonly blocks: Stmt[][] = [objectList()];
+  private readonly blocks: Stmt[][] = objectList();
   /** The depth (blocks.length) of the outermost block opened where control could not reach: it
    * and every block inside it are dead, their statements dropped with the statement that would
    * hold them. Infinity while no dead block is open. */
@@ -122,17 +127,20 @@ export class FunctionBuilder {
   /** Literal expressions by scalar (scalarIndex) and bit pattern, as an int32 (`bits | 0`: a small
    * integer for V8 where the u32 of a pattern from 2^31 up is a heap number, made and hashed as a
    * double at each look-up). */
-  private readonly literalCache: Map<number, ExprId>[] = [new Map(), new Map(), new Map(), new Map()];
+  private readonly literalCache: Map<number, ExprId>[] = objectList();
+
+  constructor(
+    readonly m: ModuleBuilder,
+    readonly name: string,
+  ) {
+    this.blocks.push(objectList());
+    this.literalCache.push(new Map(), new Map(), new Map(), new Map());
+  }
 
   /** The origin (ir.ts Origin) given to each statement appended from now on that has none of its
    * own: the lifter sets it to the instruction it lifts, undefined while it adds statements of its
    * own. */
   origin: number | undefined = undefined;
-
-  constructor(
-    readonly m: ModuleBuilder,
-    readonly name: string,
-  ) {}
 
   expr(e: Expr): ExprId {
     // Literals and the names of variables (and constant-indexed parts of them) are shared: they are
@@ -143,7 +151,7 @@ export class FunctionBuilder {
         const cache = this.literalCache[scalarIndex(e.scalar)];
         const hit = cache?.get(e.bits | 0);
         if (hit !== undefined) return hit;
-        this.exprs.push(e);
+        this.exprs.push(ownExpr(e));
         cache?.set(e.bits | 0, this.exprs.length - 1);
         return this.exprs.length - 1;
       }
@@ -157,6 +165,40 @@ export class FunctionBuilder {
       default:
         break;
     }
+    this.exprs.push(ownExpr(e));
+    return this.exprs.length - 1;
+  }
+
+  // The lifters' most made kinds, made here directly: no literal for expr() to copy (nodes.ts).
+  binary(fn: BinaryOp, left: ExprId, right: ExprId): ExprId {
+    return this.add(makeExpr.binary(fn, left, right));
+  }
+  select(cond: ExprId, accept: ExprId, reject: ExprId): ExprId {
+    return this.add(makeExpr.select(cond, accept, reject));
+  }
+  unary(fn: UnaryOp, arg: ExprId): ExprId {
+    return this.add(makeExpr.unary(fn, arg));
+  }
+  bitcast(to: Scalar, value: ExprId): ExprId {
+    return this.add(makeExpr.bitcast(to, value));
+  }
+  convert(to: Scalar, value: ExprId): ExprId {
+    return this.add(makeExpr.convert(to, value));
+  }
+  math(fn: MathFn, args: readonly ExprId[]): ExprId {
+    return this.add(makeExpr.math(fn, args));
+  }
+  load(pointer: ExprId): ExprId {
+    return this.add(makeExpr.load(pointer));
+  }
+  access(base: ExprId, index: ExprId): ExprId {
+    return this.add(makeExpr.access(base, index));
+  }
+  swizzle(vector: ExprId, pattern: readonly number[]): ExprId {
+    return this.add(makeExpr.swizzle(vector, pattern));
+  }
+
+  private add(e: Expr): ExprId {
     this.exprs.push(e);
     return this.exprs.length - 1;
   }
@@ -181,7 +223,7 @@ export class FunctionBuilder {
   private named(refs: (ExprId | undefined)[], index: number, e: Expr): ExprId {
     const hit = refs[index];
     if (hit !== undefined) return hit;
-    this.exprs.push(e);
+    this.exprs.push(ownExpr(e));
     const h = this.exprs.length - 1;
     refs[index] = h;
     return h;
@@ -225,7 +267,7 @@ export class FunctionBuilder {
   }
 
   local(name: string, type: TypeId, init?: ExprId): LocalId {
-    this.locals.push(init === undefined ? { name, type } : { name, type, init });
+    this.locals.push(localEntry(name, type, init));
     return this.locals.length - 1;
   }
 
@@ -239,9 +281,29 @@ export class FunctionBuilder {
     const top = this.blocks[this.blocks.length - 1];
     if (!top) throw new Error('FunctionBuilder: no open block');
     if (this.unreachable()) return;
-    // the statement is a fresh object of the caller's: stamped in place (no copy on the hot path)
-    if (this.origin !== undefined && s.origin === undefined) (s as { origin?: number }).origin = this.origin;
-    top.push(s);
+    this.put(top, ownStmt(s));
+  }
+
+  /** Appends the builder's own statement (nodes.ts), stamped in place with the builder's origin. */
+  private put(top: Stmt[], own: Stmt): void {
+    if (this.origin !== undefined && own.origin === undefined) (own as { origin?: number }).origin = this.origin;
+    top.push(own);
+  }
+
+  /** Appends `if (cond) { ...body }`; the body's statements are kept as given (no origin stamped:
+   * they are the if's), in the builder's own copies. */
+  stmtIf(cond: ExprId, body: readonly Stmt[]): void {
+    const accept = objectList<Stmt>();
+    for (const s of body) accept.push(ownStmt(s));
+    this.stmt({ op: 'if', cond, accept, reject: objectList() });
+  }
+
+  /** Appends `*pointer = value` (as stmt() would). */
+  store(pointer: ExprId, value: ExprId): void {
+    const top = this.blocks[this.blocks.length - 1];
+    if (!top) throw new Error('FunctionBuilder: no open block');
+    if (this.unreachable()) return;
+    this.put(top, makeStmt.store(pointer, value));
   }
 
   /** Whether control can no longer reach the end of the innermost open block. */
@@ -256,13 +318,15 @@ export class FunctionBuilder {
   bind(name: string, value: ExprId): ExprId {
     if (this.unreachable()) return value; // the statement would be dropped: no let to read
     const id: LetId = this.lets.length;
-    this.lets.push({ name });
-    this.stmt({ op: 'let', let: id, value });
-    return this.expr({ op: 'let', let: id });
+    this.lets.push(letEntry(name));
+    const top = this.blocks[this.blocks.length - 1];
+    if (!top) throw new Error('FunctionBuilder: no open block');
+    this.put(top, makeStmt.let(id, value));
+    return this.add(makeExpr.let(id));
   }
 
   newLet(name: string): LetId {
-    this.lets.push({ name });
+    this.lets.push(letEntry(name));
     return this.lets.length - 1;
   }
 

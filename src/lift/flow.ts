@@ -80,7 +80,7 @@ export class Flow {
 
   private guarded(cond: ExprId, s: Stmt): void {
     const L = this.L;
-    L.f.stmt({ op: 'if', cond, accept: [s], reject: [] });
+    L.f.stmtIf(cond, [s]);
   }
 
   private inLoop(): boolean {

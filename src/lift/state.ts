@@ -6,7 +6,7 @@
 // out as a `select` so the WGSL says so too.
 
 import { FunctionBuilder, ModuleBuilder } from '../ir/builder.js';
-import type { BinaryOp, ExprId, GlobalId, LocalId, Scalar, TypeId } from '../ir/ir.js';
+import type { BinaryOp, ExprId, GlobalId, LocalId, MathFn, Scalar, TypeId } from '../ir/ir.js';
 import type { Instruction, Operand, OperandIndex } from '../sm4/types.js';
 import type { Stage } from '../ir/program.js';
 import { invalid, refuse } from './refuse.js';
@@ -130,14 +130,14 @@ export class Lifter {
 
   e = (x: Parameters<FunctionBuilder['expr']>[0]): ExprId => this.f.expr(x);
   u32 = (v: number): ExprId => this.f.u32(v);
-  bin = (fn: Parameters<typeof binOp>[0], l: ExprId, r: ExprId): ExprId => binOp(fn, l, r, this.f);
-  sel = (cond: ExprId, accept: ExprId, reject: ExprId): ExprId => this.e({ op: 'select', cond, accept, reject });
-  bitcast = (to: Scalar, value: ExprId): ExprId => this.e({ op: 'bitcast', to, value });
-  math = (fn: Parameters<typeof mathOp>[0], ...args: ExprId[]): ExprId => mathOp(fn, args, this.f);
-  swz = (vector: ExprId, pattern: readonly number[]): ExprId => this.e({ op: 'swizzle', vector, pattern });
-  load = (pointer: ExprId): ExprId => this.e({ op: 'load', pointer });
+  bin = (fn: BinaryOp, l: ExprId, r: ExprId): ExprId => this.f.binary(fn, l, r);
+  sel = (cond: ExprId, accept: ExprId, reject: ExprId): ExprId => this.f.select(cond, accept, reject);
+  bitcast = (to: Scalar, value: ExprId): ExprId => this.f.bitcast(to, value);
+  math = (fn: MathFn, ...args: ExprId[]): ExprId => this.f.math(fn, args);
+  swz = (vector: ExprId, pattern: readonly number[]): ExprId => this.f.swizzle(vector, pattern);
+  load = (pointer: ExprId): ExprId => this.f.load(pointer);
   member = (base: ExprId, index: number): ExprId => this.e({ op: 'member', base, index });
-  access = (base: ExprId, index: ExprId): ExprId => this.e({ op: 'access', base, index });
+  access = (base: ExprId, index: ExprId): ExprId => this.f.access(base, index);
   local = (local: LocalId): ExprId => this.e({ op: 'local', local });
   global = (global: GlobalId): ExprId => this.e({ op: 'global', global });
 
@@ -433,16 +433,4 @@ export function regName(op: Operand): string {
     default:
       return 'v';
   }
-}
-
-function binOp(fn: BinaryOp, left: ExprId, right: ExprId, f: FunctionBuilder): ExprId {
-  return f.expr({ op: 'binary', fn, left, right });
-}
-type MathName = Parameters<FunctionBuilder['expr']>[0] extends infer E
-  ? E extends { op: 'math'; fn: infer F }
-    ? F
-    : never
-  : never;
-function mathOp(fn: MathName, args: ExprId[], f: FunctionBuilder): ExprId {
-  return f.expr({ op: 'math', fn, args });
 }

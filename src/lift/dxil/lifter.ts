@@ -192,28 +192,28 @@ export class DxilLifter implements ExprOps {
     return this.f.bool(b);
   }
   bin(fn: BinaryOp, left: ExprId, right: ExprId): ExprId {
-    return this.f.expr({ op: 'binary', fn, left, right });
+    return this.f.binary(fn, left, right);
   }
   sel(cond: ExprId, accept: ExprId, reject: ExprId): ExprId {
-    return this.e({ op: 'select', cond, accept, reject });
+    return this.f.select(cond, accept, reject);
   }
   bitcast(to: Scalar, value: ExprId): ExprId {
-    return this.e({ op: 'bitcast', to, value });
+    return this.f.bitcast(to, value);
   }
   convert(to: Scalar, value: ExprId): ExprId {
-    return this.e({ op: 'convert', to, value });
+    return this.f.convert(to, value);
   }
   math(fn: MathFn, ...args: ExprId[]): ExprId {
-    return this.e({ op: 'math', fn, args });
+    return this.f.math(fn, args);
   }
   load(pointer: ExprId): ExprId {
-    return this.e({ op: 'load', pointer });
+    return this.f.load(pointer);
   }
   member(base: ExprId, index: number): ExprId {
     return this.e({ op: 'member', base, index });
   }
   access(base: ExprId, index: ExprId): ExprId {
-    return this.e({ op: 'access', base, index });
+    return this.f.access(base, index);
   }
   local(local: LocalId): ExprId {
     return this.e({ op: 'local', local });
@@ -222,10 +222,10 @@ export class DxilLifter implements ExprOps {
     return this.e({ op: 'global', global });
   }
   not(b: ExprId): ExprId {
-    return this.e({ op: 'unary', fn: 'not', arg: b });
+    return this.f.unary('not', b);
   }
   swz(vector: ExprId, pattern: number[]): ExprId {
-    return this.e({ op: 'swizzle', vector, pattern });
+    return this.f.swizzle(vector, pattern);
   }
 
   splat(scalar: Scalar, bits: number, n: number): ExprId {

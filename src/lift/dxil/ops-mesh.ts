@@ -62,7 +62,7 @@ function storeGuarded(L: DxilLifter, g: GlobalId, index: ExprId, inRange: ExprId
   const e = inRange !== undefined ? L.f.exprs[inRange] : undefined;
   if (inRange === undefined || (e?.op === 'literal' && e.bits !== 0)) L.f.stmt(store);
   else if (e?.op === 'literal') return;
-  else L.f.stmt({ op: 'if', cond: inRange, accept: [store], reject: [] });
+  else L.f.stmtIf(inRange, [store]);
 }
 
 const setMeshOutputCounts: Handler = (L, c, x) => {

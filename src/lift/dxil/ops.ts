@@ -252,7 +252,7 @@ function bufferWrite(L: DxilLifter, res: DxResource, handle: ExprId, idx: ExprId
   const length = L.e({ op: 'array_length', pointer: handle });
   const pointer = L.access(handle, ix);
   const s: Stmt = res.atomic ? { op: 'atomic', pointer, fn: 'exchange', value } : { op: 'store', pointer, value };
-  L.f.stmt({ op: 'if', cond: L.bin('lt', ix, length), accept: [s], reject: [] });
+  L.f.stmtIf(L.bin('lt', ix, length), [s]);
 }
 
 /** Whether a buffer element type is 16 bits wide (i16, or half with native 16-bit types). */

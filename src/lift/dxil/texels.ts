@@ -185,16 +185,11 @@ export function wordsAtomic64(
     cmpxchg ? num(L, c, 5) : undefined,
   );
   if (old === undefined) {
-    L.f.stmt({ op: 'if', cond: inRange, accept: [stmt], reject: [] });
+    L.f.stmtIf(inRange, [stmt]);
     return undefined;
   }
   const slot = L.f.local('old', L.tV2);
-  L.f.stmt({
-    op: 'if',
-    cond: inRange,
-    accept: [stmt, { op: 'store', pointer: L.local(slot), value: old }],
-    reject: [],
-  });
+  L.f.stmtIf(inRange, [stmt, { op: 'store', pointer: L.local(slot), value: old }]);
   return L.load(L.local(slot));
 }
 
