@@ -438,7 +438,7 @@ function storeWord(L: Lifter, res: BoundResource, handle: ExprId, idx: ExprId, v
   const el = element(L, res, handle, idx);
   L.f.open();
   if (res.atomic) L.f.stmt({ op: 'atomic', pointer: el.pointer, fn: 'exchange', value });
-  else L.f.stmt({ op: 'store', pointer: el.pointer, value });
+  else L.f.store(el.pointer, value);
   L.f.stmt({ op: 'if', cond: el.inRange, accept: L.f.close(), reject: [] });
 }
 

@@ -355,20 +355,16 @@ export class Lifter {
   /** Stores `v` (one value per lane in `lanes`) to the lanes of the vec4<u32> at `pointer`. */
   private storeLanes(op: Operand, pointer: ExprId, v: ExprId, lanes: readonly number[]): void {
     if (lanes.length === 4 && lanes[0] === 0 && lanes[1] === 1 && lanes[2] === 2 && lanes[3] === 3) {
-      this.f.stmt({ op: 'store', pointer, value: v });
+      this.f.store(pointer, v);
       return;
     }
     if (lanes.length === 1) {
-      this.f.stmt({ op: 'store', pointer: this.member(pointer, lanes[0] as number), value: v });
+      this.f.store(this.member(pointer, lanes[0] as number), v);
       return;
     }
     const t = this.f.bind(regName(op), v);
     for (let k = 0; k < lanes.length; k++)
-      this.f.stmt({
-        op: 'store',
-        pointer: this.member(pointer, lanes[k] as number),
-        value: this.swz(t, sharedPattern(k + 1)),
-      });
+      this.f.store(this.member(pointer, lanes[k] as number), this.swz(t, sharedPattern(k + 1)));
   }
 
   /**

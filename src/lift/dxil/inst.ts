@@ -323,7 +323,7 @@ export function storeTo(L: DxilLifter, p: PtrVal, t: Type, v: ExprId): void {
   const ptr = wordPointer(L, p);
   const value = toWord(L, v, t);
   if (p.mem.atomic) L.f.stmt({ op: 'atomic', pointer: ptr, fn: 'exchange', value });
-  else L.f.stmt({ op: 'store', pointer: ptr, value });
+  else L.f.store(ptr, value);
 }
 
 // atomicrmw operations (AtomicRMWInst::BinOp).

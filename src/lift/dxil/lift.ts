@@ -392,7 +392,7 @@ function liftBody(
         const locals = phiLocal.get(p)!;
         v.forEach((x, j) => stores.push([locals[j]!, parallel ? L.once(x, 'incoming') : x]));
       }
-      for (const [local, value] of stores) L.f.stmt({ op: 'store', pointer: L.local(local), value });
+      for (const [local, value] of stores) L.f.store(L.local(local), value);
       L.ins = undefined;
     },
     condition: (k) => {

@@ -495,7 +495,7 @@ export class DxilLifter implements ExprOps {
     const e = this.f.exprs[x];
     if (e && e.op === 'literal') return x;
     const l = this.f.local(hint, t);
-    this.f.stmt({ op: 'store', pointer: this.local(l), value: x });
+    this.f.store(this.local(l), x);
     return this.load(this.local(l));
   }
 
