@@ -142,6 +142,8 @@ export class FunctionBuilder {
    * own. */
   origin: number | undefined = undefined;
 
+  /** Adds an expression to the arena (or finds the shared one: below) and returns its id. The
+   * arena holds the builder's own copy of `e` (nodes.ts), field for field: `e` itself is not kept. */
   expr(e: Expr): ExprId {
     // Literals and the names of variables (and constant-indexed parts of them) are shared: they are
     // pure, the same wherever they are read, and every reader of the IR walks expressions as trees,
@@ -275,7 +277,8 @@ export class FunctionBuilder {
    * Appends a statement to the innermost open block, with the builder's `origin` when it has none
    * of its own. A statement after one that control cannot pass (a `return`, `break` or `continue`,
    * or an `if`/`loop`/`switch` every path of which leaves) can never run and is dropped (WGSL warns
-   * on unreachable code).
+   * on unreachable code). The block holds the builder's own copy of `s` (nodes.ts): `s` itself is
+   * neither kept nor stamped.
    */
   stmt(s: Stmt): void {
     const top = this.blocks[this.blocks.length - 1];
