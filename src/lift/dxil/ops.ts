@@ -5,6 +5,7 @@
 // DXIL's numbering (operand 0 is the opcode). An operation not listed is refused by name.
 
 import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
+import { numberList, objectList } from '../../binary/lists.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
 import { dxOp, dxOpName } from '../../dxil/dxop.js';
 import { LEGACY_CLASS, dxOpSignatureFault, dxOpTypeName } from '../../dxil/dxop-check.js';
@@ -1068,12 +1069,18 @@ export function liftDxOp(L: DxilLifter, c: Instruction, x: OpContext): Val | und
   return liftChecked(L, c, x, opcode);
 }
 
+// The records and lists below are made by classes and copies, not literals: they live as long as
+// the module's lifter and point at its young types and functions, and a literal's allocation site
+// may be switched to the old generation (binary/lists.ts, src/ir/nodes.ts).
+
 /** A checked call shape: the opcode, the result's and the operands' types, and the fault (if any). */
-interface Checked {
-  readonly opcode: number;
-  readonly ret: Type;
-  readonly args: readonly Type[];
-  readonly fault: string | undefined;
+class Checked {
+  constructor(
+    readonly opcode: number,
+    readonly ret: Type,
+    readonly args: readonly Type[],
+    readonly fault: string | undefined,
+  ) {}
 }
 
 /** One module's answers, kept by its lifter (L.signatureCache; plain Maps, dropped with the lifter:
@@ -1083,15 +1090,24 @@ interface Checked {
  *   function with one opcode many times: the answer is taken again only for the same opcode and
  *   the very same types.
  * - typeNumbers: each type object's number (typeNumber). */
-interface SignatureCache {
-  readonly byCallee: Map<object, Checked[]>;
-  readonly typeNumbers: Map<Type, number>;
+class SignatureCache {
+  readonly byCallee = new Map<object, Checked[]>();
+  readonly typeNumbers = new Map<Type, number>();
+}
+
+/** A call shape checked for another module (CHECKED_BY_NAME). */
+class CheckedByName {
+  constructor(
+    readonly opcode: number,
+    readonly types: readonly number[],
+    readonly fault: string | undefined,
+  ) {}
 }
 
 /** The answers for other modules, by callee name: the opcode, the types (by typeId) and the answer.
  * Programs of one compiler call the same few overloads, so a batch checks each shape once. Bounded:
  * cleared when full. */
-const CHECKED_BY_NAME = new Map<string, { opcode: number; types: readonly number[]; fault: string | undefined }[]>();
+const CHECKED_BY_NAME = new Map<string, CheckedByName[]>();
 let checkedShapes = 0;
 const CHECKED_MAX = 4096;
 
@@ -1144,7 +1160,7 @@ function typeText(t: Type, behindPointer = false): string {
 
 /** What is wrong with dx.op call c of `opcode` (the message the lifter refuses it with), or undefined. */
 function callFault(L: DxilLifter, opcode: number, c: Instruction): string | undefined {
-  const cache = (L.signatureCache ??= { byCallee: new Map(), typeNumbers: new Map() }) as SignatureCache;
+  const cache = (L.signatureCache ??= new SignatureCache()) as SignatureCache;
   const callee = c.callee;
   const ops = c.ops;
   const shapes = callee === undefined ? undefined : cache.byCallee.get(callee);
@@ -1155,8 +1171,9 @@ function callFault(L: DxilLifter, opcode: number, c: Instruction): string | unde
       for (let i = 1; i < ops.length && same; i++) same = k.args[i - 1] === (ops[i] as Value).type;
       if (same) return k.fault;
     }
-  const args: Type[] = [];
-  const types = [typeNumber(cache, c.type)];
+  const args = objectList<Type>();
+  const types = numberList();
+  types.push(typeNumber(cache, c.type));
   for (let i = 1; i < ops.length; i++) {
     const t = (ops[i] as Value).type;
     args.push(t);
@@ -1184,16 +1201,16 @@ function callFault(L: DxilLifter, opcode: number, c: Instruction): string | unde
         CHECKED_BY_NAME.clear();
         checkedShapes = 0;
       }
-      const list = CHECKED_BY_NAME.get(name) ?? [];
+      const list = CHECKED_BY_NAME.get(name) ?? objectList<CheckedByName>();
       if (list.length === 0) CHECKED_BY_NAME.set(name, list);
-      list.push({ opcode, types, fault });
+      list.push(new CheckedByName(opcode, types, fault));
       checkedShapes++;
     }
   }
   if (callee !== undefined) {
-    const list = shapes ?? [];
+    const list = shapes ?? objectList<Checked>();
     if (!shapes) cache.byCallee.set(callee, list);
-    list.push({ opcode, ret: c.type, args, fault });
+    list.push(new Checked(opcode, c.type, args, fault));
   }
   return fault;
 }
