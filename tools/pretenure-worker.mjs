@@ -3,6 +3,7 @@
 //
 //   node [V8 FLAGS] tools/pretenure-worker.mjs rate ROUNDS EXT FOLDER...
 //   node --allow-natives-syntax --expose-gc tools/pretenure-worker.mjs census EXT FOLDER...
+//   node [V8 FLAGS] tools/pretenure-worker.mjs freed EXT FOLDER...
 //
 // `rate`: lifts and emits every program that lifts once (the warm-up, as a batch's first programs
 // are), then ROUNDS rounds; prints one JSON object: the programs, each round's rate per CPU-second
@@ -127,7 +128,42 @@ if (mode === 'rate') {
     });
   }
   console.log(JSON.stringify({ ir, reader }));
+} else if (mode === 'freed') {
+  // Where the objects that die in the old generation were allocated: a sampling heap profile of
+  // three passes of lift after the warm-up, keeping the samples of objects still alive at the end
+  // and of those a full collection freed, not of those a young collection freed. An object made
+  // old by a switched allocation site, or promoted because an old object pointed at it, shows here.
+  const [ext, ...folders] = rest;
+  const programs = inputs(ext, folders);
+  const { Session } = await import('node:inspector/promises');
+  for (let r = 0; r < 3; r++) for (const b of programs) liftContainer(parseContainer(b));
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+  for (let r = 0; r < 3; r++) for (const b of programs) liftContainer(parseContainer(b));
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  const nodes = new Map();
+  const index = (n) => {
+    nodes.set(n.id, n);
+    n.children.forEach(index);
+  };
+  index(profile.head);
+  const bytes = new Map();
+  let total = 0;
+  for (const { nodeId, size } of profile.samples) {
+    const f = nodes.get(nodeId)?.callFrame;
+    if (!f) continue;
+    const where = `${f.functionName || '(anonymous)'} ${f.url.split('/dist/src/')[1] ?? f.url}:${f.lineNumber + 1}`;
+    bytes.set(where, (bytes.get(where) ?? 0) + size);
+    total += size;
+  }
+  const top = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  console.log(JSON.stringify({ programs: programs.length, total, top }));
 } else {
-  console.error('usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER...');
+  console.error('usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER... | freed EXT FOLDER...');
   process.exit(2);
 }
