@@ -64,3 +64,16 @@ NUMBERS.length = 0;
 export function numberList(): number[] {
   return NUMBERS.slice();
 }
+
+/**
+ * A constructor whose instances have Object.prototype (no class prototype between), for records
+ * that must not come from a literal's allocation site (see objectList) yet must be, to
+ * deepStrictEqual, JSON and spreads, the literal they replace: `init` sets the literal's fields in
+ * its order. Typed by the caller.
+ */
+export function plainConstructor<A extends unknown[]>(
+  init: (this: Record<string, unknown>, ...a: A) => void,
+): new (...a: A) => Record<string, unknown> {
+  init.prototype = Object.prototype;
+  return init as unknown as new (...a: A) => Record<string, unknown>;
+}

@@ -199,6 +199,11 @@ export class FunctionBuilder {
   swizzle(vector: ExprId, pattern: readonly number[]): ExprId {
     return this.add(makeExpr.swizzle(vector, pattern));
   }
+  /** A member (as expr() would: shared when `base` is a name). */
+  member(base: ExprId, index: number): ExprId {
+    if (this.isName(base)) return this.expr({ op: 'member', base, index });
+    return this.add(makeExpr.member(base, index));
+  }
 
   private add(e: Expr): ExprId {
     this.exprs.push(e);

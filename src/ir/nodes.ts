@@ -16,15 +16,12 @@
 // (sample, image_load, image_query, return, atomic, atomic64, image_store, subgroup, call) are kept
 // as they were made: their shape depends on which fields the site gave.
 
+import { plainConstructor } from '../binary/lists.js';
 import type { Expr, ExprId, LetId, LocalVariable, Scalar, Stmt, TypeId } from './ir.js';
 
 type Fields = Record<string, unknown>;
 
-/** A constructor whose instances have Object.prototype (no class prototype between). */
-function plain<A extends unknown[]>(init: (this: Fields, ...a: A) => void): new (...a: A) => Fields {
-  init.prototype = Object.prototype;
-  return init as unknown as new (...a: A) => Fields;
-}
+const plain = plainConstructor;
 
 const Literal = plain(function (this: Fields, scalar: unknown, bits: unknown) {
   this.op = 'literal';
@@ -140,6 +137,7 @@ export const makeExpr = {
   math: (fn: ExprOf<'math'>['fn'], args: readonly ExprId[]): Expr => new MathCall(fn, args) as unknown as Expr,
   load: (pointer: ExprId): Expr => new Load(pointer) as unknown as Expr,
   access: (base: ExprId, index: ExprId): Expr => new Access(base, index) as unknown as Expr,
+  member: (base: ExprId, index: number): Expr => new Member(base, index) as unknown as Expr,
   swizzle: (vector: ExprId, pattern: readonly number[]): Expr => new Swizzle(vector, pattern) as unknown as Expr,
   let: (id: LetId): Expr => new LetRead(id) as unknown as Expr,
 };

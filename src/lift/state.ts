@@ -136,7 +136,7 @@ export class Lifter {
   math = (fn: MathFn, ...args: ExprId[]): ExprId => this.f.math(fn, args);
   swz = (vector: ExprId, pattern: readonly number[]): ExprId => this.f.swizzle(vector, pattern);
   load = (pointer: ExprId): ExprId => this.f.load(pointer);
-  member = (base: ExprId, index: number): ExprId => this.e({ op: 'member', base, index });
+  member = (base: ExprId, index: number): ExprId => this.f.member(base, index);
   access = (base: ExprId, index: ExprId): ExprId => this.f.access(base, index);
   local = (local: LocalId): ExprId => this.e({ op: 'local', local });
   global = (global: GlobalId): ExprId => this.e({ op: 'global', global });

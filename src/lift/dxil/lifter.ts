@@ -6,6 +6,7 @@
 // otherwise); i64 and double -> vec2<u32> (low word, high word), computed by the helper functions of
 // lift/f64.ts (`soft`).
 
+import { plainConstructor } from '../../binary/lists.js';
 import { FunctionBuilder, ModuleBuilder } from '../../ir/builder.js';
 import type { BinaryOp, Expr, ExprId, GlobalId, LocalId, MathFn, Scalar, TypeId } from '../../ir/ir.js';
 import type { Stage } from '../../ir/program.js';
@@ -50,6 +51,18 @@ export interface VecVal {
   readonly lanes: readonly ExprId[];
 }
 export type Val = ExprId | PtrVal | HandleVal | TupleVal | VecVal;
+
+// The vector and tuple values define() keeps for the rest of the program are made by constructors,
+// not literals: a literal's site may be switched to the old generation (binary/lists.ts), and old
+// records would keep their young lane lists alive.
+const KeptVec = plainConstructor(function (this: Record<string, unknown>, lanes: unknown) {
+  this.kind = 'vec';
+  this.lanes = lanes;
+});
+const KeptTuple = plainConstructor(function (this: Record<string, unknown>, parts: unknown) {
+  this.kind = 'tuple';
+  this.parts = parts;
+});
 
 /**
  * The most lanes an LLVM vector may have: Shader Model 6.9's long vectors hold up to 1024 elements
@@ -210,7 +223,7 @@ export class DxilLifter implements ExprOps {
     return this.f.load(pointer);
   }
   member(base: ExprId, index: number): ExprId {
-    return this.e({ op: 'member', base, index });
+    return this.f.member(base, index);
   }
   access(base: ExprId, index: ExprId): ExprId {
     return this.f.access(base, index);
@@ -479,7 +492,7 @@ export class DxilLifter implements ExprOps {
         if (!isExpr(p)) return this.keepVec(cross, p, `${name}_${k}`, t);
         return this.keepAs(cross, p, `${name}_${k}`, t ? this.irType(t) : this.tU32);
       });
-      this.values.set(i, { kind: 'tuple', parts });
+      this.values.set(i, new KeptTuple(parts) as unknown as TupleVal);
     } else if (v.kind === 'ptr')
       this.values.set(i, { ...v, offset: this.keepAs(cross, v.offset, `${name}_addr`, this.tU32) });
     else
@@ -502,7 +515,7 @@ export class DxilLifter implements ExprOps {
   /** define's value of a vector's lanes. */
   private keepVec(cross: boolean, x: VecVal, hint: string, t: Type | undefined): VecVal {
     const lt = t?.kind === 'vector' ? this.irType(this.laneType(t)) : this.tU32;
-    return { kind: 'vec', lanes: x.lanes.map((l, k) => this.keepAs(cross, l, `${hint}_${k}`, lt)) };
+    return new KeptVec(x.lanes.map((l, k) => this.keepAs(cross, l, `${hint}_${k}`, lt))) as unknown as VecVal;
   }
 }
 
