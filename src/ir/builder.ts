@@ -201,7 +201,7 @@ export class FunctionBuilder {
   }
   /** A member (as expr() would: shared when `base` is a name). */
   member(base: ExprId, index: number): ExprId {
-    if (this.isName(base)) return this.expr({ op: 'member', base, index });
+    if (this.isName(base)) return this.part(base, index, { op: 'member', base, index });
     return this.add(makeExpr.member(base, index));
   }
 
@@ -286,14 +286,14 @@ export class FunctionBuilder {
    * neither kept nor stamped.
    */
   stmt(s: Stmt): void {
-    const top = this.blocks[this.blocks.length - 1];
-    if (!top) throw new Error('FunctionBuilder: no open block');
-    if (this.unreachable()) return;
-    this.put(top, ownStmt(s));
+    if (!this.unreachable()) this.put(ownStmt(s));
   }
 
-  /** Appends the builder's own statement (nodes.ts), stamped in place with the builder's origin. */
-  private put(top: Stmt[], own: Stmt): void {
+  /** Appends the builder's own statement (nodes.ts) to the innermost open block, stamped in place
+   * with the builder's origin. */
+  private put(own: Stmt): void {
+    const top = this.blocks[this.blocks.length - 1];
+    if (!top) throw new Error('FunctionBuilder: no open block');
     if (this.origin !== undefined && own.origin === undefined) (own as { origin?: number }).origin = this.origin;
     top.push(own);
   }
@@ -308,10 +308,7 @@ export class FunctionBuilder {
 
   /** Appends `*pointer = value` (as stmt() would). */
   store(pointer: ExprId, value: ExprId): void {
-    const top = this.blocks[this.blocks.length - 1];
-    if (!top) throw new Error('FunctionBuilder: no open block');
-    if (this.unreachable()) return;
-    this.put(top, makeStmt.store(pointer, value));
+    if (!this.unreachable()) this.put(makeStmt.store(pointer, value));
   }
 
   /** Whether control can no longer reach the end of the innermost open block. */
@@ -327,9 +324,7 @@ export class FunctionBuilder {
     if (this.unreachable()) return value; // the statement would be dropped: no let to read
     const id: LetId = this.lets.length;
     this.lets.push(letEntry(name));
-    const top = this.blocks[this.blocks.length - 1];
-    if (!top) throw new Error('FunctionBuilder: no open block');
-    this.put(top, makeStmt.let(id, value));
+    this.put(makeStmt.let(id, value));
     return this.add(makeExpr.let(id));
   }
 

@@ -16,12 +16,10 @@
 // (sample, image_load, image_query, return, atomic, atomic64, image_store, subgroup, call) are kept
 // as they were made: their shape depends on which fields the site gave.
 
-import { plainConstructor } from '../binary/lists.js';
+import { plainConstructor as plain } from '../binary/lists.js';
 import type { Expr, ExprId, LetId, LocalVariable, Scalar, Stmt, TypeId } from './ir.js';
 
 type Fields = Record<string, unknown>;
-
-const plain = plainConstructor;
 
 const Literal = plain(function (this: Fields, scalar: unknown, bits: unknown) {
   this.op = 'literal';
