@@ -164,7 +164,6 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
     if (!calls.has(call)) calls.set(call, synthetic.get(key)!);
   }
   resources.heaps = { byAnnotation: annotations, byCall: calls };
-  resources.heapOf = (a) => annotations.get(a);
   const usage = resources.scan(fns);
   let resourceArrays = 0;
   let samplerArrays = 0;

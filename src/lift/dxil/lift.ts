@@ -31,7 +31,7 @@ import {
   type Module,
   type Value,
 } from '../../dxil/ir.js';
-import { DxilLifter, isExpr, listingBases, valueTypeName } from './lifter.js';
+import { DxilLifter, isExpr, listingBases, valueTypeName, type Val } from './lifter.js';
 import { DxResources } from './resources.js';
 import { IrreducibleError, structure, type SNode } from './cfg.js';
 import { Lowering } from './lower.js';
@@ -198,20 +198,23 @@ function declareGlobals(L: DxilLifter, m: Module, info: DxilInfo, fn: Func | rea
 
 /** Constant expressions on memory: getelementptr and pointer casts of a global, with constant indices. */
 function installConstantPointer(L: DxilLifter): void {
-  L.constantPointer = (c) => {
-    if (c.ck === 'ce-cast') {
-      const v = L.val(c.ops[0]!);
-      if (!isExpr(v) && v.kind === 'ptr' && c.type.kind === 'ptr') return { ...v, type: c.type.elt! };
-      return v;
-    }
-    if (c.ck === 'ce-gep') {
-      const base = c.ops[0]!;
-      const src = c.srcType ?? (base.type.kind === 'ptr' ? base.type.elt : undefined);
-      if (!src) return L.invalid('a constant getelementptr without its type');
-      return gepOf(L, L.val(base), src, c.ops.slice(1));
-    }
-    return L.refuse('instruction not handled', `a constant ${c.ck} expression`);
-  };
+  L.constantPointer = constantPointer;
+}
+
+/** L.constantPointer once globals are declared (a shared function, not a closure: see the field). */
+function constantPointer(this: DxilLifter, c: Constant): Val {
+  if (c.ck === 'ce-cast') {
+    const v = this.val(c.ops[0]!);
+    if (!isExpr(v) && v.kind === 'ptr' && c.type.kind === 'ptr') return { ...v, type: c.type.elt! };
+    return v;
+  }
+  if (c.ck === 'ce-gep') {
+    const base = c.ops[0]!;
+    const src = c.srcType ?? (base.type.kind === 'ptr' ? base.type.elt : undefined);
+    if (!src) return this.invalid('a constant getelementptr without its type');
+    return gepOf(this, this.val(base), src, c.ops.slice(1));
+  }
+  return this.refuse('instruction not handled', `a constant ${c.ck} expression`);
 }
 
 /**

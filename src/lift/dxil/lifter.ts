@@ -476,9 +476,14 @@ export class DxilLifter implements ExprOps {
     return this.f.literal(s, 0);
   }
 
-  /** Hook: constant GEPs and casts of globals (memory.ts installs it). */
-  constantPointer: (c: Constant) => Val = (c) =>
-    this.refuse('instruction not handled', `a constant ${c.ck} expression`);
+  /**
+   * Hook: constant GEPs and casts of globals (lift.ts installs it). A function shared by every
+   * lifter, called with the lifter as `this`, never a closure made per lifter: a closure that
+   * captures the lifter, stored in the lifter's field after it was made, kept the whole lift alive
+   * through V8's young-generation collections until the next full one (docs/benchmarks.md, issue
+   * 17's sixth session; test/lift/young-collections.test.ts).
+   */
+  constantPointer: (this: DxilLifter, c: Constant) => Val = refuseConstantPointer;
 
   /** Binds an instruction's result: a let, or a local when it is used outside the defining block. */
   define(i: Instruction, v: Val, name: string): void {
@@ -520,6 +525,11 @@ export class DxilLifter implements ExprOps {
 }
 
 export type { Block, Func };
+
+/** constantPointer before lift.ts installs its own: no constant expression on memory is read. */
+function refuseConstantPointer(this: DxilLifter, c: Constant): Val {
+  return this.refuse('instruction not handled', `a constant ${c.ck} expression`);
+}
 
 /**
  * Where each function body's instructions start in the order the DXIL listing prints them

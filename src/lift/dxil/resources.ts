@@ -116,8 +116,6 @@ export class DxResources {
   readonly list: Resource[] = [];
   readonly byKey = new Map<string, DxResource>();
   private readonly all: DxilResource[];
-  /** The descriptor-heap array an annotateHandle of a createHandleFromHeap selects (heap.ts sets it). */
-  heapOf: ((annotation: Instruction) => DxilResource | undefined) | undefined;
   /** heap.ts: each heap annotation's array and each createHandleFromHeap call's first (undefined
    * until declareHeaps runs). */
   heaps: { byAnnotation: Map<Instruction, DxilResource>; byCall: Map<Instruction, DxilResource> } | undefined =
@@ -138,7 +136,8 @@ export class DxResources {
     if (v.op !== 'call') return undefined;
     const op = v.ops[0];
     const opcode = op instanceof Constant && op.ck === 'int' ? Number(op.bits) : -1;
-    if (opcode === 216) return this.heapOf?.(v) ?? this.resourceOf(v.ops[1], depth + 1); // annotateHandle
+    // annotateHandle: the descriptor-heap array it selects (heap.ts), else its handle's
+    if (opcode === 216) return this.heaps?.byAnnotation.get(v) ?? this.resourceOf(v.ops[1], depth + 1);
     if (opcode === 57) {
       // createHandle(class, rangeId, index, nonUniform)
       const cls = ['SRV', 'UAV', 'CBuffer', 'Sampler'][this.L.imm(v.ops[1], 'a handle class')];
