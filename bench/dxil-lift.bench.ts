@@ -18,7 +18,17 @@ import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { allocated, bySize, flatTarget, measurePeer, memoryTarget, perSecond, timed, whole } from './lift.bench.js';
+import {
+  allocated,
+  bySize,
+  flatTarget,
+  measurePeer,
+  memoryTarget,
+  perSecond,
+  promotedByYoung,
+  timed,
+  whole,
+} from './lift.bench.js';
 import { inProcessPeer } from './peer.js';
 import { target } from './targets.js';
 
@@ -93,6 +103,10 @@ export async function bench(report: (line: string) => void): Promise<void> {
   memoryTarget(report, 'dxil-lift', 'DXIL', bothBytes / instructions, n, () => {
     for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
   });
+  report(
+    `dxil-lift: promoted by young collections after lift + WGSL (batches of ten, two forced young collections each): ` +
+      `${(promotedByYoung(n, (i) => void emitWgsl(liftContainer(parseContainer(lifted[i]!.bytes)))) / 1024).toFixed(1)} KB a program`,
+  );
 
   const types = spawnSync('vkd3d-compiler', ['--print-source-types'], { encoding: 'utf8' });
   if (types.status !== 0) {

@@ -137,10 +137,49 @@ export function allocated(f: () => void): number {
   return freed + used1 - used0;
 }
 
-/** A full garbage collection (v8's `gc`, exposed at run time: the bench needs no node flag). */
-function fullGc(): () => void {
+/** v8's `gc` (a full collection, or a young one with `{ type: 'minor' }`), exposed at run time: the
+ * bench needs no node flag. */
+function fullGc(): (options?: { type: 'minor' | 'major' }) => void {
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  return runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
+}
+
+/**
+ * What young collections keep of finished programs, in bytes a program: the old generation's growth
+ * over batches of ten programs (`one(i)` runs program i), each batch followed by two forced young
+ * collections. A batch during which a full collection ran is left out (it frees what was promoted).
+ * Near 0 when nothing old reaches a finished program; a closure kept in a field of the instance it
+ * captures made every DXIL lift survive until the next full collection (about 66 KB a program,
+ * docs/benchmarks.md, issue 17's sixth session; test/lift/young-collections.test.ts).
+ */
+export function promotedByYoung(n: number, one: (i: number) => void): number {
+  const gc = fullGc();
+  const old = (): number => {
+    let sum = 0;
+    for (const sp of getHeapSpaceStatistics())
+      if (sp.space_name === 'old_space' || sp.space_name === 'large_object_space') sum += sp.space_used_size;
+    return sum;
+  };
+  let grown = 0;
+  let counted = 0;
+  gc();
+  for (let k = 0; k < n; k += 10) {
+    const end = Math.min(n, k + 10);
+    const before = old();
+    const profiler = new GCProfiler();
+    profiler.start();
+    for (let i = k; i < end; i++) one(i);
+    gc({ type: 'minor' });
+    gc({ type: 'minor' });
+    const after = old();
+    if (profiler.stop().statistics.some((s) => s.gcType !== 'Scavenge' && s.gcType !== 'MinorMarkCompact')) {
+      gc();
+      continue;
+    }
+    grown += after - before;
+    counted += end - k;
+  }
+  return counted ? grown / counted : NaN;
 }
 
 /**
@@ -415,6 +454,10 @@ export async function bench(report: (line: string) => void): Promise<void> {
   memoryTarget(report, 'lift', 'SM4/5', bothBytes / instructions, n, () => {
     for (const p of lifted) emitWgsl(liftContainer(parseContainer(p.bytes)));
   });
+  report(
+    `lift: promoted by young collections after lift + WGSL (batches of ten, two forced young collections each): ` +
+      `${(promotedByYoung(n, (i) => void emitWgsl(liftContainer(parseContainer(lifted[i]!.bytes)))) / 1024).toFixed(1)} KB a program`,
+  );
 
   const ours = (n / both.cpu) * 1000;
   // The peer in process where it can be built (bench/peer.ts), on the programs both translate.
