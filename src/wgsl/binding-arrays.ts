@@ -96,16 +96,30 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
     const key = typeKey(t);
     if (!ids.has(key)) ids.set(key, i);
   });
+  // Resolved types are shared objects (typeof.ts): each is keyed once, then found by identity (a
+  // helper's argument types were a JSON text each, 5% of this pass on the binding-array twins).
+  const byObject = new Map<Type, TypeId>();
+  const keys = new Map<Type, string>();
+  const keyOf = (t: Type): string => {
+    let key = keys.get(t);
+    if (key === undefined) keys.set(t, (key = typeKey(t)));
+    return key;
+  };
   const typeId = (t: Type): TypeId => {
-    const key = typeKey(t);
-    const k = ids.get(key);
-    if (k !== undefined) return k;
-    types.push(t);
-    ids.set(key, types.length - 1);
-    return types.length - 1;
+    const known = byObject.get(t);
+    if (known !== undefined) return known;
+    const key = keyOf(t);
+    let k = ids.get(key);
+    if (k === undefined) {
+      types.push(t);
+      k = types.length - 1;
+      ids.set(key, k);
+    }
+    byObject.set(t, k);
+    return k;
   };
   const helpers = new Helpers(m.functions.length);
-  const ctx: Rewrite = { m, arrays, remapGlobal, typeId, helpers };
+  const ctx: Rewrite = { m, arrays, remapGlobal, typeId, keyOf, helpers };
   const functions = m.functions.map((f) => new FunctionRewrite(ctx, f).run());
   return { ...m, types, globals, functions: [...functions, ...helpers.functions] };
 }
@@ -115,6 +129,8 @@ interface Rewrite {
   readonly arrays: Map<number, Expanded>;
   readonly remapGlobal: number[];
   readonly typeId: (t: Type) => TypeId;
+  /** typeKey(t), made once a type object. */
+  readonly keyOf: (t: Type) => string;
   readonly helpers: Helpers;
 }
 
@@ -315,7 +331,7 @@ class FunctionRewrite {
     if (t?.kind === 'value' && this.passable(t.type)) {
       const w = new RegionWalk(this);
       const key = w.node(x, true);
-      if (key !== undefined) r = w.region(`${key}->${typeKey(t.type)}`, this.useName(this.f.exprs[x] as Expr));
+      if (key !== undefined) r = w.region(`${key}->${this.ctx.keyOf(t.type)}`, this.useName(this.f.exprs[x] as Expr));
     }
     this.regions.set(x, r);
     return r;
