@@ -16,14 +16,14 @@
 
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { GCProfiler, getHeapSpaceStatistics } from 'node:v8';
 import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl, lowerForWgsl } from '../src/wgsl/index.js';
 import { resolveFunction } from '../src/ir/typeof.js';
 import type { Program } from '../src/ir/program.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
+import { exposedGc, youngGrowth } from '../test/helpers/young.js';
 import { inProcessPeer } from './peer.js';
 import { target } from './targets.js';
 
@@ -137,46 +137,26 @@ export function allocated(f: () => void): number {
   return freed + used1 - used0;
 }
 
-/** v8's `gc` (a full collection, or a young one with `{ type: 'minor' }`), exposed at run time: the
- * bench needs no node flag. */
-function fullGc(): (options?: { type: 'minor' | 'major' }) => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
-}
-
 /**
  * What young collections keep of finished programs, in bytes a program: the old generation's growth
- * over batches of ten programs (`one(i)` runs program i), each batch followed by two forced young
- * collections. A batch during which a full collection ran is left out (it frees what was promoted).
- * Near 0 when nothing old reaches a finished program; a closure kept in a field of the instance it
- * captures made every DXIL lift survive until the next full collection (about 66 KB a program,
- * docs/benchmarks.md, issue 17's sixth session; test/lift/young-collections.test.ts).
+ * over batches of ten programs (`one(i)` runs program i), each followed by two forced young
+ * collections (test/helpers/young.ts); a batch during which a full collection ran is left out.
  */
 export function promotedByYoung(n: number, one: (i: number) => void): number {
-  const gc = fullGc();
-  const old = (): number => {
-    let sum = 0;
-    for (const sp of getHeapSpaceStatistics())
-      if (sp.space_name === 'old_space' || sp.space_name === 'large_object_space') sum += sp.space_used_size;
-    return sum;
-  };
+  const gc = exposedGc();
   let grown = 0;
   let counted = 0;
   gc();
   for (let k = 0; k < n; k += 10) {
     const end = Math.min(n, k + 10);
-    const before = old();
-    const profiler = new GCProfiler();
-    profiler.start();
-    for (let i = k; i < end; i++) one(i);
-    gc({ type: 'minor' });
-    gc({ type: 'minor' });
-    const after = old();
-    if (profiler.stop().statistics.some((s) => s.gcType !== 'Scavenge' && s.gcType !== 'MinorMarkCompact')) {
+    const g = youngGrowth(() => {
+      for (let i = k; i < end; i++) one(i);
+    });
+    if (g === undefined) {
       gc();
       continue;
     }
-    grown += after - before;
+    grown += g;
     counted += end - k;
   }
   return counted ? grown / counted : NaN;
@@ -194,7 +174,7 @@ export function retained(f: () => void, n: number, passes = 4): string {
 /** Heap retained across passes of `f` over `n` programs: the text retained() prints, and the bytes a
  * program a pass that stay after the first pass (the issue's "no retained garbage": near 0). */
 export function retainedFigures(f: () => void, n: number, passes = 4): { text: string; perProgramPass: number } {
-  const gc = fullGc();
+  const gc = exposedGc();
   // the spaces objects live in: V8's compiled code (code spaces) grows as it optimises, not as data
   const used = (): number => {
     gc();

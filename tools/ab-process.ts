@@ -15,30 +15,23 @@
 
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { sharedPath } from '../test/helpers/shared.js';
+import { corpusArgs } from './corpus-args.js';
 
-const argv = process.argv.slice(2);
-const dxil = argv.includes('--dxil');
-const [baseRoot, pairsArg] = argv.filter((a) => a !== '--dxil');
+const {
+  leading: [baseRoot],
+  dxil,
+  pairs,
+  folder,
+  ext,
+} = corpusArgs('ab-process', process.argv.slice(2), 1, 4);
 if (baseRoot === undefined) {
   console.error('usage: node --import tsx tools/ab-process.ts BASE_TREE [pairs] [--dxil]');
   process.exit(2);
 }
-const pairs = pairsArg === undefined ? 4 : Number(pairsArg);
-if (!Number.isInteger(pairs) || pairs < 1) {
-  console.error(`ab-process: pairs must be a positive integer, not ${pairsArg}`);
-  process.exit(2);
-}
-const folder = sharedPath(dxil ? 'corpus/dxil' : 'corpus/dxbc');
-if (!folder) {
-  console.error('ab-process: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
-  process.exit(2);
-}
-const ext = dxil ? '.dxil' : '.dxbc';
 
 /** One child process of `tree`: its best round, programs per CPU-second. */
 function best(tree: string): { rate: number; programs: number } {
-  const r = spawnSync(process.execPath, ['tools/pretenure-worker.mjs', 'rate', '5', ext, folder!], {
+  const r = spawnSync(process.execPath, ['tools/pretenure-worker.mjs', 'rate', '5', ext, folder], {
     cwd: tree,
     encoding: 'utf8',
     maxBuffer: 1 << 24,

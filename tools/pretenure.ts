@@ -22,7 +22,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sharedPath } from '../test/helpers/shared.js';
+import { corpusArgs } from './corpus-args.js';
 
 interface Rate {
   readonly programs: number;
@@ -37,20 +37,7 @@ interface Census {
   readonly top: readonly [string, [number, number]][];
 }
 
-const argv = process.argv.slice(2);
-const dxil = argv.includes('--dxil');
-const pairsArg = argv.find((a) => a !== '--dxil');
-const pairs = pairsArg === undefined ? 3 : Number(pairsArg);
-if (!Number.isInteger(pairs) || pairs < 1) {
-  console.error(`pretenure: pairs must be a positive integer, not ${pairsArg}`);
-  process.exit(2);
-}
-const folder = sharedPath(dxil ? 'corpus/dxil' : 'corpus/dxbc');
-if (!folder) {
-  console.error('pretenure: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
-  process.exit(2);
-}
-const ext = dxil ? '.dxil' : '.dxbc';
+const { dxil, pairs, folder, ext } = corpusArgs('pretenure', process.argv.slice(2), 0, 3);
 const worker = join(dirname(fileURLToPath(import.meta.url)), 'pretenure-worker.mjs');
 
 function run<T>(flags: readonly string[], args: readonly string[]): T {

@@ -91,32 +91,26 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
   });
   if (arrays.size === 0) return m;
   const types = [...m.types];
-  const ids = new Map<string, TypeId>();
-  types.forEach((t, i) => {
-    const key = typeKey(t);
-    if (!ids.has(key)) ids.set(key, i);
-  });
-  // Resolved types are shared objects (typeof.ts): each is keyed once, then found by identity (a
-  // helper's argument types were a JSON text each, 5% of this pass on the binding-array twins).
-  const byObject = new Map<Type, TypeId>();
+  // Type texts by type object, each made once: resolved types are shared objects (typeof.ts), and a
+  // JSON text for every helper argument and region was 5% of this pass on the binding-array twins.
   const keys = new Map<Type, string>();
   const keyOf = (t: Type): string => {
     let key = keys.get(t);
     if (key === undefined) keys.set(t, (key = typeKey(t)));
     return key;
   };
-  const typeId = (t: Type): TypeId => {
-    const known = byObject.get(t);
-    if (known !== undefined) return known;
+  const ids = new Map<string, TypeId>();
+  types.forEach((t, i) => {
     const key = keyOf(t);
-    let k = ids.get(key);
-    if (k === undefined) {
-      types.push(t);
-      k = types.length - 1;
-      ids.set(key, k);
-    }
-    byObject.set(t, k);
-    return k;
+    if (!ids.has(key)) ids.set(key, i);
+  });
+  const typeId = (t: Type): TypeId => {
+    const key = keyOf(t);
+    const k = ids.get(key);
+    if (k !== undefined) return k;
+    types.push(t);
+    ids.set(key, types.length - 1);
+    return types.length - 1;
   };
   const helpers = new Helpers(m.functions.length);
   const ctx: Rewrite = { m, arrays, remapGlobal, typeId, keyOf, helpers };

@@ -10,35 +10,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parseContainer } from '../../src/container/container.js';
 import { liftContainer } from '../../src/lift/lift.js';
 import { emitWgsl } from '../../src/wgsl/index.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
-
-const oldBytes = (): number =>
-  getHeapSpaceStatistics()
-    .filter((s) => s.space_name === 'old_space' || s.space_name === 'large_object_space')
-    .reduce((a, s) => a + s.space_used_size, 0);
+import { exposedGc, youngGrowth } from '../helpers/young.js';
 
 /** Old-generation growth in bytes a program over `n` lifts of `bytes`, with no full collection among them. */
 function promotedPerProgram(bytes: Uint8Array, n: number): number {
   const once = (): void => void emitWgsl(liftContainer(parseContainer(bytes)));
   for (let k = 0; k < 60; k++) once();
+  const gc = exposedGc();
   for (let attempt = 0; attempt < 5; attempt++) {
     gc();
-    const before = oldBytes();
-    const profiler = new GCProfiler();
-    profiler.start();
-    for (let k = 0; k < n; k++) once();
-    gc({ type: 'minor' });
-    gc({ type: 'minor' });
-    const grown = oldBytes() - before;
-    const full = profiler.stop().statistics.some((s) => s.gcType !== 'Scavenge' && s.gcType !== 'MinorMarkCompact');
-    if (!full) return grown / n;
+    const grown = youngGrowth(() => {
+      for (let k = 0; k < n; k++) once();
+    });
+    if (grown !== undefined) return grown / n;
   }
   throw new Error('every batch of lifts ran a full collection: nothing was measured');
 }
