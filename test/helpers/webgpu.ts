@@ -77,6 +77,7 @@ function workerArgs(): string[] {
 }
 
 let skipCache: string | false | undefined;
+let adapterCache: string | undefined;
 
 /** Why WebGPU tests skip here, or false when a device opens (probed once, in a child process); under
  * IRIDIA_STRICT=1 a missing device fails the run (helpers/strict.ts). */
@@ -106,9 +107,18 @@ function probeWebgpu(): string | false {
     .split('\n')
     .map(protocolLine)
     .find((x) => x?.ready !== undefined);
-  if (hello) skipCache = hello.ready ? false : `WebGPU has no device here: ${hello.error ?? 'unknown reason'}`;
-  else skipCache = `the WebGPU probe failed (status ${r.status}, signal ${r.signal}): ${(r.stderr ?? '').slice(-400)}`;
+  if (hello) {
+    skipCache = hello.ready ? false : `WebGPU has no device here: ${hello.error ?? 'unknown reason'}`;
+    adapterCache = hello.adapter;
+  } else
+    skipCache = `the WebGPU probe failed (status ${r.status}, signal ${r.signal}): ${(r.stderr ?? '').slice(-400)}`;
   return skipCache;
+}
+
+/** The adapter the children open (vendor, architecture, device, description), or undefined when
+ * WebGPU is absent here (webgpuSkip() says why). */
+export function webgpuAdapter(): string | undefined {
+  return probeWebgpu() === false ? (adapterCache ?? '') : undefined;
 }
 
 /** Log lines kept per reply at most (a runaway log must not grow without bound). */
