@@ -7,7 +7,10 @@
 #   node.xz       the node binary (xz -c "$(command -v node)" > .gpu/node.xz)
 #   nm.tar.xz     node_modules with what the checks load: webgpu (dist/linux-x64 only), tsx, esbuild,
 #                 @esbuild/linux-x64
-#   libvulkan.so.1  a Vulkan loader, used when the machine has none (Debian's chromium package has one)
+#   debs/         the Vulkan loader and glvnd's libraries, which NVIDIA's Vulkan driver loads (the
+#                 device README's recipe: apt-get download libvulkan1 libegl1 libglvnd0 libopengl0
+#                 libgl1 libglx0 libgles2), unpacked into / there
+#   libvulkan.so.1  a Vulkan loader, used when the machine still has none (Debian's chromium has one)
 #   wgsl.jsonl.gz node --import tsx tools/gpu-corpus.ts pack .gpu/wgsl.jsonl.gz
 #
 # Usage, in the repository root there: bash scripts/device-check.sh OUTDIR [SECONDS_PER_PART]
@@ -20,6 +23,8 @@ mkdir -p "$out" /tmp/iridia-node /tmp/iridia-xdg
 xz -dc .gpu/node.xz > /tmp/iridia-node/node && chmod +x /tmp/iridia-node/node || exit 1
 [ -d node_modules ] || tar -xJf .gpu/nm.tar.xz || exit 1
 export PATH=/tmp/iridia-node:$PATH XDG_RUNTIME_DIR=/tmp/iridia-xdg
+for f in .gpu/debs/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+ldconfig
 if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
   export LD_LIBRARY_PATH=$PWD/.gpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
