@@ -65,86 +65,126 @@ class Forward {
 type Operand = Value | Forward;
 
 export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
-  const m = mr.m;
-  const values = m.values;
-  const base = values.length;
-  const mdBase = m.metadata.length;
-  for (const a of f.args) values.push(a);
-  const consts: Constant[] = objectList();
-  const insts: Instruction[] = objectList(); // every instruction, for attachments
-  /** Instructions with a Forward operand, callee or case value, in reading order. */
-  const unresolved: Instruction[] = objectList();
-  let forwards = 0;
-  const useLists: BitBlock[] = [];
-  let blocks: Block[] = objectList();
-  let cur = 0;
-  let last: Instruction | undefined;
-  let lastLoc: Instruction['dbg'];
-  const fail = mr.fail.bind(mr);
+  new BodyReader(mr, f).read(b);
+}
 
+/**
+ * The state of one function body being read, with one method per kind of record: a class rather
+ * than closures in one long function, so that V8 compiles each part on its own (the long function
+ * took about 0.2 s of TurboFan's time a compile, and was compiled two or three times in a batch)
+ * and no closure is made per body read.
+ */
+class BodyReader {
+  private readonly m: ModuleReader['m'];
+  private readonly values: Value[];
+  private readonly base: number;
+  private readonly mdBase: number;
+  private readonly consts: Constant[] = objectList();
+  /** Every instruction, for attachments. */
+  private readonly insts: Instruction[] = objectList();
+  /** Instructions with a Forward operand, callee or case value, in reading order. */
+  private readonly unresolved: Instruction[] = objectList();
+  private forwards = 0;
+  private readonly useLists: BitBlock[] = [];
+  private blocks: Block[] = objectList();
+  private cur = 0;
+  private last: Instruction | undefined = undefined;
+  private lastLoc: Instruction['dbg'] = undefined;
   // The record being read: its code, operands and the index of the next operand.
-  let code = 0;
-  let o: readonly number[] = [];
-  let ai = 0;
+  private code = 0;
+  private o: readonly number[] = [];
+  private ai = 0;
+  private readonly ptrs = new Map<Type, Type>();
+  private i1T: Type | undefined = undefined;
+  /** The first void type of the table (types are only appended, so the first stays the first). */
+  private voidT: Type | undefined = undefined;
+
+  constructor(
+    private readonly mr: ModuleReader,
+    private readonly f: Func,
+  ) {
+    this.m = mr.m;
+    this.values = this.m.values;
+    this.base = this.values.length;
+    this.mdBase = this.m.metadata.length;
+    for (const a of f.args) this.values.push(a);
+  }
+
+  private fail(code: Parameters<ModuleReader['fail']>[0], reason: string): ReturnType<ModuleReader['fail']> {
+    return this.mr.fail(code, reason);
+  }
 
   /** A relative operand with its type (getValueTypePair). */
-  const valueTypePair = (): Operand => {
-    if (ai >= o.length) throw fail('E404_BITCODE_RECORD', `instruction record ${code} is missing an operand`);
-    const id = (values.length - o[ai++]!) >>> 0;
+  private valueTypePair(): Operand {
+    const o = this.o;
+    const values = this.values;
+    if (this.ai >= o.length)
+      throw this.fail('E404_BITCODE_RECORD', `instruction record ${this.code} is missing an operand`);
+    const id = (values.length - o[this.ai++]!) >>> 0;
     if (id < values.length) return values[id]!;
-    if (ai >= o.length)
-      throw fail('E404_BITCODE_RECORD', `instruction record ${code} is missing a forward operand's type`);
-    forwards++;
-    return new Forward(id, mr.type(o[ai++]!), false);
-  };
+    if (this.ai >= o.length)
+      throw this.fail('E404_BITCODE_RECORD', `instruction record ${this.code} is missing a forward operand's type`);
+    this.forwards++;
+    return new Forward(id, this.mr.type(o[this.ai++]!), false);
+  }
+
   /** A relative operand of a known type (getValue / popValue); metadata for a metadata type. */
-  const value = (type: Type | undefined): Operand => {
-    if (ai >= o.length) throw fail('E404_BITCODE_RECORD', `instruction record ${code} is missing an operand`);
-    const id = (values.length - o[ai++]!) >>> 0;
+  private value(type: Type | undefined): Operand {
+    const o = this.o;
+    const values = this.values;
+    if (this.ai >= o.length)
+      throw this.fail('E404_BITCODE_RECORD', `instruction record ${this.code} is missing an operand`);
+    const id = (values.length - o[this.ai++]!) >>> 0;
     if (type !== undefined && type.kind === 'metadata') {
-      if (m.metadata[id] !== undefined) return new MetadataValue(type, id);
-      forwards++;
+      if (this.m.metadata[id] !== undefined) return new MetadataValue(type, id);
+      this.forwards++;
       return new Forward(id, type, true);
     }
-    if (id < values.length) return typed(values[id]!, type);
-    forwards++;
+    if (id < values.length) return this.typed(values[id]!, type);
+    this.forwards++;
     return new Forward(id, type, false);
-  };
+  }
+
   /** LLVM's getValueFwdRef: a value read with a known type must have that type ("Invalid record"). */
-  const typed = (v: Value, type: Type | undefined): Value => {
+  private typed(v: Value, type: Type | undefined): Value {
     if (type !== undefined && v.type !== type)
-      throw fail(
+      throw this.fail(
         'E404_BITCODE_RECORD',
-        `instruction record ${code} reads a ${typeWords(v.type)} value where its type says ${typeWords(type)}`,
+        `instruction record ${this.code} reads a ${typeWords(v.type)} value where its type says ${typeWords(type)}`,
       );
     return v;
-  };
+  }
+
   /** An absolute value id (phi incoming values, alloca sizes, switch cases). */
-  const absolute = (id: number, type: Type | undefined): Operand => {
-    if (id < values.length) return typed(values[id]!, type);
-    forwards++;
+  private absolute(id: number, type: Type | undefined): Operand {
+    if (id < this.values.length) return this.typed(this.values[id]!, type);
+    this.forwards++;
     return new Forward(id, type, false);
-  };
-  const signedValue = (raw: number): number => {
-    // PHI operands are signed VBR: decode, then relative.
+  }
+
+  /** PHI operands are signed VBR: decoded, then relative. */
+  private signedValue(raw: number): number {
     const d = raw & 1 ? -Math.floor(raw / 2) : Math.floor(raw / 2);
-    return values.length - d;
-  };
-  const block = (id: number): number => {
-    if (id >= blocks.length) throw fail('E405_BITCODE_FORWARD_REF', `block ${id} of ${blocks.length} is not declared`);
+    return this.values.length - d;
+  }
+
+  private block(id: number): number {
+    if (id >= this.blocks.length)
+      throw this.fail('E405_BITCODE_FORWARD_REF', `block ${id} of ${this.blocks.length} is not declared`);
     return id;
-  };
-  const findType = (pred: (t: Type) => boolean, make: () => Type): Type => {
-    for (const t of m.types) if (pred(t)) return t;
+  }
+
+  private findType(pred: (t: Type) => boolean, make: () => Type): Type {
+    for (const t of this.m.types) if (pred(t)) return t;
     const t = make();
-    m.types.push(t);
+    this.m.types.push(t);
     return t;
-  };
-  const ptrs = new Map<Type, Type>();
-  const ptrTo = (t: Type, as = 0): Type => {
-    const hit = as === 0 ? ptrs.get(t) : undefined;
+  }
+
+  private ptrTo(t: Type, as = 0): Type {
+    const hit = as === 0 ? this.ptrs.get(t) : undefined;
     if (hit) return hit;
-    const p = findType(
+    const p = this.findType(
       (x) => x.kind === 'ptr' && x.elt === t && x.addrSpace === as,
       () => {
         const p = new Type('ptr');
@@ -153,12 +193,12 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         return p;
       },
     );
-    if (as === 0) ptrs.set(t, p);
+    if (as === 0) this.ptrs.set(t, p);
     return p;
-  };
-  let i1T: Type | undefined;
-  const i1Like = (t: Type | undefined): Type => {
-    const i1 = (i1T ??= findType(
+  }
+
+  private i1Like(t: Type | undefined): Type {
+    const i1 = (this.i1T ??= this.findType(
       (x) => x.kind === 'int' && x.width === 1,
       () => {
         const x = new Type('int');
@@ -167,7 +207,7 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
       },
     ));
     if (t && t.kind === 'vector')
-      return findType(
+      return this.findType(
         (x) => x.kind === 'vector' && x.count === t.count && x.elt === i1,
         () => {
           const x = new Type('vector');
@@ -177,471 +217,574 @@ export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
         },
       );
     return i1;
-  };
-  // The first void type of the table (types are only appended, so the first stays the first).
-  let voidT: Type | undefined;
-  const voidType = (): Type =>
-    (voidT ??= findType(
+  }
+
+  private voidType(): Type {
+    return (this.voidT ??= this.findType(
       (x) => x.kind === 'void',
       () => new Type('void'),
     ));
-  const member = (t: Type, idx: number): Type => {
+  }
+
+  private member(t: Type, idx: number): Type {
     if (t.kind === 'struct') {
       const e = t.elts[idx];
-      if (!e) throw fail('E404_BITCODE_RECORD', `struct index ${idx} is out of range`);
+      if (!e) throw this.fail('E404_BITCODE_RECORD', `struct index ${idx} is out of range`);
       return e;
     }
     if (t.kind === 'array' || t.kind === 'vector') return t.elt!;
-    throw fail('E404_BITCODE_RECORD', `cannot index into a ${t.kind}`);
-  };
+    throw this.fail('E404_BITCODE_RECORD', `cannot index into a ${t.kind}`);
+  }
 
-  const expect = (ok: boolean, what: string): void => {
-    if (!ok) throw fail('E404_BITCODE_RECORD', what);
-  };
-  const isVector = (t: Type | undefined): t is Type => t !== undefined && t.kind === 'vector';
-  const isPtr = (t: Type | undefined): t is Type => t !== undefined && t.kind === 'ptr';
-  const add = (inst: Instruction): void => {
-    const bb = blocks[cur];
-    if (!bb) throw fail('E404_BITCODE_RECORD', 'an instruction outside any declared block');
+  private expect(ok: boolean, what: string): void {
+    if (!ok) throw this.fail('E404_BITCODE_RECORD', what);
+  }
+
+  private add(inst: Instruction): void {
+    const bb = this.blocks[this.cur];
+    if (!bb) throw this.fail('E404_BITCODE_RECORD', 'an instruction outside any declared block');
     bb.insts.push(inst);
-    insts.push(inst);
-    if (inst.type.kind !== 'void') values.push(inst);
-    last = inst;
-    if (isTerminator(inst.op)) cur++;
-  };
-  /** Operands as read: resolved now or, when some are forward, once the body is read. */
-  const operands = (list: Operand[]): Value[] => list as Value[];
+    this.insts.push(inst);
+    if (inst.type.kind !== 'void') this.values.push(inst);
+    this.last = inst;
+    if (isTerminator(inst.op)) this.cur++;
+  }
 
-  const items = b.items;
-  for (let n = 0; n < items.length; n++) {
-    const it = items[n]!;
-    if (isBlock(it)) {
-      if (it.id === 11) mr.readConstants(it, values, consts);
-      else if (it.id === 15) readMetadataBlock(mr, it, m.metadata, values);
-      else if (it.id === 16) {
-        for (const a of it.items) {
-          if (isBlock(a) || a.code !== 11) continue;
-          const o = a.ops;
-          if (o.length & 1) {
-            const inst = insts[o[0]!];
-            if (!inst)
-              throw fail('E405_BITCODE_FORWARD_REF', `a metadata attachment names instruction ${o[0]}, not read`);
-            const list: [number, number][] = [...inst.attachments];
-            for (let i = 1; i + 1 < o.length; i += 2) list.push([o[i]!, o[i + 1]!]);
-            inst.attachments = list;
-          } else for (let i = 0; i + 1 < o.length; i += 2) f.attachments.push([o[i]!, o[i + 1]!]);
-        }
-      } else if (it.id === 14) mr.readSymtab(it, values, blocks);
-      else if (it.id === 18) useLists.push(it);
-      continue;
+  read(b: BitBlock): void {
+    const mr = this.mr;
+    const m = this.m;
+    const f = this.f;
+    const items = b.items;
+    for (let n = 0; n < items.length; n++) {
+      const it = items[n]!;
+      if (isBlock(it)) {
+        if (it.id === 11) mr.readConstants(it, this.values, this.consts);
+        else if (it.id === 15) readMetadataBlock(mr, it, m.metadata, this.values);
+        else if (it.id === 16) this.attachments(it);
+        else if (it.id === 14) mr.readSymtab(it, this.values, this.blocks);
+        else if (it.id === 18) this.useLists.push(it);
+        continue;
+      }
+      this.code = it.code;
+      this.o = it.ops;
+      this.ai = 0;
+      const forwards0 = this.forwards;
+      const inst = this.record(items.length);
+      if (inst === undefined) continue;
+      this.add(inst);
+      if (this.forwards !== forwards0) this.unresolved.push(inst);
     }
-    code = it.code;
-    o = it.ops;
-    ai = 0;
-    const forwards0 = forwards;
-    let inst: Instruction;
-    switch (code) {
+    if (this.blocks.length === 0) throw this.fail('E404_BITCODE_RECORD', 'a function body without DECLAREBLOCKS');
+    if (this.cur !== this.blocks.length)
+      throw this.fail('E404_BITCODE_RECORD', `a function body ends inside block ${this.cur} of ${this.blocks.length}`);
+    this.finish(f);
+  }
+
+  /** METADATA_ATTACHMENT: an instruction's attachments (odd length) or the function's. */
+  private attachments(it: BitBlock): void {
+    for (const a of it.items) {
+      if (isBlock(a) || a.code !== 11) continue;
+      const o = a.ops;
+      if (o.length & 1) {
+        const inst = this.insts[o[0]!];
+        if (!inst)
+          throw this.fail('E405_BITCODE_FORWARD_REF', `a metadata attachment names instruction ${o[0]}, not read`);
+        const list: [number, number][] = [...inst.attachments];
+        for (let i = 1; i + 1 < o.length; i += 2) list.push([o[i]!, o[i + 1]!]);
+        inst.attachments = list;
+      } else for (let i = 0; i + 1 < o.length; i += 2) this.f.attachments.push([o[i]!, o[i + 1]!]);
+    }
+  }
+
+  /** The instruction of the current record, or undefined for a record that makes none (the
+   * block count, debug locations). `records`: the body's record count, which bounds the blocks. */
+  private record(records: number): Instruction | undefined {
+    const o = this.o;
+    switch (this.code) {
       case FN.DECLAREBLOCKS: {
         const n = o[0] ?? 0;
-        if (n === 0 || n > items.length) throw fail('E404_BITCODE_RECORD', `a function declares ${n} blocks`);
-        const label = mr.label();
-        blocks = objectList();
+        if (n === 0 || n > records) throw this.fail('E404_BITCODE_RECORD', `a function declares ${n} blocks`);
+        const label = this.mr.label();
+        const blocks: Block[] = objectList();
         for (let i = 0; i < n; i++) blocks.push(new Block(label, i));
-        f.blocks = blocks;
-        continue;
+        this.blocks = blocks;
+        this.f.blocks = blocks;
+        return undefined;
       }
       case FN.DEBUG_LOC: {
-        if (!last || o.length < 4) throw fail('E404_BITCODE_RECORD', 'a debug location without an instruction');
-        lastLoc = { line: o[0]!, col: o[1]!, scope: o[2]!, inlinedAt: o[3]! };
-        last.dbg = lastLoc;
-        continue;
+        if (!this.last || o.length < 4)
+          throw this.fail('E404_BITCODE_RECORD', 'a debug location without an instruction');
+        this.lastLoc = { line: o[0]!, col: o[1]!, scope: o[2]!, inlinedAt: o[3]! };
+        this.last.dbg = this.lastLoc;
+        return undefined;
       }
       case FN.DEBUG_LOC_AGAIN:
-        if (!last) throw fail('E404_BITCODE_RECORD', 'a debug location without an instruction');
-        last.dbg = lastLoc;
-        continue;
-      case FN.BINOP: {
-        const lhs = valueTypePair();
-        const rhs = value(lhs.type);
-        if (ai >= o.length) throw fail('E404_BITCODE_RECORD', 'a binop without its opcode');
-        const lt = lhs.type!;
-        expect(
-          lt.kind === 'int' || lt.isFP() || (isVector(lt) && (lt.elt!.kind === 'int' || lt.elt!.isFP())),
-          'a binop on a non-arithmetic type',
-        );
-        // LLVM's getDecodedBinaryOpcode: udiv, urem, the shifts and the bitwise operations have no
-        // floating-point form, and no opcode follows xor (12).
-        const sub = o[ai]!;
-        if (sub > 12 || (lt.isFPOrFPVector() && ((FP_BINOPS >>> sub) & 1) === 0))
-          throw fail('E404_BITCODE_RECORD', `binop opcode ${sub} does not apply to a ${typeWords(lt)}`);
-        inst = new Instruction('binop', lt);
-        inst.sub = o[ai++]!;
-        inst.flags = o[ai] ?? 0;
-        inst.ops = operands(objects2(lhs, rhs));
-        break;
-      }
-      case FN.CAST: {
-        const v = valueTypePair();
-        if (ai + 2 > o.length) throw fail('E404_BITCODE_RECORD', 'a cast without its type and opcode');
-        const to = mr.type(o[ai]!);
-        if (!castIsValid(o[ai + 1]!, v.type!, to))
-          throw fail('E404_BITCODE_RECORD', `cast opcode ${o[ai + 1]} from ${typeWords(v.type!)} to ${typeWords(to)}`);
-        inst = new Instruction('cast', to);
-        inst.sub = o[ai + 1]!;
-        inst.ops = operands(objects1(v));
-        break;
-      }
+        if (!this.last) throw this.fail('E404_BITCODE_RECORD', 'a debug location without an instruction');
+        this.last.dbg = this.lastLoc;
+        return undefined;
+      case FN.BINOP:
+        return this.binop();
+      case FN.CAST:
+        return this.cast();
       case FN.GEP:
       case FN.GEP_OLD:
-      case FN.INBOUNDS_GEP_OLD: {
-        let src: Type | undefined;
-        let inb = code === FN.INBOUNDS_GEP_OLD;
-        if (code === FN.GEP) {
-          if (o.length < 2) throw fail('E404_BITCODE_RECORD', 'a getelementptr without its operands');
-          inb = o[0] !== 0;
-          src = mr.type(o[1]!);
-          ai = 2;
-        }
-        const ops: Operand[] = objectList();
-        while (ai < o.length) ops.push(valueTypePair());
-        if (!ops.length) throw fail('E404_BITCODE_RECORD', 'a getelementptr without a pointer');
-        const baseT = ops[0]!.type!;
-        expect(isPtr(baseT), 'a getelementptr on a non-pointer');
-        src ??= baseT.elt;
-        if (!src) throw fail('E404_BITCODE_RECORD', 'a getelementptr on a non-pointer');
-        // LLVM's verifier: "GEP indexes must be integers" (the 3.7 reader takes any type there)
-        for (let k = 1; k < ops.length; k++)
-          expect(ops[k]!.type?.kind === 'int', 'a getelementptr index that is not an integer');
-        let t = src;
-        for (let k = 2; k < ops.length; k++) {
-          const cv = ops[k]!;
-          const n = cv instanceof Constant && cv.ck === 'int' ? Number(cv.bits) : 0;
-          t = member(t, n);
-        }
-        inst = new Instruction('gep', ptrTo(t, baseT.kind === 'ptr' ? baseT.addrSpace : 0));
-        inst.explicitType = src;
-        inst.inbounds = inb;
-        inst.ops = operands(ops);
-        break;
-      }
-      case FN.EXTRACTVAL: {
-        const v = valueTypePair();
-        let t = v.type!;
-        const idx = o.slice(ai);
-        if (!idx.length) throw fail('E404_BITCODE_RECORD', 'an extractvalue without indices');
-        for (const k of idx) t = member(t, k);
-        inst = new Instruction('extractvalue', t);
-        inst.indices = idx;
-        inst.ops = operands(objects1(v));
-        break;
-      }
+      case FN.INBOUNDS_GEP_OLD:
+        return this.gep();
+      case FN.EXTRACTVAL:
+        return this.extractValue();
       case FN.INSERTVAL: {
-        const agg = valueTypePair();
-        const v = valueTypePair();
-        inst = new Instruction('insertvalue', agg.type!);
-        inst.indices = o.slice(ai);
+        const agg = this.valueTypePair();
+        const v = this.valueTypePair();
+        const inst = new Instruction('insertvalue', agg.type!);
+        inst.indices = o.slice(this.ai);
         inst.ops = operands(objects2(agg, v));
-        break;
+        return inst;
       }
       case FN.SELECT:
-      case FN.VSELECT: {
-        const t = valueTypePair();
-        const fv = value(t.type);
-        const c = code === FN.VSELECT ? valueTypePair() : value(i1Like(undefined));
-        // SelectInst::areInvalidOperands: an i1 condition, or a vector of i1 as long as the values
-        const ct = c.type;
-        const condOk =
-          ct?.kind === 'vector'
-            ? ct.elt?.kind === 'int' && ct.elt.width === 1 && t.type?.kind === 'vector' && t.type.count === ct.count
-            : ct === undefined || (ct.kind === 'int' && ct.width === 1);
-        expect(condOk, `a select whose condition is a ${ct ? typeWords(ct) : 'value of no type'}`);
-        inst = new Instruction('select', t.type!);
-        inst.ops = operands(objects3(c, t, fv));
-        break;
-      }
+      case FN.VSELECT:
+        return this.select();
       case FN.EXTRACTELT: {
-        const v = valueTypePair();
-        const i = valueTypePair();
-        expect(isVector(v.type), 'an extractelement on a non-vector');
-        inst = new Instruction('extractelement', v.type!.elt!);
+        const v = this.valueTypePair();
+        const i = this.valueTypePair();
+        this.expect(isVector(v.type), 'an extractelement on a non-vector');
+        const inst = new Instruction('extractelement', v.type!.elt!);
         inst.ops = operands(objects2(v, i));
-        break;
+        return inst;
       }
       case FN.INSERTELT: {
-        const v = valueTypePair();
-        expect(isVector(v.type), 'an insertelement on a non-vector');
-        const e = value(v.type!.elt);
-        const i = valueTypePair();
-        inst = new Instruction('insertelement', v.type!);
+        const v = this.valueTypePair();
+        this.expect(isVector(v.type), 'an insertelement on a non-vector');
+        const e = this.value(v.type!.elt);
+        const i = this.valueTypePair();
+        const inst = new Instruction('insertelement', v.type!);
         inst.ops = operands(objects3(v, e, i));
-        break;
+        return inst;
       }
-      case FN.SHUFFLEVEC: {
-        const v1 = valueTypePair();
-        const v2 = value(v1.type);
-        const mask = valueTypePair();
-        expect(isVector(v1.type) && isVector(mask.type), 'a shufflevector on non-vectors');
-        const rt = findType(
-          (x) => x.kind === 'vector' && x.elt === v1.type!.elt && x.count === mask.type!.count,
-          () => {
-            const x = new Type('vector');
-            x.elt = v1.type!.elt;
-            x.count = mask.type!.count;
-            return x;
-          },
-        );
-        inst = new Instruction('shufflevector', rt);
-        inst.ops = operands(objects3(v1, v2, mask));
-        break;
-      }
+      case FN.SHUFFLEVEC:
+        return this.shuffle();
       case FN.CMP:
       case FN.CMP2: {
-        const l = valueTypePair();
-        const rr = value(l.type);
-        if (ai >= o.length) throw fail('E404_BITCODE_RECORD', 'a compare without its predicate');
-        inst = new Instruction('cmp', i1Like(l.type));
-        inst.sub = o[ai++]!;
-        inst.flags = o[ai] ?? 0;
+        const l = this.valueTypePair();
+        const rr = this.value(l.type);
+        if (this.ai >= o.length) throw this.fail('E404_BITCODE_RECORD', 'a compare without its predicate');
+        const inst = new Instruction('cmp', this.i1Like(l.type));
+        inst.sub = o[this.ai++]!;
+        inst.flags = o[this.ai] ?? 0;
         inst.ops = operands(objects2(l, rr));
-        break;
+        return inst;
       }
-      case FN.RET:
-        inst = new Instruction('ret', voidType());
-        if (ai < o.length) {
+      case FN.RET: {
+        const inst = new Instruction('ret', this.voidType());
+        if (this.ai < o.length) {
           const ops: Operand[] = objectList();
-          while (ai < o.length) ops.push(valueTypePair());
+          while (this.ai < o.length) ops.push(this.valueTypePair());
           inst.ops = operands(ops);
         }
-        break;
+        return inst;
+      }
       case FN.BR:
-        inst = new Instruction('br', voidType());
-        if (o.length === 1) inst.blocks = [block(o[0]!)];
-        else if (o.length === 3) {
-          inst.blocks = [block(o[0]!), block(o[1]!)];
-          ai = 2;
-          inst.ops = operands(objects1(value(i1Like(undefined))));
-        } else throw fail('E404_BITCODE_RECORD', `a br record has ${o.length} operands`);
-        break;
-      case FN.SWITCH: {
-        if (o.length < 3 || (o.length & 1) === 0)
-          throw fail('E404_BITCODE_RECORD', `a switch record has ${o.length} operands`);
-        const t = mr.type(o[0]!);
-        ai = 1;
-        inst = new Instruction('switch', voidType());
-        inst.ops = operands(objects1(value(t)));
-        const targets = [block(o[2]!)];
-        const caseIds: number[] = [];
-        for (let k = 3; k + 1 < o.length; k += 2) {
-          caseIds.push(o[k]!);
-          targets.push(block(o[k + 1]!));
-        }
-        inst.blocks = targets;
-        inst.caseIds = caseIds;
-        if (caseIds.length) inst.cases = operands(caseIds.map((id) => absolute(id, undefined)));
-        break;
-      }
+        return this.br();
+      case FN.SWITCH:
+        return this.switchInst();
       case FN.UNREACHABLE:
-        inst = new Instruction('unreachable', voidType());
-        break;
-      case FN.PHI: {
-        if (o.length < 1 || (o.length - 1) % 2)
-          throw fail('E404_BITCODE_RECORD', `a phi record has ${o.length} operands`);
-        const t = mr.type(o[0]!);
-        inst = new Instruction('phi', t);
-        const incoming: Operand[] = objectList();
-        const from: number[] = [];
-        for (let k = 1; k + 1 < o.length; k += 2) {
-          incoming.push(absolute(signedValue(o[k]!) >>> 0, t));
-          from.push(block(o[k + 1]!));
-        }
-        inst.ops = operands(incoming);
-        inst.blocks = from;
-        break;
-      }
-      case FN.ALLOCA: {
-        if (o.length !== 4) throw fail('E404_BITCODE_RECORD', `an alloca record has ${o.length} operands`);
-        const a = o[3]!;
-        let t = mr.type(o[0]!);
-        if ((a & 64) === 0) {
-          expect(isPtr(t), 'an old-style alloca without a pointer type');
-          t = t.elt!;
-        }
-        inst = new Instruction('alloca', ptrTo(t));
-        inst.explicitType = t;
-        inst.ops = operands(objects1(absolute(o[2]!, mr.type(o[1]!))));
-        inst.align = alignOf(a & 31);
-        break;
-      }
+        return new Instruction('unreachable', this.voidType());
+      case FN.PHI:
+        return this.phi();
+      case FN.ALLOCA:
+        return this.alloca();
       case FN.LOAD:
-      case FN.LOADATOMIC: {
-        const p = valueTypePair();
-        const extra = code === FN.LOAD ? 2 : 4;
-        let t: Type | undefined;
-        if (ai + extra + 1 === o.length) t = mr.type(o[ai++]!);
-        else if (ai + extra !== o.length) throw fail('E404_BITCODE_RECORD', `a load record has ${o.length} operands`);
-        expect(isPtr(p.type), 'a load from a non-pointer');
-        t ??= p.type!.elt;
-        inst = new Instruction('load', t!);
-        inst.explicitType = t;
-        inst.align = alignOf(o[ai]!);
-        inst.volatile = o[ai + 1] !== 0;
-        if (code === FN.LOADATOMIC) {
-          inst.ordering = o[ai + 2]!;
-          inst.scope = o[ai + 3]!;
-        }
-        inst.ops = operands(objects1(p));
-        break;
-      }
+      case FN.LOADATOMIC:
+        return this.load();
       case FN.STORE:
-      case FN.STOREATOMIC: {
-        const p = valueTypePair();
-        const v = valueTypePair();
-        expect(isPtr(p.type), 'a store to a non-pointer');
-        if (ai + (code === FN.STORE ? 2 : 4) !== o.length)
-          throw fail('E404_BITCODE_RECORD', `a store record has ${o.length} operands`);
-        inst = new Instruction('store', voidType());
-        inst.align = alignOf(o[ai]!);
-        inst.volatile = o[ai + 1] !== 0;
-        if (code === FN.STOREATOMIC) {
-          inst.ordering = o[ai + 2]!;
-          inst.scope = o[ai + 3]!;
-        }
-        inst.ops = operands(objects2(v, p));
-        break;
-      }
-      case FN.CALL: {
-        if (o.length < 3) throw fail('E404_BITCODE_RECORD', `a call record has ${o.length} operands`);
-        const attrs = mr.attributes(o[0]!);
-        const cc = o[1]!;
-        ai = 2;
-        let fty: Type | undefined;
-        if ((cc >>> 15) & 1) fty = mr.type(o[ai++]!);
-        const callee = valueTypePair();
-        fty ??= callee.type?.elt;
-        if (!fty || fty.kind !== 'fn') throw fail('E404_BITCODE_RECORD', 'a call whose callee is not a function');
-        const params = fty.elts;
-        if (o.length - ai < params.length)
-          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - ai} of ${params.length} arguments`);
-        inst = new Instruction('call', fty.elt!);
-        const args: Operand[] = objectList();
-        for (let k = 0; k < params.length; k++) args.push(value(params[k]));
-        if (fty.vararg) while (ai < o.length) args.push(valueTypePair());
-        else if (ai !== o.length)
-          throw fail('E404_BITCODE_RECORD', `a call passes ${o.length - 3} operands for ${params.length} parameters`);
-        inst.ops = operands(args);
-        inst.callee = callee as Value;
-        inst.explicitType = fty;
-        inst.flags = cc;
-        inst.attrs = attrs;
-        break;
-      }
-      case FN.FENCE:
-        inst = new Instruction('fence', voidType());
+      case FN.STOREATOMIC:
+        return this.store();
+      case FN.CALL:
+        return this.call();
+      case FN.FENCE: {
+        const inst = new Instruction('fence', this.voidType());
         inst.ordering = o[0] ?? 0;
         inst.scope = o[1] ?? 1;
-        break;
-      case FN.ATOMICRMW: {
-        const p = valueTypePair();
-        expect(isPtr(p.type), 'an atomicrmw on a non-pointer');
-        const v = value(p.type!.elt);
-        if (ai + 4 !== o.length) throw fail('E404_BITCODE_RECORD', `an atomicrmw record has ${o.length} operands`);
-        inst = new Instruction('atomicrmw', p.type!.elt!);
-        inst.sub = o[ai]!;
-        inst.volatile = o[ai + 1] !== 0;
-        inst.ordering = o[ai + 2]!;
-        inst.scope = o[ai + 3]!;
-        inst.ops = operands(objects2(p, v));
-        break;
+        return inst;
       }
-      case FN.CMPXCHG: {
-        const p = valueTypePair();
-        expect(isPtr(p.type), 'a cmpxchg on a non-pointer');
-        const c = valueTypePair();
-        const n = value(c.type);
-        if (o.length < ai + 3) throw fail('E404_BITCODE_RECORD', `a cmpxchg record has ${o.length} operands`);
-        const st = findType(
-          (x) =>
-            x.kind === 'struct' &&
-            x.literal &&
-            !x.packed &&
-            x.elts.length === 2 &&
-            x.elts[0] === c.type &&
-            x.elts[1]!.kind === 'int' &&
-            x.elts[1]!.width === 1,
-          () => {
-            const x = new Type('struct');
-            x.literal = true;
-            x.elts = [c.type!, i1Like(undefined)];
-            return x;
-          },
-        );
-        inst = new Instruction('cmpxchg', st);
-        inst.volatile = o[ai] !== 0;
-        inst.ordering = o[ai + 1]!;
-        inst.scope = o[ai + 2]!;
-        inst.failOrdering = o[ai + 3] ?? inst.ordering;
-        inst.weak = (o[ai + 4] ?? 0) !== 0;
-        inst.ops = operands(objects3(p, c, n));
-        break;
-      }
+      case FN.ATOMICRMW:
+        return this.atomicRmw();
+      case FN.CMPXCHG:
+        return this.cmpxchg();
       default:
-        throw fail('E408_BITCODE_UNSUPPORTED', `instruction record code ${code} is not supported`);
+        throw this.fail('E408_BITCODE_UNSUPPORTED', `instruction record code ${this.code} is not supported`);
     }
-    add(inst);
-    if (forwards !== forwards0) unresolved.push(inst);
   }
-  if (blocks.length === 0) throw fail('E404_BITCODE_RECORD', 'a function body without DECLAREBLOCKS');
-  if (cur !== blocks.length)
-    throw fail('E404_BITCODE_RECORD', `a function body ends inside block ${cur} of ${blocks.length}`);
 
-  // Resolve the forward operands now that the whole body is read.
-  const resolve = (p: Operand): Value => {
+  private binop(): Instruction {
+    const o = this.o;
+    const lhs = this.valueTypePair();
+    const rhs = this.value(lhs.type);
+    if (this.ai >= o.length) throw this.fail('E404_BITCODE_RECORD', 'a binop without its opcode');
+    const lt = lhs.type!;
+    this.expect(
+      lt.kind === 'int' || lt.isFP() || (isVector(lt) && (lt.elt!.kind === 'int' || lt.elt!.isFP())),
+      'a binop on a non-arithmetic type',
+    );
+    // LLVM's getDecodedBinaryOpcode: udiv, urem, the shifts and the bitwise operations have no
+    // floating-point form, and no opcode follows xor (12).
+    const sub = o[this.ai]!;
+    if (sub > 12 || (lt.isFPOrFPVector() && ((FP_BINOPS >>> sub) & 1) === 0))
+      throw this.fail('E404_BITCODE_RECORD', `binop opcode ${sub} does not apply to a ${typeWords(lt)}`);
+    const inst = new Instruction('binop', lt);
+    inst.sub = o[this.ai++]!;
+    inst.flags = o[this.ai] ?? 0;
+    inst.ops = operands(objects2(lhs, rhs));
+    return inst;
+  }
+
+  private cast(): Instruction {
+    const o = this.o;
+    const v = this.valueTypePair();
+    const ai = this.ai;
+    if (ai + 2 > o.length) throw this.fail('E404_BITCODE_RECORD', 'a cast without its type and opcode');
+    const to = this.mr.type(o[ai]!);
+    if (!castIsValid(o[ai + 1]!, v.type!, to))
+      throw this.fail('E404_BITCODE_RECORD', `cast opcode ${o[ai + 1]} from ${typeWords(v.type!)} to ${typeWords(to)}`);
+    const inst = new Instruction('cast', to);
+    inst.sub = o[ai + 1]!;
+    inst.ops = operands(objects1(v));
+    return inst;
+  }
+
+  private gep(): Instruction {
+    const o = this.o;
+    let src: Type | undefined;
+    let inb = this.code === FN.INBOUNDS_GEP_OLD;
+    if (this.code === FN.GEP) {
+      if (o.length < 2) throw this.fail('E404_BITCODE_RECORD', 'a getelementptr without its operands');
+      inb = o[0] !== 0;
+      src = this.mr.type(o[1]!);
+      this.ai = 2;
+    }
+    const ops: Operand[] = objectList();
+    while (this.ai < o.length) ops.push(this.valueTypePair());
+    if (!ops.length) throw this.fail('E404_BITCODE_RECORD', 'a getelementptr without a pointer');
+    const baseT = ops[0]!.type!;
+    this.expect(isPtr(baseT), 'a getelementptr on a non-pointer');
+    src ??= baseT.elt;
+    if (!src) throw this.fail('E404_BITCODE_RECORD', 'a getelementptr on a non-pointer');
+    // LLVM's verifier: "GEP indexes must be integers" (the 3.7 reader takes any type there)
+    for (let k = 1; k < ops.length; k++)
+      this.expect(ops[k]!.type?.kind === 'int', 'a getelementptr index that is not an integer');
+    let t = src;
+    for (let k = 2; k < ops.length; k++) {
+      const cv = ops[k]!;
+      const n = cv instanceof Constant && cv.ck === 'int' ? Number(cv.bits) : 0;
+      t = this.member(t, n);
+    }
+    const inst = new Instruction('gep', this.ptrTo(t, baseT.kind === 'ptr' ? baseT.addrSpace : 0));
+    inst.explicitType = src;
+    inst.inbounds = inb;
+    inst.ops = operands(ops);
+    return inst;
+  }
+
+  private extractValue(): Instruction {
+    const v = this.valueTypePair();
+    let t = v.type!;
+    const idx = this.o.slice(this.ai);
+    if (!idx.length) throw this.fail('E404_BITCODE_RECORD', 'an extractvalue without indices');
+    for (const k of idx) t = this.member(t, k);
+    const inst = new Instruction('extractvalue', t);
+    inst.indices = idx;
+    inst.ops = operands(objects1(v));
+    return inst;
+  }
+
+  private select(): Instruction {
+    const t = this.valueTypePair();
+    const fv = this.value(t.type);
+    const c = this.code === FN.VSELECT ? this.valueTypePair() : this.value(this.i1Like(undefined));
+    // SelectInst::areInvalidOperands: an i1 condition, or a vector of i1 as long as the values
+    const ct = c.type;
+    const condOk =
+      ct?.kind === 'vector'
+        ? ct.elt?.kind === 'int' && ct.elt.width === 1 && t.type?.kind === 'vector' && t.type.count === ct.count
+        : ct === undefined || (ct.kind === 'int' && ct.width === 1);
+    this.expect(condOk, `a select whose condition is a ${ct ? typeWords(ct) : 'value of no type'}`);
+    const inst = new Instruction('select', t.type!);
+    inst.ops = operands(objects3(c, t, fv));
+    return inst;
+  }
+
+  private shuffle(): Instruction {
+    const v1 = this.valueTypePair();
+    const v2 = this.value(v1.type);
+    const mask = this.valueTypePair();
+    this.expect(isVector(v1.type) && isVector(mask.type), 'a shufflevector on non-vectors');
+    const rt = this.findType(
+      (x) => x.kind === 'vector' && x.elt === v1.type!.elt && x.count === mask.type!.count,
+      () => {
+        const x = new Type('vector');
+        x.elt = v1.type!.elt;
+        x.count = mask.type!.count;
+        return x;
+      },
+    );
+    const inst = new Instruction('shufflevector', rt);
+    inst.ops = operands(objects3(v1, v2, mask));
+    return inst;
+  }
+
+  private br(): Instruction {
+    const o = this.o;
+    const inst = new Instruction('br', this.voidType());
+    if (o.length === 1) inst.blocks = [this.block(o[0]!)];
+    else if (o.length === 3) {
+      inst.blocks = [this.block(o[0]!), this.block(o[1]!)];
+      this.ai = 2;
+      inst.ops = operands(objects1(this.value(this.i1Like(undefined))));
+    } else throw this.fail('E404_BITCODE_RECORD', `a br record has ${o.length} operands`);
+    return inst;
+  }
+
+  private switchInst(): Instruction {
+    const o = this.o;
+    if (o.length < 3 || (o.length & 1) === 0)
+      throw this.fail('E404_BITCODE_RECORD', `a switch record has ${o.length} operands`);
+    const t = this.mr.type(o[0]!);
+    this.ai = 1;
+    const inst = new Instruction('switch', this.voidType());
+    inst.ops = operands(objects1(this.value(t)));
+    const targets = [this.block(o[2]!)];
+    const caseIds: number[] = [];
+    for (let k = 3; k + 1 < o.length; k += 2) {
+      caseIds.push(o[k]!);
+      targets.push(this.block(o[k + 1]!));
+    }
+    inst.blocks = targets;
+    inst.caseIds = caseIds;
+    if (caseIds.length) inst.cases = operands(caseIds.map((id) => this.absolute(id, undefined)));
+    return inst;
+  }
+
+  private phi(): Instruction {
+    const o = this.o;
+    if (o.length < 1 || (o.length - 1) % 2)
+      throw this.fail('E404_BITCODE_RECORD', `a phi record has ${o.length} operands`);
+    const t = this.mr.type(o[0]!);
+    const inst = new Instruction('phi', t);
+    const incoming: Operand[] = objectList();
+    const from: number[] = [];
+    for (let k = 1; k + 1 < o.length; k += 2) {
+      incoming.push(this.absolute(this.signedValue(o[k]!) >>> 0, t));
+      from.push(this.block(o[k + 1]!));
+    }
+    inst.ops = operands(incoming);
+    inst.blocks = from;
+    return inst;
+  }
+
+  private alloca(): Instruction {
+    const o = this.o;
+    if (o.length !== 4) throw this.fail('E404_BITCODE_RECORD', `an alloca record has ${o.length} operands`);
+    const a = o[3]!;
+    let t = this.mr.type(o[0]!);
+    if ((a & 64) === 0) {
+      this.expect(isPtr(t), 'an old-style alloca without a pointer type');
+      t = t.elt!;
+    }
+    const inst = new Instruction('alloca', this.ptrTo(t));
+    inst.explicitType = t;
+    inst.ops = operands(objects1(this.absolute(o[2]!, this.mr.type(o[1]!))));
+    inst.align = alignOf(a & 31);
+    return inst;
+  }
+
+  private load(): Instruction {
+    const o = this.o;
+    const p = this.valueTypePair();
+    const extra = this.code === FN.LOAD ? 2 : 4;
+    let t: Type | undefined;
+    if (this.ai + extra + 1 === o.length) t = this.mr.type(o[this.ai++]!);
+    else if (this.ai + extra !== o.length)
+      throw this.fail('E404_BITCODE_RECORD', `a load record has ${o.length} operands`);
+    this.expect(isPtr(p.type), 'a load from a non-pointer');
+    t ??= p.type!.elt;
+    const ai = this.ai;
+    const inst = new Instruction('load', t!);
+    inst.explicitType = t;
+    inst.align = alignOf(o[ai]!);
+    inst.volatile = o[ai + 1] !== 0;
+    if (this.code === FN.LOADATOMIC) {
+      inst.ordering = o[ai + 2]!;
+      inst.scope = o[ai + 3]!;
+    }
+    inst.ops = operands(objects1(p));
+    return inst;
+  }
+
+  private store(): Instruction {
+    const o = this.o;
+    const p = this.valueTypePair();
+    const v = this.valueTypePair();
+    this.expect(isPtr(p.type), 'a store to a non-pointer');
+    const ai = this.ai;
+    if (ai + (this.code === FN.STORE ? 2 : 4) !== o.length)
+      throw this.fail('E404_BITCODE_RECORD', `a store record has ${o.length} operands`);
+    const inst = new Instruction('store', this.voidType());
+    inst.align = alignOf(o[ai]!);
+    inst.volatile = o[ai + 1] !== 0;
+    if (this.code === FN.STOREATOMIC) {
+      inst.ordering = o[ai + 2]!;
+      inst.scope = o[ai + 3]!;
+    }
+    inst.ops = operands(objects2(v, p));
+    return inst;
+  }
+
+  private call(): Instruction {
+    const o = this.o;
+    if (o.length < 3) throw this.fail('E404_BITCODE_RECORD', `a call record has ${o.length} operands`);
+    const attrs = this.mr.attributes(o[0]!);
+    const cc = o[1]!;
+    this.ai = 2;
+    let fty: Type | undefined;
+    if ((cc >>> 15) & 1) fty = this.mr.type(o[this.ai++]!);
+    const callee = this.valueTypePair();
+    fty ??= callee.type?.elt;
+    if (!fty || fty.kind !== 'fn') throw this.fail('E404_BITCODE_RECORD', 'a call whose callee is not a function');
+    const params = fty.elts;
+    if (o.length - this.ai < params.length)
+      throw this.fail('E404_BITCODE_RECORD', `a call passes ${o.length - this.ai} of ${params.length} arguments`);
+    const inst = new Instruction('call', fty.elt!);
+    const args: Operand[] = objectList();
+    for (let k = 0; k < params.length; k++) args.push(this.value(params[k]));
+    if (fty.vararg) while (this.ai < o.length) args.push(this.valueTypePair());
+    else if (this.ai !== o.length)
+      throw this.fail('E404_BITCODE_RECORD', `a call passes ${o.length - 3} operands for ${params.length} parameters`);
+    inst.ops = operands(args);
+    inst.callee = callee as Value;
+    inst.explicitType = fty;
+    inst.flags = cc;
+    inst.attrs = attrs;
+    return inst;
+  }
+
+  private atomicRmw(): Instruction {
+    const o = this.o;
+    const p = this.valueTypePair();
+    this.expect(isPtr(p.type), 'an atomicrmw on a non-pointer');
+    const v = this.value(p.type!.elt);
+    const ai = this.ai;
+    if (ai + 4 !== o.length) throw this.fail('E404_BITCODE_RECORD', `an atomicrmw record has ${o.length} operands`);
+    const inst = new Instruction('atomicrmw', p.type!.elt!);
+    inst.sub = o[ai]!;
+    inst.volatile = o[ai + 1] !== 0;
+    inst.ordering = o[ai + 2]!;
+    inst.scope = o[ai + 3]!;
+    inst.ops = operands(objects2(p, v));
+    return inst;
+  }
+
+  private cmpxchg(): Instruction {
+    const o = this.o;
+    const p = this.valueTypePair();
+    this.expect(isPtr(p.type), 'a cmpxchg on a non-pointer');
+    const c = this.valueTypePair();
+    const n = this.value(c.type);
+    const ai = this.ai;
+    if (o.length < ai + 3) throw this.fail('E404_BITCODE_RECORD', `a cmpxchg record has ${o.length} operands`);
+    const st = this.findType(
+      (x) =>
+        x.kind === 'struct' &&
+        x.literal &&
+        !x.packed &&
+        x.elts.length === 2 &&
+        x.elts[0] === c.type &&
+        x.elts[1]!.kind === 'int' &&
+        x.elts[1]!.width === 1,
+      () => {
+        const x = new Type('struct');
+        x.literal = true;
+        x.elts = [c.type!, this.i1Like(undefined)];
+        return x;
+      },
+    );
+    const inst = new Instruction('cmpxchg', st);
+    inst.volatile = o[ai] !== 0;
+    inst.ordering = o[ai + 1]!;
+    inst.scope = o[ai + 2]!;
+    inst.failOrdering = o[ai + 3] ?? inst.ordering;
+    inst.weak = (o[ai + 4] ?? 0) !== 0;
+    inst.ops = operands(objects3(p, c, n));
+    return inst;
+  }
+
+  /** Resolves a forward operand now that the whole body is read. */
+  private resolve(p: Operand): Value {
     if (!(p instanceof Forward)) return p;
     if (p.metadata) {
-      const md = m.metadata[p.id];
-      if (!md) throw fail('E405_BITCODE_FORWARD_REF', `a metadata operand ${p.id} never resolves`);
-      return mdValue(mr, p.id, p.type!);
+      const md = this.m.metadata[p.id];
+      if (!md) throw this.fail('E405_BITCODE_FORWARD_REF', `a metadata operand ${p.id} never resolves`);
+      return mdValue(this.mr, p.id, p.type!);
     }
+    const values = this.values;
     const v = values[p.id];
     if (!v)
-      throw fail('E405_BITCODE_FORWARD_REF', `value ${p.id} is referenced but never defined (${values.length} values)`);
+      throw this.fail(
+        'E405_BITCODE_FORWARD_REF',
+        `value ${p.id} is referenced but never defined (${values.length} values)`,
+      );
     if (p.type !== undefined && v.type !== p.type)
-      throw fail(
+      throw this.fail(
         'E404_BITCODE_RECORD',
         `a forward reference to value ${p.id} expects a ${typeWords(p.type)}, the value is a ${typeWords(v.type)}`,
       );
     return v;
-  };
-  for (const c of consts) mr.resolveConstant(c, values);
-  mr.checkAcyclic(consts);
-  for (let k = mdBase; k < m.metadata.length; k++) mr.resolveMetadataValue(m.metadata[k]!, values);
-  for (const inst of unresolved) {
-    inst.ops = inst.ops.map(resolve);
-    if (inst.callee) inst.callee = resolve(inst.callee);
-    if (inst.cases.length) inst.cases = inst.cases.map(resolve);
   }
-  for (const bb of blocks)
-    for (const inst of bb.insts)
-      if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
-  // USELIST_BLOCK: a block's use-list order (USELIST_CODE_BB: a permutation, then the block index)
-  // decides the order its predecessors print in. Value use lists change nothing printed.
-  for (const ul of useLists)
-    for (const r of ul.items) {
-      if (isBlock(r) || r.code !== 2 || r.ops.length < 3) continue;
-      const bb = blocks[r.ops[r.ops.length - 1]!];
-      if (!bb)
-        throw fail('E405_BITCODE_FORWARD_REF', `a use-list order names block ${r.ops[r.ops.length - 1]}, not declared`);
-      const keys = r.ops.slice(0, -1);
-      // LLVM gives up on a list whose length differs (lazy materialisation, upgraded values).
-      if (keys.length !== bb.preds.length) continue;
-      const order = bb.preds.map((p, i) => [keys[i]!, i, p] as const);
-      order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      bb.preds = order.map((x) => x[2]);
+
+  /** After the body: forward operands, constants, metadata values, predecessors and their order. */
+  private finish(f: Func): void {
+    const mr = this.mr;
+    const m = this.m;
+    const values = this.values;
+    const blocks = this.blocks;
+    for (const c of this.consts) mr.resolveConstant(c, values);
+    mr.checkAcyclic(this.consts);
+    for (let k = this.mdBase; k < m.metadata.length; k++) mr.resolveMetadataValue(m.metadata[k]!, values);
+    const resolve = (p: Operand): Value => this.resolve(p);
+    for (const inst of this.unresolved) {
+      inst.ops = inst.ops.map(resolve);
+      if (inst.callee) inst.callee = resolve(inst.callee);
+      if (inst.cases.length) inst.cases = inst.cases.map(resolve);
     }
-  f.localMetadata = m.metadata.slice(mdBase);
-  m.metadata.length = mdBase;
-  values.length = base;
+    for (const bb of blocks)
+      for (const inst of bb.insts)
+        if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
+    // USELIST_BLOCK: a block's use-list order (USELIST_CODE_BB: a permutation, then the block index)
+    // decides the order its predecessors print in. Value use lists change nothing printed.
+    for (const ul of this.useLists)
+      for (const r of ul.items) {
+        if (isBlock(r) || r.code !== 2 || r.ops.length < 3) continue;
+        const bb = blocks[r.ops[r.ops.length - 1]!];
+        if (!bb)
+          throw this.fail(
+            'E405_BITCODE_FORWARD_REF',
+            `a use-list order names block ${r.ops[r.ops.length - 1]}, not declared`,
+          );
+        const keys = r.ops.slice(0, -1);
+        // LLVM gives up on a list whose length differs (lazy materialisation, upgraded values).
+        if (keys.length !== bb.preds.length) continue;
+        const order = bb.preds.map((p, i) => [keys[i]!, i, p] as const);
+        order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        bb.preds = order.map((x) => x[2]);
+      }
+    f.localMetadata = m.metadata.slice(this.mdBase);
+    m.metadata.length = this.mdBase;
+    values.length = this.base;
+  }
 }
+
+const isVector = (t: Type | undefined): t is Type => t !== undefined && t.kind === 'vector';
+const isPtr = (t: Type | undefined): t is Type => t !== undefined && t.kind === 'ptr';
+/** Operands as read: resolved now or, when some are forward, once the body is read. */
+const operands = (list: Operand[]): Value[] => list as Value[];
 
 /** Bits of a first-class non-aggregate type (0 for what has no size: pointers, aggregates). */
 function primitiveBits(t: Type): number {
