@@ -402,8 +402,6 @@ class Emitter {
   private s = '';
 
   private block(ctx: FnCtx, b: Block, ind: string): void {
-    const x = ctx.x;
-    const line = (text: string) => (this.s += `${ind}${text}\n`);
     for (const written of b) {
       if (ctx.shapes?.skipped(written)) continue; // printed in a loop's header
       // readable: an if/else-if chain of tests of one integer is its switch
@@ -445,56 +443,38 @@ class Emitter {
               continue;
             }
             if (from.reject.length) {
-              line('} else {');
+              this.s += `${ind}} else {\n`;
               this.block(ctx, from.reject, ind + '  ');
             }
             break;
           }
           if (this.segments && ctx.shapes?.elseIf(s)) this.mark(s.origin ?? outer);
-          line('}');
+          this.s += `${ind}}\n`;
           break;
         case 'loop': {
           const shape = ctx.shapes?.loop(s);
           if (shape) {
             if (this.segments) this.mark(shape.origin ?? outer);
             this.loopHeader(ctx, shape, ind);
-          } else line('loop {');
+          } else this.s += `${ind}loop {\n`;
           this.block(ctx, s.body, ind + '  ');
-          line('}');
+          this.s += `${ind}}\n`;
           break;
         }
-        case 'switch': {
-          const st = ctx.types[s.selector];
-          const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
-          if (ctx.uniform?.has(s)) {
-            const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
-            this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
-          } else {
-            this.s += `${ind}switch `;
-            this.put(ctx, s.selector, false);
-            this.s += ' {\n';
-          }
-          for (const c of s.cases) {
-            const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
-            if (c.isDefault) labels.push('default');
-            line(`  case ${labels.join(', ')}: {`);
-            this.block(ctx, c.body, ind + '    ');
-            line('  }');
-          }
-          line('}');
+        case 'switch':
+          this.switchStmt(ctx, s, ind);
           break;
-        }
         case 'break':
-          line('break;');
+          this.s += `${ind}break;\n`;
           break;
         case 'continue':
-          line('continue;');
+          this.s += `${ind}continue;\n`;
           break;
         case 'kill':
-          line('discard;');
+          this.s += `${ind}discard;\n`;
           break;
         case 'return':
-          if (s.value === undefined) line('return;');
+          if (s.value === undefined) this.s += `${ind}return;\n`;
           else {
             this.s += `${ind}return `;
             this.put(ctx, s.value, false);
@@ -502,67 +482,116 @@ class Emitter {
           }
           break;
         case 'barrier':
-          if (s.workgroup || (!s.storage && !s.texture)) line('workgroupBarrier();');
-          if (s.storage) line('storageBarrier();');
-          if (s.texture) line('textureBarrier();');
+          this.barrierStmt(s, ind);
           break;
-        case 'atomic': {
-          const ptr = `&${this.ref(ctx, s.pointer)}`;
-          const v = s.value !== undefined ? x(s.value) : '';
-          let call: string;
-          if (s.fn === 'load') call = `atomicLoad(${ptr})`;
-          else if (s.fn === 'compare_exchange')
-            call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
-          else if (s.fn === 'exchange')
-            call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
-          else {
-            const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
-            call = `atomic${name}(${ptr}, ${v})`;
-          }
-          if (s.result !== undefined)
-            line(`let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
-          else line(`${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+        case 'atomic':
+          this.atomicStmt(ctx, s, ind);
           break;
-        }
-        case 'atomic64': {
-          // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
-          // (they commute); a previous value would be assembled from two moments, so none is used
-          if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
-            throw atomic64Refusal(s);
-          const lo = `&${this.ref(ctx, s.low)}`;
-          const hi = `&${this.ref(ctx, s.high)}`;
-          if (s.fn !== 'add') {
-            const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
-            line(
-              `{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`,
-            );
-          } else
-            line(
-              `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
-            );
+        case 'atomic64':
+          this.atomic64Stmt(ctx, s, ind);
           break;
-        }
         case 'subgroup':
-          line(`let ${ctx.letNames[s.result]} = ${subgroupCall(s, x)};`);
+          this.s += `${ind}let ${ctx.letNames[s.result]} = ${subgroupCall(s, ctx.x)};\n`;
           break;
-        case 'image_store': {
-          const args = [x(s.image), x(s.coord)];
-          if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
-          args.push(x(s.value));
-          line(`textureStore(${args.join(', ')});`);
+        case 'image_store':
+          this.imageStoreStmt(ctx, s, ind);
           break;
-        }
-        case 'call': {
-          const call = `${this.fnNames[s.fn]}(${s.args.map(x).join(', ')})`;
-          line(s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
+        case 'call':
+          this.callStmt(ctx, s, ind);
           break;
-        }
         case 'emit':
         case 'cut':
           throw new Error(`${s.op} must be lowered before WGSL emission`);
       }
       if (this.segments) this.mark(outer);
     }
+  }
+
+  /** Statements other than the common ones (let, store, if, loop, return), each printed by a method
+   * of its own: a statement kind seen late in a batch (a switch with a case value past a small
+   * integer, an atomic) then changes the feedback of that method alone, and V8 does not recompile
+   * all of `block` for it. */
+  private line(ind: string, text: string): void {
+    this.s += `${ind}${text}\n`;
+  }
+
+  private switchStmt(ctx: FnCtx, s: Extract<Stmt, { op: 'switch' }>, ind: string): void {
+    const st = ctx.types[s.selector];
+    const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
+    if (ctx.uniform?.has(s)) {
+      const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
+      this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
+    } else {
+      this.s += `${ind}switch `;
+      this.put(ctx, s.selector, false);
+      this.s += ' {\n';
+    }
+    for (const c of s.cases) {
+      const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
+      if (c.isDefault) labels.push('default');
+      this.line(ind, `  case ${labels.join(', ')}: {`);
+      this.block(ctx, c.body, ind + '    ');
+      this.line(ind, '  }');
+    }
+    this.line(ind, '}');
+  }
+
+  private barrierStmt(s: Extract<Stmt, { op: 'barrier' }>, ind: string): void {
+    if (s.workgroup || (!s.storage && !s.texture)) this.line(ind, 'workgroupBarrier();');
+    if (s.storage) this.line(ind, 'storageBarrier();');
+    if (s.texture) this.line(ind, 'textureBarrier();');
+  }
+
+  private atomicStmt(ctx: FnCtx, s: Extract<Stmt, { op: 'atomic' }>, ind: string): void {
+    const x = ctx.x;
+    const ptr = `&${this.ref(ctx, s.pointer)}`;
+    const v = s.value !== undefined ? x(s.value) : '';
+    let call: string;
+    if (s.fn === 'load') call = `atomicLoad(${ptr})`;
+    else if (s.fn === 'compare_exchange') call = `atomicCompareExchangeWeak(${ptr}, ${x(s.compare as ExprId)}, ${v})`;
+    else if (s.fn === 'exchange')
+      call = s.result === undefined ? `atomicStore(${ptr}, ${v})` : `atomicExchange(${ptr}, ${v})`;
+    else {
+      const name = { add: 'Add', and: 'And', or: 'Or', xor: 'Xor', min: 'Min', max: 'Max' }[s.fn];
+      call = `atomic${name}(${ptr}, ${v})`;
+    }
+    if (s.result !== undefined)
+      this.line(ind, `let ${ctx.letNames[s.result]} = ${call}${s.fn === 'compare_exchange' ? '.old_value' : ''};`);
+    else this.line(ind, `${s.fn === 'load' || s.fn === 'compare_exchange' ? '_ = ' : ''}${call};`);
+  }
+
+  private atomic64Stmt(ctx: FnCtx, s: Extract<Stmt, { op: 'atomic64' }>, ind: string): void {
+    // ir.ts atomic64: the word atomics WGSL has give the exact final memory for these
+    // (they commute); a previous value would be assembled from two moments, so none is used
+    if (s.result !== undefined || !(s.fn === 'add' || s.fn === 'and' || s.fn === 'or' || s.fn === 'xor'))
+      throw atomic64Refusal(s);
+    const x = ctx.x;
+    const lo = `&${this.ref(ctx, s.low)}`;
+    const hi = `&${this.ref(ctx, s.high)}`;
+    if (s.fn !== 'add') {
+      const name = { and: 'And', or: 'Or', xor: 'Xor' }[s.fn];
+      this.line(
+        ind,
+        `{ let iridia_v = ${x(s.value)}; atomic${name}(${lo}, iridia_v.x); atomic${name}(${hi}, iridia_v.y); }`,
+      );
+    } else
+      this.line(
+        ind,
+        `{ let iridia_v = ${x(s.value)}; let iridia_o = atomicAdd(${lo}, iridia_v.x); atomicAdd(${hi}, iridia_v.y + select(0u, 1u, iridia_o + iridia_v.x < iridia_o)); }`,
+      );
+  }
+
+  private imageStoreStmt(ctx: FnCtx, s: Extract<Stmt, { op: 'image_store' }>, ind: string): void {
+    const x = ctx.x;
+    const args = [x(s.image), x(s.coord)];
+    if (s.arrayIndex !== undefined) args.push(x(s.arrayIndex));
+    args.push(x(s.value));
+    this.line(ind, `textureStore(${args.join(', ')});`);
+  }
+
+  private callStmt(ctx: FnCtx, s: Extract<Stmt, { op: 'call' }>, ind: string): void {
+    const call = `${this.fnNames[s.fn]}(${s.args.map(ctx.x).join(', ')})`;
+    this.line(ind, s.result !== undefined ? `let ${ctx.letNames[s.result]} = ${call};` : `${call};`);
   }
 
   /**
