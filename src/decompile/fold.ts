@@ -15,6 +15,7 @@
 // Both repeat until nothing changes.
 
 import {
+  copyWithOrigin,
   mergeOrigins,
   type Block,
   type Expr,
@@ -220,7 +221,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       if (out.length === start) continue;
       let o = s.origin;
       if (letOrigin.size || o !== undefined) for (const x of stmtExprs(s)) o = mergeOrigins(o, inlined(x));
-      if (o !== undefined) for (let k = start; k < out.length; k++) out[k] = { ...out[k]!, origin: o };
+      if (o !== undefined) for (let k = start; k < out.length; k++) out[k] = copyWithOrigin(out[k]!, o);
     }
     return out;
   };
@@ -845,16 +846,16 @@ export function simplifyFunction(
       // the rounds go round (split, retyped, merged, split again): it is the result.
       if (typed) {
         const key = JSON.stringify([cur.fn.locals, cur.fn.exprs, cur.fn.body]);
-        if (clean.has(key)) return { ...cur, rounds: round + 1 };
+        if (clean.has(key)) return { fn: cur.fn, types: cur.types, rounds: round + 1 };
         clean.add(key);
       }
       const w = webs ? splitWebs(m, table, cur) : undefined;
-      if (!w && typed) return { ...cur, rounds: round + 1 };
+      if (!w && typed) return { fn: cur.fn, types: cur.types, rounds: round + 1 };
       typed = true;
       if (w) cur = w;
       continue;
     }
     cur = rebuild(m, table, cur.fn, cur.types, p);
   }
-  return { ...cur, rounds: SIMPLIFY_ROUNDS };
+  return { fn: cur.fn, types: cur.types, rounds: SIMPLIFY_ROUNDS };
 }

@@ -237,12 +237,14 @@ export interface Printer {
 
 /** A place in a register file: the vertex (an expression), the register (a number, or an
  * expression where it is computed) and the lane. */
+/** (Every key always present: a place is refined by a new literal, not by a spread that adds a key,
+ * which makes V8 build a new hidden class each time; ir.ts withOrigin.) */
 interface Place {
   readonly file: File;
   /** The vertex or control point's index, as HLSL. */
-  readonly vertex?: string;
-  readonly register?: number | ExprId;
-  readonly lane?: number;
+  readonly vertex: string | undefined;
+  readonly register: number | ExprId | undefined;
+  readonly lane: number | undefined;
   readonly dynamic: boolean;
 }
 
@@ -275,7 +277,7 @@ export class Files {
           : e.op === 'global'
             ? this.byGlobal.get(e.global)
             : this.byArg.get(e.index);
-      return file ? { file, dynamic: false } : undefined;
+      return file ? { file, vertex: undefined, register: undefined, lane: undefined, dynamic: false } : undefined;
     }
     if (e.op === 'load') return this.place(e.pointer);
     if (e.op !== 'member' && e.op !== 'access') return undefined;
@@ -292,10 +294,11 @@ export class Files {
     }
     if (b.file.perVertex && b.vertex === undefined) {
       const v = dynamic ? this.p.ex(index as ExprId) : String(index);
-      return { ...b, vertex: v };
+      return { file: b.file, vertex: v, register: b.register, lane: b.lane, dynamic: b.dynamic };
     }
-    if (b.register === undefined) return { ...b, register: index, dynamic };
-    if (b.lane === undefined && !dynamic) return { ...b, lane: index as number };
+    if (b.register === undefined) return { file: b.file, vertex: b.vertex, register: index, lane: b.lane, dynamic };
+    if (b.lane === undefined && !dynamic)
+      return { file: b.file, vertex: b.vertex, register: b.register, lane: index as number, dynamic: b.dynamic };
     return refuse('operation not handled', 'a register lane at a computed index');
   }
 

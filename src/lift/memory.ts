@@ -313,10 +313,13 @@ function ld(ms: boolean): Handler {
     });
     if (res.depth)
       value = L.e({ op: 'compose', type: L.m.vec('f32', 4), parts: [value, L.f.f32(0), L.f.f32(0), L.f.f32(1)] });
-    const inRange = texelInRange(L, handle, coord, coordCount(res), {
-      ...extra,
-      ...(layer !== undefined ? { layer } : {}),
-    });
+    const inRange = texelInRange(
+      L,
+      handle,
+      coord,
+      coordCount(res),
+      layer !== undefined ? Object.assign({}, extra, { layer }) : extra,
+    );
     const scalar = res.depth ? 'f32' : res.scalar;
     value = L.sel(inRange, value, L.e({ op: 'zero', type: L.m.vec(scalar, 4) }));
     writeSwizzled(L, dst, resOp, value, scalar);

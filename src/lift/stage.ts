@@ -115,11 +115,14 @@ export function liftStage(
   ins.forEach((i, k) => {
     if (k >= subs.end) return;
     if (i.opcode === 0x72 || i.opcode === 0x73 || i.opcode === 0x74) {
-      if (cur) sections.push({ ...cur, to: k });
+      if (cur) sections.push({ kind: cur.kind, from: cur.from, to: k });
       cur = { kind: i.opcode === 0x72 ? 'cp' : i.opcode === 0x73 ? 'fork' : 'join', from: k + 1 };
     }
   });
-  if (cur) sections.push({ ...(cur as { kind: 'main' | 'cp' | 'fork' | 'join'; from: number }), to: subs.end });
+  if (cur) {
+    const last = cur as { kind: 'main' | 'cp' | 'fork' | 'join'; from: number };
+    sections.push({ kind: last.kind, from: last.from, to: subs.end });
+  }
   const firstPhase = stage === 'hull' ? (sections[0]?.from ?? ins.length) - 1 : 0;
   for (let k = 0; k < firstPhase; k++) globalDecl(ins[k] as Instruction);
 

@@ -507,7 +507,7 @@ class FunctionRewrite {
         if (leaf.op !== 'atomic' || s.op !== 'atomic' || s.result === undefined) return [leaf];
         const id = b.let('old');
         return [
-          { ...leaf, result: id },
+          Object.assign({}, leaf, { result: id }), // (a spread adding a key is V8's slow path: ir.ts copyWithOrigin)
           { op: 'return', value: b.push({ op: 'let', let: id }) },
         ];
       },

@@ -112,7 +112,7 @@ export function declareHeaps(L: DxilLifter, resources: DxResources, fns: readonl
         if (had) {
           had.size = Math.max(had.size, k.size);
           had.maxIndex = Math.max(had.maxIndex, constant);
-        } else kinds.set(key, { ...k, maxIndex: constant });
+        } else kinds.set(key, Object.assign({}, k, { maxIndex: constant })); // (not a spread adding a key: ir.ts copyWithOrigin)
       }
   if (kinds.size === 0) {
     resources.heaps = { byAnnotation: new Map(), byCall: new Map() };
