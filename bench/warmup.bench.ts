@@ -157,9 +157,11 @@ export async function bench(report: (line: string) => void): Promise<void> {
     const ms = (xs: readonly number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     const best = Math.min(...res.cpu);
     const firstFive = res.cpu.slice(0, 5).reduce((a, b) => a + b, 0);
+    const all = res.cpu.reduce((a, b) => a + b, 0);
     report(
       `warm-up: ${w.what}, ${res.files} containers a pass in a fresh process: CPU ${ms(res.cpu)} ms ` +
-        `(wall ${ms(res.wall)}); steady from pass ${steadyFrom(res.cpu)}; first pass ${(res.cpu[0]! / best).toFixed(1)}x ` +
+        `(wall ${ms(res.wall)}), ${all.toFixed(0)} ms in all; steady from pass ${steadyFrom(res.cpu)}; ` +
+        `first pass ${(res.cpu[0]! / best).toFixed(1)}x ` +
         `the best, first five ${(firstFive / (5 * best)).toFixed(2)}x five of the best`,
     );
   }
