@@ -11,7 +11,6 @@
 // ../shared/corpus/dxil, and SM4/5 lift + WGSL over every fourth container of corpus/dxbc.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseContainer } from '../src/container/container.js';
 import { disassembleDxil } from '../src/dxil/disassemble.js';
@@ -19,7 +18,7 @@ import { readModule } from '../src/dxil/module.js';
 import { readProgramHeader } from '../src/dxil/program-header.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
-import { sharedPath, walk } from '../test/helpers/shared.js';
+import { readBytes, sharedPath, walk } from '../test/helpers/shared.js';
 
 const PASSES = 6;
 /** A pass is steady once it is within this factor of the best pass. */
@@ -33,17 +32,12 @@ interface Workload {
   run(bytes: Uint8Array): void;
 }
 
-const bytesOf = (p: string): Uint8Array => {
-  const b = readFileSync(p);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-};
-
 function dxil(): Uint8Array[] | undefined {
   const root = sharedPath('corpus/dxil');
   if (root === undefined) return undefined;
   return walk(root)
     .filter((p) => p.endsWith('.dxil'))
-    .map(bytesOf)
+    .map(readBytes)
     .filter((b) => parseContainer(b).parts.some((p) => p.kind === 'DXIL'));
 }
 
@@ -86,7 +80,7 @@ const WORKLOADS: readonly Workload[] = [
       return walk(root)
         .filter((p) => p.endsWith('.dxbc'))
         .filter((_, i) => i % 4 === 0)
-        .map(bytesOf);
+        .map(readBytes);
     },
     run(b) {
       try {
@@ -126,7 +120,7 @@ function child(name: string): void {
 }
 
 /** The first pass from which every pass stays within STEADY of the best (1-based). */
-export function steadyFrom(times: readonly number[]): number {
+function steadyFrom(times: readonly number[]): number {
   const best = Math.min(...times);
   let from = times.length;
   while (from > 0 && times[from - 1]! <= best * STEADY) from--;

@@ -25,12 +25,11 @@ import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl } from '../src/wgsl/index.js';
 import { SHARED, isContainerFile, readBytes, sharedPath, walk } from '../test/helpers/shared.js';
 import { compileWgsl, closeWebgpu, webgpuAdapter, webgpuSkip } from '../test/helpers/webgpu.js';
+import { SHARED_ROOTS } from './wgsl-snapshot.js';
 
 /** Dawn's message when a pipeline needs more than the adapter gives (threads a group, buffers a
  * stage): a property of the device, reported apart from errors in the WGSL. */
 const LIMIT = /exceeds the maximum/;
-
-const ROOTS = ['corpus/dxbc', 'corpus/dxbc-sm51', 'corpus/dxil', 'corpus/pairs', 'oracle'];
 
 interface Header {
   readonly containers: number;
@@ -44,7 +43,7 @@ interface Module {
 }
 
 function pack(out: string): number {
-  const roots = ROOTS.map((r) => sharedPath(r)).filter((r): r is string => r !== undefined);
+  const roots = SHARED_ROOTS.map((r) => sharedPath(r)).filter((r): r is string => r !== undefined);
   if (roots.length === 0) {
     process.stderr.write(`gpu-corpus: ${SHARED} is absent\n`);
     return 1;

@@ -55,7 +55,8 @@ export function snapshot(roots: readonly string[], base: string): string[] {
   return out;
 }
 
-const SHARED_ROOTS = ['corpus/dxbc', 'corpus/dxbc-sm51', 'corpus/dxil', 'corpus/pairs', 'oracle'];
+/** The folders of ../shared the whole run walks. */
+export const SHARED_ROOTS = ['corpus/dxbc', 'corpus/dxbc-sm51', 'corpus/dxil', 'corpus/pairs', 'oracle'];
 
 function main(argv: readonly string[]): void {
   let lines: string[];

@@ -20,6 +20,7 @@
 
 import {
   mergeOrigins,
+  originated,
   type Block,
   type Expr,
   type ExprId,
@@ -744,15 +745,4 @@ export function mapChildren(e: Expr, f: (c: ExprId) => ExprId): Expr {
 function readsLet(a: Arena, id: ExprId): boolean {
   const e = a.exprs[id]!;
   return e.op === 'let' || childrenOf(e).some((c) => readsLet(a, c));
-}
-
-/**
- * The statement with origin `o` (replacing its own), unchanged for none. `s` must be a fresh
- * statement of the caller's: it is stamped in place, as ir.ts withOrigin does. A copy by spread that
- * adds the key (`{ ...s, origin }`) takes V8's slow path, and the hidden classes that path makes are
- * allocated in the old generation: about 5 KB a small program that only a full collection freed.
- */
-export function originated(s: Stmt, o: Origin | undefined): Stmt {
-  if (o !== undefined) (s as { origin?: Origin }).origin = o;
-  return s;
 }

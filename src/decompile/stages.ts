@@ -236,9 +236,8 @@ export interface Printer {
 }
 
 /** A place in a register file: the vertex (an expression), the register (a number, or an
- * expression where it is computed) and the lane. */
-/** (Every key always present: a place is refined by a new literal, not by a spread that adds a key,
- * which makes V8 build a new hidden class each time; ir.ts withOrigin.) */
+ * expression where it is computed) and the lane. Every key is always present: a place is refined by
+ * a new literal, not by a spread that adds a key (V8's slow path, ir.ts copyWithOrigin). */
 interface Place {
   readonly file: File;
   /** The vertex or control point's index, as HLSL. */

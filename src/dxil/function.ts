@@ -253,7 +253,6 @@ class BodyReader {
   read(b: BitBlock): void {
     const mr = this.mr;
     const m = this.m;
-    const f = this.f;
     const items = b.items;
     for (let n = 0; n < items.length; n++) {
       const it = items[n]!;
@@ -277,7 +276,7 @@ class BodyReader {
     if (this.blocks.length === 0) throw this.fail('E404_BITCODE_RECORD', 'a function body without DECLAREBLOCKS');
     if (this.cur !== this.blocks.length)
       throw this.fail('E404_BITCODE_RECORD', `a function body ends inside block ${this.cur} of ${this.blocks.length}`);
-    this.finish(f);
+    this.finish();
   }
 
   /** METADATA_ATTACHMENT: an instruction's attachments (odd length) or the function's. */
@@ -740,7 +739,8 @@ class BodyReader {
   }
 
   /** After the body: forward operands, constants, metadata values, predecessors and their order. */
-  private finish(f: Func): void {
+  private finish(): void {
+    const f = this.f;
     const mr = this.mr;
     const m = this.m;
     const values = this.values;

@@ -523,7 +523,13 @@ export function originList(o: Origin | undefined): readonly number[] {
  * spread that only overrides.
  */
 export function withOrigin(s: Stmt, from: Stmt): Stmt {
-  if (from.origin !== undefined) (s as { origin?: Origin }).origin = from.origin;
+  return originated(s, from.origin);
+}
+
+/** `s` with origin `o` (replacing its own), unchanged for none; `s` must be a fresh statement of the
+ * caller's, stamped in place as withOrigin does. */
+export function originated(s: Stmt, o: Origin | undefined): Stmt {
+  if (o !== undefined) (s as { origin?: Origin }).origin = o;
   return s;
 }
 

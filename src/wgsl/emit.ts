@@ -443,38 +443,38 @@ class Emitter {
               continue;
             }
             if (from.reject.length) {
-              this.s += `${ind}} else {\n`;
+              this.line(ind, '} else {');
               this.block(ctx, from.reject, ind + '  ');
             }
             break;
           }
           if (this.segments && ctx.shapes?.elseIf(s)) this.mark(s.origin ?? outer);
-          this.s += `${ind}}\n`;
+          this.line(ind, '}');
           break;
         case 'loop': {
           const shape = ctx.shapes?.loop(s);
           if (shape) {
             if (this.segments) this.mark(shape.origin ?? outer);
             this.loopHeader(ctx, shape, ind);
-          } else this.s += `${ind}loop {\n`;
+          } else this.line(ind, 'loop {');
           this.block(ctx, s.body, ind + '  ');
-          this.s += `${ind}}\n`;
+          this.line(ind, '}');
           break;
         }
         case 'switch':
           this.switchStmt(ctx, s, ind);
           break;
         case 'break':
-          this.s += `${ind}break;\n`;
+          this.line(ind, 'break;');
           break;
         case 'continue':
-          this.s += `${ind}continue;\n`;
+          this.line(ind, 'continue;');
           break;
         case 'kill':
-          this.s += `${ind}discard;\n`;
+          this.line(ind, 'discard;');
           break;
         case 'return':
-          if (s.value === undefined) this.s += `${ind}return;\n`;
+          if (s.value === undefined) this.line(ind, 'return;');
           else {
             this.s += `${ind}return `;
             this.put(ctx, s.value, false);
@@ -491,7 +491,7 @@ class Emitter {
           this.atomic64Stmt(ctx, s, ind);
           break;
         case 'subgroup':
-          this.s += `${ind}let ${ctx.letNames[s.result]} = ${subgroupCall(s, ctx.x)};\n`;
+          this.line(ind, `let ${ctx.letNames[s.result]} = ${subgroupCall(s, ctx.x)};`);
           break;
         case 'image_store':
           this.imageStoreStmt(ctx, s, ind);
@@ -507,13 +507,15 @@ class Emitter {
     }
   }
 
-  /** Statements other than the common ones (let, store, if, loop, return), each printed by a method
-   * of its own: a statement kind seen late in a batch (a switch with a case value past a small
-   * integer, an atomic) then changes the feedback of that method alone, and V8 does not recompile
-   * all of `block` for it. */
+  /** One line of the function's text at indent `ind`. */
   private line(ind: string, text: string): void {
     this.s += `${ind}${text}\n`;
   }
+
+  // Statements other than the common ones (let, store, if, loop, return) are each printed by a
+  // method of its own: a statement kind seen late in a batch (a switch with a case value past a
+  // small integer, an atomic) then changes the feedback of that method alone, and V8 does not
+  // recompile all of `block` for it.
 
   private switchStmt(ctx: FnCtx, s: Extract<Stmt, { op: 'switch' }>, ind: string): void {
     const st = ctx.types[s.selector];

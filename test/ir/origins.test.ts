@@ -1,4 +1,4 @@
-// Statement origins given to copies (src/ir/ir.ts copyWithOrigin, src/decompile/ssa.ts originated):
+// Statement origins given to copies and fresh statements (src/ir/ir.ts copyWithOrigin, originated):
 // the same object a spread would give, key for key and in order, and made without V8's slow path for
 // a spread that adds a key, which builds a new hidden class for every copy (docs/benchmarks.md,
 // the seventh session). The hidden classes are compared with V8's own %HaveSameMap.
@@ -6,8 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
-import { copyWithOrigin, type Stmt } from '../../src/ir/ir.js';
-import { originated } from '../../src/decompile/ssa.js';
+import { copyWithOrigin, originated, type Stmt } from '../../src/ir/ir.js';
 
 setFlagsFromString('--allow-natives-syntax');
 // (V8's natives syntax parses only in code made after the flag is set)
