@@ -18,17 +18,6 @@ export function objectList<T extends object>(): T[] {
   return OBJECTS.slice() as T[];
 }
 
-const NO_FIELDS = {};
-
-/**
- * A new empty record whose fields the caller then sets, made by copying, not by a literal (see
- * objectList): for a record that points at a program's young lists. Setting fields one by one
- * after the copy is fast; a spread followed by a key its source lacks in one literal is not.
- */
-export function emptyRecord<T extends object>(): { -readonly [K in keyof T]?: T[K] } {
-  return { ...NO_FIELDS };
-}
-
 const ONE: object[] = [{}];
 const TWO: object[] = [{}, {}];
 const THREE: object[] = [{}, {}, {}];

@@ -14,6 +14,7 @@
 //
 // Both repeat until nothing changes.
 
+import { localEntry, localWith, makeFunction } from '../ir/nodes.js';
 import {
   copyWithOrigin,
   mergeOrigins,
@@ -89,11 +90,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
         lanes.push(locals.length);
         origin.push({ old: i, lane: k });
         const scalar = table.id({ kind: 'scalar', scalar: t.scalar });
-        locals.push(
-          l.init === undefined
-            ? { name: `${l.name}_${'xyzw'[k]}`, type: scalar }
-            : { name: `${l.name}_${'xyzw'[k]}`, type: scalar, init: l.init },
-        );
+        locals.push(localEntry(`${l.name}_${'xyzw'[k]}`, scalar, l.init));
       }
       laneLocals.set(i, lanes);
       return;
@@ -331,26 +328,19 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     }
   };
   const body = block(f.body);
-  const fn: Function = {
-    name: f.name,
-    args: f.args,
-    ...(f.result ? { result: f.result } : {}),
-    locals: locals.map((l, i) => {
-      if (l.init === undefined) return l;
-      const { old, lane } = origin[i]!;
-      const zero = f.exprs[l.init]!.op === 'zero';
-      // a lane of a split local: that lane of the initial value (zero: the lane's zero)
-      if (lane !== undefined)
-        return { ...l, init: zero ? a.mk({ op: 'zero', type: l.type }) : a.component(copy(l.init), lane) };
-      const to = retype.get(old);
-      if (to === undefined) return { ...l, init: copy(l.init) };
-      // a retyped local's initial value: zero of its new type, or the old one's bits
-      return { ...l, init: a.mk(zero ? { op: 'zero', type: l.type } : { op: 'bitcast', to, value: copy(l.init) }) };
-    }),
-    lets,
-    exprs: a.exprs,
-    body,
-  };
+  const withInits = locals.map((l, i) => {
+    if (l.init === undefined) return l;
+    const { old, lane } = origin[i]!;
+    const zero = f.exprs[l.init]!.op === 'zero';
+    // a lane of a split local: that lane of the initial value (zero: the lane's zero)
+    if (lane !== undefined)
+      return localWith(l, zero ? a.mk({ op: 'zero', type: l.type }) : a.component(copy(l.init), lane));
+    const to = retype.get(old);
+    if (to === undefined) return localWith(l, copy(l.init));
+    // a retyped local's initial value: zero of its new type, or the old one's bits
+    return localWith(l, a.mk(zero ? { op: 'zero', type: l.type } : { op: 'bitcast', to, value: copy(l.init) }));
+  });
+  const fn = makeFunction(f.name, f.args, withInits, lets, a.exprs, body, f.result);
   return { fn, types: a.types };
 }
 

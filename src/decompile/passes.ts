@@ -3,6 +3,7 @@
 // executor runs and the WGSL emitter prints; its globals, arguments and results are the lifted
 // module's, so the same bindings and inputs drive both.
 
+import { functionWith, letEntry, localEntry, moduleWith, ownGlobal } from '../ir/nodes.js';
 import type { Function, Module } from '../ir/ir.js';
 import type { Program } from '../ir/program.js';
 import { TypeTable } from './arena.js';
@@ -25,7 +26,7 @@ export function readableModule(m: Module, options: PassOptions = {}): Module {
     const p = promoteRegisters(m, table, f);
     return simplifyFunction(m, table, p.fn, p.types, options.fold ?? true, options.webs ?? true).fn;
   });
-  return { ...m, types: table.types, functions };
+  return moduleWith(m, { types: table.types, functions });
 }
 
 /**
@@ -40,11 +41,11 @@ export function nameProgram(p: Program, debug?: { names: DebugNames; lifted: Mod
   const rename = new Map<number, string>();
   for (const r of p.interface.resources)
     if (r.reflectedName) rename.set(r.global, r.reflectedName.replace(/[^A-Za-z0-9_]/g, '_'));
-  const globals = p.module.globals.map((g, i) => (rename.has(i) ? { ...g, name: rename.get(i)! } : g));
+  const globals = p.module.globals.map((g, i) => (rename.has(i) ? ownGlobal(g, rename.get(i)!) : g));
   const writes = debug && registerWrites(debug.lifted);
   const functions = p.module.functions.map((f) => {
-    const locals = f.locals.map((l) => ({ ...l, name: localName(l.name) }));
-    const lets = f.lets.map((_, i) => ({ name: `t${i}` }));
+    const locals = f.locals.map((l) => localEntry(localName(l.name), l.type, l.init));
+    const lets = f.lets.map((_, i) => letEntry(`t${i}`));
     const named = debug && writes ? debugLetNames(f, writes, debug.names) : undefined;
     if (named?.size) {
       // unique in both languages: no keyword, no other name of the program, `name`, `name_1`, ...
@@ -57,10 +58,10 @@ export function nameProgram(p: Program, debug?: { names: DebugNames; lifted: Mod
         let n = want;
         for (let k = 1; used(n); k++) n = `${want}_${k}`;
         taken.add(n);
-        lets[i] = { name: n };
+        lets[i] = letEntry(n);
       }
     }
-    return { ...f, locals, lets };
+    return functionWith(f, { locals, lets });
   });
   const resources = p.interface.resources.map((r) =>
     rename.has(r.global) ? { ...r, name: rename.get(r.global)! } : r,
@@ -68,7 +69,7 @@ export function nameProgram(p: Program, debug?: { names: DebugNames; lifted: Mod
   return {
     ...p,
     interface: { ...p.interface, resources },
-    module: { ...p.module, globals, functions },
+    module: moduleWith(p.module, { globals, functions }),
   };
 }
 

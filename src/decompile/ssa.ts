@@ -18,6 +18,7 @@
 // zero literals). Loads of everything else (globals, other locals) are copied as they are, and a
 // store's value that reads memory is always bound to a let at the store, so it is evaluated there.
 
+import { localWith, makeFunction } from '../ir/nodes.js';
 import {
   mergeOrigins,
   originated,
@@ -522,17 +523,9 @@ export function promoteRegisters(
   const locals = f.locals.map((l) => {
     if (l.init === undefined) return l;
     const copy = (id: ExprId): ExprId => a.mk(mapChildren(f.exprs[id]!, copy), old[id]);
-    return { ...l, init: copy(l.init) };
+    return localWith(l, copy(l.init));
   });
-  const fn: Function = {
-    name: f.name,
-    args: f.args,
-    ...(f.result ? { result: f.result } : {}),
-    locals,
-    lets,
-    exprs: a.exprs,
-    body,
-  };
+  const fn = makeFunction(f.name, f.args, locals, lets, a.exprs, body, f.result);
   return { fn, types: a.types };
 }
 

@@ -12,7 +12,8 @@
 // `stream.RestartStrip()`. What does not fit this (a register read at a computed index, a whole
 // register file used as a value) is refused by name.
 
-import type { Binding, Expr, ExprId, Function, Module, Scalar, Stmt, Type } from '../ir/ir.js';
+import { makeFunction, moduleWith, ownArg } from '../ir/nodes.js';
+import type { Binding, Expr, ExprId, Function, Scalar, Stmt, Type } from '../ir/ir.js';
 import type { Program, Varying } from '../ir/program.js';
 import { refuse } from './refuse.js';
 
@@ -46,7 +47,7 @@ export function vertexEntry(p: Program): Program {
   const types = [...m.types];
   const args = fn.args.map((a) => {
     const b = a.binding ?? bindingOf(inputs.get(a.name));
-    return b ? { ...a, binding: b } : a;
+    return b ? ownArg({ name: a.name, type: a.type, binding: b }) : a;
   });
   let result = fn.result;
   if (result) {
@@ -65,13 +66,14 @@ export function vertexEntry(p: Program): Program {
       result = b ? { ...result, binding: b } : result;
     }
   }
-  const functions = m.functions.map((f, i) => (i === sf.main ? { ...fn, args, ...(result ? { result } : {}) } : f));
-  const module: Module = {
-    ...m,
+  const functions = m.functions.map((f, i) =>
+    i === sf.main ? makeFunction(fn.name, args, fn.locals, fn.lets, fn.exprs, fn.body, result) : f,
+  );
+  const module = moduleWith(m, {
     types,
     functions,
     entryPoints: [{ name: 'main', stage: 'vertex', function: sf.main }],
-  };
+  });
   const { stageFunctions: _dropped, ...rest } = p;
   void _dropped;
   return { ...rest, module };

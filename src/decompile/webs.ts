@@ -10,6 +10,7 @@
 // A local takes part when it is a scalar or vector reached only by loads and stores of itself or of
 // a lane (`member`); anything else (an indexed array, an atomic, `access`) keeps it as it is.
 
+import { functionWith, localEntry, localWith } from '../ir/nodes.js';
 import type { Block, Expr, ExprId, Function, Module, Stmt } from '../ir/ir.js';
 import type { Resolved } from '../ir/typeof.js';
 import { Arena, TypeTable } from './arena.js';
@@ -309,7 +310,7 @@ export function splitWebs(m: Module, table: TypeTable, cur: Typed): Typed | unde
       webLocal.set(root, locals.length);
       const name = w === 0 ? l.name : webName(l.name);
       // the initial value is read only by the web of the entry definition
-      locals.push(root === entry && l.init !== undefined ? { ...l, name } : { name, type: l.type });
+      locals.push(localEntry(name, l.type, root === entry ? l.init : undefined));
     });
   });
   const letTypes: Resolved[] = [];
@@ -379,12 +380,11 @@ export function splitWebs(m: Module, table: TypeTable, cur: Typed): Typed | unde
   const body = block(f.body);
   const init = copier(undefined);
   return {
-    fn: {
-      ...f,
-      locals: locals.map((l) => (l.init === undefined ? l : { ...l, init: init(l.init) })),
+    fn: functionWith(f, {
+      locals: locals.map((l) => (l.init === undefined ? l : localWith(l, init(l.init)))),
       exprs: a.exprs,
       body,
-    },
+    }),
     types: a.types,
   };
 }

@@ -2,8 +2,19 @@
 // one TypeId, so a TypeId comparison is a type comparison) and a function builder with an
 // expression arena, lets, locals and a stack of open blocks.
 
-import { emptyRecord, objectList } from '../binary/lists.js';
-import { letEntry, localEntry, makeExpr, makeStmt, ownExpr, ownStmt } from './nodes.js';
+import { objectList } from '../binary/lists.js';
+import {
+  letEntry,
+  localEntry,
+  makeExpr,
+  makeFunction,
+  makeModule,
+  makeStmt,
+  ownArg,
+  ownExpr,
+  ownGlobal,
+  ownStmt,
+} from './nodes.js';
 import type {
   Binding,
   BinaryOp,
@@ -79,7 +90,7 @@ export class ModuleBuilder {
   }
 
   addGlobal(g: Global): GlobalId {
-    this.globals.push(g);
+    this.globals.push(ownGlobal(g));
     return this.globals.length - 1;
   }
 
@@ -94,13 +105,7 @@ export class ModuleBuilder {
   }
 
   finish(): Module {
-    return {
-      types: this.types,
-      constants: this.constants,
-      globals: this.globals,
-      functions: this.functions,
-      entryPoints: this.entryPoints,
-    };
+    return makeModule(this.types, this.constants, this.globals, this.functions, this.entryPoints);
   }
 }
 
@@ -269,7 +274,7 @@ export class FunctionBuilder {
   }
 
   arg(a: FunctionArgument): number {
-    this.args.push(a);
+    this.args.push(ownArg(a));
     return this.args.length - 1;
   }
 
@@ -368,17 +373,9 @@ export class FunctionBuilder {
 
   finish(result?: { type: TypeId; binding?: Binding }): Function {
     if (this.blocks.length !== 1) throw new Error('FunctionBuilder: unclosed block');
-    // Not a literal: the function points at the young arenas, and a literal's site may allocate it
-    // old (binary/lists.ts), keeping them alive.
-    const f = emptyRecord<Function>();
-    f.name = this.name;
-    f.args = this.args;
-    f.locals = this.locals;
-    f.lets = this.lets;
-    f.exprs = this.exprs;
-    f.body = this.blocks[0] ?? [];
-    if (result) f.result = result;
-    return f as Function;
+    // Made by its constructor (nodes.ts), not a literal: the function points at the young arenas,
+    // and a literal's site may allocate it old (binary/lists.ts), keeping them alive.
+    return makeFunction(this.name, this.args, this.locals, this.lets, this.exprs, this.blocks[0] ?? [], result);
   }
 }
 

@@ -36,6 +36,7 @@ import type {
   TypeId,
 } from '../ir/ir.js';
 import { withOrigin } from '../ir/ir.js';
+import { functionWith, localEntry, localWith, makeFunction, moduleWith, ownArg, ownGlobal } from '../ir/nodes.js';
 import { children } from '../ir/validate.js';
 import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
 
@@ -75,16 +76,16 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
     }
     const count = t.size ?? unboundedCount;
     const first = globals.length;
-    // Each element written out field by field, its binding last. A spread followed by a key its
-    // source lacks (`{ ...rest, binding }`) takes V8's slow path, about 0.7 µs an object: it was an
-    // eighth of this pass on ranges of 16 to 64.
+    // Each element made as every global is (ownGlobal), not by a spread: a spread followed by a key
+    // its source lacks (`{ ...rest, binding }`) takes V8's slow path, about 0.7 µs an object, which
+    // was an eighth of this pass on ranges of 16 to 64.
     const { binding, access, init } = g;
     for (let k = 0; k < count; k++) {
       const e: { -readonly [K in keyof Global]: Global[K] } = { name: `${g.name}_${k}`, space: g.space, type: t.base };
       if (access !== undefined) e.access = access;
       if (init !== undefined) e.init = init;
       if (binding) e.binding = { group: binding.group, binding: binding.binding + k };
-      globals.push(e);
+      globals.push(ownGlobal(e));
     }
     arrays.set(i, { first, count });
     remapGlobal[i] = first;
@@ -115,7 +116,7 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
   const helpers = new Helpers(m.functions.length);
   const ctx: Rewrite = { m, arrays, remapGlobal, typeId, keyOf, helpers };
   const functions = m.functions.map((f) => new FunctionRewrite(ctx, f).run());
-  return { ...m, types, globals, functions: [...functions, ...helpers.functions] };
+  return moduleWith(m, { types, globals, functions: [...functions, ...helpers.functions] });
 }
 
 interface Rewrite {
@@ -211,7 +212,7 @@ class FunctionRewrite {
       }
     });
     // No computed index: the arena keeps its handles, globals renumbered and constant elements named.
-    if (dynOld.size === 0) return { ...f, exprs: old.map((e) => this.renumbered(e)) };
+    if (dynOld.size === 0) return functionWith(f, { exprs: old.map((e) => this.renumbered(e)) });
     // Whether each expression tree holds a dynamic access (children come first in the arena).
     old.forEach((e, i) => {
       if (dynOld.has(i) || children(e).some((c) => this.dynIn[c] === true)) this.dynIn[i] = true;
@@ -229,7 +230,7 @@ class FunctionRewrite {
           if (id !== undefined) {
             const t = s.op === 'let' ? this.types[s.value] : undefined;
             const type = t && t.kind === 'value' ? this.ctx.typeId(t.type) : this.u32Type();
-            this.locals.push({ name: this.lets[id]?.name ?? 'value', type });
+            this.locals.push(localEntry(this.lets[id]?.name ?? 'value', type, undefined));
             this.demoted.set(id, this.locals.length - 1);
           }
         }
@@ -243,9 +244,9 @@ class FunctionRewrite {
     walk(f.body);
     // Expressions are copied when a statement first uses them (see copied), so that a let's value,
     // rebuilt around a helper call at its statement, comes before every expression reading the let.
-    const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.copied(l.init) } : l));
+    const locals = this.locals.map((l) => (l.init !== undefined ? localWith(l, this.copied(l.init)) : l));
     const body = this.block(f.body);
-    return { ...f, exprs: this.exprs, locals, lets: this.lets, body };
+    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body });
   }
 
   private u32Type(): TypeId {
@@ -538,19 +539,11 @@ class FunctionRewrite {
         return [{ op: 'switch', selector: b.arg(j), cases }];
       };
       const body = nest(0, []);
-      const args: FunctionArgument[] = r.argTypes.map((type, k) => ({
-        name: k < r.selectors.length ? 'index' : 'arg',
-        type,
-      }));
-      return {
-        name: r.name,
-        args,
-        ...(result && result.kind === 'value' ? { result: { type: this.ctx.typeId(result.type) } } : {}),
-        locals: [],
-        lets: b.lets,
-        exprs: b.exprs,
-        body,
-      };
+      const args: FunctionArgument[] = r.argTypes.map((type, k) =>
+        ownArg({ name: k < r.selectors.length ? 'index' : 'arg', type }),
+      );
+      const value = result && result.kind === 'value' ? { type: this.ctx.typeId(result.type) } : undefined;
+      return makeFunction(r.name, args, [], b.lets, b.exprs, body, value);
     });
   }
 

@@ -6,6 +6,7 @@
 // iridia_gs_vertex_stream and each cut's into iridia_gs_cut_stream (the maximum vertex count is
 // Direct3D's over all streams together); one pair of functions per stream the program uses.
 
+import { functionWith, makeFunction, moduleWith, ownGlobal } from '../ir/nodes.js';
 import {
   blockHolds,
   HOLDS_EMIT,
@@ -35,7 +36,7 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
   const oType = (m.globals[oIndex] as Global).type;
   const max = Math.max(1, maxVertices);
   const globals: Global[] = [...m.globals];
-  const add = (g: Global) => (globals.push(g), globals.length - 1);
+  const add = (g: Global) => (globals.push(ownGlobal(g)), globals.length - 1);
   const verts = add({
     name: 'iridia_gs_vertices',
     space: 'private',
@@ -88,7 +89,7 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
         reject: [],
       },
     ];
-    return { name, args: [], locals: [], lets: [], exprs, body };
+    return makeFunction(name, [], [], [], exprs, body);
   };
   const streams = [...new Set(m.functions.flatMap((f) => streamsOf(f.body)))].sort((a, b) => a - b);
   const added: Function[] = [];
@@ -136,8 +137,8 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
       if (s.op === 'switch') return { ...s, cases: s.cases.map((c) => ({ ...c, body: rewrite(c.body) })) };
       return s;
     });
-  const functions = [...m.functions.map((f) => ({ ...f, body: rewrite(f.body) })), ...added];
-  return { ...m, types, globals, functions };
+  const functions = [...m.functions.map((f) => functionWith(f, { body: rewrite(f.body) })), ...added];
+  return moduleWith(m, { types, globals, functions });
 }
 
 function streamsOf(b: Block): number[] {

@@ -4,6 +4,7 @@
 // lane of r0 is refused. With each vec4<u32> local split into four u32 locals (r0_x .. r0_w), and
 // lane reads taken from the lane's local only, the analysis sees what Direct3D's program does.
 
+import { functionWith, localEntry, localWith, moduleWith } from '../ir/nodes.js';
 import {
   blockHolds,
   HOLDS_BARRIER,
@@ -37,7 +38,7 @@ export function scalarizeBarrierFunctions(m: Module): Module {
     changed = true;
     return new Scalarize(f, vec4, u32, vecType).run();
   });
-  return changed ? { ...m, types, functions } : m;
+  return changed ? moduleWith(m, { types, functions }) : m;
 }
 
 class Scalarize {
@@ -82,13 +83,13 @@ class Scalarize {
       if (l.type !== this.vec4 || l.init !== undefined) return;
       const ids: number[] = [];
       for (const c of 'xyzw') {
-        this.locals.push({ name: `${l.name}_${c}`, type: this.u32 });
+        this.locals.push(localEntry(`${l.name}_${c}`, this.u32, undefined));
         ids.push(this.locals.length - 1);
       }
       this.lanes.set(i, ids);
     });
-    const locals = this.locals.map((l) => (l.init !== undefined ? { ...l, init: this.x(l.init) } : l));
-    return { ...f, exprs: this.exprs, locals, lets: this.lets, body: this.block(f.body) };
+    const locals = this.locals.map((l) => (l.init !== undefined ? localWith(l, this.x(l.init)) : l));
+    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body: this.block(f.body) });
   }
 
   /**
