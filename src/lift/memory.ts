@@ -3,6 +3,7 @@
 // buffer out of range give zero and stores out of range do nothing (Direct3D's rules), written out
 // with `select` and `if` against the buffer's length.
 
+import { makeStmt } from '../ir/nodes.js';
 import type { ExprId, SampleLevel, Scalar } from '../ir/ir.js';
 import type { Instruction, Operand } from '../sm4/types.js';
 import type { BoundResource } from './resources.js';
@@ -618,7 +619,7 @@ function texelLoad(L: Lifter, res: BoundResource, handle: ExprId, addr: Operand)
   const v = L.e({ op: 'let', let: r });
   L.f.stmt({ op: 'store', pointer: L.local(slot), value: scalar === 'u32' ? v : L.bitcast('u32', v) });
   const accept = L.f.close();
-  L.f.stmt({ op: 'if', cond: inRange, accept, reject: [{ op: 'store', pointer: L.local(slot), value: L.u32(0) }] });
+  L.f.stmt({ op: 'if', cond: inRange, accept, reject: [makeStmt.store(L.local(slot), L.u32(0))] });
   const w = L.f.bind('texel', L.load(L.local(slot)));
   const one = L.u32(res.scalar === 'f32' ? 0x3f800000 : 1);
   return L.e({ op: 'compose', type: L.tVec4, parts: [w, L.u32(0), L.u32(0), L.sel(inRange, one, L.u32(0))] });

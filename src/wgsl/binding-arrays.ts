@@ -36,7 +36,17 @@ import type {
   TypeId,
 } from '../ir/ir.js';
 import { withOrigin } from '../ir/ir.js';
-import { functionWith, localEntry, localWith, makeFunction, moduleWith, ownArg, ownGlobal } from '../ir/nodes.js';
+import {
+  functionWith,
+  localEntry,
+  localWith,
+  makeFunction,
+  moduleWith,
+  ownArg,
+  ownBlock,
+  ownExpr,
+  ownGlobal,
+} from '../ir/nodes.js';
 import { children } from '../ir/validate.js';
 import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
 
@@ -194,7 +204,7 @@ class FunctionRewrite {
   }
 
   private push(e: Expr): ExprId {
-    this.exprs.push(e);
+    this.exprs.push(ownExpr(e));
     return this.exprs.length - 1;
   }
 
@@ -212,7 +222,7 @@ class FunctionRewrite {
       }
     });
     // No computed index: the arena keeps its handles, globals renumbered and constant elements named.
-    if (dynOld.size === 0) return functionWith(f, { exprs: old.map((e) => this.renumbered(e)) });
+    if (dynOld.size === 0) return functionWith(f, { exprs: old.map((e) => ownExpr(this.renumbered(e))) });
     // Whether each expression tree holds a dynamic access (children come first in the arena).
     old.forEach((e, i) => {
       if (dynOld.has(i) || children(e).some((c) => this.dynIn[c] === true)) this.dynIn[i] = true;
@@ -246,7 +256,7 @@ class FunctionRewrite {
     // rebuilt around a helper call at its statement, comes before every expression reading the let.
     const locals = this.locals.map((l) => (l.init !== undefined ? localWith(l, this.copied(l.init)) : l));
     const body = this.block(f.body);
-    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body });
+    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body: ownBlock(body) });
   }
 
   private u32Type(): TypeId {
@@ -543,7 +553,7 @@ class FunctionRewrite {
         ownArg({ name: k < r.selectors.length ? 'index' : 'arg', type }),
       );
       const value = result && result.kind === 'value' ? { type: this.ctx.typeId(result.type) } : undefined;
-      return makeFunction(r.name, args, [], b.lets, b.exprs, body, value);
+      return makeFunction(r.name, args, [], b.lets, b.exprs, ownBlock(body), value);
     });
   }
 
@@ -788,7 +798,7 @@ class HelperBody {
   }
 
   push(e: Expr): ExprId {
-    this.exprs.push(e);
+    this.exprs.push(ownExpr(e));
     return this.exprs.length - 1;
   }
 

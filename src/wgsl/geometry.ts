@@ -6,7 +6,7 @@
 // iridia_gs_vertex_stream and each cut's into iridia_gs_cut_stream (the maximum vertex count is
 // Direct3D's over all streams together); one pair of functions per stream the program uses.
 
-import { functionWith, makeFunction, moduleWith, ownGlobal } from '../ir/nodes.js';
+import { functionWith, makeFunction, moduleWith, ownBlock, ownExpr, ownGlobal } from '../ir/nodes.js';
 import {
   blockHolds,
   HOLDS_EMIT,
@@ -89,7 +89,7 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
         reject: [],
       },
     ];
-    return makeFunction(name, [], [], [], exprs, body);
+    return makeFunction(name, [], [], [], exprs.map(ownExpr), ownBlock(body));
   };
   const streams = [...new Set(m.functions.flatMap((f) => streamsOf(f.body)))].sort((a, b) => a - b);
   const added: Function[] = [];
@@ -137,7 +137,7 @@ export function lowerGeometry(m: Module, maxVertices: number): Module {
       if (s.op === 'switch') return { ...s, cases: s.cases.map((c) => ({ ...c, body: rewrite(c.body) })) };
       return s;
     });
-  const functions = [...m.functions.map((f) => functionWith(f, { body: rewrite(f.body) })), ...added];
+  const functions = [...m.functions.map((f) => functionWith(f, { body: ownBlock(rewrite(f.body)) })), ...added];
   return moduleWith(m, { types, globals, functions });
 }
 

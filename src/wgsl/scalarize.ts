@@ -4,7 +4,7 @@
 // lane of r0 is refused. With each vec4<u32> local split into four u32 locals (r0_x .. r0_w), and
 // lane reads taken from the lane's local only, the analysis sees what Direct3D's program does.
 
-import { functionWith, localEntry, localWith, moduleWith } from '../ir/nodes.js';
+import { functionWith, localEntry, localWith, moduleWith, ownBlock, ownExpr } from '../ir/nodes.js';
 import {
   blockHolds,
   HOLDS_BARRIER,
@@ -60,7 +60,7 @@ class Scalarize {
   }
 
   private push(e: Expr): ExprId {
-    this.exprs.push(e);
+    this.exprs.push(ownExpr(e));
     return this.exprs.length - 1;
   }
 
@@ -89,7 +89,7 @@ class Scalarize {
       this.lanes.set(i, ids);
     });
     const locals = this.locals.map((l) => (l.init !== undefined ? localWith(l, this.x(l.init)) : l));
-    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body: this.block(f.body) });
+    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body: ownBlock(this.block(f.body)) });
   }
 
   /**

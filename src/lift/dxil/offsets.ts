@@ -9,6 +9,7 @@
 // TextureLoad's or gather's computed offsets stay as ops.ts lifts them. A cube texture ignores
 // offsets (Direct3D does too).
 
+import { makeStmt } from '../../ir/nodes.js';
 import type { ExprId, Expr, SwitchCase } from '../../ir/ir.js';
 import { Constant, type Instruction } from '../../dxil/ir.js';
 import type { DxilLifter } from './lifter.js';
@@ -70,7 +71,7 @@ export function switchedSample(
       // the zero offset is the default (the selector is masked: nothing else reaches it)
       values: sel === 0 ? [] : [sel],
       isDefault: sel === 0,
-      body: [{ op: 'store', pointer: L.local(slot), value: L.e(at(sel === 0 ? undefined : offset)) }],
+      body: [makeStmt.store(L.local(slot), L.e(at(sel === 0 ? undefined : offset)))],
     });
   }
   L.f.stmt({ op: 'switch', selector, cases });

@@ -4,6 +4,7 @@
 // for reads out of range and nothing for writes out of range. Each handler reads its operands by
 // DXIL's numbering (operand 0 is the opcode). An operation not listed is refused by name.
 
+import { makeStmt } from '../../ir/nodes.js';
 import type { Expr, ExprId, SampleLevel, Scalar, Stmt } from '../../ir/ir.js';
 import { numberList, objectList } from '../../binary/lists.js';
 import { Constant, type Instruction, type Type, type Value } from '../../dxil/ir.js';
@@ -835,7 +836,7 @@ function atomicOnBuffer(cmpxchg: boolean): Handler {
     const r = L.f.newLet('old');
     const accept: Stmt[] = [
       { op: 'atomic', pointer: L.access(e, ix), fn, value, ...(compare !== undefined ? { compare } : {}), result: r },
-      { op: 'store', pointer: L.local(slot), value: L.e({ op: 'let', let: r }) },
+      makeStmt.store(L.local(slot), L.e({ op: 'let', let: r })),
     ];
     L.f.stmt({ op: 'if', cond: L.bin('lt', ix, L.e({ op: 'array_length', pointer: e })), accept, reject: [] });
     return L.load(L.local(slot));

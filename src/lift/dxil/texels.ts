@@ -2,6 +2,7 @@
 // buffer of one word a texel behind a header of its size. TextureLoad, TextureStore, AtomicBinOp,
 // AtomicCompareExchange and GetDimensions of such a view go through its words.
 
+import { makeStmt } from '../../ir/nodes.js';
 import type { ExprId } from '../../ir/ir.js';
 import type { Instruction } from '../../dxil/ir.js';
 import type { DxilLifter, Val } from './lifter.js';
@@ -43,7 +44,7 @@ export function texelLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer
     cond: inRange,
     accept: [
       { op: 'atomic', pointer, fn: 'load', result: r },
-      { op: 'store', pointer: L.local(slot), value: scalar === 'u32' ? v : L.bitcast('u32', v) },
+      makeStmt.store(L.local(slot), scalar === 'u32' ? v : L.bitcast('u32', v)),
     ],
     reject: [],
   });
@@ -132,7 +133,7 @@ export function texelAtomic(
         ...(compare !== undefined ? { compare } : {}),
         result: r,
       },
-      { op: 'store', pointer: L.local(slot), value: scalar === 'u32' ? old : L.bitcast('u32', old) },
+      makeStmt.store(L.local(slot), scalar === 'u32' ? old : L.bitcast('u32', old)),
     ],
     reject: [],
   });
@@ -150,7 +151,7 @@ function wideLoad(L: DxilLifter, c: Instruction, res: DxResource, buffer: ExprId
     accept: [
       { op: 'atomic', pointer: L.access(buffer, index), fn: 'load', result: a },
       { op: 'atomic', pointer: L.access(buffer, hi), fn: 'load', result: b },
-      { op: 'store', pointer: L.local(slot), value: L.words(L.e({ op: 'let', let: a }), L.e({ op: 'let', let: b })) },
+      makeStmt.store(L.local(slot), L.words(L.e({ op: 'let', let: a }), L.e({ op: 'let', let: b }))),
     ],
     reject: [],
   });
