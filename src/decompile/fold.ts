@@ -14,7 +14,7 @@
 //
 // Both repeat until nothing changes.
 
-import { localEntry, localWith, makeFunction } from '../ir/nodes.js';
+import { letEntry, localEntry, localWith, makeFunction } from '../ir/nodes.js';
 import {
   copyWithOrigin,
   mergeOrigins,
@@ -177,7 +177,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
     return out;
   };
   const bindLet = (old: number, value: ExprId | undefined, fallback?: Resolved): number => {
-    lets.push({ name: f.lets[old]!.name });
+    lets.push(letEntry(f.lets[old]!.name));
     letTypes.push(value !== undefined ? a.types[value]! : fallback!);
     letMap.set(old, lets.length - 1);
     return lets.length - 1;
@@ -245,7 +245,7 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
           // one store a lane: a value that reads these lanes (r0 = r0.yxzw) is bound first, or the
           // later lanes' stores would read the lanes stored before them
           if (readsLocals(v, new Set(lanes))) {
-            lets.push({ name: `${f.locals[whole]!.name}_was` });
+            lets.push(letEntry(`${f.locals[whole]!.name}_was`));
             letTypes.push(a.types[v]!);
             out.push({ op: 'let', let: lets.length - 1, value: v });
             v = a.let(lets.length - 1);

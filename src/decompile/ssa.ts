@@ -18,7 +18,7 @@
 // zero literals). Loads of everything else (globals, other locals) are copied as they are, and a
 // store's value that reads memory is always bound to a let at the store, so it is evaluated there.
 
-import { localWith, makeFunction } from '../ir/nodes.js';
+import { letEntry, localWith, makeFunction } from '../ir/nodes.js';
 import {
   mergeOrigins,
   originated,
@@ -190,7 +190,7 @@ export function promoteRegisters(
   const lets: { name: string }[] = [];
   const letMap = new Map<number, number>();
   const newLet = (name: string, t: Resolved): number => {
-    lets.push({ name });
+    lets.push(letEntry(name));
     letTypes.push(t);
     return lets.length - 1;
   };

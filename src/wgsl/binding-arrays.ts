@@ -38,6 +38,7 @@ import type {
 import { withOrigin } from '../ir/ir.js';
 import {
   functionWith,
+  letEntry,
   localEntry,
   localWith,
   makeFunction,
@@ -500,7 +501,7 @@ class FunctionRewrite {
   private hoist(x: ExprId, subst: Map<number, ExprId>, s: Stmt): Stmt {
     const r = this.regions.get(x) as Region;
     const fn = this.helper(r, (b) => [{ op: 'return', value: b.region(x) }], this.types[x] as Resolved);
-    this.lets.push({ name: r.name });
+    this.lets.push(letEntry(r.name));
     const result = this.lets.length - 1;
     const args = this.args(r, subst);
     subst.set(x, this.push({ op: 'let', let: result }));
@@ -602,7 +603,7 @@ class FunctionRewrite {
   private demoteResult(mapped: Extract<Stmt, { op: 'atomic' | 'atomic64' }>, result: number | undefined): Stmt {
     const local = result !== undefined ? this.demoted.get(result) : undefined;
     if (local === undefined || result === undefined) return mapped;
-    this.lets.push({ name: this.lets[result]?.name ?? 'old' });
+    this.lets.push(letEntry(this.lets[result]?.name ?? 'old'));
     const fresh = this.lets.length - 1;
     const read = this.push({ op: 'let', let: fresh });
     return withOrigin(
@@ -807,7 +808,7 @@ class HelperBody {
   }
 
   let(name: string): number {
-    this.lets.push({ name });
+    this.lets.push(letEntry(name));
     return this.lets.length - 1;
   }
 

@@ -4,7 +4,7 @@
 // lane of r0 is refused. With each vec4<u32> local split into four u32 locals (r0_x .. r0_w), and
 // lane reads taken from the lane's local only, the analysis sees what Direct3D's program does.
 
-import { functionWith, localEntry, localWith, moduleWith, ownBlock, ownExpr } from '../ir/nodes.js';
+import { functionWith, letEntry, localEntry, localWith, moduleWith, ownBlock, ownExpr } from '../ir/nodes.js';
 import {
   blockHolds,
   HOLDS_BARRIER,
@@ -147,7 +147,7 @@ class Scalarize {
         if (p?.op === 'local' && this.lanes.has(p.local)) {
           // the value first: a let's reads come after the expression it binds
           const value = x(s.value);
-          this.lets.push({ name: 'lanes' });
+          this.lets.push(letEntry('lanes'));
           const id = this.lets.length - 1;
           const read = this.push({ op: 'let', let: id });
           const ids = this.lanes.get(p.local) as number[];

@@ -152,6 +152,7 @@ test('lifted, lowered and decompiled modules of the fixtures: one hidden class o
       classes.put(`function${f.result ? ' with a result' : ''}`, f);
       for (const a of f.args) classes.put(`argument ${Object.keys(a).join(',')}`, a);
       for (const l of f.locals) classes.put(`local ${Object.keys(l).join(',')}`, l);
+      for (const l of f.lets) classes.put('let', l);
     }
     for (const g of m.globals) classes.put(`global ${Object.keys(g).join(',')}`, g);
   }
