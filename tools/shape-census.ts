@@ -15,7 +15,8 @@
 import { parseContainer } from '../src/container/container.js';
 import { liftContainer } from '../src/lift/lift.js';
 import { lowerForWgsl } from '../src/wgsl/passes.js';
-import type { Block, Module } from '../src/ir/ir.js';
+import type { Module } from '../src/ir/ir.js';
+import { walkStmts } from '../src/decompile/ssa.js';
 import { SHARED, isContainerFile, readBytes, sharedPath, walk } from '../test/helpers/shared.js';
 
 let haveSameMap: (a: object, b: object) => boolean;
@@ -57,17 +58,6 @@ function put(kind: string, o: object): void {
   g.counts[k]!++;
 }
 
-function block(b: Block): void {
-  for (const s of b) {
-    put(`statement ${s.op}`, s);
-    if (s.op === 'if') {
-      block(s.accept);
-      block(s.reject);
-    } else if (s.op === 'loop') block(s.body);
-    else if (s.op === 'switch') for (const c of s.cases) block(c.body);
-  }
-}
-
 function census(m: Module): void {
   put('module', m);
   for (const t of m.types) put(`type ${t.kind}`, t);
@@ -79,7 +69,7 @@ function census(m: Module): void {
     for (const l of f.locals) put('local', l);
     for (const l of f.lets) put('let', l);
     for (const e of f.exprs) put(`expression ${e.op}`, e);
-    block(f.body);
+    walkStmts(f.body, (s) => put(`statement ${s.op}`, s));
   }
 }
 

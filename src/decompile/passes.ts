@@ -3,7 +3,7 @@
 // executor runs and the WGSL emitter prints; its globals, arguments and results are the lifted
 // module's, so the same bindings and inputs drive both.
 
-import { functionWith, letEntry, localEntry, moduleWith, ownGlobal } from '../ir/nodes.js';
+import { functionWith, globalWith, letEntry, localEntry, moduleWith } from '../ir/nodes.js';
 import type { Function, Module } from '../ir/ir.js';
 import type { Program } from '../ir/program.js';
 import { TypeTable } from './arena.js';
@@ -41,7 +41,7 @@ export function nameProgram(p: Program, debug?: { names: DebugNames; lifted: Mod
   const rename = new Map<number, string>();
   for (const r of p.interface.resources)
     if (r.reflectedName) rename.set(r.global, r.reflectedName.replace(/[^A-Za-z0-9_]/g, '_'));
-  const globals = p.module.globals.map((g, i) => (rename.has(i) ? ownGlobal(g, rename.get(i)!) : g));
+  const globals = p.module.globals.map((g, i) => (rename.has(i) ? globalWith(g, { name: rename.get(i)! }) : g));
   const writes = debug && registerWrites(debug.lifted);
   const functions = p.module.functions.map((f) => {
     const locals = f.locals.map((l) => localEntry(localName(l.name), l.type, l.init));

@@ -469,12 +469,20 @@ export function functionWith(
   );
 }
 
-/** The module's own copy of a global (under another name where `name` is given): its fields, the
- * optional ones where given, in one order. */
-export function ownGlobal(g: Global, name: string = g.name): Global {
-  const n = new GlobalRecord(name, g.space, g.type);
+/** The module's own copy of a global: its fields, the optional ones where given, in one order. */
+export function ownGlobal(g: Global): Global {
+  return globalWith(g, {});
+}
+
+/** `g` with the fields `change` gives replaced, made as ownGlobal makes one (`g` is left as it is). */
+export function globalWith(
+  g: Global,
+  change: { readonly name?: string; readonly type?: TypeId; readonly binding?: Global['binding'] | undefined },
+): Global {
+  const n = new GlobalRecord(change.name ?? g.name, g.space, change.type ?? g.type);
   if (g.access !== undefined) n.access = g.access;
-  if (g.binding !== undefined) n.binding = g.binding;
+  const binding = change.binding ?? g.binding;
+  if (binding !== undefined) n.binding = binding;
   if (g.init !== undefined) n.init = g.init;
   return n as unknown as Global;
 }

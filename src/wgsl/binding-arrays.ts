@@ -38,6 +38,7 @@ import type {
 import { withOrigin } from '../ir/ir.js';
 import {
   functionWith,
+  globalWith,
   letEntry,
   localEntry,
   localWith,
@@ -46,7 +47,6 @@ import {
   ownArg,
   ownBlock,
   ownExpr,
-  ownGlobal,
 } from '../ir/nodes.js';
 import { children } from '../ir/validate.js';
 import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
@@ -87,17 +87,18 @@ export function expandBindingArrays(m: Module, unboundedCount = 16): Module {
     }
     const count = t.size ?? unboundedCount;
     const first = globals.length;
-    // Each element made as every global is (ownGlobal), not by a spread: a spread followed by a key
+    // Each element made as every global is (globalWith), not by a spread: a spread followed by a key
     // its source lacks (`{ ...rest, binding }`) takes V8's slow path, about 0.7 µs an object, which
     // was an eighth of this pass on ranges of 16 to 64.
-    const { binding, access, init } = g;
-    for (let k = 0; k < count; k++) {
-      const e: { -readonly [K in keyof Global]: Global[K] } = { name: `${g.name}_${k}`, space: g.space, type: t.base };
-      if (access !== undefined) e.access = access;
-      if (init !== undefined) e.init = init;
-      if (binding) e.binding = { group: binding.group, binding: binding.binding + k };
-      globals.push(ownGlobal(e));
-    }
+    const { binding } = g;
+    for (let k = 0; k < count; k++)
+      globals.push(
+        globalWith(g, {
+          name: `${g.name}_${k}`,
+          type: t.base,
+          binding: binding && { group: binding.group, binding: binding.binding + k },
+        }),
+      );
     arrays.set(i, { first, count });
     remapGlobal[i] = first;
   });

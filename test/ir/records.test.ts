@@ -19,6 +19,7 @@ import { lowerForWgsl } from '../../src/wgsl/passes.js';
 import { decompile } from '../../src/decompile/index.js';
 import {
   functionWith,
+  globalWith,
   localWith,
   makeFunction,
   makeModule,
@@ -26,7 +27,8 @@ import {
   ownArg,
   ownGlobal,
 } from '../../src/ir/nodes.js';
-import type { Block, Function, Module } from '../../src/ir/ir.js';
+import type { Function, Module } from '../../src/ir/ir.js';
+import { walkStmts } from '../../src/decompile/ssa.js';
 import { readBytes, walk } from '../helpers/shared.js';
 
 setFlagsFromString('--allow-natives-syntax');
@@ -64,6 +66,10 @@ test('each record is the literal it replaces, with Object.prototype; the source 
     binding: { group: 0, binding: 3 },
   };
   assert.deepStrictEqual(ownGlobal(full), full);
+  const element = globalWith(full, { name: 'b_1', type: 5, binding: { group: 0, binding: 4 } });
+  assert.deepStrictEqual(element, { ...full, name: 'b_1', type: 5, binding: { group: 0, binding: 4 } });
+  assert.ok(haveSameMap(element, ownGlobal(full)), 'a changed copy shares the hidden class of an own copy');
+  assert.deepStrictEqual(globalWith(full, { binding: undefined }), full, 'no binding given keeps the old one');
   assert.deepStrictEqual(Object.keys(ownGlobal({ name: 'p', space: 'private', type: 1, init: 0 })), [
     'name',
     'space',
@@ -169,23 +175,16 @@ const OWN_STMTS = new Set(['let', 'store', 'if', 'loop', 'switch', 'barrier']);
 
 test('lifted and lowered modules of the fixtures: one hidden class for each kind of expression and statement the builder makes', () => {
   const classes = new Classes();
-  const walkBlock = (b: Block): void => {
-    for (const s of b) {
-      if (OWN_STMTS.has(s.op)) classes.put(`statement ${s.op} {${Object.keys(s).join(',')}}`, s);
-      if (s.op === 'if') {
-        walkBlock(s.accept);
-        walkBlock(s.reject);
-      } else if (s.op === 'loop') walkBlock(s.body);
-      else if (s.op === 'switch') for (const c of s.cases) walkBlock(c.body);
-    }
-  };
+
   let lowered = 0;
   lifted.modules.forEach((m, i) => {
     if (i % 2 === 1 && m !== lifted.modules[i - 1]) lowered++;
     for (const f of m.functions) {
       for (const e of f.exprs)
         if (!KEPT_EXPRS.has(e.op)) classes.put(`expression ${e.op} {${Object.keys(e).join(',')}}`, e);
-      walkBlock(f.body);
+      walkStmts(f.body, (s) => {
+        if (OWN_STMTS.has(s.op)) classes.put(`statement ${s.op} {${Object.keys(s).join(',')}}`, s);
+      });
     }
   });
   assert.ok(lowered >= 3, `${lowered} modules rebuilt by lowering`);
