@@ -147,7 +147,14 @@ function vt(scalar: Scalar, size: number): Type {
 /** Resolves every expression of `f`; throws IrTypeError at the first one that does not type. */
 export function resolveFunction(m: Module, f: Function): Resolved[] {
   // Filled in order, one record per expression (made at its size: no growing as it fills).
-  const out: Resolved[] = new Array<Resolved>(f.exprs.length);
+  return resolveFunctionInto(m, f, new Array<Resolved>(f.exprs.length));
+}
+
+/**
+ * resolveFunction, written into `out` (entry h for expression h) and returned: a list lent for the
+ * function (scratch.ts), at least as long as its expressions. Entries past them are left as they are.
+ */
+export function resolveFunctionInto(m: Module, f: Function, out: (Resolved | undefined)[]): Resolved[] {
   const letValues = new Map<number, number>();
   const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
   /** Lets bound by a call: the function called (its result type is the let's). */
@@ -261,7 +268,7 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
     }
     out[i] = resolveOne(m, f, e, i, get, value, ty, fail);
   }
-  return out;
+  return out as Resolved[];
 }
 
 const COMPARISONS: ReadonlySet<string> = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);

@@ -40,7 +40,8 @@ import {
   type Stmt,
   type Type,
 } from '../ir/ir.js';
-import { resolveFunction, type Resolved } from '../ir/typeof.js';
+import { resolveFunctionInto, type Resolved } from '../ir/typeof.js';
+import { ScratchList } from '../ir/scratch.js';
 import { Namer } from './namer.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
 import { LiftRefusal } from '../lift/refuse.js';
@@ -356,40 +357,52 @@ class Emitter {
     const args = f.args.map((a, k) => `${entry ? bindingAttr(a.binding) : ''}${argNames[k]}: ${this.type(a.type)}`);
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
     this.s += `fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`;
-    const types = resolveFunction(this.m, f);
-    const uniform = this.uniformPlan.get(index);
-    const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
     const n = f.exprs.length;
-    // one memo for every function of every module (they are printed one at a time), cleared for each
-    const isConst = constMemo(n);
-    const ctx: FnCtx = {
-      shapes,
-      scope,
-      uniform,
-      x: (h: ExprId): string => this.expr(ctx, h, false),
-      xr: (h: ExprId): string => this.expr(ctx, h, true),
-      f,
-      argNames,
-      localNames,
-      letNames,
-      types,
-      isConst,
-      // Sized up front: a first write far past an empty array's end turns it into a dictionary.
-      litPlain: new Array<string | undefined>(n),
-      litRuntime: new Array<string | undefined>(n),
-      refs: new Array<string | undefined>(n),
-    };
-    for (let k = 0; k < f.locals.length; k++) {
-      const l = f.locals[k] as (typeof f.locals)[number];
-      if (shapes?.declared(k)) continue; // declared in its for header
-      this.s += `  var ${String(localNames[k])}: ${this.type(l.type)}`;
-      if (l.init !== undefined) {
-        this.s += ' = ';
-        this.put(ctx, l.init, false);
+    // The lists by expression are lent for this function and given back at its end (scratch.ts).
+    // Each is at least n long: a first write far past an empty array's end turns it into a dictionary.
+    const typeList = TYPES.take(n);
+    const litPlain = LIT_PLAIN.take(n);
+    const litRuntime = LIT_RUNTIME.take(n);
+    const refs = REFS.take(n);
+    try {
+      const types = resolveFunctionInto(this.m, f, typeList);
+      const uniform = this.uniformPlan.get(index);
+      const shapes = this.shapesOf?.(this.m, f, types, (s) => uniform?.has(s) ?? false);
+      // one memo for every function of every module (they are printed one at a time), cleared for each
+      const isConst = constMemo(n);
+      const ctx: FnCtx = {
+        shapes,
+        scope,
+        uniform,
+        x: (h: ExprId): string => this.expr(ctx, h, false),
+        xr: (h: ExprId): string => this.expr(ctx, h, true),
+        f,
+        argNames,
+        localNames,
+        letNames,
+        types,
+        isConst,
+        litPlain,
+        litRuntime,
+        refs,
+      };
+      for (let k = 0; k < f.locals.length; k++) {
+        const l = f.locals[k] as (typeof f.locals)[number];
+        if (shapes?.declared(k)) continue; // declared in its for header
+        this.s += `  var ${String(localNames[k])}: ${this.type(l.type)}`;
+        if (l.init !== undefined) {
+          this.s += ' = ';
+          this.put(ctx, l.init, false);
+        }
+        this.s += ';\n';
       }
-      this.s += ';\n';
+      this.block(ctx, f.body, '  ');
+    } finally {
+      TYPES.give(typeList, n);
+      LIT_PLAIN.give(litPlain, n);
+      LIT_RUNTIME.give(litRuntime, n);
+      REFS.give(refs, n);
     }
-    this.block(ctx, f.body, '  ');
     this.s += '}';
     if (this.segments) {
       this.fnSegments.push({ text: this.s, segments: this.segments });
@@ -1194,6 +1207,13 @@ function isConstExpr(f: Function, memo: Uint8Array, h: ExprId, depth = 0): boole
   memo[h] = c ? 2 : 1;
   return c;
 }
+
+/** The lists by expression of the function being printed (FnCtx.types, litPlain, litRuntime and
+ * refs), lent by fn for each function and given back cleared (scratch.ts). */
+const TYPES = new ScratchList<Resolved>();
+const LIT_PLAIN = new ScratchList<string>();
+const LIT_RUNTIME = new ScratchList<string>();
+const REFS = new ScratchList<string>();
 
 /** The constant-expression memo of the function being printed (FnCtx.isConst), cleared: one buffer
  * for every function of every module while it is small (a typed array is costly to make, and small
