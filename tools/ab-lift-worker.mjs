@@ -2,18 +2,19 @@
 // under tsx the tree in the checkout is loaded through tsx's hooks and the other tree is not, and
 // that alone made identical code measure 10 to 13% apart (an A/A run, 2026-12-05).
 //
-//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT FOLDER...
+//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT MIN FOLDER...
 //
 // ORDER: `base-first` or `new-first`, which tree is imported first (the one imported second measured
 // about 4% faster in A/A runs either way; ab-lift.ts runs both orders and takes their geometric
-// mean). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). Prints one JSON object: programs compared, those that differ, and each round's rate per
-// CPU-second of each tree.
+// mean). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). MIN: only
+// programs of at least this many instructions are compared and timed (0 for all). Prints one JSON
+// object: programs compared, those that differ, and each round's rate per CPU-second of each tree.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [baseRoot, newRoot, order, roundsArg, everyArg, ext, ...folders] = process.argv.slice(2);
+const [baseRoot, newRoot, order, roundsArg, everyArg, ext, minArg, ...folders] = process.argv.slice(2);
 
 async function load(root) {
   const url = (p) => pathToFileURL(resolve(root, 'dist/src', p)).href;
@@ -52,7 +53,9 @@ for (const path of files) {
   const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   let a;
   try {
-    a = base.emit(base.lift(base.parse(bytes)));
+    const program = base.lift(base.parse(bytes));
+    if (program.provenance.instructions < Number(minArg)) continue; // smaller than asked for
+    a = base.emit(program);
   } catch {
     continue; // refused by the base: not timed
   }

@@ -6,7 +6,7 @@
 //
 //   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil]
+//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N]
 //
 // It runs tools/ab-lift-worker.mjs twice under plain node, once importing the base first and once the
 // new tree first: in one process the tree imported second measured about 4% faster in A/A runs (the
@@ -15,7 +15,8 @@
 // every corpus program (../shared/corpus/dxbc and dxbc-sm51; with --dxil the DXIL lifter's: the .dxil
 // files of ../shared/corpus/dxil and corpus/pairs) gives byte-identical WGSL under both
 // trees (where any differs it lists them and exits 1 without timing), then times `rounds` rounds
-// (default 6) over every `every`-th program that lifts (default 3), the two trees interleaved in
+// (default 6) over every `every`-th program that lifts (default 3; with --min-instructions, of those
+// programs only the ones of at least N instructions), the two trees interleaved in
 // slices of 32 within a round. Printed: each order's rates and its median ratio of the rounds
 // (new / base), and their geometric mean, in which an order bias cancels.
 
@@ -34,9 +35,13 @@ interface Result {
 
 const argv = process.argv.slice(2);
 const dxil = argv.includes('--dxil');
-const [baseRoot, roundsArg, everyArg] = argv.filter((a) => a !== '--dxil');
-if (baseRoot === undefined) {
-  console.error('usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil]');
+const minAt = argv.indexOf('--min-instructions');
+const minArg = minAt >= 0 ? argv[minAt + 1] : '0';
+const [baseRoot, roundsArg, everyArg] = argv.filter(
+  (a, i) => a !== '--dxil' && (minAt < 0 || (i !== minAt && i !== minAt + 1)),
+);
+if (baseRoot === undefined || !/^\d+$/.test(minArg ?? '')) {
+  console.error('usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N]');
   process.exit(2);
 }
 const count = (arg: string | undefined, fallback: number, what: string): number => {
@@ -65,7 +70,17 @@ const ratios: number[] = [];
 for (const order of ['base-first', 'new-first']) {
   const r = spawnSync(
     process.execPath,
-    [worker, resolve(baseRoot), here, order, String(rounds), String(every), dxil ? '.dxil' : '.dxbc', ...folders],
+    [
+      worker,
+      resolve(baseRoot),
+      here,
+      order,
+      String(rounds),
+      String(every),
+      dxil ? '.dxil' : '.dxbc',
+      minArg!,
+      ...folders,
+    ],
     { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   if (r.status !== 0) {

@@ -1,0 +1,49 @@
+// What a list costs the first time it is written, against a list written before (issue 17,
+// docs/benchmarks.md, the ninth session): the measurement behind src/ir/scratch.ts. V8 keeps a list
+// of over 16K entries (128 KiB of elements) in its large-object space, on pages mapped for it alone;
+// the first write to each page is a page fault, and on a virtual machine a fault can cost more than
+// filling the page. Run with `node --import tsx tools/fresh-lists.ts [rounds]`; it prints, for lists
+// of several sizes, the time per entry to make and fill a new list and to clear and fill a kept one,
+// and the minor page faults the process took in each (process.resourceUsage).
+
+const rounds = Number(process.argv[2] ?? 200);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  console.error('usage: node --import tsx tools/fresh-lists.ts [rounds]');
+  process.exit(2);
+}
+
+const value = { entry: 1 };
+
+function fillNew(n: number): unknown[] {
+  const a = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) a[i] = value;
+  return a;
+}
+
+function fillKept(a: unknown[], n: number): unknown[] {
+  a.fill(undefined, 0, n);
+  for (let i = 0; i < n; i++) a[i] = value;
+  return a;
+}
+
+/** ns an entry and minor page faults a round of `f` over `rounds` rounds (after one warm-up round). */
+function time(n: number, f: () => unknown[]): { ns: number; faults: number } {
+  let keep = f();
+  const faults0 = process.resourceUsage().minorPageFault;
+  const t0 = performance.now();
+  for (let r = 0; r < rounds; r++) keep = f();
+  const ms = performance.now() - t0;
+  const faults = process.resourceUsage().minorPageFault - faults0;
+  if (keep.length < n) throw new Error('unreachable');
+  return { ns: (ms * 1e6) / rounds / n, faults: faults / rounds };
+}
+
+console.log(`fresh-lists: ${rounds} rounds a size; a new list made and filled, against a kept list cleared and filled`);
+for (const n of [4_000, 15_000, 17_000, 61_000, 250_000]) {
+  const kept = new Array<unknown>(n);
+  const fresh = time(n, () => fillNew(n));
+  const reused = time(n, () => fillKept(kept, n));
+  console.log(
+    `  ${String(n).padStart(7)} entries (${((n * 8) / 1024).toFixed(0)} KiB of elements): new ${fresh.ns.toFixed(1)} ns an entry (${fresh.faults.toFixed(0)} page faults a list), kept ${reused.ns.toFixed(1)} ns an entry (${reused.faults.toFixed(0)})`,
+  );
+}
