@@ -155,6 +155,8 @@ export const makeExpr = {
   member: (base: ExprId, index: number): Expr => new Member(base, index) as unknown as Expr,
   swizzle: (vector: ExprId, pattern: readonly number[]): Expr => new Swizzle(vector, pattern) as unknown as Expr,
   let: (id: LetId): Expr => new LetRead(id) as unknown as Expr,
+  local: (local: number): Expr => new LocalRead(local) as unknown as Expr,
+  compose: (type: TypeId, parts: readonly ExprId[]): Expr => new Compose(type, parts) as unknown as Expr,
 };
 
 /**
@@ -233,6 +235,84 @@ export function ownExpr(e: Expr): Expr {
   return n as unknown as Expr;
 }
 
+/**
+ * Expression e with each operand handle mapped by `r` (in the order of its fields), made by its
+ * kind's constructor as ownExpr makes it: one allocation, where a spread and then ownExpr made two
+ * and the spread took V8's clone path. The kinds with optional fields (sample, image_load,
+ * image_query) give undefined: the caller maps those itself.
+ */
+export function copyExpr(e: Expr, r: (h: ExprId) => ExprId): Expr | undefined {
+  let n: Fields;
+  switch (e.op) {
+    case 'literal':
+      n = new Literal(e.scalar, e.bits);
+      break;
+    case 'zero':
+      n = new Zero(e.type);
+      break;
+    case 'constant':
+      n = new ConstantRead(e.constant);
+      break;
+    case 'compose':
+      n = new Compose(e.type, e.parts.map(r));
+      break;
+    case 'splat':
+      n = new Splat(e.size, r(e.value));
+      break;
+    case 'swizzle':
+      n = new Swizzle(r(e.vector), e.pattern);
+      break;
+    case 'arg':
+      n = new Arg(e.index);
+      break;
+    case 'global':
+      n = new GlobalRead(e.global);
+      break;
+    case 'local':
+      n = new LocalRead(e.local);
+      break;
+    case 'let':
+      n = new LetRead(e.let);
+      break;
+    case 'access':
+      n = new Access(r(e.base), r(e.index));
+      break;
+    case 'member':
+      n = new Member(r(e.base), e.index);
+      break;
+    case 'load':
+      n = new Load(r(e.pointer));
+      break;
+    case 'unary':
+      n = new Unary(e.fn, r(e.arg));
+      break;
+    case 'binary':
+      n = new Binary(e.fn, r(e.left), r(e.right));
+      break;
+    case 'select':
+      n = new Select(r(e.cond), r(e.accept), r(e.reject));
+      break;
+    case 'math':
+      n = new MathCall(e.fn, e.args.map(r));
+      break;
+    case 'bitcast':
+      n = new Bitcast(e.to, r(e.value));
+      break;
+    case 'convert':
+      n = new Convert(e.to, r(e.value));
+      break;
+    case 'derivative':
+      n = new Derivative(e.axis, e.control, r(e.value));
+      break;
+    case 'array_length':
+      n = new ArrayLength(r(e.pointer));
+      break;
+    default:
+      return undefined;
+  }
+  return n as unknown as Expr;
+}
+
 const LetStmt = plain(function (this: Fields, id: unknown, value: unknown) {
   this.op = 'let';
   this.let = id;
@@ -272,10 +352,15 @@ const Barrier = plain(function (
   this.execution = execution;
 });
 
-/** New statements of the kinds the lifters make most, for FunctionBuilder's direct makers. */
+/** New statements of the kinds the lifters make most, for FunctionBuilder's direct makers, and the
+ * structured ones for passes that copy a function's blocks (each as ownBlock would make it again). */
 export const makeStmt = {
   let: (id: LetId, value: ExprId): Stmt => new LetStmt(id, value) as unknown as Stmt,
   store: (pointer: ExprId, value: ExprId): Stmt => new Store(pointer, value) as unknown as Stmt,
+  if: (cond: ExprId, accept: Block, reject: Block): Stmt => new If(cond, accept, reject) as unknown as Stmt,
+  loop: (body: Block): Stmt => new Loop(body) as unknown as Stmt,
+  switch: (selector: ExprId, cases: Extract<Stmt, { op: 'switch' }>['cases']): Stmt =>
+    new Switch(selector, cases) as unknown as Stmt,
 };
 
 /**

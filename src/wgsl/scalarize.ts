@@ -4,11 +4,23 @@
 // lane of r0 is refused. With each vec4<u32> local split into four u32 locals (r0_x .. r0_w), and
 // lane reads taken from the lane's local only, the analysis sees what Direct3D's program does.
 
-import { functionWith, letEntry, localEntry, localWith, moduleWith, ownBlock, ownExpr } from '../ir/nodes.js';
+import { objectList } from '../binary/lists.js';
+import {
+  copyExpr,
+  functionWith,
+  letEntry,
+  localEntry,
+  localWith,
+  makeExpr,
+  makeStmt,
+  moduleWith,
+  ownExpr,
+  ownStmt,
+} from '../ir/nodes.js';
 import {
   blockHolds,
   HOLDS_BARRIER,
-  withOrigin,
+  originated,
   type Block,
   type Expr,
   type ExprId,
@@ -59,14 +71,15 @@ class Scalarize {
     this.lets = [...f.lets];
   }
 
+  /** Adds an expression made by the builder's constructors (nodes.ts: makeExpr, copyExpr, ownExpr). */
   private push(e: Expr): ExprId {
-    this.exprs.push(ownExpr(e));
+    this.exprs.push(e);
     return this.exprs.length - 1;
   }
 
   private laneLoad(local: number, k: number): ExprId {
     const l = (this.lanes.get(local) as number[])[k] as number;
-    return this.push({ op: 'load', pointer: this.push({ op: 'local', local: l }) });
+    return this.push(makeExpr.load(this.push(makeExpr.local(l))));
   }
 
   /** The scalarized local a `load` reads, if it reads one whole. */
@@ -89,7 +102,7 @@ class Scalarize {
       this.lanes.set(i, ids);
     });
     const locals = this.locals.map((l) => (l.init !== undefined ? localWith(l, this.x(l.init)) : l));
-    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body: ownBlock(this.block(f.body)) });
+    return functionWith(f, { exprs: this.exprs, locals, lets: this.lets, body: this.block(f.body) });
   }
 
   /**
@@ -113,13 +126,13 @@ class Scalarize {
     if (e.op === 'member') {
       const b = this.f.exprs[e.base];
       if (b?.op === 'local' && this.lanes.has(b.local))
-        return this.push({ op: 'local', local: (this.lanes.get(b.local) as number[])[e.index] as number });
+        return this.push(makeExpr.local((this.lanes.get(b.local) as number[])[e.index] as number));
     }
     if (e.op === 'load') {
       const p = this.f.exprs[e.pointer];
       if (p?.op === 'local' && this.lanes.has(p.local)) {
         const parts = [0, 1, 2, 3].map((k) => this.laneLoad(p.local, k));
-        return this.push({ op: 'compose', type: this.vec4, parts });
+        return this.push(makeExpr.compose(this.vec4, parts));
       }
     }
     if (e.op === 'swizzle') {
@@ -127,19 +140,21 @@ class Scalarize {
       if (local !== undefined) {
         const parts = e.pattern.map((k) => this.laneLoad(local, k));
         if (parts.length === 1) return parts[0] as ExprId;
-        return this.push({ op: 'compose', type: this.vecType(parts.length), parts });
+        return this.push(makeExpr.compose(this.vecType(parts.length), parts));
       }
     }
-    return this.push(mapChildren(e, r));
+    return this.push(copyExpr(e, r) ?? ownExpr(mapChildren(e, r)));
   }
 
+  /** Block b's copy, made of the builder's statements (as ownBlock makes them) as it is copied. */
   private block(b: Block): Stmt[] {
-    const out: Stmt[] = [];
-    for (const s of b) out.push(...this.stmt(s));
+    const out: Stmt[] = objectList();
+    for (const s of b) this.stmt(s, out);
     return out;
   }
 
-  private stmt(s: Stmt): Stmt[] {
+  /** Appends the copy of statement s (a store to a split register: a let and a store per lane). */
+  private stmt(s: Stmt, out: Stmt[]): void {
     const x = this.x;
     switch (s.op) {
       case 'store': {
@@ -149,80 +164,89 @@ class Scalarize {
           const value = x(s.value);
           this.lets.push(letEntry('lanes'));
           const id = this.lets.length - 1;
-          const read = this.push({ op: 'let', let: id });
+          const read = this.push(makeExpr.let(id));
+          out.push(originated(makeStmt.let(id, value), s.origin));
           const ids = this.lanes.get(p.local) as number[];
-          return [
-            withOrigin({ op: 'let', let: id, value }, s),
-            ...ids.map((l, k): Stmt =>
-              withOrigin(
-                {
-                  op: 'store',
-                  pointer: this.push({ op: 'local', local: l }),
-                  value: this.push({ op: 'swizzle', vector: read, pattern: [k] }),
-                },
-                s,
-              ),
-            ),
-          ];
+          ids.forEach((l, k) => {
+            const pointer = this.push(makeExpr.local(l));
+            const lane = this.push(makeExpr.swizzle(read, [k]));
+            out.push(originated(makeStmt.store(pointer, lane), s.origin));
+          });
+          return;
         }
-        return [{ ...s, pointer: x(s.pointer), value: x(s.value) }];
+        const pointer = x(s.pointer);
+        out.push(originated(makeStmt.store(pointer, x(s.value)), s.origin));
+        return;
       }
       case 'let':
-        return [{ ...s, value: x(s.value) }];
-      case 'if':
-        return [{ ...s, cond: x(s.cond), accept: this.block(s.accept), reject: this.block(s.reject) }];
+        out.push(originated(makeStmt.let(s.let, x(s.value)), s.origin));
+        return;
+      case 'if': {
+        const cond = x(s.cond);
+        const accept = this.block(s.accept);
+        out.push(originated(makeStmt.if(cond, accept, this.block(s.reject)), s.origin));
+        return;
+      }
       case 'loop':
-        return [{ ...s, body: this.block(s.body) }];
-      case 'switch':
-        return [{ ...s, selector: x(s.selector), cases: s.cases.map((c) => ({ ...c, body: this.block(c.body) })) }];
+        out.push(originated(makeStmt.loop(this.block(s.body)), s.origin));
+        return;
+      case 'switch': {
+        const selector = x(s.selector);
+        const cases = s.cases.map((c) => ({ values: c.values, isDefault: c.isDefault, body: this.block(c.body) }));
+        out.push(originated(makeStmt.switch(selector, cases), s.origin));
+        return;
+      }
+      default:
+        out.push(ownStmt(this.other(s)));
+    }
+  }
+
+  /** The copy of a statement of the other kinds (their optional fields kept as they are). */
+  private other(s: Stmt): Stmt {
+    const x = this.x;
+    switch (s.op) {
       case 'return':
-        return [s.value === undefined ? s : { ...s, value: x(s.value) }];
+        return s.value === undefined ? s : { ...s, value: x(s.value) };
       case 'atomic':
-        return [
-          {
-            ...s,
-            pointer: x(s.pointer),
-            ...(s.value !== undefined ? { value: x(s.value) } : {}),
-            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
-          },
-        ];
+        return {
+          ...s,
+          pointer: x(s.pointer),
+          ...(s.value !== undefined ? { value: x(s.value) } : {}),
+          ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
+        };
       case 'atomic64':
-        return [
-          {
-            ...s,
-            low: x(s.low),
-            high: x(s.high),
-            value: x(s.value),
-            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
-          },
-        ];
+        return {
+          ...s,
+          low: x(s.low),
+          high: x(s.high),
+          value: x(s.value),
+          ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
+        };
       case 'image_store':
-        return [
-          {
-            ...s,
-            image: x(s.image),
-            coord: x(s.coord),
-            value: x(s.value),
-            ...(s.arrayIndex !== undefined ? { arrayIndex: x(s.arrayIndex) } : {}),
-          },
-        ];
+        return {
+          ...s,
+          image: x(s.image),
+          coord: x(s.coord),
+          value: x(s.value),
+          ...(s.arrayIndex !== undefined ? { arrayIndex: x(s.arrayIndex) } : {}),
+        };
       case 'call':
-        return [{ ...s, args: s.args.map(x) }];
+        return { ...s, args: s.args.map(x) };
       case 'subgroup':
-        return [
-          {
-            ...s,
-            ...(s.argument !== undefined ? { argument: x(s.argument) } : {}),
-            ...(s.index !== undefined ? { index: x(s.index) } : {}),
-          },
-        ];
+        return {
+          ...s,
+          ...(s.argument !== undefined ? { argument: x(s.argument) } : {}),
+          ...(s.index !== undefined ? { index: x(s.index) } : {}),
+        };
       case 'break':
       case 'continue':
       case 'kill':
       case 'barrier':
       case 'emit':
       case 'cut':
-        return [s];
+        return s;
+      default:
+        return s; // the kinds stmt() copies itself
     }
   }
 }

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FunctionBuilder, ModuleBuilder } from '../../src/ir/builder.js';
-import { ownExpr, ownStmt, letEntry, localEntry } from '../../src/ir/nodes.js';
+import { copyExpr, ownExpr, ownStmt, letEntry, localEntry } from '../../src/ir/nodes.js';
+import { mapChildren } from '../../src/wgsl/binding-arrays.js';
 import type { Expr, Stmt } from '../../src/ir/ir.js';
 
 // One sample of every kind: the mapped types make tsc refuse the file when ir.ts gains a kind
@@ -74,6 +75,23 @@ test('every expression kind is copied exactly, or kept as made when its shape ha
   for (const e of Object.values(exprs) as Expr[]) {
     if (keptExprs.has(e.op)) assert.equal(ownExpr(e), e, `${e.op}: kept`);
     else assertCopy(ownExpr(e), e);
+  }
+});
+
+test("copyExpr maps each operand in mapChildren's order and makes the node ownExpr makes, in one step", () => {
+  for (const e of Object.values(exprs) as Expr[]) {
+    const seen: number[] = [];
+    const copy = copyExpr(e, (h) => (seen.push(h), h + 10));
+    if (keptExprs.has(e.op)) {
+      assert.equal(copy, undefined, `${e.op}: left to the caller`);
+      assert.deepEqual(seen, [], `${e.op}: nothing mapped`);
+      continue;
+    }
+    const order: number[] = [];
+    const mapped = mapChildren(e, (h) => (order.push(h), h + 10));
+    assert.ok(copy !== undefined, `${e.op}: copied`);
+    assert.deepEqual(seen, order, `${e.op}: operands mapped in the same order`);
+    assertCopy(copy, ownExpr(mapped));
   }
 });
 
