@@ -55,14 +55,37 @@ export class ModuleBuilder {
   readonly entryPoints: EntryPoint[] = objectList();
   private readonly typeKeys = new Map<string, TypeId>();
 
+  /** Struct types by name: their ids (one, in practice). */
+  private readonly structsByName = new Map<string, TypeId[]>();
+
   type(t: Type): TypeId {
     // Structs are nominal (their name is part of the key); everything else is structural.
+    if (t.kind === 'struct') return this.struct(t);
     const key = typeKey(t);
     const known = this.typeKeys.get(key);
     if (known !== undefined) return known;
     const id = this.types.length;
     this.types.push(t);
     this.typeKeys.set(key, id);
+    return id;
+  }
+
+  /**
+   * A struct type's id: the one of an equal struct made before (as a key of the whole struct's JSON
+   * would find it), else a new one. Found by name first: a lifter names every struct it makes apart
+   * (input, output, constant buffer), and the JSON of a struct of many members was half of building
+   * a small program's outputs. Only structs of the same name are compared whole.
+   */
+  private struct(t: Extract<Type, { kind: 'struct' }>): TypeId {
+    const ids = this.structsByName.get(t.name);
+    if (ids !== undefined) {
+      const text = JSON.stringify(t);
+      for (const id of ids) if (JSON.stringify(this.types[id]) === text) return id;
+    }
+    const id = this.types.length;
+    this.types.push(t);
+    if (ids === undefined) this.structsByName.set(t.name, [id]);
+    else ids.push(id);
     return id;
   }
 

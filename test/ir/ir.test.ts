@@ -242,3 +242,31 @@ test('blockHolds finds barriers, subgroup operations and emits at any depth, and
   assert.equal(blockHolds(sw, HOLDS_BARRIER), false);
   assert.equal(blockHolds([], HOLDS_BARRIER | HOLDS_SUBGROUP | HOLDS_EMIT), false);
 });
+
+test('the module builder interns a struct type whole: an equal struct shares its id, a struct differing in name, a member or a binding does not', () => {
+  const m = new ModuleBuilder();
+  const f32 = m.scalar('f32');
+  const v4 = m.vec('f32', 4);
+  const members = [
+    { name: 'pos', type: v4, binding: { kind: 'builtin' as const, builtin: 'position' as const } },
+    { name: 'uv', type: f32, binding: { kind: 'location' as const, location: 0 } },
+  ];
+  const out = m.type({ kind: 'struct', name: 'Output', members });
+  // a new object with the same fields (as a lifter building its outputs again would make)
+  assert.equal(m.type({ kind: 'struct', name: 'Output', members: members.map((x) => ({ ...x })) }), out);
+  const other = [
+    m.type({ kind: 'struct', name: 'Input', members }),
+    m.type({ kind: 'struct', name: 'Output', members: members.slice(0, 1) }),
+    m.type({ kind: 'struct', name: 'Output', members: [members[0]!, { ...members[1]!, type: v4 }] }),
+    m.type({
+      kind: 'struct',
+      name: 'Output',
+      members: [members[0]!, { ...members[1]!, binding: { kind: 'location', location: 1 } }],
+    }),
+  ];
+  assert.equal(new Set([out, ...other]).size, 5, `ids ${[out, ...other].join(', ')}`);
+  // each of those is found again, the second struct named Output among several
+  assert.equal(m.type({ kind: 'struct', name: 'Output', members: members.slice(0, 1) }), other[1]);
+  assert.equal(m.type({ kind: 'struct', name: 'Input', members }), other[0]);
+  assert.equal(m.finish().types.filter((t) => t.kind === 'struct').length, 5);
+});
