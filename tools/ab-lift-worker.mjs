@@ -2,26 +2,29 @@
 // under tsx the tree in the checkout is loaded through tsx's hooks and the other tree is not, and
 // that alone made identical code measure 10 to 13% apart (an A/A run, 2026-12-05).
 //
-//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT MIN FOLDER...
+//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT MIN ONLY FOLDER...
 //
 // ORDER: `base-first` or `new-first`, which tree is imported first (the one imported second measured
 // about 4% faster in A/A runs either way; ab-lift.ts runs both orders and takes their geometric
 // mean). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). MIN: only
-// programs of at least this many instructions are compared and timed (0 for all). Prints one JSON
+// programs of at least this many instructions are compared and timed (0 for all). ONLY: `all`, or
+// `barriers` for the programs with a group barrier (a function the WGSL passes split into lanes). Prints one JSON
 // object: programs compared, those that differ, and each round's rate per CPU-second of each tree.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [baseRoot, newRoot, order, roundsArg, everyArg, ext, minArg, ...folders] = process.argv.slice(2);
+const [baseRoot, newRoot, order, roundsArg, everyArg, ext, minArg, only, ...folders] = process.argv.slice(2);
 
 async function load(root) {
   const url = (p) => pathToFileURL(resolve(root, 'dist/src', p)).href;
   const container = await import(url('container/container.js'));
   const lift = await import(url('lift/lift.js'));
   const wgsl = await import(url('wgsl/index.js'));
-  return { parse: container.parseContainer, lift: lift.liftContainer, emit: wgsl.emitWgsl };
+  const ir = await import(url('ir/ir.js'));
+  const barrier = (program) => program.module.functions.some((f) => ir.blockHolds(f.body, ir.HOLDS_BARRIER));
+  return { parse: container.parseContainer, lift: lift.liftContainer, emit: wgsl.emitWgsl, barrier };
 }
 
 let base;
@@ -55,6 +58,7 @@ for (const path of files) {
   try {
     const program = base.lift(base.parse(bytes));
     if (program.provenance.instructions < Number(minArg)) continue; // smaller than asked for
+    if (only === 'barriers' && !base.barrier(program)) continue; // no group barrier
     a = base.emit(program);
   } catch {
     continue; // refused by the base: not timed

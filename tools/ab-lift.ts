@@ -6,7 +6,7 @@
 //
 //   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N]
+//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N] [--barriers]
 //
 // It runs tools/ab-lift-worker.mjs twice under plain node, once importing the base first and once the
 // new tree first: in one process the tree imported second measured about 4% faster in A/A runs (the
@@ -16,7 +16,8 @@
 // files of ../shared/corpus/dxil and corpus/pairs) gives byte-identical WGSL under both
 // trees (where any differs it lists them and exits 1 without timing), then times `rounds` rounds
 // (default 6) over every `every`-th program that lifts (default 3; with --min-instructions, of those
-// programs only the ones of at least N instructions), the two trees interleaved in
+// programs only the ones of at least N instructions; with --barriers, only those with a group barrier,
+// whose functions the WGSL passes split into lanes), the two trees interleaved in
 // slices of 32 within a round. Printed: each order's rates and its median ratio of the rounds
 // (new / base), and their geometric mean, in which an order bias cancels.
 
@@ -35,13 +36,16 @@ interface Result {
 
 const argv = process.argv.slice(2);
 const dxil = argv.includes('--dxil');
+const barriers = argv.includes('--barriers');
 const minAt = argv.indexOf('--min-instructions');
 const minArg = minAt >= 0 ? argv[minAt + 1] : '0';
 const [baseRoot, roundsArg, everyArg] = argv.filter(
-  (a, i) => a !== '--dxil' && (minAt < 0 || (i !== minAt && i !== minAt + 1)),
+  (a, i) => a !== '--dxil' && a !== '--barriers' && (minAt < 0 || (i !== minAt && i !== minAt + 1)),
 );
 if (baseRoot === undefined || !/^\d+$/.test(minArg ?? '')) {
-  console.error('usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N]');
+  console.error(
+    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--barriers]',
+  );
   process.exit(2);
 }
 const count = (arg: string | undefined, fallback: number, what: string): number => {
@@ -79,6 +83,7 @@ for (const order of ['base-first', 'new-first']) {
       String(every),
       dxil ? '.dxil' : '.dxbc',
       minArg!,
+      barriers ? 'barriers' : 'all',
       ...folders,
     ],
     { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },

@@ -3,7 +3,8 @@
 // of over 16K entries (128 KiB of elements) in its large-object space, on pages mapped for it alone;
 // the first write to each page is a page fault, and on a virtual machine a fault can cost more than
 // filling the page. Run with `node --import tsx tools/fresh-lists.ts [rounds]`; it prints, for lists
-// of several sizes, the time per entry to make and fill a new list and to clear and fill a kept one,
+// of several sizes, the time per entry to make and fill a new list, to clear and fill a kept one and
+// to grow a new list by push (as an arena does: each growth past 16K entries is a new large object),
 // and the minor page faults the process took in each (process.resourceUsage).
 
 const rounds = Number(process.argv[2] ?? 200);
@@ -26,6 +27,12 @@ function fillKept(a: unknown[], n: number): unknown[] {
   return a;
 }
 
+function fillPushed(n: number): unknown[] {
+  const a: unknown[] = [];
+  for (let i = 0; i < n; i++) a.push(value);
+  return a;
+}
+
 /** ns an entry and minor page faults a round of `f` over `rounds` rounds (after one warm-up round). */
 function time(n: number, f: () => unknown[]): { ns: number; faults: number } {
   let keep = f();
@@ -39,12 +46,15 @@ function time(n: number, f: () => unknown[]): { ns: number; faults: number } {
   return { ns: (ms * 1e6) / rounds / n, faults: faults / rounds };
 }
 
-console.log(`fresh-lists: ${rounds} rounds a size; a new list made and filled, against a kept list cleared and filled`);
+console.log(
+  `fresh-lists: ${rounds} rounds a size; a new list made at its size and filled, a kept list cleared and filled, a new list grown by push`,
+);
 for (const n of [4_000, 15_000, 17_000, 61_000, 250_000]) {
   const kept = new Array<unknown>(n);
   const fresh = time(n, () => fillNew(n));
   const reused = time(n, () => fillKept(kept, n));
+  const pushed = time(n, () => fillPushed(n));
   console.log(
-    `  ${String(n).padStart(7)} entries (${((n * 8) / 1024).toFixed(0)} KiB of elements): new ${fresh.ns.toFixed(1)} ns an entry (${fresh.faults.toFixed(0)} page faults a list), kept ${reused.ns.toFixed(1)} ns an entry (${reused.faults.toFixed(0)})`,
+    `  ${String(n).padStart(7)} entries (${((n * 8) / 1024).toFixed(0)} KiB of elements): new ${fresh.ns.toFixed(1)} ns an entry (${fresh.faults.toFixed(0)} page faults a list), kept ${reused.ns.toFixed(1)} ns an entry (${reused.faults.toFixed(0)}), pushed ${pushed.ns.toFixed(1)} ns an entry (${pushed.faults.toFixed(0)})`,
   );
 }
