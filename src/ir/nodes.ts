@@ -164,75 +164,7 @@ export const makeExpr = {
  * same order, made by its kind's constructor; a kind with optional fields is returned as it is.
  */
 export function ownExpr(e: Expr): Expr {
-  let n: Fields;
-  switch (e.op) {
-    case 'literal':
-      n = new Literal(e.scalar, e.bits);
-      break;
-    case 'zero':
-      n = new Zero(e.type);
-      break;
-    case 'constant':
-      n = new ConstantRead(e.constant);
-      break;
-    case 'compose':
-      n = new Compose(e.type, e.parts);
-      break;
-    case 'splat':
-      n = new Splat(e.size, e.value);
-      break;
-    case 'swizzle':
-      n = new Swizzle(e.vector, e.pattern);
-      break;
-    case 'arg':
-      n = new Arg(e.index);
-      break;
-    case 'global':
-      n = new GlobalRead(e.global);
-      break;
-    case 'local':
-      n = new LocalRead(e.local);
-      break;
-    case 'let':
-      n = new LetRead(e.let);
-      break;
-    case 'access':
-      n = new Access(e.base, e.index);
-      break;
-    case 'member':
-      n = new Member(e.base, e.index);
-      break;
-    case 'load':
-      n = new Load(e.pointer);
-      break;
-    case 'unary':
-      n = new Unary(e.fn, e.arg);
-      break;
-    case 'binary':
-      n = new Binary(e.fn, e.left, e.right);
-      break;
-    case 'select':
-      n = new Select(e.cond, e.accept, e.reject);
-      break;
-    case 'math':
-      n = new MathCall(e.fn, e.args);
-      break;
-    case 'bitcast':
-      n = new Bitcast(e.to, e.value);
-      break;
-    case 'convert':
-      n = new Convert(e.to, e.value);
-      break;
-    case 'derivative':
-      n = new Derivative(e.axis, e.control, e.value);
-      break;
-    case 'array_length':
-      n = new ArrayLength(e.pointer);
-      break;
-    default:
-      return e;
-  }
-  return n as unknown as Expr;
+  return made(e, undefined) ?? e;
 }
 
 /**
@@ -242,6 +174,12 @@ export function ownExpr(e: Expr): Expr {
  * image_query) give undefined: the caller maps those itself.
  */
 export function copyExpr(e: Expr, r: (h: ExprId) => ExprId): Expr | undefined {
+  return made(e, r);
+}
+
+/** e made again by its kind's constructor, each operand mapped by `r` when given (ownExpr, copyExpr);
+ * undefined for the kinds kept as made. */
+function made(e: Expr, r: ((h: ExprId) => ExprId) | undefined): Expr | undefined {
   let n: Fields;
   switch (e.op) {
     case 'literal':
@@ -254,13 +192,13 @@ export function copyExpr(e: Expr, r: (h: ExprId) => ExprId): Expr | undefined {
       n = new ConstantRead(e.constant);
       break;
     case 'compose':
-      n = new Compose(e.type, e.parts.map(r));
+      n = new Compose(e.type, r ? e.parts.map(r) : e.parts);
       break;
     case 'splat':
-      n = new Splat(e.size, r(e.value));
+      n = new Splat(e.size, r ? r(e.value) : e.value);
       break;
     case 'swizzle':
-      n = new Swizzle(r(e.vector), e.pattern);
+      n = new Swizzle(r ? r(e.vector) : e.vector, e.pattern);
       break;
     case 'arg':
       n = new Arg(e.index);
@@ -275,37 +213,37 @@ export function copyExpr(e: Expr, r: (h: ExprId) => ExprId): Expr | undefined {
       n = new LetRead(e.let);
       break;
     case 'access':
-      n = new Access(r(e.base), r(e.index));
+      n = r ? new Access(r(e.base), r(e.index)) : new Access(e.base, e.index);
       break;
     case 'member':
-      n = new Member(r(e.base), e.index);
+      n = new Member(r ? r(e.base) : e.base, e.index);
       break;
     case 'load':
-      n = new Load(r(e.pointer));
+      n = new Load(r ? r(e.pointer) : e.pointer);
       break;
     case 'unary':
-      n = new Unary(e.fn, r(e.arg));
+      n = new Unary(e.fn, r ? r(e.arg) : e.arg);
       break;
     case 'binary':
-      n = new Binary(e.fn, r(e.left), r(e.right));
+      n = r ? new Binary(e.fn, r(e.left), r(e.right)) : new Binary(e.fn, e.left, e.right);
       break;
     case 'select':
-      n = new Select(r(e.cond), r(e.accept), r(e.reject));
+      n = r ? new Select(r(e.cond), r(e.accept), r(e.reject)) : new Select(e.cond, e.accept, e.reject);
       break;
     case 'math':
-      n = new MathCall(e.fn, e.args.map(r));
+      n = new MathCall(e.fn, r ? e.args.map(r) : e.args);
       break;
     case 'bitcast':
-      n = new Bitcast(e.to, r(e.value));
+      n = new Bitcast(e.to, r ? r(e.value) : e.value);
       break;
     case 'convert':
-      n = new Convert(e.to, r(e.value));
+      n = new Convert(e.to, r ? r(e.value) : e.value);
       break;
     case 'derivative':
-      n = new Derivative(e.axis, e.control, r(e.value));
+      n = new Derivative(e.axis, e.control, r ? r(e.value) : e.value);
       break;
     case 'array_length':
-      n = new ArrayLength(r(e.pointer));
+      n = new ArrayLength(r ? r(e.pointer) : e.pointer);
       break;
     default:
       return undefined;

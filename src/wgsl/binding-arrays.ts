@@ -652,40 +652,57 @@ class FunctionRewrite {
         return this.demoteResult(mapped, s.result);
       }
       case 'atomic64':
-        return this.demoteResult(
-          {
-            ...s,
-            low: x(s.low),
-            high: x(s.high),
-            value: x(s.value),
-            ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
-          },
-          s.result,
-        );
-      case 'image_store':
-        return {
-          ...s,
-          image: x(s.image),
-          coord: x(s.coord),
-          value: x(s.value),
-          ...(s.arrayIndex !== undefined ? { arrayIndex: x(s.arrayIndex) } : {}),
-        };
-      case 'call':
-        return { ...s, args: s.args.map(x) };
-      case 'subgroup':
-        return {
-          ...s,
-          ...(s.argument !== undefined ? { argument: x(s.argument) } : {}),
-          ...(s.index !== undefined ? { index: x(s.index) } : {}),
-        };
-      case 'break':
-      case 'continue':
-      case 'kill':
-      case 'barrier':
-      case 'emit':
-      case 'cut':
-        return s;
+        return this.demoteResult(mapOperands(s, x) as typeof s, s.result);
+      default:
+        return mapOperands(s, x);
     }
+  }
+}
+
+/**
+ * A store, atomic, atomic64, image store, call, subgroup or return statement with each expression
+ * operand mapped by `r` (in the order of its fields, optional ones as they are given), the other
+ * fields as they are; a statement of another kind as it is (its caller maps those).
+ */
+export function mapOperands(s: Stmt, r: (h: ExprId) => ExprId): Stmt {
+  switch (s.op) {
+    case 'store':
+      return { ...s, pointer: r(s.pointer), value: r(s.value) };
+    case 'atomic':
+      return {
+        ...s,
+        pointer: r(s.pointer),
+        ...(s.value !== undefined ? { value: r(s.value) } : {}),
+        ...(s.compare !== undefined ? { compare: r(s.compare) } : {}),
+      };
+    case 'return':
+      return s.value === undefined ? s : { ...s, value: r(s.value) };
+    case 'atomic64':
+      return {
+        ...s,
+        low: r(s.low),
+        high: r(s.high),
+        value: r(s.value),
+        ...(s.compare !== undefined ? { compare: r(s.compare) } : {}),
+      };
+    case 'image_store':
+      return {
+        ...s,
+        image: r(s.image),
+        coord: r(s.coord),
+        value: r(s.value),
+        ...(s.arrayIndex !== undefined ? { arrayIndex: r(s.arrayIndex) } : {}),
+      };
+    case 'call':
+      return { ...s, args: s.args.map(r) };
+    case 'subgroup':
+      return {
+        ...s,
+        ...(s.argument !== undefined ? { argument: r(s.argument) } : {}),
+        ...(s.index !== undefined ? { index: r(s.index) } : {}),
+      };
+    default:
+      return s;
   }
 }
 
@@ -861,29 +878,18 @@ class HelperBody {
   }
 }
 
-/** A store, atomic or image store with each expression mapped (other statements as they are). */
+/** A store, atomic or image store with each expression mapped (other statements as they are); an
+ * image store's array index before its value. */
 function mapStmtChildren(s: Stmt, r: (h: ExprId) => ExprId): Stmt {
-  switch (s.op) {
-    case 'store':
-      return { ...s, pointer: r(s.pointer), value: r(s.value) };
-    case 'atomic':
-      return {
-        ...s,
-        pointer: r(s.pointer),
-        ...(s.value !== undefined ? { value: r(s.value) } : {}),
-        ...(s.compare !== undefined ? { compare: r(s.compare) } : {}),
-      };
-    case 'image_store':
-      return {
-        ...s,
-        image: r(s.image),
-        coord: r(s.coord),
-        ...(s.arrayIndex !== undefined ? { arrayIndex: r(s.arrayIndex) } : {}),
-        value: r(s.value),
-      };
-    default:
-      return s;
-  }
+  if (s.op === 'store' || s.op === 'atomic') return mapOperands(s, r);
+  if (s.op !== 'image_store') return s;
+  return {
+    ...s,
+    image: r(s.image),
+    coord: r(s.coord),
+    ...(s.arrayIndex !== undefined ? { arrayIndex: r(s.arrayIndex) } : {}),
+    value: r(s.value),
+  };
 }
 
 /** The expressions a statement uses directly (not those of nested blocks). */

@@ -31,7 +31,7 @@ import {
   type Stmt,
   type TypeId,
 } from '../ir/ir.js';
-import { mapChildren } from './binding-arrays.js';
+import { mapChildren, mapOperands } from './binding-arrays.js';
 
 export function scalarizeBarrierFunctions(m: Module): Module {
   const vec4 = m.types.findIndex((t) => t.kind === 'vector' && t.size === 4 && t.scalar === 'u32');
@@ -197,56 +197,8 @@ class Scalarize {
         return;
       }
       default:
-        out.push(ownStmt(this.other(s)));
-    }
-  }
-
-  /** The copy of a statement of the other kinds (their optional fields kept as they are). */
-  private other(s: Stmt): Stmt {
-    const x = this.x;
-    switch (s.op) {
-      case 'return':
-        return s.value === undefined ? s : { ...s, value: x(s.value) };
-      case 'atomic':
-        return {
-          ...s,
-          pointer: x(s.pointer),
-          ...(s.value !== undefined ? { value: x(s.value) } : {}),
-          ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
-        };
-      case 'atomic64':
-        return {
-          ...s,
-          low: x(s.low),
-          high: x(s.high),
-          value: x(s.value),
-          ...(s.compare !== undefined ? { compare: x(s.compare) } : {}),
-        };
-      case 'image_store':
-        return {
-          ...s,
-          image: x(s.image),
-          coord: x(s.coord),
-          value: x(s.value),
-          ...(s.arrayIndex !== undefined ? { arrayIndex: x(s.arrayIndex) } : {}),
-        };
-      case 'call':
-        return { ...s, args: s.args.map(x) };
-      case 'subgroup':
-        return {
-          ...s,
-          ...(s.argument !== undefined ? { argument: x(s.argument) } : {}),
-          ...(s.index !== undefined ? { index: x(s.index) } : {}),
-        };
-      case 'break':
-      case 'continue':
-      case 'kill':
-      case 'barrier':
-      case 'emit':
-      case 'cut':
-        return s;
-      default:
-        return s; // the kinds stmt() copies itself
+        // the other kinds, their optional fields kept as they are
+        out.push(ownStmt(mapOperands(s, x)));
     }
   }
 }
