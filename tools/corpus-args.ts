@@ -14,13 +14,20 @@ export interface CorpusArgs {
   readonly ext: '.dxil' | '.dxbc';
 }
 
-export function corpusArgs(tool: string, argv: readonly string[], leading: number, defaultPairs: number): CorpusArgs {
+/** `countName`: what the count after the tool's own arguments is called in the error it gives. */
+export function corpusArgs(
+  tool: string,
+  argv: readonly string[],
+  leading: number,
+  defaultPairs: number,
+  countName = 'pairs',
+): CorpusArgs {
   const dxil = argv.includes('--dxil');
   const positional = argv.filter((a) => a !== '--dxil');
   const pairsArg = positional[leading];
   const pairs = pairsArg === undefined ? defaultPairs : Number(pairsArg);
   if (!Number.isInteger(pairs) || pairs < 1) {
-    console.error(`${tool}: pairs must be a positive integer, not ${pairsArg}`);
+    console.error(`${tool}: ${countName} must be a positive integer, not ${pairsArg}`);
     process.exit(2);
   }
   const folder = sharedPath(dxil ? 'corpus/dxil' : 'corpus/dxbc');

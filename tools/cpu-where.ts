@@ -26,7 +26,7 @@ const {
   leading: [mode],
   pairs: passes,
   folder,
-} = corpusArgs('cpu-where', process.argv.slice(2), 1, 4);
+} = corpusArgs('cpu-where', process.argv.slice(2), 1, 4, 'passes');
 if (mode !== 'jit' && mode !== 'perf') {
   console.error('usage: node --import tsx tools/cpu-where.ts jit|perf [passes] [--dxil]');
   process.exit(2);
@@ -92,11 +92,12 @@ const KINDS: readonly [string, RegExp][] = [
   ['other JavaScript (interpreted, baseline)', /^\[\.\] JS:/],
   ['megamorphic property look-ups', /Megamorphic/],
   ['other inline caches', /^\[\.\] Builtins_\w*IC(_|\b)/],
+  // (the compiler first: its symbols may hold words the collector's pattern looks for, as Mark)
+  ['optimizing compiler', /compiler::|maglev::|Turbofan|TurboFan|Pipeline/],
   [
     'garbage collector',
     /Scaveng|Mark(ing|er|Compact)|Sweep|Evacuat|SemiSpace|MemoryChunk|IteratePointers|Ephemeron|RememberedSet|SlotSet|LargeObject|Heap::|HeapObject::SizeFromMap|Concurrent(Marking|Sweeper)/,
   ],
-  ['optimizing compiler', /compiler::|maglev::|Turbofan|TurboFan|Pipeline/],
   ['strings and copies', /String|CopyChars|memmove|memcpy|memset/],
   ['other builtins', /^\[\.\] Builtins_/],
   ['other native code (V8, node, libc)', /./],

@@ -213,7 +213,7 @@ function made(e: Expr, r: ((h: ExprId) => ExprId) | undefined): Expr | undefined
       n = new LetRead(e.let);
       break;
     case 'access':
-      n = r ? new Access(r(e.base), r(e.index)) : new Access(e.base, e.index);
+      n = new Access(r ? r(e.base) : e.base, r ? r(e.index) : e.index);
       break;
     case 'member':
       n = new Member(r ? r(e.base) : e.base, e.index);
@@ -225,10 +225,10 @@ function made(e: Expr, r: ((h: ExprId) => ExprId) | undefined): Expr | undefined
       n = new Unary(e.fn, r ? r(e.arg) : e.arg);
       break;
     case 'binary':
-      n = r ? new Binary(e.fn, r(e.left), r(e.right)) : new Binary(e.fn, e.left, e.right);
+      n = new Binary(e.fn, r ? r(e.left) : e.left, r ? r(e.right) : e.right);
       break;
     case 'select':
-      n = r ? new Select(r(e.cond), r(e.accept), r(e.reject)) : new Select(e.cond, e.accept, e.reject);
+      n = new Select(r ? r(e.cond) : e.cond, r ? r(e.accept) : e.accept, r ? r(e.reject) : e.reject);
       break;
     case 'math':
       n = new MathCall(e.fn, r ? e.args.map(r) : e.args);

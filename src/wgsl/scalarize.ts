@@ -174,19 +174,16 @@ class Scalarize {
           });
           return;
         }
-        const pointer = x(s.pointer);
-        out.push(originated(makeStmt.store(pointer, x(s.value)), s.origin));
+        out.push(originated(makeStmt.store(x(s.pointer), x(s.value)), s.origin));
         return;
       }
       case 'let':
         out.push(originated(makeStmt.let(s.let, x(s.value)), s.origin));
         return;
-      case 'if': {
-        const cond = x(s.cond);
-        const accept = this.block(s.accept);
-        out.push(originated(makeStmt.if(cond, accept, this.block(s.reject)), s.origin));
+      case 'if':
+        // (arguments are evaluated in order: the condition's expressions are copied first)
+        out.push(originated(makeStmt.if(x(s.cond), this.block(s.accept), this.block(s.reject)), s.origin));
         return;
-      }
       case 'loop':
         out.push(originated(makeStmt.loop(this.block(s.body)), s.origin));
         return;
