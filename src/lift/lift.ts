@@ -91,7 +91,13 @@ interface Parts {
   readonly ifce?: Ifce;
 }
 
-export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, options: LiftOptions): Program {
+/**
+ * Lifts a decoded program, taking `tokens` over: the caller's body instructions (before the first
+ * label) are dropped from its list as they are lifted. Nothing reads them again (subroutine bodies
+ * are lists of their own), and in a large program a young collection lands mid-lift: it copied,
+ * then promoted, every decoded instruction still in the list, a third of what survived it.
+ */
+function liftTokens(tokens: TokenProgram, part: string, parts: Parts, options: LiftOptions): Program {
   const v = tokens.version;
   const stage = STAGES[v.stage];
   if (!stage) return refuse('no program', `program type ${v.type}`);
@@ -178,9 +184,11 @@ export function liftTokens(tokens: TokenProgram, part: string, parts: Parts, opt
   const flow = new Flow(L, ret);
   const subs = Subroutines.of(L, ins);
   L.subroutines = { table: subs, liftOne: (fl, i) => liftInstruction(L, fl, i) };
+  const taken = ins as (Instruction | undefined)[];
   for (; k < subs.end; k++) {
     const i = ins[k] as Instruction;
     L.ins = i;
+    taken[k] = undefined;
     if (i.opcode === 0x35) {
       if (i.customData?.dataClass === 3) declareIcb(L, i);
       continue;
