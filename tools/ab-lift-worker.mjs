@@ -6,7 +6,9 @@
 //
 // ORDER: `base-first` or `new-first`, which tree is imported first (the one imported second measured
 // about 4% faster in A/A runs either way; ab-lift.ts runs both orders and takes their geometric
-// mean). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). MIN: only
+// mean); or `base-only` / `new-only` (ab-lift.ts --apart): only that tree is loaded and timed, with
+// no comparison, so that its collector's work is its own (two trees in one process share one heap,
+// and a change that leaves less for the young collector speeds up both). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). MIN: only
 // programs of at least this many instructions are compared and timed (0 for all). ONLY: `all`, or
 // `barriers` for the programs with a group barrier (a function the WGSL passes split into lanes). Prints one JSON
 // object: programs compared, those that differ, and each round's rate per CPU-second of each tree.
@@ -29,7 +31,11 @@ async function load(root) {
 
 let base;
 let next;
-if (order === 'new-first') {
+const alone = order === 'base-only' ? baseRoot : order === 'new-only' ? newRoot : undefined;
+if (alone !== undefined) {
+  base = await load(alone);
+  next = base;
+} else if (order === 'new-first') {
   next = await load(newRoot);
   base = await load(baseRoot);
 } else {
@@ -63,12 +69,13 @@ for (const path of files) {
   } catch {
     continue; // refused by the base: not timed
   }
-  let n;
-  try {
-    n = next.emit(next.lift(next.parse(bytes)));
-  } catch (e) {
-    n = `refused: ${String(e)}`;
-  }
+  let n = a;
+  if (alone === undefined)
+    try {
+      n = next.emit(next.lift(next.parse(bytes)));
+    } catch (e) {
+      n = `refused: ${String(e)}`;
+    }
   if (a === n) identical++;
   else different.push(path);
   if (seen++ % Number(everyArg) === 0) inputs.push(bytes);
@@ -82,6 +89,12 @@ const cpuNow = () => {
   return c.user + c.system;
 };
 const round = () => {
+  if (alone !== undefined) {
+    const c0 = cpuNow();
+    for (const bytes of inputs) base.emit(base.lift(base.parse(bytes)));
+    const rate = inputs.length / ((cpuNow() - c0) / 1e6);
+    return [rate, rate];
+  }
   let ta = 0;
   let tb = 0;
   for (let k = 0, turn = 0; k < inputs.length; k += SLICE, turn++) {
@@ -98,7 +111,7 @@ const round = () => {
   return [inputs.length / (ta / 1e6), inputs.length / (tb / 1e6)];
 };
 const rates = { base: [], next: [] };
-if (different.length === 0 && inputs.length > 0) {
+if (different.length === 0 && inputs.length > 0 && Number(roundsArg) > 0) {
   round(); // warm-up
   for (let r = 0; r < Number(roundsArg); r++) {
     const [a, b] = round();

@@ -6,7 +6,7 @@
 //
 //   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N] [--barriers]
+//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N] [--barriers] [--apart]
 //
 // It runs tools/ab-lift-worker.mjs twice under plain node, once importing the base first and once the
 // new tree first: in one process the tree imported second measured about 4% faster in A/A runs (the
@@ -20,6 +20,12 @@
 // whose functions the WGSL passes split into lanes), the two trees interleaved in
 // slices of 32 within a round. Printed: each order's rates and its median ratio of the rounds
 // (new / base), and their geometric mean, in which an order bias cancels.
+//
+// --apart: after the same check, each tree is timed in processes of its own, four of each, started
+// in turns (base, new, base, ...): `rounds` rounds after a warm-up in each, its best round kept.
+// Printed: each pair's ratio (new / base) and their median. Two trees in one process share one heap,
+// so a change that leaves the young collector less to copy speeds both up alike and the interleaved
+// figure misses it; apart, each pays for its own collections, at the price of more noise.
 
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -37,14 +43,15 @@ interface Result {
 const argv = process.argv.slice(2);
 const dxil = argv.includes('--dxil');
 const barriers = argv.includes('--barriers');
+const apart = argv.includes('--apart');
 const minAt = argv.indexOf('--min-instructions');
 const minArg = minAt >= 0 ? argv[minAt + 1] : '0';
 const [baseRoot, roundsArg, everyArg] = argv.filter(
-  (a, i) => a !== '--dxil' && a !== '--barriers' && (minAt < 0 || (i !== minAt && i !== minAt + 1)),
+  (a, i) => a !== '--dxil' && a !== '--barriers' && a !== '--apart' && (minAt < 0 || (i !== minAt && i !== minAt + 1)),
 );
 if (baseRoot === undefined || !/^\d+$/.test(minArg ?? '')) {
   console.error(
-    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--barriers]',
+    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--barriers] [--apart]',
   );
   process.exit(2);
 }
@@ -71,7 +78,8 @@ const here = resolve('.');
 const median = (x: readonly number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
 const list = (x: readonly number[]): string => x.map((v) => v.toFixed(0)).join(' ');
 const ratios: number[] = [];
-for (const order of ['base-first', 'new-first']) {
+/** One worker process: `order` as ab-lift-worker.mjs reads it, `n` rounds. */
+const run = (order: string, n: number): Result => {
   const r = spawnSync(
     process.execPath,
     [
@@ -79,7 +87,7 @@ for (const order of ['base-first', 'new-first']) {
       resolve(baseRoot),
       here,
       order,
-      String(rounds),
+      String(n),
       String(every),
       dxil ? '.dxil' : '.dxbc',
       minArg!,
@@ -92,7 +100,10 @@ for (const order of ['base-first', 'new-first']) {
     console.error(`ab-lift: the worker failed (exit ${r.status})`);
     process.exit(3);
   }
-  const res = JSON.parse(r.stdout) as Result;
+  return JSON.parse(r.stdout) as Result;
+};
+for (const order of ['base-first', 'new-first']) {
+  const res = run(order, apart ? 0 : rounds);
   if (order === 'base-first') {
     console.log(`ab-lift: ${res.identical} programs give identical WGSL, ${res.different.length} differ`);
     for (const p of res.different.slice(0, 20)) console.log(`  differs: ${p}`);
@@ -102,6 +113,7 @@ for (const order of ['base-first', 'new-first']) {
       console.error('ab-lift: the base lifts none of the corpus programs: nothing to time');
       process.exit(2);
     }
+    if (apart) break;
     console.log(
       `ab-lift: ${res.programs} programs a round, lift + WGSL per CPU-second, the trees interleaved by slices of 32`,
     );
@@ -112,7 +124,21 @@ for (const order of ['base-first', 'new-first']) {
   console.log(`  ${order}: base ${list(res.base)}; new ${list(res.next)}`);
   console.log(`  ${order}: new / base by round ${byRound.map((x) => x.toFixed(3)).join(' ')}: median ${m.toFixed(3)}`);
 }
-console.log(
-  `ab-lift: new / base ${Math.sqrt((ratios[0] as number) * (ratios[1] as number)).toFixed(3)} ` +
-    "(the geometric mean of the two orders' medians)",
-);
+if (apart) {
+  const best = (x: readonly number[]): number => Math.max(...x);
+  const pairs: number[] = [];
+  for (let k = 0; k < 4; k++) {
+    const b = best(run('base-only', rounds).base);
+    const n = best(run('new-only', rounds).base);
+    pairs.push(n / b);
+    console.log(`  pair ${k + 1}: base ${b.toFixed(0)}, new ${n.toFixed(0)} per CPU-second: ${(n / b).toFixed(3)}`);
+  }
+  const sorted = [...pairs].sort((p, q) => p - q);
+  console.log(
+    `ab-lift --apart: new / base ${((sorted[1]! + sorted[2]!) / 2).toFixed(3)} (the median of four pairs of processes)`,
+  );
+} else
+  console.log(
+    `ab-lift: new / base ${Math.sqrt((ratios[0] as number) * (ratios[1] as number)).toFixed(3)} ` +
+      "(the geometric mean of the two orders' medians)",
+  );
