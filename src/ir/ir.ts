@@ -589,8 +589,17 @@ export const HOLDS_SUBGROUP = 2;
 /** `emit` or `cut` (a geometry program's output). */
 export const HOLDS_EMIT = 4;
 
-/** Per block asked of (blocks are never changed once built): what it holds, nested blocks included. */
-const HOLDS = new WeakMap<Block, number>();
+/**
+ * The last blocks asked of (blocks are never changed once built) and what each holds, nested blocks
+ * included: a few, replaced in turn. Not a WeakMap keyed by the blocks: V8's young collector kept
+ * every program's function bodies in such a map alive and moved them to the old generation
+ * (docs/benchmarks.md, the eleventh session). The passes and the emitter ask of a program's
+ * functions one after another, so a few entries answer all but the first question of each.
+ */
+const HOLDS_SIZE = 4;
+const holdsBlocks: (Block | undefined)[] = new Array<Block | undefined>(HOLDS_SIZE).fill(undefined);
+const holdsBits: number[] = new Array<number>(HOLDS_SIZE).fill(0);
+let holdsNext = 0;
 
 /**
  * Whether block `b` (its nested blocks included) holds a statement of any of the kinds in `mask`
@@ -600,12 +609,14 @@ const HOLDS = new WeakMap<Block, number>();
  * statements once between them.
  */
 export function blockHolds(b: Block, mask: number): boolean {
-  let bits = HOLDS.get(b);
-  if (bits === undefined) {
-    bits = holds(b);
-    HOLDS.set(b, bits);
+  let at = holdsBlocks.indexOf(b);
+  if (at < 0) {
+    at = holdsNext;
+    holdsNext = (holdsNext + 1) % HOLDS_SIZE;
+    holdsBits[at] = holds(b);
+    holdsBlocks[at] = b;
   }
-  return (bits & mask) !== 0;
+  return ((holdsBits[at] as number) & mask) !== 0;
 }
 
 function holds(b: Block): number {

@@ -21,11 +21,8 @@ import { OT, type Lifter } from './state.js';
 
 export type DoubleHandler = (L: Lifter, ins: Instruction) => void;
 
-const libs = new WeakMap<object, Soft64>();
-
 function soft(L: Lifter, op: Soft64Op, ...args: ExprId[]): ExprId {
-  let lib = libs.get(L.m);
-  if (!lib) libs.set(L.m, (lib = new Soft64(L.m)));
+  const lib = (L.soft64 ??= new Soft64(L.m));
   return lib.call(L.f, op, args);
 }
 

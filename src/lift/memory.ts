@@ -341,10 +341,10 @@ function element(
 
 /** The function's local a buffer read goes through (one a function for words, one for vec4s: each
  * read binds the value to a let right after its `if`, so one local serves them all). */
-const readSlots = new WeakMap<object, { word?: number; vec?: number }>();
 function readSlot(L: Lifter, vec: boolean): number {
-  let slots = readSlots.get(L.f);
-  if (!slots) readSlots.set(L.f, (slots = {}));
+  const byFunction = (L.readSlots ??= new Map());
+  let slots = byFunction.get(L.f);
+  if (!slots) byFunction.set(L.f, (slots = {}));
   const key = vec ? 'vec' : 'word';
   return (slots[key] ??= L.f.local(vec ? 'loaded4' : 'loaded', vec ? L.tVec4 : L.tU32));
 }

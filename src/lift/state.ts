@@ -15,6 +15,7 @@ import { samplePositionWords } from './memory.js';
 import type { Subroutines } from './subroutines.js';
 import { ClassInterfaces } from './interfaces.js';
 import type { Flow } from './flow.js';
+import type { Soft64 } from './f64.js';
 
 /** Operand types (D3D10_SB_OPERAND_TYPE). */
 export const OT = {
@@ -104,6 +105,13 @@ export class Lifter {
 
   /** Immediate constant buffer (icb) global and its rows. */
   icb: { global: GlobalId; rows: number } | undefined;
+
+  /** The program's double-precision helper functions (double.ts), made on first use. Kept here, not
+   * in a module-level WeakMap keyed by the program's builder: V8 kept such a map's young keys, and
+   * what they reach, alive through its young collections (docs/benchmarks.md, the eleventh session). */
+  soft64: Soft64 | undefined = undefined;
+  /** The locals buffer reads go through, by function (memory.ts readSlot), made on first use. */
+  readSlots: Map<FunctionBuilder, { word?: LocalId; vec?: LocalId }> | undefined = undefined;
 
   constructor(
     readonly stage: Stage,
