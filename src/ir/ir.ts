@@ -591,10 +591,11 @@ export const HOLDS_EMIT = 4;
 
 /**
  * The last blocks asked of (blocks are never changed once built) and what each holds, nested blocks
- * included: a few, replaced in turn. Not a WeakMap keyed by the blocks: V8's young collector kept
- * every program's function bodies in such a map alive and moved them to the old generation
- * (docs/benchmarks.md, the eleventh session). The passes and the emitter ask of a program's
- * functions one after another, so a few entries answer all but the first question of each.
+ * included: a few, replaced in turn, and forgotten when the WGSL emitter is done with a module
+ * (forgetBlockHolds). Not a WeakMap keyed by the blocks: V8's young collector kept every program's
+ * function bodies in such a map alive and moved them to the old generation (docs/benchmarks.md, the
+ * eleventh session). The passes and the emitter ask of a program's functions one after another, so
+ * a few entries answer all but the first question of each.
  */
 const HOLDS_SIZE = 4;
 const holdsBlocks: (Block | undefined)[] = new Array<Block | undefined>(HOLDS_SIZE).fill(undefined);
@@ -617,6 +618,12 @@ export function blockHolds(b: Block, mask: number): boolean {
     holdsBlocks[at] = b;
   }
   return ((holdsBits[at] as number) & mask) !== 0;
+}
+
+/** Drops the blocks blockHolds remembers (the WGSL emitter, when it has printed a module): kept
+ * past their program, they were copied into the old generation by the next young collection. */
+export function forgetBlockHolds(): void {
+  holdsBlocks.fill(undefined);
 }
 
 function holds(b: Block): number {

@@ -27,6 +27,7 @@
 
 import {
   blockHolds,
+  forgetBlockHolds,
   HOLDS_SUBGROUP,
   originList,
   type Binding,
@@ -96,7 +97,11 @@ export function retryingViews<T>(print: () => T, drop: (global: number) => boole
 export type ShapesOf = (m: Module, f: Function, types: readonly Resolved[], avoid: (s: Stmt) => boolean) => Shapes;
 
 export function emitModuleWgsl(m: Module, options: WgslOptions = {}): string {
-  return new Emitter(m, false).module(options);
+  try {
+    return new Emitter(m, false).module(options);
+  } finally {
+    forgetBlockHolds();
+  }
 }
 
 /**
@@ -113,9 +118,13 @@ export interface WgslWithMap {
 }
 
 export function emitModuleWgslWithMap(m: Module, options: WgslOptions = {}): WgslWithMap {
-  const e = new Emitter(m, true);
-  const text = e.module(options);
-  return { text, origins: e.lineOrigins(text) };
+  try {
+    const e = new Emitter(m, true);
+    const text = e.module(options);
+    return { text, origins: e.lineOrigins(text) };
+  } finally {
+    forgetBlockHolds();
+  }
 }
 
 const NO_ORIGINS: readonly number[] = [];
