@@ -35,16 +35,15 @@ export function typeKey(t: Type): string {
   return JSON.stringify(t);
 }
 
-// Resolved records are shared, never fresh per expression (type resolution runs for every
-// function the emitter, printer and executor see): scalar and vector types come from one table,
-// and a value, pointer or handle of a module's type is made once per Type object and call of
-// resolveFunctionInto, in maps made for the call (`records`) and dropped with it. Not in WeakMaps
-// keyed by the types, nor in maps kept and emptied: such a map lives in the old generation, and
-// V8's young collector keeps alive whatever an old object points to, garbage or not, so every
-// program's types, with what they reach (an output struct's members), were copied into the old
-// generation, which then took page faults and full collections to free them. A loop lifting one
-// small program took 31 µs a program with the WeakMaps and 21 without (docs/benchmarks.md, the
-// eleventh session).
+// Resolved records of scalar and vector types (nearly all of them: type resolution runs for every
+// function the emitter, printer and executor see) come from one table, made once. A value, pointer
+// or handle of another type of a module (an array, a struct, an image: about six a program) is a
+// new record each time it is asked for. These were kept in WeakMaps keyed by the types until the
+// eleventh session (docs/benchmarks.md): such a map lives in the old generation, and V8's young
+// collector keeps alive whatever an old object points to, garbage or not, so every program's types,
+// with what they reach (an output struct's members), were copied into the old generation, which
+// took page faults and full collections to free them. A loop lifting one small program took 31 µs
+// a program with the WeakMaps and 21 without.
 const SCALARS: readonly Scalar[] = ['f32', 'i32', 'u32', 'bool'];
 /** Scalar and vector types (f32, i32, u32, bool; sizes 1 to 4) by vtIndex, and their value records. */
 const VT: readonly Type[] = SCALARS.flatMap((s) =>
@@ -57,18 +56,6 @@ function vtIndex(s: Scalar, size: number): number {
   if (!(size >= 1 && size <= 4)) return -1;
   const k = s === 'f32' ? 0 : s === 'i32' ? 4 : s === 'u32' ? 8 : s === 'bool' ? 12 : -1;
   return k < 0 ? -1 : k + size - 1;
-}
-/** The records of a module's types made during one resolveFunctionInto call: values and handles
- * by type, pointers by type then address space. */
-interface CallRecords {
-  readonly values: Map<Type, Resolved>;
-  readonly handles: Map<Type, Resolved>;
-  readonly pointers: Map<Type, Map<AddressSpace, Resolved>>;
-}
-/** The running call's records (made when first needed), undefined between calls. */
-let records: CallRecords | undefined;
-function callRecords(): CallRecords {
-  return (records ??= { values: new Map(), handles: new Map(), pointers: new Map() });
 }
 
 const VT_VALUES: readonly Resolved[] = VT.map((type): Resolved => ({ kind: 'value', type }));
@@ -89,13 +76,7 @@ function val(type: Type): Resolved {
   // The table's own types from the table, without hashing.
   const k = tableIndex(type);
   if (k >= 0) return VT_VALUES[k] as Resolved;
-  const values = callRecords().values;
-  let r = values.get(type);
-  if (r === undefined) {
-    r = { kind: 'value', type };
-    values.set(type, r);
-  }
-  return r;
+  return { kind: 'value', type };
 }
 
 /** Pointers to the table's types by address space and VT index (filled by pointer() as met). */
@@ -103,37 +84,15 @@ const VT_POINTERS: Resolved[][] = [[], [], [], [], []];
 const SPACES: readonly AddressSpace[] = ['private', 'workgroup', 'uniform', 'storage', 'handle'];
 
 function handle(type: Type): Resolved {
-  const handles = callRecords().handles;
-  let r = handles.get(type);
-  if (r === undefined) {
-    r = { kind: 'handle', type };
-    handles.set(type, r);
-  }
-  return r;
+  return { kind: 'handle', type };
 }
 
 function pointer(type: Type, space: AddressSpace): Resolved {
-  // Pointers to the table's own types from VT_POINTERS (made once, by pointerRecord the first time
-  // and kept), without hashing.
+  // Pointers to the table's own types from VT_POINTERS, made the first time and kept.
   const k = tableIndex(type);
   const row = k >= 0 ? VT_POINTERS[SPACES.indexOf(space)] : undefined;
-  return row !== undefined ? (row[k] ??= pointerRecord(type, space)) : pointerRecord(type, space);
-}
-
-function pointerRecord(type: Type, space: AddressSpace): Resolved {
-  if (tableIndex(type) >= 0) return { kind: 'pointer', type, space };
-  const pointers = callRecords().pointers;
-  let bySpace = pointers.get(type);
-  if (bySpace === undefined) {
-    bySpace = new Map();
-    pointers.set(type, bySpace);
-  }
-  let r = bySpace.get(space);
-  if (r === undefined) {
-    r = { kind: 'pointer', type, space };
-    bySpace.set(space, r);
-  }
-  return r;
+  if (row === undefined) return { kind: 'pointer', type, space };
+  return (row[k] ??= { kind: 'pointer', type, space });
 }
 
 /** Structural type equality (resolved types are often fresh objects, not interned handles). */
@@ -174,14 +133,6 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
  * function (scratch.ts), at least as long as its expressions. Entries past them are left as they are.
  */
 export function resolveFunctionInto(m: Module, f: Function, out: (Resolved | undefined)[]): Resolved[] {
-  try {
-    return resolveInto(m, f, out);
-  } finally {
-    records = undefined;
-  }
-}
-
-function resolveInto(m: Module, f: Function, out: (Resolved | undefined)[]): Resolved[] {
   const letValues = new Map<number, number>();
   const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
   /** Lets bound by a call: the function called (its result type is the let's). */
