@@ -4,6 +4,7 @@
 //   node [V8 FLAGS] tools/pretenure-worker.mjs rate ROUNDS EXT FOLDER...
 //   node --allow-natives-syntax --expose-gc tools/pretenure-worker.mjs census EXT FOLDER...
 //   node [V8 FLAGS] tools/pretenure-worker.mjs freed EXT FOLDER...
+//   node tools/pretenure-worker.mjs survivors MAX PASSES EXT FOLDER...   (tools/survivors.ts)
 //
 // `rate`: lifts and emits every program that lifts once (the warm-up, as a batch's first programs
 // are), then ROUNDS rounds; prints one JSON object: the programs, each round's rate per CPU-second
@@ -49,6 +50,41 @@ const cpu = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
 };
+
+/**
+ * What `run` allocated that no young collection freed (V8's sampling heap profiler, one sample
+ * about every KB: what was still alive at the end, or freed by a full collection), by the function
+ * that allocated it: the bytes in all, and the `n` heaviest functions with their bytes.
+ */
+async function freedBy(run, n) {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+  run();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  const nodes = new Map();
+  const index = (node) => {
+    nodes.set(node.id, node);
+    node.children.forEach(index);
+  };
+  index(profile.head);
+  const bytes = new Map();
+  let total = 0;
+  for (const { nodeId, size } of profile.samples) {
+    const f = nodes.get(nodeId)?.callFrame;
+    if (!f) continue;
+    const where = `${f.functionName || '(anonymous)'} ${f.url.split('/dist/src/')[1] ?? (f.url || '(native)')}:${f.lineNumber + 1}`;
+    bytes.set(where, (bytes.get(where) ?? 0) + size);
+    total += size;
+  }
+  return { total, top: [...bytes].sort((a, b) => b[1] - a[1]).slice(0, n) };
+}
 
 if (mode === 'rate') {
   const [roundsArg, ext, ...folders] = rest;
@@ -135,35 +171,61 @@ if (mode === 'rate') {
   // old by a switched allocation site, or promoted because an old object pointed at it, shows here.
   const [ext, ...folders] = rest;
   const programs = inputs(ext, folders);
-  const { Session } = await import('node:inspector/promises');
-  for (let r = 0; r < 3; r++) for (const b of programs) liftContainer(parseContainer(b));
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 1024,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: false,
-  });
-  for (let r = 0; r < 3; r++) for (const b of programs) liftContainer(parseContainer(b));
-  const { profile } = await session.post('HeapProfiler.stopSampling');
-  const nodes = new Map();
-  const index = (n) => {
-    nodes.set(n.id, n);
-    n.children.forEach(index);
+  const lift = () => {
+    for (const b of programs) liftContainer(parseContainer(b));
   };
-  index(profile.head);
-  const bytes = new Map();
-  let total = 0;
-  for (const { nodeId, size } of profile.samples) {
-    const f = nodes.get(nodeId)?.callFrame;
-    if (!f) continue;
-    const where = `${f.functionName || '(anonymous)'} ${f.url.split('/dist/src/')[1] ?? f.url}:${f.lineNumber + 1}`;
-    bytes.set(where, (bytes.get(where) ?? 0) + size);
-    total += size;
-  }
-  const top = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  for (let r = 0; r < 3; r++) lift();
+  const { total, top } = await freedBy(() => {
+    for (let r = 0; r < 3; r++) lift();
+  }, 10);
   console.log(JSON.stringify({ programs: programs.length, total, top }));
+} else if (mode === 'survivors') {
+  // tools/survivors.ts: lift + WGSL of the programs under MAX instructions, two passes to warm up,
+  // PASSES passes timed (CPU, collections, page faults), then one pass under freedBy.
+  const [maxArg, passesArg, ext, ...folders] = rest;
+  const programs = inputs(ext, folders).filter(
+    (b) => liftContainer(parseContainer(b)).provenance.instructions < Number(maxArg),
+  );
+  const pass = () => {
+    for (const b of programs) emitWgsl(liftContainer(parseContainer(b)));
+  };
+  pass();
+  pass();
+  const { GCProfiler } = await import('node:v8');
+  const profiler = new GCProfiler();
+  profiler.start();
+  const faults0 = process.resourceUsage().minorPageFault;
+  const cpu0 = cpu();
+  for (let k = 0; k < Number(passesArg); k++) pass();
+  const cpuMs = cpu() - cpu0;
+  const faults = process.resourceUsage().minorPageFault - faults0;
+  const gcs = profiler.stop().statistics;
+  const isYoung = (g) => g.gcType === 'Scavenge' || g.gcType === 'MinorMarkCompact';
+  const young = gcs.filter(isYoung).length;
+  // what the young collections moved into the old generation: its growth across each of them
+  const oldUsed = (stats) =>
+    stats.heapSpaceStatistics
+      .filter((sp) => sp.spaceName === 'old_space' || sp.spaceName === 'large_object_space')
+      .reduce((a, sp) => a + sp.spaceUsedSize, 0);
+  const promoted = gcs.filter(isYoung).reduce((a, g) => a + oldUsed(g.afterGC) - oldUsed(g.beforeGC), 0);
+  const collectorMs = gcs.reduce((a, g) => a + g.cost, 0) / 1000;
+  const { total, top } = await freedBy(pass, 15);
+  console.log(
+    JSON.stringify({
+      programs: programs.length,
+      cpuMs,
+      young,
+      full: gcs.length - young,
+      collectorMs,
+      promoted,
+      faults,
+      total,
+      top,
+    }),
+  );
 } else {
-  console.error('usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER... | freed EXT FOLDER...');
+  console.error(
+    'usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER... | freed EXT FOLDER... | survivors MAX PASSES EXT FOLDER...',
+  );
   process.exit(2);
 }

@@ -16,11 +16,8 @@
 // counting only allocations no young collection freed: bytes a program, by allocating function.
 // Figures only: nothing is asserted.
 
-import { readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Session } from 'node:inspector/promises';
-import { GCProfiler } from 'node:v8';
 import { sharedPath } from '../test/helpers/shared.js';
 
 const argv = process.argv.slice(2);
@@ -42,96 +39,46 @@ if (folders.length === 0) {
   process.exit(2);
 }
 
+// The measuring is tools/pretenure-worker.mjs's `survivors` mode, under plain node on dist/.
 const root = resolve(import.meta.dirname, '..');
-const load = async <T>(p: string): Promise<T> => (await import(pathToFileURL(join(root, 'dist/src', p)).href)) as T;
-interface Program {
-  readonly provenance: { readonly instructions: number };
+const worker = join(root, 'tools/pretenure-worker.mjs');
+const run = spawnSync(
+  process.execPath,
+  [worker, 'survivors', String(max), String(passes), dxil ? '.dxil' : '.dxbc', ...folders],
+  { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+if (run.status !== 0) {
+  console.error(`survivors: the worker failed (exit ${run.status})`);
+  process.exit(3);
 }
-const { parseContainer } = await load<{ parseContainer: (b: Uint8Array) => unknown }>('container/container.js');
-const { liftContainer } = await load<{ liftContainer: (c: unknown) => Program }>('lift/lift.js');
-const { emitWgsl } = await load<{ emitWgsl: (p: Program) => string }>('wgsl/index.js');
-
-const files: string[] = [];
-const walk = (d: string): void => {
-  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(d, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.isFile() && p.endsWith(dxil ? '.dxil' : '.dxbc')) files.push(p);
-  }
+const r = JSON.parse(run.stdout) as {
+  readonly programs: number;
+  readonly cpuMs: number;
+  readonly young: number;
+  readonly full: number;
+  readonly collectorMs: number;
+  readonly promoted: number;
+  readonly faults: number;
+  readonly total: number;
+  readonly top: readonly [string, number][];
 };
-for (const f of folders) walk(f);
-const inputs: Uint8Array[] = [];
-for (const path of files) {
-  const b = readFileSync(path);
-  const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  try {
-    const program = liftContainer(parseContainer(bytes));
-    if (program.provenance.instructions >= max) continue;
-    emitWgsl(program);
-    inputs.push(bytes);
-  } catch {
-    // refused or malformed: not measured
-  }
-}
-if (inputs.length === 0) {
+if (r.programs === 0) {
   console.error(`survivors: no program of fewer than ${max} instructions lifts`);
   process.exit(2);
 }
-const pass = (): void => {
-  for (const bytes of inputs) emitWgsl(liftContainer(parseContainer(bytes)));
-};
-pass();
-pass();
-
-const n = inputs.length * passes;
-const profiler = new GCProfiler();
-profiler.start();
-const faults0 = process.resourceUsage().minorPageFault;
-const cpu0 = process.cpuUsage();
-for (let k = 0; k < passes; k++) pass();
-const cpu = process.cpuUsage(cpu0);
-const faults = process.resourceUsage().minorPageFault - faults0;
-const gcs = profiler.stop().statistics;
-const young = gcs.filter((s) => s.gcType === 'Scavenge' || s.gcType === 'MinorMarkCompact');
-const collector = gcs.reduce((a, s) => a + s.cost, 0) / 1000;
+const n = r.programs * passes;
 console.log(
-  `survivors: ${inputs.length} programs of ${dxil ? 'corpus/dxil' : 'corpus/dxbc and dxbc-sm51'} under ${max} instructions, ${passes} passes after two to warm up`,
+  `survivors: ${r.programs} programs of ${dxil ? 'corpus/dxil' : 'corpus/dxbc and dxbc-sm51'} under ${max} instructions, ${passes} passes after two to warm up`,
 );
 console.log(
-  `  ${(((cpu.user + cpu.system) / n) | 0).toString()} µs of CPU a program; ${young.length} young and ${gcs.length - young.length} full collections, ` +
-    `${collector.toFixed(0)} ms in the collector; ${faults} page faults (${(faults / n).toFixed(2)} a program)`,
+  `  ${((r.cpuMs * 1000) / n).toFixed(0)} µs of CPU a program; ${r.young} young and ${r.full} full collections, ` +
+    `${r.collectorMs.toFixed(0)} ms in the collector, ${(r.promoted / 2 ** 20).toFixed(1)} MB promoted by the young ones; ` +
+    `${r.faults} page faults (${(r.faults / n).toFixed(2)} a program)`,
 );
-
-interface SampleNode {
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly selfSize: number;
-  readonly children: readonly SampleNode[];
-}
-const session = new Session();
-session.connect();
-await session.post('HeapProfiler.startSampling', {
-  samplingInterval: 1024,
-  includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: false,
-});
-pass();
-const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SampleNode } };
-session.disconnect();
-const bySite = new Map<string, number>();
-let all = 0;
-const visit = (node: SampleNode): void => {
-  const f = node.callFrame;
-  const where = f.url ? `${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}` : '(native)';
-  const key = `${f.functionName || '(anonymous)'} ${where}`;
-  bySite.set(key, (bySite.get(key) ?? 0) + node.selfSize);
-  all += node.selfSize;
-  for (const c of node.children) visit(c);
-};
-visit(profile.head);
 console.log(
-  `  sampled allocations no young collection freed: ${(all / inputs.length).toFixed(0)} bytes a program; by allocating function:`,
+  `  sampled allocations no young collection freed: ${(r.total / r.programs).toFixed(0)} bytes a program; by allocating function:`,
 );
-for (const [key, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 15))
+for (const [where, bytes] of r.top)
   console.log(
-    `    ${(bytes / inputs.length).toFixed(0).padStart(6)} B  ${((100 * bytes) / all).toFixed(1).padStart(5)}%  ${key}`,
+    `    ${(bytes / r.programs).toFixed(0).padStart(6)} B  ${((100 * bytes) / r.total).toFixed(1).padStart(5)}%  ${where}`,
   );
