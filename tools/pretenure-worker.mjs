@@ -4,7 +4,7 @@
 //   node [V8 FLAGS] tools/pretenure-worker.mjs rate ROUNDS EXT FOLDER...
 //   node --allow-natives-syntax --expose-gc tools/pretenure-worker.mjs census EXT FOLDER...
 //   node [V8 FLAGS] tools/pretenure-worker.mjs freed EXT FOLDER...
-//   node tools/pretenure-worker.mjs survivors MAX PASSES EXT FOLDER...   (tools/survivors.ts)
+//   node tools/pretenure-worker.mjs survivors MAX PASSES ONLY EXT FOLDER...   (tools/survivors.ts)
 //
 // `rate`: lifts and emits every program that lifts once (the warm-up, as a batch's first programs
 // are), then ROUNDS rounds; prints one JSON object: the programs, each round's rate per CPU-second
@@ -27,12 +27,13 @@ const { parseContainer } = await import(url('container/container.js'));
 const { liftContainer } = await import(url('lift/lift.js'));
 const { emitWgsl } = await import(url('wgsl/index.js'));
 
-function inputs(ext, folders) {
+/** The programs of `folders` that lift and emit, of the files ending in `ext` whose path `keep` takes. */
+function inputs(ext, folders, keep = () => true) {
   const out = [];
   const walk = (d) => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name.endsWith(ext)) out.push(readFileSync(join(d, e.name)));
+      else if (e.name.endsWith(ext) && keep(join(d, e.name))) out.push(readFileSync(join(d, e.name)));
     }
   };
   for (const f of folders) walk(f);
@@ -180,17 +181,26 @@ if (mode === 'rate') {
   }, 10);
   console.log(JSON.stringify({ programs: programs.length, total, top }));
 } else if (mode === 'survivors') {
-  // tools/survivors.ts: lift + WGSL of the programs under MAX instructions, two passes to warm up,
-  // PASSES passes timed (CPU, collections, page faults), then one pass under freedBy.
-  const [maxArg, passesArg, ext, ...folders] = rest;
-  const programs = inputs(ext, folders).filter(
+  // tools/survivors.ts: lift + WGSL of the programs under MAX instructions whose path holds ONLY
+  // (`-`: every one), two passes and at least 2,000 programs to warm up, PASSES passes timed (CPU,
+  // collections, page faults), then two passes and at least 2,000 programs under freedBy.
+  const [maxArg, passesArg, only, ext, ...folders] = rest;
+  const programs = inputs(ext, folders, (path) => only === '-' || path.includes(only)).filter(
     (b) => liftContainer(parseContainer(b)).provenance.instructions < Number(maxArg),
   );
   const pass = () => {
     for (const b of programs) emitWgsl(liftContainer(parseContainer(b)));
   };
-  pass();
-  pass();
+  // two passes, and at least 2,000 programs: returns how many programs that was
+  const passes = () => {
+    let done = 0;
+    while (programs.length && done < Math.max(2 * programs.length, 2000)) {
+      pass();
+      done += programs.length;
+    }
+    return done;
+  };
+  passes();
   const { GCProfiler } = await import('node:v8');
   const profiler = new GCProfiler();
   profiler.start();
@@ -209,7 +219,8 @@ if (mode === 'rate') {
       .reduce((a, sp) => a + sp.spaceUsedSize, 0);
   const promoted = gcs.filter(isYoung).reduce((a, g) => a + oldUsed(g.afterGC) - oldUsed(g.beforeGC), 0);
   const collectorMs = gcs.reduce((a, g) => a + g.cost, 0) / 1000;
-  const { total, top } = await freedBy(pass, 15);
+  let sampled = 0;
+  const { total, top } = await freedBy(() => (sampled = passes()), 15);
   console.log(
     JSON.stringify({
       programs: programs.length,
@@ -219,13 +230,14 @@ if (mode === 'rate') {
       collectorMs,
       promoted,
       faults,
+      sampled,
       total,
       top,
     }),
   );
 } else {
   console.error(
-    'usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER... | freed EXT FOLDER... | survivors MAX PASSES EXT FOLDER...',
+    'usage: pretenure-worker.mjs rate ROUNDS EXT FOLDER... | census EXT FOLDER... | freed EXT FOLDER... | survivors MAX PASSES ONLY EXT FOLDER...',
   );
   process.exit(2);
 }

@@ -7,14 +7,16 @@
 // program's types, which is how this tool found one.
 //
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/survivors.ts [max-instructions] [passes] [--dxil]
+//   node --import tsx tools/survivors.ts [max-instructions] [passes] [--dxil] [--only TEXT]
 //
 // Lifts and emits the programs of ../shared/corpus/dxbc and dxbc-sm51 (corpus/dxil with --dxil) of
-// fewer than max-instructions instructions (default 64), with the compiled tree (dist/), two passes
-// to warm up, then `passes` passes (default 4) timed: CPU a program, young and full collections, the
-// collector's time and the page faults. Then one more pass under V8's sampling heap profiler,
-// counting only allocations no young collection freed: bytes a program, by allocating function.
-// Figures only: nothing is asserted.
+// fewer than max-instructions instructions (default 64), and with --only those whose path holds
+// TEXT (`--only clearfloat11_fl9ps`), with the compiled tree (dist/): two passes and at least 2,000
+// programs to warm up, then `passes` passes (default 4) timed: CPU a program, young and full
+// collections, the collector's time, the bytes the young ones promoted, and the page faults. Then
+// as many passes again as the warm-up under V8's sampling heap profiler, counting only allocations
+// no young collection freed: bytes a program, by allocating function. Figures only: nothing is
+// asserted.
 
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -22,7 +24,13 @@ import { sharedPath } from '../test/helpers/shared.js';
 
 const argv = process.argv.slice(2);
 const dxil = argv.includes('--dxil');
-const [maxArg, passesArg] = argv.filter((a) => a !== '--dxil');
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? argv[onlyAt + 1] : '-';
+if (only === undefined || only === '') {
+  console.error('survivors: --only needs the text a path must hold');
+  process.exit(2);
+}
+const [maxArg, passesArg] = argv.filter((a, i) => a !== '--dxil' && (onlyAt < 0 || (i !== onlyAt && i !== onlyAt + 1)));
 const positive = (arg: string | undefined, fallback: number, what: string): number => {
   const n = arg === undefined ? fallback : Number(arg);
   if (!Number.isInteger(n) || n < 1) {
@@ -44,7 +52,7 @@ const root = resolve(import.meta.dirname, '..');
 const worker = join(root, 'tools/pretenure-worker.mjs');
 const run = spawnSync(
   process.execPath,
-  [worker, 'survivors', String(max), String(passes), dxil ? '.dxil' : '.dxbc', ...folders],
+  [worker, 'survivors', String(max), String(passes), only, dxil ? '.dxil' : '.dxbc', ...folders],
   { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 if (run.status !== 0) {
@@ -59,16 +67,19 @@ const r = JSON.parse(run.stdout) as {
   readonly collectorMs: number;
   readonly promoted: number;
   readonly faults: number;
+  readonly sampled: number;
   readonly total: number;
   readonly top: readonly [string, number][];
 };
 if (r.programs === 0) {
-  console.error(`survivors: no program of fewer than ${max} instructions lifts`);
+  console.error(
+    `survivors: no program of fewer than ${max} instructions${only === '-' ? '' : ` whose path holds ${only}`} lifts`,
+  );
   process.exit(2);
 }
 const n = r.programs * passes;
 console.log(
-  `survivors: ${r.programs} programs of ${dxil ? 'corpus/dxil' : 'corpus/dxbc and dxbc-sm51'} under ${max} instructions, ${passes} passes after two to warm up`,
+  `survivors: ${r.programs} programs of ${dxil ? 'corpus/dxil' : 'corpus/dxbc and dxbc-sm51'} under ${max} instructions, ${passes} passes after a warm-up`,
 );
 console.log(
   `  ${((r.cpuMs * 1000) / n).toFixed(0)} µs of CPU a program; ${r.young} young and ${r.full} full collections, ` +
@@ -76,9 +87,9 @@ console.log(
     `${r.faults} page faults (${(r.faults / n).toFixed(2)} a program)`,
 );
 console.log(
-  `  sampled allocations no young collection freed: ${(r.total / r.programs).toFixed(0)} bytes a program; by allocating function:`,
+  `  sampled allocations no young collection freed: ${(r.total / r.sampled).toFixed(0)} bytes a program (${r.sampled} programs); by allocating function:`,
 );
 for (const [where, bytes] of r.top)
   console.log(
-    `    ${(bytes / r.programs).toFixed(0).padStart(6)} B  ${((100 * bytes) / r.total).toFixed(1).padStart(5)}%  ${where}`,
+    `    ${(bytes / r.sampled).toFixed(0).padStart(6)} B  ${((100 * bytes) / r.total).toFixed(1).padStart(5)}%  ${where}`,
   );
