@@ -31,6 +31,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedPath } from '../test/helpers/shared.js';
+import { positiveArg, takeOption } from './corpus-args.js';
 
 interface Result {
   readonly identical: number;
@@ -40,31 +41,19 @@ interface Result {
   readonly next: readonly number[];
 }
 
-const argv = process.argv.slice(2);
+const { value: minArg = '0', rest: argv } = takeOption(process.argv.slice(2), '--min-instructions');
 const dxil = argv.includes('--dxil');
 const barriers = argv.includes('--barriers');
 const apart = argv.includes('--apart');
-const minAt = argv.indexOf('--min-instructions');
-const minArg = minAt >= 0 ? argv[minAt + 1] : '0';
-const [baseRoot, roundsArg, everyArg] = argv.filter(
-  (a, i) => a !== '--dxil' && a !== '--barriers' && a !== '--apart' && (minAt < 0 || (i !== minAt && i !== minAt + 1)),
-);
-if (baseRoot === undefined || !/^\d+$/.test(minArg ?? '')) {
+const [baseRoot, roundsArg, everyArg] = argv.filter((a) => a !== '--dxil' && a !== '--barriers' && a !== '--apart');
+if (baseRoot === undefined || !/^\d+$/.test(minArg)) {
   console.error(
     'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--barriers] [--apart]',
   );
   process.exit(2);
 }
-const count = (arg: string | undefined, fallback: number, what: string): number => {
-  const n = arg === undefined ? fallback : Number(arg);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`ab-lift: ${what} must be a positive integer, not ${arg}`);
-    process.exit(2);
-  }
-  return n;
-};
-const rounds = count(roundsArg, 6, 'rounds');
-const every = count(everyArg, 3, 'every');
+const rounds = positiveArg('ab-lift', 'rounds', roundsArg, 6);
+const every = positiveArg('ab-lift', 'every', everyArg, 3);
 const folders = (dxil ? ['corpus/dxil', 'corpus/pairs'] : ['corpus/dxbc', 'corpus/dxbc-sm51']).flatMap(
   (f) => sharedPath(f) ?? [],
 );

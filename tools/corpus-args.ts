@@ -1,6 +1,7 @@
 // The arguments tools/pretenure.ts and tools/ab-process.ts share: positional arguments of the tool's
 // own, then `[pairs]`, and `--dxil` anywhere (corpus/dxil instead of corpus/dxbc). A wrong count or an
-// absent ../shared exits 2 with one line.
+// absent ../shared exits 2 with one line. Also the pieces other measuring tools (ab-lift, survivors)
+// parse their own arguments with: a positive count, and an option that takes a value.
 
 import { sharedPath } from '../test/helpers/shared.js';
 
@@ -24,12 +25,7 @@ export function corpusArgs(
 ): CorpusArgs {
   const dxil = argv.includes('--dxil');
   const positional = argv.filter((a) => a !== '--dxil');
-  const pairsArg = positional[leading];
-  const pairs = pairsArg === undefined ? defaultPairs : Number(pairsArg);
-  if (!Number.isInteger(pairs) || pairs < 1) {
-    console.error(`${tool}: ${countName} must be a positive integer, not ${pairsArg}`);
-    process.exit(2);
-  }
+  const pairs = positiveArg(tool, countName, positional[leading], defaultPairs);
   const folder = sharedPath(dxil ? 'corpus/dxil' : 'corpus/dxbc');
   if (!folder) {
     console.error(`${tool}: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)`);
@@ -42,4 +38,22 @@ export function corpusArgs(
     folder,
     ext: dxil ? '.dxil' : '.dxbc',
   };
+}
+
+/** `arg` as a positive integer, `fallback` when absent; anything else exits 2 naming `what`. */
+export function positiveArg(tool: string, what: string, arg: string | undefined, fallback: number): number {
+  const n = arg === undefined ? fallback : Number(arg);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`${tool}: ${what} must be a positive integer, not ${arg}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/** Option `name` with its value (`--name VALUE`) taken out of `argv`: the value (undefined when the
+ * option is absent, '' when it has none) and the other arguments, in order. */
+export function takeOption(argv: readonly string[], name: string): { value: string | undefined; rest: string[] } {
+  const at = argv.indexOf(name);
+  if (at < 0) return { value: undefined, rest: [...argv] };
+  return { value: argv[at + 1] ?? '', rest: argv.filter((_, i) => i !== at && i !== at + 1) };
 }

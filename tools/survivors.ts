@@ -21,26 +21,17 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { sharedPath } from '../test/helpers/shared.js';
+import { positiveArg, takeOption } from './corpus-args.js';
 
-const argv = process.argv.slice(2);
-const dxil = argv.includes('--dxil');
-const onlyAt = argv.indexOf('--only');
-const only = onlyAt >= 0 ? argv[onlyAt + 1] : '-';
-if (only === undefined || only === '') {
+const { value: only = '-', rest: argv } = takeOption(process.argv.slice(2), '--only');
+if (only === '') {
   console.error('survivors: --only needs the text a path must hold');
   process.exit(2);
 }
-const [maxArg, passesArg] = argv.filter((a, i) => a !== '--dxil' && (onlyAt < 0 || (i !== onlyAt && i !== onlyAt + 1)));
-const positive = (arg: string | undefined, fallback: number, what: string): number => {
-  const n = arg === undefined ? fallback : Number(arg);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`survivors: ${what} must be a positive integer, not ${arg}`);
-    process.exit(2);
-  }
-  return n;
-};
-const max = positive(maxArg, 64, 'max-instructions');
-const passes = positive(passesArg, 4, 'passes');
+const dxil = argv.includes('--dxil');
+const [maxArg, passesArg] = argv.filter((a) => a !== '--dxil');
+const max = positiveArg('survivors', 'max-instructions', maxArg, 64);
+const passes = positiveArg('survivors', 'passes', passesArg, 4);
 const folders = (dxil ? ['corpus/dxil'] : ['corpus/dxbc', 'corpus/dxbc-sm51']).flatMap((f) => sharedPath(f) ?? []);
 if (folders.length === 0) {
   console.error('survivors: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');

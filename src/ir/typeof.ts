@@ -42,8 +42,8 @@ export function typeKey(t: Type): string {
 // eleventh session (docs/benchmarks.md): such a map lives in the old generation, and V8's young
 // collector keeps alive whatever an old object points to, garbage or not, so every program's types,
 // with what they reach (an output struct's members), were copied into the old generation, which
-// took page faults and full collections to free them. A loop lifting one small program took 31 µs
-// a program with the WeakMaps and 21 without.
+// took page faults and full collections to free them (`tools/survivors.ts --only
+// clearfloat11_fl9ps`: 13.7 MB promoted over 20,000 lifts with the maps, 0.1 MB without).
 const SCALARS: readonly Scalar[] = ['f32', 'i32', 'u32', 'bool'];
 /** Scalar and vector types (f32, i32, u32, bool; sizes 1 to 4) by vtIndex, and their value records. */
 const VT: readonly Type[] = SCALARS.flatMap((s) =>

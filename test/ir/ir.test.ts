@@ -9,7 +9,15 @@ import { validateModule } from '../../src/ir/validate.js';
 import { printModule } from '../../src/ir/print.js';
 import { emitModuleWgsl, emitModuleWgslWithMap, f32Text } from '../../src/wgsl/emit.js';
 import { Namer } from '../../src/wgsl/namer.js';
-import { blockHolds, HOLDS_BARRIER, HOLDS_EMIT, HOLDS_SUBGROUP, type Block, type Module } from '../../src/ir/ir.js';
+import {
+  blockHolds,
+  forgetBlockHolds,
+  HOLDS_BARRIER,
+  HOLDS_EMIT,
+  HOLDS_SUBGROUP,
+  type Block,
+  type Module,
+} from '../../src/ir/ir.js';
 
 /** A compute entry point `main` with one u32 local `x`, built by `body`. */
 function computeModule(body: (f: FunctionBuilder, m: ModuleBuilder, x: number) => void): Module {
@@ -241,6 +249,31 @@ test('blockHolds finds barriers, subgroup operations and emits at any depth, and
   assert.equal(blockHolds(sw, HOLDS_EMIT), true);
   assert.equal(blockHolds(sw, HOLDS_BARRIER), false);
   assert.equal(blockHolds([], HOLDS_BARRIER | HOLDS_SUBGROUP | HOLDS_EMIT), false);
+});
+
+test('blockHolds answers right for more blocks than it remembers, asked in turns, and after forgetting them', () => {
+  // Six bodies, each holding one kind (or none), asked round after round: the few it remembers are
+  // replaced in turn, and no answer may come from another block's entry.
+  const kinds = [HOLDS_BARRIER, HOLDS_SUBGROUP, HOLDS_EMIT, 0, HOLDS_BARRIER, 0];
+  const stmt = (kind: number): Block[number] | undefined =>
+    kind === HOLDS_BARRIER
+      ? { op: 'barrier', workgroup: true, storage: false, texture: false, execution: true }
+      : kind === HOLDS_EMIT
+        ? { op: 'emit', stream: 0 }
+        : kind === HOLDS_SUBGROUP
+          ? { op: 'subgroup', fn: 'elect', result: 0 }
+          : undefined;
+  const bodies: Block[] = kinds.map((k) => {
+    const s = stmt(k);
+    return [{ op: 'if', cond: 0, accept: s ? [s] : [], reject: [] }];
+  });
+  for (let round = 0; round < 3; round++) {
+    if (round === 2) forgetBlockHolds();
+    bodies.forEach((b, i) => {
+      for (const mask of [HOLDS_BARRIER, HOLDS_SUBGROUP, HOLDS_EMIT])
+        assert.equal(blockHolds(b, mask), (kinds[i]! & mask) !== 0, `round ${round}, body ${i}, mask ${mask}`);
+    });
+  }
 });
 
 test('the module builder interns a struct type whole: an equal struct shares its id, a struct differing in name, a member or a binding does not', () => {
