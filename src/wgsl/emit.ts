@@ -44,6 +44,7 @@ import {
 import { resolveFunctionInto, type Resolved } from '../ir/typeof.js';
 import { ScratchList } from '../ir/scratch.js';
 import { Namer } from './namer.js';
+import { SinkBuffer, TextSink } from './text-sink.js';
 import { planUniformConditions, type UniformPlan } from './uniformity.js';
 import { LiftRefusal } from '../lift/refuse.js';
 import type { Condition, LoopShape, Shapes } from '../decompile/shapes.js';
@@ -129,14 +130,20 @@ export function emitModuleWgslWithMap(m: Module, options: WgslOptions = {}): Wgs
 
 const NO_ORIGINS: readonly number[] = [];
 
+/** The sink's buffer, lent to one module at a time. */
+const SINK_BUFFER = new SinkBuffer();
+/** The sink of an emitter not printing a module. */
+const NO_SINK = new TextSink(new Uint8Array(0));
+
 class Emitter {
   private readonly names = new Namer();
   private readonly typeNames = new Map<number, string>();
   private readonly globalNames: string[] = [];
   private readonly fnNames: string[] = [];
   private readonly rt = new Set<Scalar>();
-  private readonly out: string[] = [];
   private readonly entryFns = new Set<number>();
+  /** The module's text (its functions, then what comes before them), lent by SINK_BUFFER. */
+  private out: TextSink = NO_SINK;
   /** The branches whose condition goes through workgroupUniformLoad (uniformity.ts). */
   private readonly uniformPlan: UniformPlan;
   /** The workgroup word those conditions pass through (named when the plan has any). */
@@ -163,7 +170,7 @@ class Emitter {
   /** Starts a segment of the current function's text owned by `origin` (with a line map). */
   private mark(origin: Origin | undefined): void {
     this.current = origin;
-    this.segments?.push({ pos: this.s.length, origin });
+    this.segments?.push({ pos: this.out.pos - this.fnStart, origin });
   }
 
   /** The origins of each line of the module text `text` (see WgslWithMap). */
@@ -205,6 +212,15 @@ class Emitter {
   private shapesOf: ShapesOf | undefined;
 
   module(options: WgslOptions): string {
+    this.out = SINK_BUFFER.take();
+    try {
+      return this.moduleText(options);
+    } finally {
+      SINK_BUFFER.give(this.out);
+    }
+  }
+
+  private moduleText(options: WgslOptions): string {
     const m = this.m;
     this.shapesOf = options.shapes;
     const head: string[] = [...(options.header ?? []).map((l) => `// ${l}`)];
@@ -246,15 +262,24 @@ class Emitter {
     });
     if (this.uniformVar) body.push(`var<workgroup> ${this.uniformVar}: u32;`);
     if (m.globals.length || this.uniformVar) body.push('');
+    // The functions are written to the sink, each followed by an empty line: as if each were a part
+    // followed by an empty part, joined by newlines with the parts before them.
+    const out = this.out;
     m.functions.forEach((f, i) => {
-      body.push(this.fn(f, i), '');
+      if (i) out.write('\n');
+      this.fn(f, i);
+      out.write('\n');
     });
     const helpers: string[] = [];
     for (const s of [...this.rt].sort()) helpers.push(`fn iridia_rt_${s}(x: ${s}) -> ${s} {`, '  return x;', '}', '');
     helpers.push(...this.mulHiHelpers());
-    const parts = [...head, ...helpers, ...body];
-    if (this.withMap) this.parts = parts;
-    return oneTrailingNewline(parts.join('\n'));
+    const before = [...head, ...helpers, ...body];
+    if (this.withMap) this.parts = [...before, ...this.fnSegments.flatMap((f) => [f.text, ''])];
+    out.prepend(before.join('\n') + (before.length && m.functions.length ? '\n' : ''));
+    // its trailing newlines, if it has any, made one
+    let end = out.pos;
+    while (end > 0 && out.byteAt(end - 1) === 10) end--;
+    return out.text(0, end < out.pos ? end + 1 : end);
   }
 
   /** Type texts by TypeId, made once each. */
@@ -343,21 +368,21 @@ class Emitter {
   }
 
   /**
-   * A function's text, its lines joined by newlines (no newline after the closing brace). Lines
-   * and expressions are appended to one string (`this.s`, which V8 keeps as a rope until the module
-   * is joined), rather than each expression returning a string its parent pastes into a longer one.
+   * Writes a function's text to the sink, its lines joined by newlines (no newline after the
+   * closing brace). Lines and expressions are written as they are made (text-sink.ts), rather than
+   * each expression returning a string its parent pastes into a longer one.
    */
-  private fn(f: Function, index: number): string {
+  private fn(f: Function, index: number): void {
     const entry = this.m.entryPoints.find((e) => e.function === index);
-    this.s = '';
+    this.fnStart = this.out.pos;
     if (this.withMap) {
       this.segments = [];
       this.current = undefined;
     }
     if (entry) {
       if (entry.stage === 'compute')
-        this.s += `@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})\n`;
-      else this.s += `@${entry.stage}\n`;
+        this.w(`@compute @workgroup_size(${(entry.workgroupSize ?? [1, 1, 1]).join(', ')})\n`);
+      else this.w(`@${entry.stage}\n`);
     }
     const scope = this.names.child();
     const argNames = f.args.map((a) => scope.name(a.name));
@@ -365,7 +390,7 @@ class Emitter {
     const letNames = f.lets.map((l) => scope.name(l.name));
     const args = f.args.map((a, k) => `${entry ? bindingAttr(a.binding) : ''}${argNames[k]}: ${this.type(a.type)}`);
     const res = f.result ? ` -> ${entry ? bindingAttr(f.result.binding) : ''}${this.type(f.result.type)}` : '';
-    this.s += `fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`;
+    this.w(`fn ${this.fnNames[index]}(${args.join(', ')})${res} {\n`);
     const n = f.exprs.length;
     // The lists by expression are lent for this function and given back at its end (scratch.ts).
     // Each is at least n long: a first write far past an empty array's end turns it into a dictionary.
@@ -398,12 +423,12 @@ class Emitter {
       for (let k = 0; k < f.locals.length; k++) {
         const l = f.locals[k] as (typeof f.locals)[number];
         if (shapes?.declared(k)) continue; // declared in its for header
-        this.s += `  var ${String(localNames[k])}: ${this.type(l.type)}`;
+        this.w(`  var ${String(localNames[k])}: ${this.type(l.type)}`);
         if (l.init !== undefined) {
-          this.s += ' = ';
+          this.w(' = ');
           this.put(ctx, l.init, false);
         }
-        this.s += ';\n';
+        this.w(';\n');
       }
       this.block(ctx, f.body, '  ');
     } finally {
@@ -412,16 +437,24 @@ class Emitter {
       LIT_RUNTIME.give(litRuntime, n);
       REFS.give(refs, n);
     }
-    this.s += '}';
+    this.w('}');
     if (this.segments) {
-      this.fnSegments.push({ text: this.s, segments: this.segments });
+      this.fnSegments.push({ text: this.out.text(this.fnStart), segments: this.segments });
       this.segments = undefined;
     }
-    return this.s;
   }
 
-  /** The text of the function being printed so far (see fn). */
-  private s = '';
+  /** Where the function being printed starts in the sink. */
+  private fnStart = 0;
+  /** While expr() or ref() makes an expression's text: the text so far (written to a string, not
+   * the sink); undefined otherwise. */
+  private cap: string | undefined = undefined;
+
+  /** Appends `text` to the function being printed, or to the text expr() or ref() is making. */
+  private w(text: string): void {
+    if (this.cap === undefined) this.out.write(text);
+    else this.cap += text;
+  }
 
   private block(ctx: FnCtx, b: Block, ind: string): void {
     for (const written of b) {
@@ -432,34 +465,38 @@ class Emitter {
       if (this.segments) this.mark(s.origin ?? outer);
       switch (s.op) {
         case 'let':
-          this.s += `${ind}let ${String(ctx.letNames[s.let])} = `;
+          this.w(ind);
+          this.w('let ');
+          this.w(String(ctx.letNames[s.let]));
+          this.w(' = ');
           this.put(ctx, s.value, false);
-          this.s += ';\n';
+          this.w(';\n');
           break;
         case 'store':
-          this.s += ind;
+          this.w(ind);
           this.putRef(ctx, s.pointer);
-          this.s += ' = ';
+          this.w(' = ');
           this.put(ctx, s.value, false);
-          this.s += ';\n';
+          this.w(';\n');
           break;
         case 'if':
           if (ctx.uniform?.has(s)) {
             const c = this.uniformLoad(ctx, ind, 'select(0u, 1u, ', s.cond, ')');
-            this.s += `${ind}if (${c} != 0u) {\n`;
+            this.w(`${ind}if (${c} != 0u) {\n`);
           } else {
-            this.s += `${ind}if `;
+            this.w(ind);
+            this.w('if ');
             this.putCondition(ctx, s.cond);
-            this.s += ' {\n';
+            this.w(' {\n');
           }
           this.block(ctx, s.accept, ind + '  ');
           // readable: an else block that is one if is `} else if ... {`, its lines the inner if's
           for (let at = ctx.shapes?.elseIf(s), from = s; ; at = ctx.shapes?.elseIf(from)) {
             if (at) {
               if (this.segments) this.mark(at.origin ?? outer);
-              this.s += `${ind}} else if `;
+              this.w(`${ind}} else if `);
               this.putCondition(ctx, at.cond);
-              this.s += ' {\n';
+              this.w(' {\n');
               this.block(ctx, at.accept, ind + '  ');
               from = at;
               continue;
@@ -498,9 +535,10 @@ class Emitter {
         case 'return':
           if (s.value === undefined) this.line(ind, 'return;');
           else {
-            this.s += `${ind}return `;
+            this.w(ind);
+            this.w('return ');
             this.put(ctx, s.value, false);
-            this.s += ';\n';
+            this.w(';\n');
           }
           break;
         case 'barrier':
@@ -531,7 +569,9 @@ class Emitter {
 
   /** One line of the function's text at indent `ind`. */
   private line(ind: string, text: string): void {
-    this.s += `${ind}${text}\n`;
+    this.w(ind);
+    this.w(text);
+    this.w('\n');
   }
 
   // Statements other than the common ones (let, store, if, loop, return) are each printed by a
@@ -544,11 +584,11 @@ class Emitter {
     const suffix = st?.kind === 'value' && st.type.kind === 'scalar' && st.type.scalar === 'i32' ? 'i' : 'u';
     if (ctx.uniform?.has(s)) {
       const c = this.uniformLoad(ctx, ind, suffix === 'i' ? 'bitcast<u32>(' : '(', s.selector, ')');
-      this.s += `${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`;
+      this.w(`${ind}switch ${suffix === 'i' ? `bitcast<i32>(${c})` : c} {\n`);
     } else {
-      this.s += `${ind}switch `;
+      this.w(`${ind}switch `);
       this.put(ctx, s.selector, false);
-      this.s += ' {\n';
+      this.w(' {\n');
     }
     for (const c of s.cases) {
       const labels = c.values.map((v) => (suffix === 'i' ? i32Text(v) : `${v >>> 0}u`));
@@ -628,19 +668,19 @@ class Emitter {
    */
   private uniformLoad(ctx: FnCtx, ind: string, open: string, cond: ExprId, close: string): string {
     const name = ctx.scope.name('uniform_cond');
-    this.s += `${ind}${this.uniformVar} = ${open}`;
+    this.w(`${ind}${this.uniformVar} = ${open}`);
     this.put(ctx, cond, false);
-    this.s += `${close};\n${ind}let ${name} = workgroupUniformLoad(&${this.uniformVar});\n${ind}workgroupBarrier();\n`;
+    this.w(`${close};\n${ind}let ${name} = workgroupUniformLoad(&${this.uniformVar});\n${ind}workgroupBarrier();\n`);
     return name;
   }
 
   /** A pointer expression as a WGSL reference (no `&`). */
   private ref(ctx: FnCtx, h: ExprId): string {
-    const saved = this.s;
-    this.s = '';
+    const saved = this.cap;
+    this.cap = '';
     this.putRef(ctx, h);
-    const text = this.s;
-    this.s = saved;
+    const text = this.cap;
+    this.cap = saved;
     return text;
   }
 
@@ -648,18 +688,18 @@ class Emitter {
   private putRef(ctx: FnCtx, h: ExprId): void {
     const text = this.refText(ctx, h);
     if (text !== undefined) {
-      this.s += text;
+      this.w(text);
       return;
     }
     const e = ctx.f.exprs[h] as Expr;
     if (e.op === 'access') {
       this.putRef(ctx, e.base);
-      this.s += '[';
+      this.w('[');
       this.put(ctx, e.index, false);
-      this.s += ']';
+      this.w(']');
     } else if (e.op === 'member') {
       this.putRef(ctx, e.base);
-      this.s += this.memberText(ctx, e.base, e.index);
+      this.w(this.memberText(ctx, e.base, e.index));
     } else throw new Error(`expression %${h} (${e.op}) is not a reference`);
   }
 
@@ -734,11 +774,11 @@ class Emitter {
 
   /** An expression's text (see put). */
   expr(ctx: FnCtx, h: ExprId, runtime: boolean): string {
-    const saved = this.s;
-    this.s = '';
+    const saved = this.cap;
+    this.cap = '';
     this.put(ctx, h, runtime);
-    const text = this.s;
-    this.s = saved;
+    const text = this.cap;
+    this.cap = saved;
     return text;
   }
 
@@ -752,34 +792,34 @@ class Emitter {
     if (c.kind === 'expr') return this.put(ctx, c.expr, false);
     if (c.kind === 'not') {
       // put writes an operation in parentheses
-      this.s += '!';
+      this.w('!');
       return this.put(ctx, c.expr, false);
     }
-    this.s += '(';
+    this.w('(');
     this.put(ctx, c.left, false);
-    this.s += BINARY_SPACED[c.fn] ?? ' undefined ';
+    this.w(BINARY_SPACED[c.fn] ?? ' undefined ');
     this.put(ctx, c.right, false);
-    this.s += ')';
+    this.w(')');
   }
 
   /** A shaped loop's header line: `while c {` or `for (INIT; c; UPDATE) {` (shapes.ts). */
   private loopHeader(ctx: FnCtx, shape: LoopShape, ind: string): void {
     if (shape.kind === 'while') {
-      this.s += `${ind}while `;
+      this.w(`${ind}while `);
       this.putShapeCondition(ctx, shape.cond);
-      this.s += ' {\n';
+      this.w(' {\n');
       return;
     }
     const i = String(ctx.localNames[shape.counter]);
-    this.s += `${ind}for (${shape.declare ? `var ${i}: ${this.type(ctx.f.locals[shape.counter]!.type)}` : i} = `;
+    this.w(`${ind}for (${shape.declare ? `var ${i}: ${this.type(ctx.f.locals[shape.counter]!.type)}` : i} = `);
     this.put(ctx, shape.init.value, false);
-    this.s += '; ';
+    this.w('; ');
     this.putShapeCondition(ctx, shape.cond);
-    if (shape.increment) this.s += `; ${i}++) {\n`;
+    if (shape.increment) this.w(`; ${i}++) {\n`);
     else {
-      this.s += `; ${i} = `;
+      this.w(`; ${i} = `);
       this.put(ctx, shape.next, false);
-      this.s += ') {\n';
+      this.w(') {\n');
     }
   }
 
@@ -789,7 +829,7 @@ class Emitter {
     if (this.views) {
       const text = this.viewRead(ctx, h);
       if (text !== undefined) {
-        this.s += text;
+        this.w(text);
         return;
       }
     }
@@ -801,41 +841,41 @@ class Emitter {
       case 'literal': {
         // Literals are shared in the arena and printed many times: their text is made once.
         const cache = runtime ? ctx.litRuntime : ctx.litPlain;
-        this.s += cache[h] ??= this.lit(e.scalar, e.bits, runtime);
+        this.w((cache[h] ??= this.lit(e.scalar, e.bits, runtime)));
         return;
       }
       case 'zero':
-        this.s += `${this.type(e.type)}()`;
+        this.w(`${this.type(e.type)}()`);
         return;
       case 'constant':
-        this.s += this.constant(e.constant);
+        this.w(this.constant(e.constant));
         return;
       case 'compose':
-        this.s += this.idOpens[e.type] ??= `${this.type(e.type)}(`;
+        this.w((this.idOpens[e.type] ??= `${this.type(e.type)}(`));
         this.putList(ctx, e.parts, rt);
-        this.s += ')';
+        this.w(')');
         return;
       case 'splat': {
         const t = ctx.types[h] as Resolved;
-        this.s += this.opening(t.type).value;
+        this.w(this.opening(t.type).value);
         this.put(ctx, e.value, rt);
-        this.s += ')';
+        this.w(')');
         return;
       }
       case 'swizzle':
         this.put(ctx, e.vector, rt);
-        this.s += swizzleText(e.pattern);
+        this.w(swizzleText(e.pattern));
         return;
       case 'arg':
-        this.s += ctx.argNames[e.index] ?? '?';
+        this.w(ctx.argNames[e.index] ?? '?');
         return;
       case 'local':
         // A local or a global is always a reference (a pointer, or a handle): its name.
-        this.s += ctx.localNames[e.local] ?? '?';
+        this.w(ctx.localNames[e.local] ?? '?');
         return;
       case 'global':
         if (this.views?.has(e.global)) throw new ViewMiss(e.global);
-        this.s += this.globalNames[e.global] ?? '?';
+        this.w(this.globalNames[e.global] ?? '?');
         return;
       case 'access':
       case 'member': {
@@ -843,17 +883,17 @@ class Emitter {
         if (r.kind === 'pointer' || r.kind === 'handle') this.putRef(ctx, h);
         else if (e.op === 'access') {
           this.put(ctx, e.base, rt);
-          this.s += '[';
+          this.w('[');
           this.put(ctx, e.index, rt);
-          this.s += ']';
+          this.w(']');
         } else {
           this.put(ctx, e.base, rt);
-          this.s += this.memberText(ctx, e.base, e.index);
+          this.w(this.memberText(ctx, e.base, e.index));
         }
         return;
       }
       case 'let':
-        this.s += ctx.letNames[e.let] ?? '?';
+        this.w(ctx.letNames[e.let] ?? '?');
         return;
       case 'load':
         this.putRef(ctx, e.pointer);
@@ -862,64 +902,64 @@ class Emitter {
         if (e.fn === 'neg') {
           // WGSL has no unary minus on u32: 0 - x wraps the same way.
           const t = (ctx.types[e.arg] as Resolved).type;
-          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') this.s += `(${this.typeOf(t)}() - `;
-          else this.s += '(-';
-        } else this.s += isBoolTyped(ctx, e.arg) ? '(!' : '(~';
+          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') this.w(`(${this.typeOf(t)}() - `);
+          else this.w('(-');
+        } else this.w(isBoolTyped(ctx, e.arg) ? '(!' : '(~');
         this.put(ctx, e.arg, rt);
-        this.s += ')';
+        this.w(')');
         return;
       case 'binary':
         // On bools `and`/`or` are WGSL's non-short-circuit `&`/`|`, the same symbols as on integers.
-        this.s += '(';
+        this.w('(');
         this.put(ctx, e.left, rt);
-        this.s += BINARY_SPACED[e.fn] ?? ' undefined ';
+        this.w(BINARY_SPACED[e.fn] ?? ' undefined ');
         this.put(ctx, e.right, rt);
-        this.s += ')';
+        this.w(')');
         return;
       case 'select':
-        this.s += 'select(';
+        this.w('select(');
         this.put(ctx, e.reject, rt);
-        this.s += ', ';
+        this.w(', ');
         this.put(ctx, e.accept, rt);
-        this.s += ', ';
+        this.w(', ');
         this.put(ctx, e.cond, rt);
-        this.s += ')';
+        this.w(')');
         return;
       case 'math':
-        if (e.fn === 'mul_hi') this.s += this.mulHi(ctx, h, e.args, rt ? ctx.xr : ctx.x);
+        if (e.fn === 'mul_hi') this.w(this.mulHi(ctx, h, e.args, rt ? ctx.xr : ctx.x));
         else {
-          this.s += `${MATH[e.fn] ?? 'undefined'}(`;
+          this.w(MATH_OPEN[e.fn] ?? 'undefined(');
           this.putList(ctx, e.args, rt);
-          this.s += ')';
+          this.w(')');
         }
         return;
       case 'bitcast': {
         const t = ctx.types[h] as Resolved;
-        this.s += this.opening(t.type).bitcast;
+        this.w(this.opening(t.type).bitcast);
         this.put(ctx, e.value, rt);
-        this.s += ')';
+        this.w(')');
         return;
       }
       case 'convert': {
         const t = ctx.types[h] as Resolved;
-        this.s += this.opening(t.type).value;
+        this.w(this.opening(t.type).value);
         this.put(ctx, e.value, rt);
-        this.s += ')';
+        this.w(')');
         return;
       }
       case 'derivative': {
         const base = e.axis === 'width' ? 'fwidth' : e.axis === 'x' ? 'dpdx' : 'dpdy';
         const suffix = e.control === 'coarse' ? 'Coarse' : e.control === 'fine' ? 'Fine' : '';
-        this.s += `${base}${suffix}(`;
+        this.w(`${base}${suffix}(`);
         this.put(ctx, e.value, rt);
-        this.s += ')';
+        this.w(')');
         return;
       }
       case 'sample':
       case 'image_load':
       case 'image_query':
       case 'array_length':
-        this.s += this.imageExpr(ctx, e, rt ? ctx.xr : ctx.x);
+        this.w(this.imageExpr(ctx, e, rt ? ctx.xr : ctx.x));
     }
   }
 
@@ -937,7 +977,7 @@ class Emitter {
   /** Appends expressions separated by commas. */
   private putList(ctx: FnCtx, hs: readonly ExprId[], runtime: boolean): void {
     for (let k = 0; k < hs.length; k++) {
-      if (k > 0) this.s += ', ';
+      if (k > 0) this.w(', ');
       this.put(ctx, hs[k] as ExprId, runtime);
     }
   }
@@ -1161,6 +1201,11 @@ const MATH: Readonly<Record<string, string>> = {
   abs: 'abs',
 };
 
+/** `name(` of each math function, made once (the emitter writes it as one piece). */
+const MATH_OPEN: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(MATH).map(([k, v]) => [k, `${v}(`]),
+);
+
 /** Operations whose constant evaluation can fail in WGSL (overflow, non-finite results, domain);
  * `op` is e's op, read once by the caller. */
 function isOperation(e: Expr, op: Expr['op']): boolean {
@@ -1316,15 +1361,6 @@ function wgslDecimal(s: string): string {
   const [mant = '0', exp] = s.split('e');
   const m = mant.includes('.') ? mant : `${mant}.0`;
   return exp === undefined ? m : `${m}e${exp.replace('+', '')}`;
-}
-
-/** `s` with its trailing newlines, if it has any, replaced by one. */
-function oneTrailingNewline(s: string): string {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 10) end--;
-  // one already (the usual case): the string itself, not a copy of it joined to a newline
-  if (end === s.length - 1) return s;
-  return end === s.length ? s : `${s.slice(0, end)}\n`;
 }
 
 const FOLD_NAMES = { add: 'Add', mul: 'Mul', min: 'Min', max: 'Max', and: 'And', or: 'Or', xor: 'Xor' } as const;
