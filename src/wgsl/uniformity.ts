@@ -97,11 +97,19 @@ function blockHas(b: Block, pred: (s: Stmt) => boolean): boolean {
   return false;
 }
 
+const NO_BLOCKS: readonly Block[] = [];
+
 function subBlocks(s: Stmt): readonly Block[] {
   if (s.op === 'if') return [s.accept, s.reject];
   if (s.op === 'loop') return [s.body];
   if (s.op === 'switch') return s.cases.map((c) => c.body);
-  return [];
+  return NO_BLOCKS;
+}
+
+/** The innermost loop of `frames` (innermost last), if any. */
+function innermostLoop(frames: readonly Frame[]): Frame | undefined {
+  for (let k = frames.length - 1; k >= 0; k--) if ((frames[k] as Frame).target.op === 'loop') return frames[k];
+  return undefined;
 }
 
 type Branch = Extract<Stmt, { op: 'if' | 'switch' }>;
@@ -123,6 +131,11 @@ function same(a: State, b: State): boolean {
   if (a === null || b === null) return a === b;
   return a.every((v, k) => v === b[k]);
 }
+
+/** What pointerRoot finds at the root of a pointer: no variable, a local, a global. */
+const ROOT_NONE = 0;
+const ROOT_LOCAL = 1;
+const ROOT_GLOBAL = 2;
 
 /** Where a break or continue sends its state: the loop or switch it leaves for. */
 interface Frame {
@@ -197,9 +210,21 @@ class FunctionPlan {
   }
 
   private stmtHasSync(s: Stmt): boolean {
-    if (s.op === 'barrier') return true;
-    if (s.op === 'call') return this.sync[s.fn] === true;
-    return subBlocks(s).some((b) => this.hasSync(b));
+    switch (s.op) {
+      case 'barrier':
+        return true;
+      case 'call':
+        return this.sync[s.fn] === true;
+      case 'if':
+        return this.hasSync(s.accept) || this.hasSync(s.reject);
+      case 'loop':
+        return this.hasSync(s.body);
+      case 'switch':
+        for (const c of s.cases) if (this.hasSync(c.body)) return true;
+        return false;
+      default:
+        return false;
+    }
   }
 
   /**
@@ -221,11 +246,7 @@ class FunctionPlan {
         for (const blk of subBlocks(s)) this.gather(blk, inner, a);
         const esc = escapesOf(s, targets, this.leaves);
         this.escapes.set(s, esc);
-        if (
-          subBlocks(s).some((blk) => this.hasSync(blk)) ||
-          (esc.exits && a) ||
-          esc.targets.some((t) => subBlocks(t).some((blk) => this.hasSync(blk)))
-        )
+        if (this.stmtHasSync(s) || (esc.exits && a) || esc.targets.some((t) => this.stmtHasSync(t)))
           this.required.add(s);
       }
     });
@@ -251,15 +272,16 @@ class FunctionPlan {
           if (!(cf && this.uniform(s.value, st))) this.setLet(s.let);
           break;
         case 'store': {
-          const root = this.pointerRoot(s.pointer, st);
-          if (root?.kind !== 'local') break;
-          const ok = cf && root.uniform && this.uniform(s.value, st);
+          if (this.pointerRoot(s.pointer, st) !== ROOT_LOCAL) break;
+          const id = this.rootId;
+          const whole = this.rootWhole;
+          const ok = cf && this.rootUniform && this.uniform(s.value, st);
           // a whole local is replaced; a part of one keeps what the rest may hold
-          const nonUniform = root.whole ? !ok : !ok || st[root.id] === true;
+          const nonUniform = whole ? !ok : !ok || st[id] === true;
           // a store that leaves the local as it was keeps the state (and the expression memo made for it)
-          if (st[root.id] !== nonUniform) {
+          if (st[id] !== nonUniform) {
             const next = [...st];
-            next[root.id] = nonUniform;
+            next[id] = nonUniform;
             st = next;
           }
           break;
@@ -297,7 +319,7 @@ class FunctionPlan {
             // a switch without a default case may run none
             if (!s.cases.some((c) => c.isDefault)) out = join(out, st);
             // continues inside the switch belong to the loop around it
-            const loop = [...frames].reverse().find((x) => x.target.op === 'loop');
+            const loop = innermostLoop(frames);
             if (loop) loop.continues = join(loop.continues, frame.continues);
             st = join(out, frame.breaks);
           }
@@ -324,7 +346,7 @@ class FunctionPlan {
           break;
         }
         case 'continue': {
-          const fr = [...frames].reverse().find((x) => x.target.op === 'loop');
+          const fr = innermostLoop(frames);
           if (fr) fr.continues = join(fr.continues, st);
           st = null;
           break;
@@ -347,19 +369,27 @@ class FunctionPlan {
     }
   }
 
-  /** The variable a pointer expression names; whether every index on the way is uniform; whether it is the whole variable. */
-  private pointerRoot(
-    h: ExprId,
-    st: boolean[],
-  ): { kind: 'local' | 'global'; id: number; uniform: boolean; whole: boolean } | undefined {
+  /** pointerRoot's answer beside its kind: the variable's index, whether every index on the way is
+   * uniform, whether the pointer is the whole variable (fields, not an object made per question). */
+  private rootId = 0;
+  private rootUniform = true;
+  private rootWhole = true;
+
+  /** The kind of variable a pointer expression names (ROOT_*), the rest in rootId, rootUniform and
+   * rootWhole. */
+  private pointerRoot(h: ExprId, st: boolean[]): number {
     let uniform = true;
     let whole = true;
     let cur = h;
     for (;;) {
       const e = this.f.exprs[cur] as Expr | undefined;
-      if (!e) return undefined;
-      if (e.op === 'local') return { kind: 'local', id: e.local, uniform, whole };
-      if (e.op === 'global') return { kind: 'global', id: e.global, uniform, whole };
+      if (!e) return ROOT_NONE;
+      if (e.op === 'local' || e.op === 'global') {
+        this.rootId = e.op === 'local' ? e.local : e.global;
+        this.rootUniform = uniform;
+        this.rootWhole = whole;
+        return e.op === 'local' ? ROOT_LOCAL : ROOT_GLOBAL;
+      }
       if (e.op === 'access') {
         if (!this.uniform(e.index, st)) uniform = false;
         whole = false;
@@ -367,7 +397,7 @@ class FunctionPlan {
       } else if (e.op === 'member') {
         whole = false;
         cur = e.base;
-      } else return undefined;
+      } else return ROOT_NONE;
     }
   }
 
@@ -437,15 +467,15 @@ class FunctionPlan {
       case 'member': {
         const root = this.pointerRoot(h, st);
         // an element of a range of textures or samplers: a handle, uniform when its index is
-        if (root?.kind === 'global' && this.m.globals[root.id]?.space === 'handle') return root.uniform;
-        if (root) return false; // a pointer, not a value: only a load reads it
+        if (root === ROOT_GLOBAL && this.m.globals[this.rootId]?.space === 'handle') return this.rootUniform;
+        if (root !== ROOT_NONE) return false; // a pointer, not a value: only a load reads it
         return e.op === 'access' ? this.uniform(e.base, st) && this.uniform(e.index, st) : this.uniform(e.base, st);
       }
       case 'load': {
         const root = this.pointerRoot(e.pointer, st);
-        if (!root?.uniform) return false;
-        if (root.kind === 'local') return st[root.id] === false;
-        const g = this.m.globals[root.id];
+        if (root === ROOT_NONE || !this.rootUniform) return false;
+        if (root === ROOT_LOCAL) return st[this.rootId] === false;
+        const g = this.m.globals[this.rootId];
         if (!g) return false;
         return g.space === 'uniform' || (g.space === 'storage' && (g.access ?? 'read') === 'read');
       }
