@@ -133,12 +133,12 @@ export function resolveFunction(m: Module, f: Function): Resolved[] {
  * function (scratch.ts), at least as long as its expressions. Entries past them are left as they are.
  */
 export function resolveFunctionInto(m: Module, f: Function, out: (Resolved | undefined)[]): Resolved[] {
-  const letValues = new Map<number, number>();
-  const subgroupLets = new Map<number, Extract<Stmt, { op: 'subgroup' }>>();
+  const letValues: number[] = [];
+  const subgroupLets: Extract<Stmt, { op: 'subgroup' }>[] = [];
   /** Lets bound by a call: the function called (its result type is the let's). */
-  const callLets = new Map<number, number>();
+  const callLets: number[] = [];
   /** Lets bound by an atomic64: the previous 64-bit value, vec2<u32>. */
-  const atomic64Lets = new Set<number>();
+  const atomic64Lets: boolean[] = [];
   // (`op` read once a statement and once an expression below: statements and expressions come in
   // many shapes, so each read of one of their fields is a lookup by shape, not a load at an offset)
   const walk = (b: Block): void => {
@@ -146,19 +146,19 @@ export function resolveFunctionInto(m: Module, f: Function, out: (Resolved | und
       const s = b[k] as Stmt;
       switch (s.op) {
         case 'let':
-          letValues.set(s.let, s.value);
+          letValues[s.let] = s.value;
           break;
         case 'atomic':
-          if (s.result !== undefined) letValues.set(s.result, -1 - s.pointer);
+          if (s.result !== undefined) letValues[s.result] = -1 - s.pointer;
           break;
         case 'subgroup':
-          subgroupLets.set(s.result, s);
+          subgroupLets[s.result] = s;
           break;
         case 'call':
-          if (s.result !== undefined) callLets.set(s.result, s.fn);
+          if (s.result !== undefined) callLets[s.result] = s.fn;
           break;
         case 'atomic64':
-          if (s.result !== undefined) atomic64Lets.add(s.result);
+          if (s.result !== undefined) atomic64Lets[s.result] = true;
           break;
         case 'if':
           walk(s.accept);
@@ -204,28 +204,31 @@ export function resolveFunctionInto(m: Module, f: Function, out: (Resolved | und
       out[i] = resolveOne(m, f, e, i, get, value, ty, fail);
       continue;
     }
-    if (e.op === 'let' && subgroupLets.has(e.let)) {
-      // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
-      const s = subgroupLets.get(e.let)!;
-      if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out[i] = vtValue('bool', 1);
-      else if (s.fn === 'ballot') out[i] = vtValue('u32', 4);
-      else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
-      else out[i] = val(value(s.argument));
-      continue;
-    }
-    if (e.op === 'let' && atomic64Lets.has(e.let)) {
-      out[i] = val(vt('u32', 2));
-      continue;
-    }
-    if (e.op === 'let' && callLets.has(e.let)) {
-      const callee = m.functions[callLets.get(e.let)!];
-      if (!callee?.result) fail(`let ${e.let} is bound by a call of a function without a result`);
-      else out[i] = val(ty(callee.result.type, i));
-      continue;
-    }
     if (e.op === 'let') {
-      const v = letValues.get(e.let);
-      if (v === undefined) fail(`let ${e.let} is never bound`);
+      const id = e.let;
+      const bySubgroup = subgroupLets[id];
+      if (bySubgroup !== undefined) {
+        // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
+        const s = bySubgroup;
+        if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out[i] = vtValue('bool', 1);
+        else if (s.fn === 'ballot') out[i] = vtValue('u32', 4);
+        else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);
+        else out[i] = val(value(s.argument));
+        continue;
+      }
+      if (atomic64Lets[id] === true) {
+        out[i] = val(vt('u32', 2));
+        continue;
+      }
+      const byCall = callLets[id];
+      if (byCall !== undefined) {
+        const callee = m.functions[byCall];
+        if (!callee?.result) fail(`let ${id} is bound by a call of a function without a result`);
+        else out[i] = val(ty(callee.result.type, i));
+        continue;
+      }
+      const v = letValues[id];
+      if (v === undefined) fail(`let ${id} is never bound`);
       else if (v >= 0) {
         value(v);
         out[i] = out[v] as Resolved;
