@@ -102,12 +102,14 @@ export class TextSink {
 /**
  * One buffer kept for reuse, lent to one sink at a time (a second taker while it is out gets a new
  * one), as ScratchList (src/ir/scratch.ts) keeps the emitter's lists: a buffer made for each module
- * would be new pages for a large one. A buffer over `keepAtMost` bytes is not kept.
+ * would be new pages for a large one. A buffer over `keepAtMost` bytes (4 MiB unless told: twice
+ * the corpus's largest WGSL text, 1.1 MB) is not kept, so that one huge module does not hold its
+ * memory for the rest of the process.
  */
 export class SinkBuffer {
   private kept: Uint8Array | undefined = undefined;
 
-  constructor(private readonly keepAtMost = 1 << 24) {}
+  constructor(private readonly keepAtMost = 1 << 22) {}
 
   /** A sink with nothing written, writing into the kept buffer when it is free. */
   take(): TextSink {
