@@ -206,10 +206,9 @@ export function resolveFunctionInto(m: Module, f: Function, out: (Resolved | und
     }
     if (e.op === 'let') {
       const id = e.let;
-      const bySubgroup = subgroupLets[id];
-      if (bySubgroup !== undefined) {
+      const s = subgroupLets[id];
+      if (s !== undefined) {
         // A subgroup statement's result (ir.ts "Subgroups"): bool, a ballot's vec4<u32>, or the operand's type.
-        const s = bySubgroup;
         if (s.fn === 'elect' || s.fn === 'all' || s.fn === 'any') out[i] = vtValue('bool', 1);
         else if (s.fn === 'ballot') out[i] = vtValue('u32', 4);
         else if (s.argument === undefined) fail(`subgroup ${s.fn} without an operand`);

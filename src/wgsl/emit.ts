@@ -676,9 +676,16 @@ class Emitter {
 
   /** A pointer expression as a WGSL reference (no `&`). */
   private ref(ctx: FnCtx, h: ExprId): string {
+    return this.capture(ctx, h, false, true);
+  }
+
+  /** The text put (or putRef, when `asRef`) writes for expression h, as a string: what it writes
+   * goes to `cap` meanwhile, not to the sink (captures nest). */
+  private capture(ctx: FnCtx, h: ExprId, runtime: boolean, asRef: boolean): string {
     const saved = this.cap;
     this.cap = '';
-    this.putRef(ctx, h);
+    if (asRef) this.putRef(ctx, h);
+    else this.put(ctx, h, runtime);
     const text = this.cap;
     this.cap = saved;
     return text;
@@ -774,12 +781,7 @@ class Emitter {
 
   /** An expression's text (see put). */
   expr(ctx: FnCtx, h: ExprId, runtime: boolean): string {
-    const saved = this.cap;
-    this.cap = '';
-    this.put(ctx, h, runtime);
-    const text = this.cap;
-    this.cap = saved;
-    return text;
+    return this.capture(ctx, h, runtime, false);
   }
 
   /** Appends a branch's condition: in the readable mode as shapes.ts's condition() reads it. */

@@ -97,13 +97,11 @@ function blockHas(b: Block, pred: (s: Stmt) => boolean): boolean {
   return false;
 }
 
-const NO_BLOCKS: readonly Block[] = [];
-
 function subBlocks(s: Stmt): readonly Block[] {
   if (s.op === 'if') return [s.accept, s.reject];
   if (s.op === 'loop') return [s.body];
   if (s.op === 'switch') return s.cases.map((c) => c.body);
-  return NO_BLOCKS;
+  return [];
 }
 
 /** The innermost loop of `frames` (innermost last), if any. */
@@ -370,7 +368,8 @@ class FunctionPlan {
   }
 
   /** pointerRoot's answer beside its kind: the variable's index, whether every index on the way is
-   * uniform, whether the pointer is the whole variable (fields, not an object made per question). */
+   * uniform, whether the pointer is the whole variable (fields, not an object made per question).
+   * Read them before the next uniform() call: it may trace another pointer and overwrite them. */
   private rootId = 0;
   private rootUniform = true;
   private rootWhole = true;
