@@ -1,0 +1,81 @@
+// The measured half of tools/ab-listing.ts, in plain JavaScript under plain `node` (as
+// ab-lift-worker.mjs): the DXIL /Fc listing of one compiled tree.
+//
+//   node tools/ab-listing-worker.mjs ROUNDS FOLDER
+//
+// Reads every .dxil container under FOLDER that has a DXIL part, runs a warm-up of five passes, then
+// ROUNDS timed rounds of two kinds, alternately: the whole listing (disassembleDxil of each container)
+// and the module printer alone (ModulePrinter.print of modules read, untimed, in that round). On
+// stdout one line: the containers, then the best CPU microseconds a container of each kind.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [roundsArg, folder] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const url = (p) => pathToFileURL(resolve('dist/src', p)).href;
+const { parseContainer } = await import(url('container/container.js'));
+const { disassembleDxil } = await import(url('dxil/disassemble.js'));
+const { readModule } = await import(url('dxil/module.js'));
+const { readProgramHeader } = await import(url('dxil/program-header.js'));
+const { ModulePrinter } = await import(url('dxil/printer.js'));
+const { dxcInstructionComment } = await import(url('dxil/annotate.js'));
+
+const inputs = [];
+const walk = (d) => {
+  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (p.endsWith('.dxil')) {
+      const b = new Uint8Array(readFileSync(p));
+      try {
+        const c = parseContainer(b);
+        if (c.parts.some((x) => x.kind === 'DXIL')) {
+          disassembleDxil(c);
+          inputs.push(b);
+        }
+      } catch {
+        // a container the listing refuses is not timed
+      }
+    }
+  }
+};
+walk(folder);
+
+/** The module disassembleDxil prints: the debug one (ILDB) when there is one. */
+function module(b) {
+  const c = parseContainer(b);
+  const kind = c.parts.some((x) => x.kind === 'ILDB') ? 'ILDB' : 'DXIL';
+  const p = c.parts.find((x) => x.kind === kind);
+  const h = readProgramHeader(p.data, kind, p.offset + 8);
+  return readModule(h.bitcode, { part: kind, offset: p.offset + 8 + h.bitcodeStart });
+}
+
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const whole = () => {
+  const c0 = cpu();
+  for (const b of inputs) disassembleDxil(parseContainer(b));
+  return cpu() - c0;
+};
+const print = () => {
+  const modules = inputs.map(module);
+  const c0 = cpu();
+  for (const m of modules) new ModulePrinter(m, dxcInstructionComment).print();
+  return cpu() - c0;
+};
+for (let k = 0; k < 5; k++) {
+  whole();
+  print();
+}
+let bestWhole = Infinity;
+let bestPrint = Infinity;
+for (let k = 0; k < rounds; k++) {
+  bestWhole = Math.min(bestWhole, whole());
+  bestPrint = Math.min(bestPrint, print());
+}
+const us = (ms) => ((ms * 1000) / inputs.length).toFixed(1);
+console.log(`${inputs.length} ${us(bestWhole)} ${us(bestPrint)}`);

@@ -1,0 +1,74 @@
+// A/B of the DXIL /Fc listing (disassembleDxil, dxc's /Fc text) between two compiled trees, each in
+// processes of its own, the two trees alternately, base first in even pairs (issue 17: the listing's
+// target in `npm run bench` moves by up to half between runs, too much to see a change of a few
+// percent). Each process (tools/ab-listing-worker.mjs) warms up, then takes the best of its rounds:
+// the whole listing a container, and the module printer alone.
+//
+//   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
+//   npx tsc -p tsconfig.build.json
+//   node --import tsx tools/ab-listing.ts /tmp/base [pairs]
+//
+// The corpus is ../shared/corpus/dxil. Printed: each process's best CPU microseconds a container,
+// whole and printer alone, and the ratios (this tree / base) of their medians. Figures only: nothing
+// is asserted.
+
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { sharedPath } from '../test/helpers/shared.js';
+import { positiveArg } from './corpus-args.js';
+
+const [baseRoot, pairsArg] = process.argv.slice(2);
+if (baseRoot === undefined) {
+  console.error('usage: node --import tsx tools/ab-listing.ts BASE_TREE [pairs]');
+  process.exit(2);
+}
+const pairs = positiveArg('ab-listing', 'pairs', pairsArg, 4);
+const folder = sharedPath('corpus/dxil');
+if (!folder) {
+  console.error('ab-listing: ../shared/corpus/dxil is absent (set IRIDIA_SHARED to point at the shared data)');
+  process.exit(2);
+}
+const ROUNDS = 8;
+
+/** One child process of `tree`: containers, best whole-listing and printer-only µs a container. */
+function run(tree: string): { n: number; whole: number; print: number } {
+  const r = spawnSync(process.execPath, [resolve('tools/ab-listing-worker.mjs'), String(ROUNDS), folder!], {
+    cwd: tree,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [n, whole, print] = r.stdout.trim().split(' ').map(Number);
+  if (r.status !== 0 || n === undefined || whole === undefined || print === undefined || !(n > 0)) {
+    console.error(`ab-listing: the worker in ${tree} failed (status ${r.status})`);
+    process.exit(1);
+  }
+  return { n, whole, print };
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const base = { whole: [] as number[], print: [] as number[] };
+const head = { whole: [] as number[], print: [] as number[] };
+for (let k = 0; k < pairs; k++) {
+  const order: [string, typeof base][] =
+    k % 2 === 0
+      ? [
+          [resolve(baseRoot), base],
+          ['.', head],
+        ]
+      : [
+          ['.', head],
+          [resolve(baseRoot), base],
+        ];
+  for (const [tree, into] of order) {
+    const r = run(tree);
+    into.whole.push(r.whole);
+    into.print.push(r.print);
+    console.log(
+      `pair ${k} ${into === base ? 'base' : 'this'}: ${r.n} containers, ${r.whole} µs whole, ${r.print} µs printer`,
+    );
+  }
+}
+const ratio = (a: number[], b: number[]): string => (median(a) / median(b)).toFixed(3);
+console.log(
+  `ab-listing: this tree / base, CPU a container (lower is faster): whole ${ratio(head.whole, base.whole)}, printer ${ratio(head.print, base.print)}`,
+);
