@@ -211,7 +211,8 @@ export class BitstreamReader {
       }
     }
     const piece = this.read(n);
-    const hi = 1 << (n - 1);
+    // The continuation bit as a number (1 << 31 is negative: a VBR32 chunk would never end).
+    const hi = 2 ** (n - 1);
     if (piece < hi) {
       this.lastBig = undefined;
       return piece;
@@ -238,7 +239,7 @@ export class BitstreamReader {
   }
 
   private vbrBig(n: number, low: number, shift0: number): number {
-    const hi = 1 << (n - 1);
+    const hi = 2 ** (n - 1);
     let big = BigInt(low);
     let shift = shift0;
     for (;;) {
