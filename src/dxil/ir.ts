@@ -238,7 +238,9 @@ export class Instruction extends Value {
   declare dbg: DebugLoc | undefined;
   /** Metadata attachments: [kind id, metadata id]. */
   declare attachments: [number, number][];
-  /** Where the printer keeps its operand text (printer.ts numberFunction), as for Block and Argument. */
+  /** A number a pass keeps on the instruction, valid only while the pass's own table holds the
+   * instruction at that number: the printer's operand text (printer.ts numberFunction, as for Block
+   * and Argument), the DXIL lifter's numbering (lift/dxil/lift.ts liftBody). */
   declare slot: number;
   constructor(op: InstOp, type: Type) {
     super('inst', type);

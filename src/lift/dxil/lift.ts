@@ -256,7 +256,10 @@ function liftBody(
   }
   // Instruction numbering (errors name it): each block's first number, and each instruction's.
   // (and whether there is a phi or an alloca: the passes for them below are left out without one)
-  const position = new Map<Instruction, number>();
+  // An instruction's number is kept in its `slot` (as the printer keeps its text's), and holds while
+  // `order` has the instruction at that number: a Map of every instruction was a tenth of the
+  // lifter's Map and Set allocation (docs/benchmarks.md, issue 17's thirteenth session).
+  const order: Instruction[] = [];
   const starts: number[] = [];
   let n = 0;
   let phis = false;
@@ -264,15 +267,21 @@ function liftBody(
   for (const b of blocks) {
     starts.push(n);
     for (const i of b.insts) {
-      position.set(i, n++);
+      i.slot = n;
+      order[n++] = i;
       const op = i.op;
       if (op === 'phi') phis = true;
       else if (op === 'alloca') hasAlloca = true;
     }
   }
+  /** An instruction's number in this function (undefined: another function's). */
+  const position = (i: Instruction): number | undefined => {
+    const p = i.slot;
+    return p >= 0 && order[p] === i ? p : undefined;
+  };
   /** The block an instruction of the function is in (every block holds one at least: its terminator). */
   const blockOf = (i: Instruction): number | undefined => {
-    const p = position.get(i);
+    const p = position(i);
     if (p === undefined) return undefined;
     let lo = 0;
     let hi = starts.length - 1;
@@ -290,7 +299,7 @@ function liftBody(
       for (const i of b.insts) {
         if (i.op !== 'phi') continue;
         L.ins = i;
-        L.insIndex = position.get(i)!;
+        L.insIndex = position(i)!;
         for (const p of i.blocks)
           if (p < 0 || p >= blocks.length) L.invalid(`a phi's incoming block ${p} is not in the function`);
         if (!preds) {
@@ -322,7 +331,7 @@ function liftBody(
       for (const i of b.insts)
         if (i.op === 'alloca') {
           L.ins = i;
-          L.insIndex = position.get(i)!;
+          L.insIndex = position(i)!;
           L.values.set(i, { kind: 'ptr', mem: allocaMemory(L, i, allocas++), offset: L.u32(0), type: i.explicitType! });
         }
   // Phis: one local each (a vector phi: one a lane).
@@ -332,7 +341,7 @@ function liftBody(
       for (const i of b.insts)
         if (i.op === 'phi') {
           L.ins = i;
-          L.insIndex = position.get(i)!;
+          L.insIndex = position(i)!;
           const name = `phi${phiLocal.size}`;
           if (i.type.kind === 'vector') {
             const t = L.irType(L.laneType(i.type));
@@ -375,7 +384,7 @@ function liftBody(
         // the inlined body returns: its result set, then the call's end (calls.ts)
         const t = blocks[from]!.insts[blocks[from]!.insts.length - 1]!;
         L.ins = t;
-        L.insIndex = position.get(t)!;
+        L.insIndex = position(t)!;
         if (t.op === 'ret') inline.onReturn(t);
         L.ins = undefined;
         return;
@@ -388,7 +397,7 @@ function liftBody(
       const parallel = targetPhis.length > 1 || targetPhis.some((p) => p.type.kind === 'vector');
       for (const p of targetPhis) {
         L.ins = p;
-        L.insIndex = position.get(p)!;
+        L.insIndex = position(p)!;
         const k = p.blocks.indexOf(from);
         if (k < 0) return L.invalid(`a phi has no value for its predecessor block ${from}`);
         const v = p.type.kind === 'vector' ? L.lanes(p.ops[k]!) : [L.num(p.ops[k]!)];
@@ -401,7 +410,7 @@ function liftBody(
     condition: (k) => {
       const t = blocks[k]!.insts[blocks[k]!.insts.length - 1]!;
       L.ins = t;
-      L.insIndex = position.get(t)!;
+      L.insIndex = position(t)!;
       const c = L.num(t.ops[0]!);
       L.ins = undefined;
       return c;
@@ -409,7 +418,7 @@ function liftBody(
     switchOf: (k) => {
       const t = blocks[k]!.insts[blocks[k]!.insts.length - 1]!;
       L.ins = t;
-      L.insIndex = position.get(t)!;
+      L.insIndex = position(t)!;
       const sel = t.ops[0]!;
       if (sel.type.kind !== 'int' || (sel.type.width > 32 && sel.type.width !== 64))
         L.refuse('64-bit integers', `a switch on an i${sel.type.width} value`);
@@ -453,7 +462,7 @@ function liftBody(
     },
     terminator: (k) => {
       const t = blocks[k]!.insts[blocks[k]!.insts.length - 1]!;
-      L.insIndex = position.get(t)!;
+      L.insIndex = position(t)!;
     },
     ret,
   });
