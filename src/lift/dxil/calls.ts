@@ -110,6 +110,7 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
     insIndex: L.insIndex,
     originBase: L.originBase,
     crossScope: L.crossScope,
+    usedValues: L.usedValues,
   };
   L.callStack.push(callee);
   for (const [a, v] of bound) L.values.set(a, v);
@@ -135,6 +136,7 @@ export function inlineCall(L: DxilLifter, call: Instruction, callee: Func, liftB
     L.originBase = saved.originBase;
     L.insIndex = saved.insIndex;
     L.crossScope = saved.crossScope;
+    L.usedValues = saved.usedValues;
   }
   if (rt.kind === 'void') return undefined;
   const reads = result.map((l) => L.load(L.local(l)));
