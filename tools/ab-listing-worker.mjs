@@ -16,9 +16,7 @@ const [roundsArg, folder] = process.argv.slice(2);
 const rounds = Number(roundsArg);
 const url = (p) => pathToFileURL(resolve('dist/src', p)).href;
 const { parseContainer } = await import(url('container/container.js'));
-const { disassembleDxil } = await import(url('dxil/disassemble.js'));
-const { readModule } = await import(url('dxil/module.js'));
-const { readProgramHeader } = await import(url('dxil/program-header.js'));
+const { disassembleDxil, readPartModule } = await import(url('dxil/disassemble.js'));
 const { ModulePrinter } = await import(url('dxil/printer.js'));
 const { dxcInstructionComment } = await import(url('dxil/annotate.js'));
 
@@ -46,10 +44,7 @@ walk(folder);
 /** The module disassembleDxil prints: the debug one (ILDB) when there is one. */
 function module(b) {
   const c = parseContainer(b);
-  const kind = c.parts.some((x) => x.kind === 'ILDB') ? 'ILDB' : 'DXIL';
-  const p = c.parts.find((x) => x.kind === kind);
-  const h = readProgramHeader(p.data, kind, p.offset + 8);
-  return readModule(h.bitcode, { part: kind, offset: p.offset + 8 + h.bitcodeStart });
+  return readPartModule(c, c.parts.some((x) => x.kind === 'ILDB') ? 'ILDB' : 'DXIL');
 }
 
 const cpu = () => {

@@ -257,8 +257,8 @@ function liftBody(
   // Instruction numbering (errors name it): each block's first number, and each instruction's.
   // (and whether there is a phi or an alloca: the passes for them below are left out without one)
   // An instruction's number is kept in its `slot` (as the printer keeps its text's), and holds while
-  // `order` has the instruction at that number: a Map of every instruction was a tenth of the
-  // lifter's Map and Set allocation (docs/benchmarks.md, issue 17's thirteenth session).
+  // `order` has the instruction at that number: a Map of every instruction was a ninth of the Map and
+  // Set allocation of DXIL lift + WGSL (docs/benchmarks.md, issue 17's thirteenth session).
   const order: Instruction[] = [];
   const starts: number[] = [];
   let n = 0;
