@@ -2,14 +2,14 @@
 // under tsx the tree in the checkout is loaded through tsx's hooks and the other tree is not, and
 // that alone made identical code measure 10 to 13% apart (an A/A run, 2026-12-05).
 //
-//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT MIN ONLY FOLDER...
+//   node tools/ab-lift-worker.mjs BASE_ROOT NEW_ROOT ORDER ROUNDS EVERY EXT MIN MAX ONLY FOLDER...
 //
 // ORDER: `base-first` or `new-first`, which tree is imported first (the one imported second measured
 // about 4% faster in A/A runs either way; ab-lift.ts runs both orders and takes their geometric
 // mean); or `base-only` / `new-only` (ab-lift.ts --apart): only that tree is loaded and timed, with
 // no comparison, so that its collector's work is its own (two trees in one process share one heap,
-// and a change that leaves less for the young collector speeds up both). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). MIN: only
-// programs of at least this many instructions are compared and timed (0 for all). ONLY: `all`, or
+// and a change that leaves less for the young collector speeds up both). EXT: the ending of the files read (`.dxbc`, or `.dxil` for the DXIL lifter). MIN, MAX: only
+// programs of at least MIN and under MAX instructions are compared and timed (0 and Infinity for all). ONLY: `all`, or
 // `barriers` for the programs with a group barrier (a function the WGSL passes split into lanes). Prints one JSON
 // object: programs compared, those that differ, and each round's rate per CPU-second of each tree.
 
@@ -17,7 +17,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [baseRoot, newRoot, order, roundsArg, everyArg, ext, minArg, only, ...folders] = process.argv.slice(2);
+const [baseRoot, newRoot, order, roundsArg, everyArg, ext, minArg, maxArg, only, ...folders] = process.argv.slice(2);
 
 async function load(root) {
   const url = (p) => pathToFileURL(resolve(root, 'dist/src', p)).href;
@@ -63,7 +63,8 @@ for (const path of files) {
   let a;
   try {
     const program = base.lift(base.parse(bytes));
-    if (program.provenance.instructions < Number(minArg)) continue; // smaller than asked for
+    const size = program.provenance.instructions;
+    if (size < Number(minArg) || size >= Number(maxArg)) continue; // outside the sizes asked for
     if (only === 'barriers' && !base.barrier(program)) continue; // no group barrier
     a = base.emit(program);
   } catch {

@@ -6,7 +6,7 @@
 //
 //   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N] [--barriers] [--apart]
+//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N] [--max-instructions N] [--barriers] [--apart]
 //
 // It runs tools/ab-lift-worker.mjs twice under plain node, once importing the base first and once the
 // new tree first: in one process the tree imported second measured about 4% faster in A/A runs (the
@@ -15,8 +15,9 @@
 // every corpus program (../shared/corpus/dxbc and dxbc-sm51; with --dxil the DXIL lifter's: the .dxil
 // files of ../shared/corpus/dxil and corpus/pairs) gives byte-identical WGSL under both
 // trees (where any differs it lists them and exits 1 without timing), then times `rounds` rounds
-// (default 6) over every `every`-th program that lifts (default 3; with --min-instructions, of those
-// programs only the ones of at least N instructions; with --barriers, only those with a group barrier,
+// (default 6) over every `every`-th program that lifts (default 3; with --min-instructions N, of those
+// programs only the ones of at least N instructions, and with --max-instructions N only those of
+// fewer than N; with --barriers, only those with a group barrier,
 // whose functions the WGSL passes split into lanes), the two trees interleaved in
 // slices of 32 within a round. Printed: each order's rates and its median ratio of the rounds
 // (new / base), and their geometric mean, in which an order bias cancels.
@@ -41,14 +42,15 @@ interface Result {
   readonly next: readonly number[];
 }
 
-const { value: minArg = '0', rest: argv } = takeOption(process.argv.slice(2), '--min-instructions');
+const { value: minArg = '0', rest: afterMin } = takeOption(process.argv.slice(2), '--min-instructions');
+const { value: maxArg = 'Infinity', rest: argv } = takeOption(afterMin, '--max-instructions');
 const dxil = argv.includes('--dxil');
 const barriers = argv.includes('--barriers');
 const apart = argv.includes('--apart');
 const [baseRoot, roundsArg, everyArg] = argv.filter((a) => a !== '--dxil' && a !== '--barriers' && a !== '--apart');
-if (baseRoot === undefined || !/^\d+$/.test(minArg)) {
+if (baseRoot === undefined || !/^\d+$/.test(minArg) || !/^(\d+|Infinity)$/.test(maxArg)) {
   console.error(
-    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--barriers] [--apart]',
+    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--max-instructions N] [--barriers] [--apart]',
   );
   process.exit(2);
 }
@@ -80,6 +82,7 @@ const run = (order: string, n: number): Result => {
       String(every),
       dxil ? '.dxil' : '.dxbc',
       minArg!,
+      maxArg!,
       barriers ? 'barriers' : 'all',
       ...folders,
     ],
