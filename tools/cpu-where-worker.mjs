@@ -8,6 +8,11 @@
 // process id, then one line a pass:
 //   cpu-where worker PID
 //   cpu-where pass K: PROGRAMS programs, WALL ms wall, CPU ms CPU
+// With CPU_WHERE_BUCKETS=1 in its environment, after the passes, the programs by size (the bench's
+// buckets, bench/lift.bench.ts SIZE_BUCKETS), each bucket timed alone in two rounds, the round of
+// less CPU kept: one line a bucket,
+//   cpu-where bucket LO-HI: PROGRAMS programs, U µs user and S µs system CPU an instruction,
+//     F page faults a program, C characters of WGSL an instruction
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -64,4 +69,46 @@ for (let k = 0; k < passes; k++) {
   console.log(
     `cpu-where pass ${k}: ${n} programs, ${wall.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`,
   );
+}
+
+if (process.env.CPU_WHERE_BUCKETS === '1') {
+  const BUCKETS = [
+    [0, 64],
+    [64, 256],
+    [256, 1024],
+    [1024, Infinity],
+  ];
+  const sized = BUCKETS.map(() => []);
+  for (const bytes of programs) {
+    const p = lifts(bytes);
+    if (p === undefined) continue;
+    let text;
+    try {
+      text = emitWgsl(p);
+    } catch {
+      continue;
+    }
+    const n = p.provenance.instructions;
+    sized[BUCKETS.findIndex(([lo, hi]) => n >= lo && n < hi)].push({ bytes, n, chars: text.length });
+  }
+  BUCKETS.forEach(([lo, hi], b) => {
+    const list = sized[b];
+    if (list.length === 0) return;
+    const instructions = list.reduce((a, x) => a + x.n, 0);
+    const chars = list.reduce((a, x) => a + x.chars, 0);
+    let best;
+    for (let round = 0; round < 2; round++) {
+      const f0 = process.resourceUsage().minorPageFault;
+      const c0 = process.cpuUsage();
+      for (const x of list) emitWgsl(liftContainer(parseContainer(x.bytes)));
+      const c = process.cpuUsage(c0);
+      const faults = process.resourceUsage().minorPageFault - f0;
+      if (!best || c.user + c.system < best.user + best.system) best = { user: c.user, system: c.system, faults };
+    }
+    console.log(
+      `cpu-where bucket ${lo}-${hi === Infinity ? '' : hi - 1}: ${list.length} programs, ` +
+        `${(best.user / instructions).toFixed(2)} µs user and ${(best.system / instructions).toFixed(2)} µs system CPU an instruction, ` +
+        `${(best.faults / list.length).toFixed(1)} page faults a program, ${(chars / instructions).toFixed(0)} characters of WGSL an instruction`,
+    );
+  });
 }

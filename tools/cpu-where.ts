@@ -13,6 +13,11 @@
 //     under Linux `perf record` (all threads; node's --perf-basic-prof names the compiled JavaScript):
 //     the samples by kind of work (JavaScript, the compiler, the collector, the kernel, megamorphic
 //     property look-ups, strings, ...) and the heaviest symbols.
+//   node --import tsx tools/cpu-where.ts faults [passes] [--dxil]
+//     after the passes, each of the bench's size buckets timed alone: CPU an instruction in user
+//     code and in the kernel, page faults a program, and characters of WGSL an instruction. On the
+//     benchmark machine a page fault costs 10 to 20 µs, and a string over 128 KiB (V8's large-object
+//     space) is new pages each time (docs/benchmarks.md, the fourteenth session).
 //
 // The corpus is ../shared/corpus/dxbc (or corpus/dxil with --dxil). Figures only: nothing is asserted.
 
@@ -27,8 +32,8 @@ const {
   pairs: passes,
   folder,
 } = corpusArgs('cpu-where', process.argv.slice(2), 1, 4, 'passes');
-if (mode !== 'jit' && mode !== 'perf') {
-  console.error('usage: node --import tsx tools/cpu-where.ts jit|perf [passes] [--dxil]');
+if (mode !== 'jit' && mode !== 'perf' && mode !== 'faults') {
+  console.error('usage: node --import tsx tools/cpu-where.ts jit|perf|faults [passes] [--dxil]');
   process.exit(2);
 }
 const root = resolve(import.meta.dirname, '..');
@@ -176,5 +181,18 @@ function fail(why: string): never {
   process.exit(2);
 }
 
+function faults(): void {
+  const run = spawnSync(process.execPath, [worker, root, String(passes), folder], {
+    encoding: 'utf8',
+    maxBuffer: MAX_OUTPUT,
+    env: { ...process.env, CPU_WHERE_BUCKETS: '1' },
+  });
+  if (run.status !== 0) fail(`the worker exited with ${run.status}: ${run.stderr.slice(-2000)}`);
+  console.log(`cpu-where faults: ${folder}, ${passes} passes of lift + WGSL to warm up, then each size bucket alone`);
+  for (const line of run.stdout.split('\n'))
+    if (line.startsWith('cpu-where bucket ')) console.log(`  ${line.slice('cpu-where '.length)}`);
+}
+
 if (mode === 'jit') jit();
-else perf();
+else if (mode === 'perf') perf();
+else faults();

@@ -132,12 +132,32 @@ export class ModuleBuilder {
   }
 }
 
-/** The interning key of a type: short keys for the lifter's common kinds, JSON for the rest. */
+/**
+ * The interning key of a type: short keys for the kinds the lifters make in every program (a
+ * resource's image or sampler type is made again at each use: JSON of an image, its class nested,
+ * took half a microsecond a use), JSON for the rest. Each short key starts with a letter no JSON
+ * key (`{`) and no other kind's starts with, and names every field of its kind.
+ */
 function typeKey(t: Type): string {
-  if (t.kind === 'scalar') return `s${t.scalar}`;
-  if (t.kind === 'vector') return `v${t.scalar}${t.size}`;
-  if (t.kind === 'array') return `a${t.base},${t.length}`;
-  return JSON.stringify(t);
+  switch (t.kind) {
+    case 'scalar':
+      return `s${t.scalar}`;
+    case 'vector':
+      return `v${t.scalar}${t.size}`;
+    case 'array':
+      return `a${t.base},${t.length}`;
+    case 'sampler':
+      return t.comparison ? 'S1' : 'S0';
+    case 'image': {
+      const c = t.class;
+      const head = `i${t.dim},${t.arrayed ? 1 : 0},`;
+      if (c.kind === 'sampled') return `${head}s${c.scalar},${c.multisampled ? 1 : 0}`;
+      if (c.kind === 'depth') return `${head}d${c.multisampled ? 1 : 0}`;
+      return `${head}w${c.format},${c.access}`;
+    }
+    default:
+      return JSON.stringify(t);
+  }
 }
 
 export class FunctionBuilder {

@@ -1345,11 +1345,30 @@ function i32Text(bits: number): string {
 
 const f32buf = new DataView(new ArrayBuffer(4));
 
+/**
+ * f32Text's answers by bit pattern (as an int32: a small integer for V8), for every program of the
+ * process: the same constants (0.5, 1.0, 255.0, ...) come back in program after program, and the
+ * search below parses up to nine decimals a pattern. Numbers and strings only, nothing of a
+ * program; emptied when it holds F32_TEXTS_MAX, so a stream of new patterns keeps it bounded.
+ */
+const F32_TEXTS = new Map<number, string>();
+const F32_TEXTS_MAX = 4096;
+
 /** The shortest decimal that reads back as these f32 bits; undefined for infinities and NaNs. */
 export function f32Text(bits: number): string | undefined {
+  const key = bits | 0;
+  const known = F32_TEXTS.get(key);
+  if (known !== undefined) return known;
   f32buf.setUint32(0, bits >>> 0, true);
   const v = f32buf.getFloat32(0, true);
   if (!Number.isFinite(v)) return undefined;
+  const text = shortestF32(v);
+  if (F32_TEXTS.size >= F32_TEXTS_MAX) F32_TEXTS.clear();
+  F32_TEXTS.set(key, text);
+  return text;
+}
+
+function shortestF32(v: number): string {
   if (v === 0) return Object.is(v, -0) ? '-0.0f' : '0.0f';
   for (let p = 1; p <= 9; p++) {
     const s = v.toPrecision(p);
