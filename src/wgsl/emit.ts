@@ -275,7 +275,7 @@ class Emitter {
     helpers.push(...this.mulHiHelpers());
     const before = [...head, ...helpers, ...body];
     if (this.withMap) this.parts = [...before, ...this.fnSegments.flatMap((f) => [f.text, ''])];
-    out.prepend(before.join('\n') + (before.length && m.functions.length ? '\n' : ''));
+    out.prependJoined(before, '\n', before.length && m.functions.length ? '\n' : '');
     // its trailing newlines, if it has any, made one
     let end = out.pos;
     while (end > 0 && out.byteAt(end - 1) === 10) end--;

@@ -53,7 +53,17 @@ export class TextSink {
 
   /** Puts `s` before everything written so far. */
   prepend(s: string): void {
-    const n = s.length;
+    this.prependJoined([s], '', '');
+  }
+
+  /**
+   * Puts `pieces.join(separator) + last` before everything written so far, without making that
+   * string: the emitter's module header is dozens of lines, and their join was flattened again
+   * character by character as it was written.
+   */
+  prependJoined(pieces: readonly string[], separator: string, last: string): void {
+    let n = last.length;
+    for (let k = 0; k < pieces.length; k++) n += (pieces[k] as string).length + (k ? separator.length : 0);
     if (n === 0) return;
     const end = this.pos;
     if (end + n > this.bytes.length) this.grow(end + n);
@@ -62,7 +72,11 @@ export class TextSink {
     const wide = this.wide;
     this.wide = [];
     this.pos = 0;
-    this.write(s);
+    for (let k = 0; k < pieces.length; k++) {
+      if (k) this.write(separator);
+      this.write(pieces[k] as string);
+    }
+    this.write(last);
     this.wide.push(...wide);
     this.pos = end + n;
   }

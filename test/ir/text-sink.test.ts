@@ -52,9 +52,18 @@ test('every range of the text is the text written, pieces with code units over 0
       // most pieces ASCII, as the emitter's are
       const wide = r() < 0.2;
       for (let i = 0; i < n; i++) piece += ALPHABET[Math.floor(r() * (wide ? ALPHABET.length : 6))];
-      if (r() < 0.1) {
+      const choice = r();
+      if (choice < 0.1) {
         sink.prepend(piece);
         expected = piece + expected;
+      } else if (choice < 0.15) {
+        // the piece cut in two, joined by a separator, with an ending (as the emitter's header)
+        const cut = Math.floor(r() * (piece.length + 1));
+        const parts = [piece.slice(0, cut), piece.slice(cut)];
+        const separator = r() < 0.5 ? '\n' : 'é,';
+        const last = r() < 0.5 ? '' : '\n';
+        sink.prependJoined(parts, separator, last);
+        expected = parts.join(separator) + last + expected;
       } else {
         sink.write(piece);
         expected += piece;
