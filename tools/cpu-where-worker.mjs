@@ -8,10 +8,11 @@
 // process id, then one line a pass:
 //   cpu-where worker PID
 //   cpu-where pass K: PROGRAMS programs, WALL ms wall, CPU ms CPU
-// With CPU_WHERE_BUCKETS=1 in its environment, after the passes, the programs by size (the bench's
-// buckets, bench/lift.bench.ts SIZE_BUCKETS), each bucket timed alone in two rounds, the round of
-// less CPU kept: one line a bucket,
-//   cpu-where bucket LO-HI: PROGRAMS programs, U µs user and S µs system CPU an instruction,
+// With CPU_WHERE_BUCKETS in its environment (JSON: a list of [LO, HI] instruction counts, HI null for
+// no bound; cpu-where.ts passes the bench's, bench/lift.bench.ts SIZE_BUCKETS), after the passes,
+// the programs by size, each bucket timed alone in two rounds, the round of less CPU kept: one line
+// a bucket, K its index in the list,
+//   cpu-where bucket K: PROGRAMS programs, U µs user and S µs system CPU an instruction,
 //     F page faults a program, C characters of WGSL an instruction
 
 import { readFileSync, readdirSync } from 'node:fs';
@@ -71,13 +72,8 @@ for (let k = 0; k < passes; k++) {
   );
 }
 
-if (process.env.CPU_WHERE_BUCKETS === '1') {
-  const BUCKETS = [
-    [0, 64],
-    [64, 256],
-    [256, 1024],
-    [1024, Infinity],
-  ];
+if (process.env.CPU_WHERE_BUCKETS !== undefined) {
+  const BUCKETS = JSON.parse(process.env.CPU_WHERE_BUCKETS).map(([lo, hi]) => [lo, hi ?? Infinity]);
   const sized = BUCKETS.map(() => []);
   for (const bytes of programs) {
     const p = lifts(bytes);
@@ -89,9 +85,9 @@ if (process.env.CPU_WHERE_BUCKETS === '1') {
       continue;
     }
     const n = p.provenance.instructions;
-    sized[BUCKETS.findIndex(([lo, hi]) => n >= lo && n < hi)].push({ bytes, n, chars: text.length });
+    sized[BUCKETS.findIndex(([lo, hi]) => n >= lo && n < hi)]?.push({ bytes, n, chars: text.length });
   }
-  BUCKETS.forEach(([lo, hi], b) => {
+  BUCKETS.forEach((_, b) => {
     const list = sized[b];
     if (list.length === 0) return;
     const instructions = list.reduce((a, x) => a + x.n, 0);
@@ -106,7 +102,7 @@ if (process.env.CPU_WHERE_BUCKETS === '1') {
       if (!best || c.user + c.system < best.user + best.system) best = { user: c.user, system: c.system, faults };
     }
     console.log(
-      `cpu-where bucket ${lo}-${hi === Infinity ? '' : hi - 1}: ${list.length} programs, ` +
+      `cpu-where bucket ${b}: ${list.length} programs, ` +
         `${(best.user / instructions).toFixed(2)} µs user and ${(best.system / instructions).toFixed(2)} µs system CPU an instruction, ` +
         `${(best.faults / list.length).toFixed(1)} page faults a program, ${(chars / instructions).toFixed(0)} characters of WGSL an instruction`,
     );

@@ -26,6 +26,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { corpusArgs } from './corpus-args.js';
+import { SIZE_BUCKETS, bucketName } from '../bench/lift.bench.js';
 
 const {
   leading: [mode],
@@ -185,12 +186,18 @@ function faults(): void {
   const run = spawnSync(process.execPath, [worker, root, String(passes), folder], {
     encoding: 'utf8',
     maxBuffer: MAX_OUTPUT,
-    env: { ...process.env, CPU_WHERE_BUCKETS: '1' },
+    env: {
+      ...process.env,
+      CPU_WHERE_BUCKETS: JSON.stringify(SIZE_BUCKETS.map(([lo, hi]) => [lo, hi === Infinity ? null : hi])),
+    },
   });
   if (run.status !== 0) fail(`the worker exited with ${run.status}: ${run.stderr.slice(-2000)}`);
   console.log(`cpu-where faults: ${folder}, ${passes} passes of lift + WGSL to warm up, then each size bucket alone`);
-  for (const line of run.stdout.split('\n'))
-    if (line.startsWith('cpu-where bucket ')) console.log(`  ${line.slice('cpu-where '.length)}`);
+  for (const line of run.stdout.split('\n')) {
+    const m = /^cpu-where bucket (\d+): (.*)$/.exec(line);
+    const bucket = m ? SIZE_BUCKETS[Number(m[1])] : undefined;
+    if (m && bucket) console.log(`  ${bucketName(bucket)} instructions: ${m[2]}`);
+  }
 }
 
 if (mode === 'jit') jit();

@@ -3,6 +3,7 @@
 // expression arena, lets, locals and a stack of open blocks.
 
 import { objectList } from '../binary/lists.js';
+import { typeKey } from './typeof.js';
 import {
   letEntry,
   localEntry,
@@ -129,35 +130,6 @@ export class ModuleBuilder {
 
   finish(): Module {
     return makeModule(this.types, this.constants, this.globals, this.functions, this.entryPoints);
-  }
-}
-
-/**
- * The interning key of a type: short keys for the kinds the lifters make in every program (a
- * resource's image or sampler type is made again at each use, and the JSON of an image, its class
- * nested, took about seven times as long as its short key), JSON for the rest. Each short key
- * starts with a letter no JSON key (`{`) and no other kind's starts with, and names every field of
- * its kind.
- */
-function typeKey(t: Type): string {
-  switch (t.kind) {
-    case 'scalar':
-      return `s${t.scalar}`;
-    case 'vector':
-      return `v${t.scalar}${t.size}`;
-    case 'array':
-      return `a${t.base},${t.length}`;
-    case 'sampler':
-      return t.comparison ? 'S1' : 'S0';
-    case 'image': {
-      const c = t.class;
-      const head = `i${t.dim},${t.arrayed ? 1 : 0},`;
-      if (c.kind === 'sampled') return `${head}s${c.scalar},${c.multisampled ? 1 : 0}`;
-      if (c.kind === 'depth') return `${head}d${c.multisampled ? 1 : 0}`;
-      return `${head}w${c.format},${c.access}`;
-    }
-    default:
-      return JSON.stringify(t);
   }
 }
 

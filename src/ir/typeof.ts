@@ -31,8 +31,34 @@ export function widthOf(t: Type): number {
   return t.kind === 'vector' ? t.size : 1;
 }
 
+/**
+ * A type's key, equal for equal types and different for different ones (the builder's interning,
+ * the passes' and the decompiler's type tables, sameType of images). Short keys for the kinds every
+ * program makes, JSON for the rest: a lifter makes a resource's image or sampler type again at each
+ * use, and the JSON of an image, its class nested, took about seven times as long as its short key.
+ * Each short key starts with a letter no JSON text (`{`) and no other kind's key starts with, and
+ * names every field of its kind.
+ */
 export function typeKey(t: Type): string {
-  return JSON.stringify(t);
+  switch (t.kind) {
+    case 'scalar':
+      return `s${t.scalar}`;
+    case 'vector':
+      return `v${t.scalar}${t.size}`;
+    case 'array':
+      return `a${t.base},${t.length}`;
+    case 'sampler':
+      return t.comparison ? 'S1' : 'S0';
+    case 'image': {
+      const c = t.class;
+      const head = `i${t.dim},${t.arrayed ? 1 : 0},`;
+      if (c.kind === 'sampled') return `${head}s${c.scalar},${c.multisampled ? 1 : 0}`;
+      if (c.kind === 'depth') return `${head}d${c.multisampled ? 1 : 0}`;
+      return `${head}w${c.format},${c.access}`;
+    }
+    default:
+      return JSON.stringify(t);
+  }
 }
 
 // Resolved records of scalar and vector types (nearly all of them: type resolution runs for every

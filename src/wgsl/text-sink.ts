@@ -51,11 +51,6 @@ export class TextSink {
     return this.bytes[at] ?? 0;
   }
 
-  /** Puts `s` before everything written so far. */
-  prepend(s: string): void {
-    this.prependJoined([s], '', '');
-  }
-
   /**
    * Puts `pieces.join(separator) + last` before everything written so far, without making that
    * string: the emitter's module header is dozens of lines, and their join was flattened again

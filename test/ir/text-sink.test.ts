@@ -54,7 +54,7 @@ test('every range of the text is the text written, pieces with code units over 0
       for (let i = 0; i < n; i++) piece += ALPHABET[Math.floor(r() * (wide ? ALPHABET.length : 6))];
       const choice = r();
       if (choice < 0.1) {
-        sink.prepend(piece);
+        sink.prependJoined([piece], '', '');
         expected = piece + expected;
       } else if (choice < 0.15) {
         // the piece cut in two, joined by a separator, with an ending (as the emitter's header)
