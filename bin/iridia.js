@@ -3,13 +3,16 @@
 import { setFlagsFromString } from 'node:v8';
 
 // Each command is one short process, and most of a batch's time was V8 compiling: with the default
-// tier-up budget (66 KB of bytecode run per function) TurboFan optimised the listing code before its
-// type feedback had settled, then threw much of it away. `disasm --out-dir` over the 5,680 files of
-// ../shared/corpus/dxbc compiled 306 functions with 99 deoptimisations; with 8 times the budget 131
-// with 37, and the run took about a quarter less CPU (the figures: git log of this line). Steady
-// state is unchanged (a function is optimised a little later, with the same code); a budget given on
-// node's own command line is left as it is.
-if (!process.execArgv.some((a) => a.startsWith('--interrupt-budget'))) setFlagsFromString('--interrupt-budget=540672');
+// tier-up budget (66 KB of bytecode run per function) TurboFan optimised code before its type
+// feedback had settled, then threw much of it away. The budget is 16 times the default: over the
+// 5,680 files of ../shared/corpus/dxbc, `disasm --out-dir` compiled 306 functions with 99
+// deoptimisations under the default, 126 with 36 at 8 times, 88 with 26 at 16 times (2 to 3% less
+// CPU than at 8); `lift --wgsl --out-dir` over the 1,120 of corpus/dxil compiled 178 functions (61
+// deoptimisations, 1,165 ms of compiling) at 8 times and 104 (24, 516 ms) at 16, about a tenth less
+// CPU (docs/benchmarks.md, the fifteenth session). Steady state is unchanged (a function is
+// optimised a little later, with the same code); a budget given on node's own command line is left
+// as it is.
+if (!process.execArgv.some((a) => a.startsWith('--interrupt-budget'))) setFlagsFromString('--interrupt-budget=1081344');
 
 const { main } = await import('../dist/src/cli/main.js');
 
