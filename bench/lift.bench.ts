@@ -71,30 +71,25 @@ export function timed(pass: () => { wall: number; cpu: number }): { wall: number
 }
 
 /**
- * The best pass once V8's optimizing compiler has settled: passes run until three in a row cost no
+ * The least CPU of a pass once V8's optimizing compiler has settled: passes run until three in a row cost no
  * less CPU than the best so far (at most `max`). A figure beside the targets', not one of them: each
  * target keeps its one warm-up. The compiler runs on a thread of its own and process.cpuUsage counts
  * it, so a pass soon after the warm-up also pays for the compiling of functions that reach its budget
  * late (docs/benchmarks.md, the fifteenth session: 140 ms of the 347 ms of the best DXIL pass).
  */
-export function settled(
-  pass: () => { wall: number; cpu: number },
-  max = 20,
-): { wall: number; cpu: number; passes: number } {
-  let wall = Infinity;
+export function settled(pass: () => { cpu: number }, max = 20): { cpu: number; passes: number } {
   let cpu = Infinity;
   let since = 0;
   let passes = 0;
   while (passes < max && since < 3) {
-    const t = pass();
+    const t = pass().cpu;
     passes++;
-    wall = Math.min(wall, t.wall);
-    if (t.cpu < cpu) {
-      cpu = t.cpu;
+    if (t < cpu) {
+      cpu = t;
       since = 0;
     } else since++;
   }
-  return { wall, cpu, passes };
+  return { cpu, passes };
 }
 
 export function whole(f: () => void): () => { wall: number; cpu: number } {
