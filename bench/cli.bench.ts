@@ -44,7 +44,56 @@ function timed(args: readonly string[], out = '/dev/null'): Run {
   return { wall, cpu, user, status: r.status ?? -1 };
 }
 
+/**
+ * A command's start-up (issue 17): one-file commands, each run as a process of its own through the
+ * bundle users run (dist/cli, scripts/build-cli.mjs) and through tsc's modules (dist/src), in
+ * alternating pairs; CPU a process, median of `pairs`. Both are started the same way (node -e with
+ * bin/iridia.js's tier-up budget), so the difference is the loading of the code.
+ */
+function startUp(report: (line: string) => void, pairs: number): void {
+  const dxil = sharedPath('corpus/dxil');
+  const dxilFile = dxil === undefined ? undefined : walk(dxil).find((p) => p.endsWith('.dxil'));
+  const example = join(REPO, 'examples/vertex-color.dxbc');
+  const commands: [string, string[]][] = [
+    ['info', ['info', example]],
+    ['disasm (DXBC)', ['disasm', example]],
+    ...(dxilFile ? [['disasm (DXIL)', ['disasm', dxilFile]] as [string, string[]]] : []),
+    ['lift --wgsl', ['lift', '--wgsl', example]],
+  ];
+  const via = (tree: string, argv: string[]): string[] => [
+    '--interrupt-budget=1081344',
+    '--input-type=module',
+    '-e',
+    `const { main } = await import(${JSON.stringify(join(REPO, tree, 'main.js'))}); process.exitCode = await main(process.argv.slice(1));`,
+    '--',
+    ...argv,
+  ];
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const rows = commands.map(([name, argv]) => {
+    const bundle: number[] = [];
+    const modules: number[] = [];
+    for (let i = 0; i < pairs; i++) {
+      for (const [tree, into] of [
+        ['dist/cli', bundle],
+        ['dist/src/cli', modules],
+      ] as const) {
+        const r = timed(via(tree, argv));
+        if (r.status !== 0) throw new Error(`iridia ${argv.join(' ')} through ${tree} exited with ${r.status}`);
+        into.push(r.cpu);
+      }
+    }
+    return `${name} ${median(bundle).toFixed(0)} against ${median(modules).toFixed(0)} ms (${(median(bundle) / median(modules)).toFixed(2)})`;
+  });
+  const bare = Array.from({ length: pairs }, () => timed(['-e', '']).cpu);
+  report(
+    `cli start-up, one file a process, CPU (median of ${pairs}), the bundle (dist/cli) against tsc's modules ` +
+      `(dist/src): ${rows.join('; ')}; node -e "" alone ${median(bare).toFixed(0)} ms`,
+  );
+}
+
 export async function bench(report: (line: string) => void): Promise<void> {
+  if (existsSync(join(REPO, 'dist/cli/main.js')) && existsSync(join(REPO, 'dist/src/cli/main.js'))) startUp(report, 15);
+  else report('cli start-up: skipped, the CLI is not built (npm run build)');
   const corpus = sharedPath('corpus/dxbc');
   if (corpus === undefined) {
     report('cli: skipped, ../shared is absent (set IRIDIA_SHARED to point at the shared data)');

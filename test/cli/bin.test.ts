@@ -6,7 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, REPO } from '../helpers/shared.js';
 import { needs } from '../helpers/strict.js';
@@ -92,4 +103,71 @@ test('an internal error exits 3 with one line; IRIDIA_DEBUG=1 adds the stack', {
   );
   // without the fault the same command is fine (the hook changes nothing else)
   assert.equal(iridia(['info', EXAMPLE], {}, pre).status, 0);
+});
+
+test('the built command runs the bundle of dist/cli, not the modules of dist/src', { skip: built }, () => {
+  // a module hook that names on stderr every file of iridia's dist/ that Node loads
+  const hook = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/dist/')) process.stderr.write('loaded ' + r.url + '\\n'); return r; }`;
+  const reg = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+  const r = iridia(['disasm', EXAMPLE], {}, ['--import', `data:text/javascript,${encodeURIComponent(reg)}`]);
+  assert.equal(r.status, 0, r.stderr);
+  const loaded = [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('loaded ')))];
+  const bundle = statSync(join(REPO, 'dist/cli/main.js'), { throwIfNoEntry: false });
+  if (bundle !== undefined && bundle.mtimeMs >= statSync(join(REPO, 'dist/src/cli/main.js')).mtimeMs) {
+    assert.ok(
+      loaded.some((l) => l.endsWith('/dist/cli/main.js')),
+      r.stderr,
+    );
+    assert.ok(
+      loaded.some((l) => l.endsWith('/dist/cli/commands/disasm.js')),
+      r.stderr,
+    );
+    assert.deepEqual(
+      loaded.filter((l) => l.includes('/dist/src/')),
+      [],
+    );
+    // the bundle's few files against tsc's modules, one a source file
+    assert.ok(loaded.length < 40, `${loaded.length} files loaded`);
+  } else {
+    // tsc ran after the bundle was made (or without it): bin/iridia.js takes tsc's modules
+    assert.ok(
+      loaded.some((l) => l.endsWith('/dist/src/cli/main.js')),
+      r.stderr,
+    );
+  }
+});
+
+test('bin/iridia.js takes the bundle when it is at least as new as dist/src, and dist/src otherwise', () => {
+  // bin/iridia.js copied beside two stand-ins for dist/cli/main.js and dist/src/cli/main.js that say
+  // which one ran, their modification times set
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-bin-'));
+  try {
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(BIN, join(dir, 'bin/iridia.js'));
+    const stand = (rel: string, name: string): string => {
+      const f = join(dir, rel);
+      mkdirSync(join(f, '..'), { recursive: true });
+      writeFileSync(f, `export async function main() { process.stdout.write(${JSON.stringify(name)}); return 0; }\n`);
+      return f;
+    };
+    const bundle = stand('dist/cli/main.js', 'bundle');
+    const modules = stand('dist/src/cli/main.js', 'modules');
+    const run = (): string => {
+      const r = spawnSync(process.execPath, [join(dir, 'bin/iridia.js')], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout;
+    };
+    const t = Date.now() / 1000;
+    utimesSync(modules, t - 10, t - 10);
+    utimesSync(bundle, t, t);
+    assert.equal(run(), 'bundle');
+    utimesSync(bundle, t - 10, t - 10);
+    assert.equal(run(), 'bundle', 'the same time (a package: npm gives every file one time)');
+    utimesSync(modules, t, t);
+    assert.equal(run(), 'modules', 'tsc ran after the bundle was made');
+    rmSync(bundle);
+    assert.equal(run(), 'modules', 'no bundle');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
