@@ -18,6 +18,13 @@
 //     code and in the kernel, page faults a program, and characters of WGSL an instruction. On the
 //     benchmark machine a page fault costs 10 to 20 µs, and a string over 128 KiB (V8's large-object
 //     space) is new pages each time (docs/benchmarks.md, the fourteenth session).
+//   node --import tsx tools/cpu-where.ts budget [passes] [--dxil] [--times=1,16]
+//     the same passes in processes under V8's tier-up budget times each of the multiples (1: its
+//     default; bin/iridia.js's is 16), two processes each, alternating: CPU by pass and summed, the
+//     less of each pair.
+//     What a program that lifts many containers in one process (a game's, at start-up) pays for V8
+//     warming up, with and without `node --interrupt-budget=...` (docs/benchmarks.md, the sixteenth
+//     session).
 //
 // The corpus is ../shared/corpus/dxbc (or corpus/dxil with --dxil). Figures only: nothing is asserted.
 
@@ -32,9 +39,19 @@ const {
   leading: [mode],
   pairs: passes,
   folder,
-} = corpusArgs('cpu-where', process.argv.slice(2), 1, 4, 'passes');
-if (mode !== 'jit' && mode !== 'perf' && mode !== 'faults') {
-  console.error('usage: node --import tsx tools/cpu-where.ts jit|perf|faults [passes] [--dxil]');
+} = corpusArgs(
+  'cpu-where',
+  process.argv.slice(2).filter((a) => !a.startsWith('--times=')),
+  1,
+  4,
+  'passes',
+);
+/** `budget`'s multiples of V8's default tier-up budget (--times=1,4,16). */
+const times = (process.argv.find((a) => a.startsWith('--times='))?.slice('--times='.length) ?? '1,16')
+  .split(',')
+  .map(Number);
+if (mode !== 'jit' && mode !== 'perf' && mode !== 'faults' && mode !== 'budget') {
+  console.error('usage: node --import tsx tools/cpu-where.ts jit|perf|faults|budget [passes] [--dxil]');
   process.exit(2);
 }
 const root = resolve(import.meta.dirname, '..');
@@ -200,6 +217,48 @@ function faults(): void {
   }
 }
 
+/** V8's default tier-up budget (66 KB of bytecode run); bin/iridia.js's is 16 times it. */
+const DEFAULT_BUDGET = 67584;
+
+function budget(): void {
+  if (times.some((t) => !Number.isInteger(t) || t < 1)) fail('--times takes positive integers: --times=1,4,16');
+  const flags: [string, string[]][] = times.map((t) => [
+    t === 1 ? "V8's default budget" : `${t} times it${t === 16 ? " (bin/iridia.js's)" : ''}`,
+    t === 1 ? [] : [`--interrupt-budget=${t * DEFAULT_BUDGET}`],
+  ]);
+  // each pass's CPU, the less of the two processes run under each budget
+  const best: number[][] = flags.map(() => []);
+  let programs = '?';
+  for (let round = 0; round < 2; round++) {
+    flags.forEach(([, f], k) => {
+      const run = spawnSync(process.execPath, [...f, worker, root, String(passes), folder], {
+        encoding: 'utf8',
+        maxBuffer: MAX_OUTPUT,
+      });
+      if (run.status !== 0) fail(`the worker exited with ${run.status}: ${run.stderr.slice(-2000)}`);
+      const cpu = [...run.stdout.matchAll(/^cpu-where pass (\d+): .*, ([\d.]+) ms CPU$/gm)];
+      if (cpu.length !== passes) fail(`the worker printed ${cpu.length} passes, not ${passes}`);
+      programs = /^cpu-where pass 0: (\d+) programs/m.exec(run.stdout)?.[1] ?? programs;
+      for (const m of cpu) {
+        const i = Number(m[1]);
+        best[k]![i] = Math.min(best[k]![i] ?? Infinity, Number(m[2]));
+      }
+    });
+  }
+  console.log(
+    `cpu-where budget: ${folder}, ${passes} passes of lift + WGSL (${programs} programs a pass), CPU ms a pass (less of 2 processes)`,
+  );
+  flags.forEach(([name], k) => {
+    const xs = best[k]!;
+    let sum = 0;
+    const sums = xs.map((x) => (sum += x));
+    console.log(
+      `  ${name}: ${xs.map((x) => x.toFixed(0)).join(' ')}; summed ${sums.map((x) => x.toFixed(0)).join(' ')}`,
+    );
+  });
+}
+
 if (mode === 'jit') jit();
 else if (mode === 'perf') perf();
+else if (mode === 'budget') budget();
 else faults();
