@@ -11,9 +11,13 @@ import { setFlagsFromString } from 'node:v8';
 // deoptimisations under the default, 126 with 36 at 8 times, 88 with 26 at 16 times (2 to 3% less
 // CPU than at 8); `lift --wgsl --out-dir` over the 1,120 of corpus/dxil compiled 178 functions (61
 // deoptimisations, 1,165 ms of compiling) at 8 times and 104 (24, 516 ms) at 16, about a tenth less
-// CPU (docs/benchmarks.md, the fifteenth session). Steady state is unchanged (a function is
-// optimised a little later, with the same code); a budget given on node's own command line is left
-// as it is.
+// CPU (docs/benchmarks.md, the fifteenth session). A budget given on node's own command line is
+// left as it is. Its cost is a later steady state: lifting corpus/dxil over and over in one process
+// (`tools/cpu-where.ts budget 30 --dxil --times=1,4,16`), 16 times led until about 15,000 programs,
+// then 4 times the default did better (its passes as cheap as the default's from about the tenth,
+// 16 times' still a fifth dearer over the last five of 30); over corpus/dxbc, 16 times led through all
+// 10 passes (56,000 programs). For a batch of tens of thousands of DXIL programs a thread:
+// `node --interrupt-budget=270336 bin/iridia.js ...` (docs/benchmarks.md, the sixteenth session).
 if (!process.execArgv.some((a) => a.startsWith('--interrupt-budget'))) setFlagsFromString('--interrupt-budget=1081344');
 
 // The bundled command line (dist/cli, scripts/build-cli.mjs: a few files instead of about a hundred
