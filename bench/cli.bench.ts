@@ -45,55 +45,66 @@ function timed(args: readonly string[], out = '/dev/null'): Run {
 }
 
 /**
- * A command's start-up (issue 17): one-file commands, each run as a process of its own through the
- * bundle users run (dist/cli, scripts/build-cli.mjs) and through tsc's modules (dist/src), in
- * alternating pairs; CPU a process, median of `pairs`. Both are started the same way (node -e with
- * bin/iridia.js's tier-up budget), so the difference is the loading of the code.
+ * Start-up (issue 17), each run as a process of its own through the joined files users run
+ * (dist/node, scripts/build-node.mjs) and through tsc's modules (dist/src), in alternating pairs;
+ * CPU a process, median of `pairs`: one-file commands (node -e calling the CLI's main with
+ * bin/iridia.js's tier-up budget, the same way both times, so the difference is the loading of the
+ * code), and a library user's `import('iridia')` of the root export and nothing else.
  */
 function startUp(report: (line: string) => void, pairs: number): void {
   const dxil = sharedPath('corpus/dxil');
   const dxilFile = dxil === undefined ? undefined : walk(dxil).find((p) => p.endsWith('.dxil'));
   const example = join(REPO, 'examples/vertex-color.dxbc');
-  const commands: [string, string[]][] = [
-    ['info', ['info', example]],
-    ['disasm (DXBC)', ['disasm', example]],
-    ...(dxilFile ? [['disasm (DXIL)', ['disasm', dxilFile]] as [string, string[]]] : []),
-    ['lift --wgsl', ['lift', '--wgsl', example]],
-  ];
-  const via = (tree: string, argv: string[]): string[] => [
+  const main = (file: string, argv: string[]): string[] => [
     '--interrupt-budget=1081344',
     '--input-type=module',
     '-e',
-    `const { main } = await import(${JSON.stringify(join(REPO, tree, 'main.js'))}); process.exitCode = await main(process.argv.slice(1));`,
+    `const { main } = await import(${JSON.stringify(join(REPO, file))}); process.exitCode = await main(process.argv.slice(1));`,
     '--',
     ...argv,
   ];
+  const command = (argv: string[]): [(file: string) => string[], string, string] => [
+    (file) => main(file, argv),
+    'dist/node/cli.js',
+    'dist/src/cli/main.js',
+  ];
+  const runs: [string, (file: string) => string[], string, string][] = [
+    ['info', ...command(['info', example])],
+    ['disasm (DXBC)', ...command(['disasm', example])],
+    ...(dxilFile
+      ? [['disasm (DXIL)', ...command(['disasm', dxilFile])] as [string, ...ReturnType<typeof command>]]
+      : []),
+    ['lift --wgsl', ...command(['lift', '--wgsl', example])],
+    [
+      "import('iridia')",
+      (file) => ['--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, file))});`],
+      'dist/node/index.js',
+      'dist/src/index.js',
+    ],
+  ];
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  const rows = commands.map(([name, argv]) => {
-    const bundle: number[] = [];
-    const modules: number[] = [];
+  const rows = runs.map(([name, args, joined, modules]) => {
+    const cpu: [number[], number[]] = [[], []];
     for (let i = 0; i < pairs; i++) {
-      for (const [tree, into] of [
-        ['dist/cli', bundle],
-        ['dist/src/cli', modules],
-      ] as const) {
-        const r = timed(via(tree, argv));
-        if (r.status !== 0) throw new Error(`iridia ${argv.join(' ')} through ${tree} exited with ${r.status}`);
-        into.push(r.cpu);
-      }
+      [joined, modules].forEach((file, k) => {
+        const r = timed(args(file));
+        if (r.status !== 0) throw new Error(`${name} through ${file} exited with ${r.status}`);
+        cpu[k]!.push(r.cpu);
+      });
     }
-    return `${name} ${median(bundle).toFixed(0)} against ${median(modules).toFixed(0)} ms (${(median(bundle) / median(modules)).toFixed(2)})`;
+    const [a, b] = cpu.map(median) as [number, number];
+    return `${name} ${a.toFixed(0)} against ${b.toFixed(0)} ms (${(a / b).toFixed(2)})`;
   });
   const bare = Array.from({ length: pairs }, () => timed(['-e', '']).cpu);
   report(
-    `cli start-up, one file a process, CPU (median of ${pairs}), the bundle (dist/cli) against tsc's modules ` +
+    `start-up, one process each, CPU (median of ${pairs}), the joined files (dist/node) against tsc's modules ` +
       `(dist/src): ${rows.join('; ')}; node -e "" alone ${median(bare).toFixed(0)} ms`,
   );
 }
 
 export async function bench(report: (line: string) => void): Promise<void> {
-  if (existsSync(join(REPO, 'dist/cli/main.js')) && existsSync(join(REPO, 'dist/src/cli/main.js'))) startUp(report, 15);
-  else report('cli start-up: skipped, the CLI is not built (npm run build)');
+  if (existsSync(join(REPO, 'dist/node/cli.js')) && existsSync(join(REPO, 'dist/src/cli/main.js'))) startUp(report, 15);
+  else report('start-up: skipped, dist/ is not built (npm run build)');
   const corpus = sharedPath('corpus/dxbc');
   if (corpus === undefined) {
     report('cli: skipped, ../shared is absent (set IRIDIA_SHARED to point at the shared data)');

@@ -20,14 +20,15 @@ import { setFlagsFromString } from 'node:v8';
 // `node --interrupt-budget=270336 bin/iridia.js ...` (docs/benchmarks.md, the sixteenth session).
 if (!process.execArgv.some((a) => a.startsWith('--interrupt-budget'))) setFlagsFromString('--interrupt-budget=1081344');
 
-// The bundled command line (dist/cli, scripts/build-cli.mjs: a few files instead of about a hundred
-// modules: 40 to 60 ms less CPU to start `disasm` or `lift` of one file), unless tsc has written dist/src since it was made or it
-// is absent: then tsc's own modules, which hold the same code as of now.
-const { main } = await import(bundleIsCurrent() ? '../dist/cli/main.js' : '../dist/src/cli/main.js');
+// The command line as the package's build joins it (dist/node/cli.js, scripts/build-node.mjs: a few
+// files instead of about a hundred modules: 40 to 60 ms less CPU to start `disasm` or `lift` of one
+// file), unless tsc has written dist/src since it was made or it is absent: then tsc's own modules,
+// which hold the same code as of now.
+const { main } = await import(bundleIsCurrent() ? '../dist/node/cli.js' : '../dist/src/cli/main.js');
 
 function bundleIsCurrent() {
   const at = (f) => statSync(join(import.meta.dirname, f), { throwIfNoEntry: false })?.mtimeMs;
-  const bundle = at('../dist/cli/main.js');
+  const bundle = at('../dist/node/cli.js');
   const modules = at('../dist/src/cli/main.js');
   return bundle !== undefined && (modules === undefined || bundle >= modules);
 }

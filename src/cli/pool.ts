@@ -3,10 +3,11 @@
 // results; the main thread takes the answers back in task order, so what a command prints is what one
 // thread prints, byte for byte (test/cli/jobs.test.ts). docs/cli.md, "Worker threads".
 //
-// The worker is the compiled dist/src/cli/worker.js beside this module. Run from source (tsx, as the
-// tests run the CLI), Node 20's worker threads do not take the main thread's `--import tsx` hooks
-// (nodejs/node#47747, tsx#354), so the worker first registers tsx through its API, then imports its
-// entry.
+// The worker is worker.js beside this module's file: dist/src/cli/worker.js, or dist/node/worker.js
+// where scripts/build-node.mjs has joined the command line (it checks that this module's code lands
+// beside that file). Run from source (tsx, as the tests run the CLI), Node 20's worker threads do
+// not take the main thread's `--import tsx` hooks (nodejs/node#47747, tsx#354), so the worker first
+// registers tsx through its API, then imports its entry.
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

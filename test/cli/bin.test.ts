@@ -105,21 +105,21 @@ test('an internal error exits 3 with one line; IRIDIA_DEBUG=1 adds the stack', {
   assert.equal(iridia(['info', EXAMPLE], {}, pre).status, 0);
 });
 
-test('the built command runs the bundle of dist/cli, not the modules of dist/src', { skip: built }, () => {
+test('the built command runs the joined files of dist/node, not the modules of dist/src', { skip: built }, () => {
   // a module hook that names on stderr every file of iridia's dist/ that Node loads
   const hook = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/dist/')) process.stderr.write('loaded ' + r.url + '\\n'); return r; }`;
   const reg = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
   const r = iridia(['disasm', EXAMPLE], {}, ['--import', `data:text/javascript,${encodeURIComponent(reg)}`]);
   assert.equal(r.status, 0, r.stderr);
   const loaded = [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('loaded ')))];
-  const bundle = statSync(join(REPO, 'dist/cli/main.js'), { throwIfNoEntry: false });
+  const bundle = statSync(join(REPO, 'dist/node/cli.js'), { throwIfNoEntry: false });
   if (bundle !== undefined && bundle.mtimeMs >= statSync(join(REPO, 'dist/src/cli/main.js')).mtimeMs) {
     assert.ok(
-      loaded.some((l) => l.endsWith('/dist/cli/main.js')),
+      loaded.some((l) => l.endsWith('/dist/node/cli.js')),
       r.stderr,
     );
     assert.ok(
-      loaded.some((l) => l.endsWith('/dist/cli/commands/disasm.js')),
+      loaded.some((l) => l.endsWith('/dist/node/commands/disasm.js')),
       r.stderr,
     );
     assert.deepEqual(
@@ -138,7 +138,7 @@ test('the built command runs the bundle of dist/cli, not the modules of dist/src
 });
 
 test('bin/iridia.js takes the bundle when it is at least as new as dist/src, and dist/src otherwise', () => {
-  // bin/iridia.js copied beside two stand-ins for dist/cli/main.js and dist/src/cli/main.js that say
+  // bin/iridia.js copied beside two stand-ins for dist/node/cli.js and dist/src/cli/main.js that say
   // which one ran, their modification times set
   const dir = mkdtempSync(join(tmpdir(), 'iridia-bin-'));
   try {
@@ -150,7 +150,7 @@ test('bin/iridia.js takes the bundle when it is at least as new as dist/src, and
       writeFileSync(f, `export async function main() { process.stdout.write(${JSON.stringify(name)}); return 0; }\n`);
       return f;
     };
-    const bundle = stand('dist/cli/main.js', 'bundle');
+    const bundle = stand('dist/node/cli.js', 'bundle');
     const modules = stand('dist/src/cli/main.js', 'modules');
     const run = (): string => {
       const r = spawnSync(process.execPath, [join(dir, 'bin/iridia.js')], { encoding: 'utf8' });

@@ -44,8 +44,8 @@ test('npm pack: the files a user needs, nothing of the tests', { skip }, () => {
       'LICENSE',
       'bin/iridia.js',
       'dist/src/cli/main.js',
-      'dist/cli/main.js',
-      'dist/cli/worker.js',
+      'dist/node/cli.js',
+      'dist/node/worker.js',
       'dist/browser/iridia.js',
     ])
       assert.ok(files.has(f), f);
