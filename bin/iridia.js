@@ -21,7 +21,7 @@ import { setFlagsFromString } from 'node:v8';
 if (!process.execArgv.some((a) => a.startsWith('--interrupt-budget'))) setFlagsFromString('--interrupt-budget=1081344');
 
 // The command line as the package's build joins it (dist/node/cli.js, scripts/build-node.mjs: a few
-// files instead of about a hundred modules: 40 to 60 ms less CPU to start `disasm` or `lift` of one
+// files instead of about a hundred modules: 35 to 45 ms less CPU to start `disasm` or `lift` of one
 // file), unless tsc has written dist/src since it was made or it is absent: then tsc's own modules,
 // which hold the same code as of now.
 const { main } = await import(bundleIsCurrent() ? '../dist/node/cli.js' : '../dist/src/cli/main.js');

@@ -7,11 +7,11 @@
 // `npm run build` runs it after tsc. bin/iridia.js runs dist/node/cli.js when it is at least as new
 // as dist/src/cli/main.js, and dist/src's modules otherwise (a tree that ran tsc alone).
 //
-// Why: Node loads an ES module graph a file at a time. `iridia disasm FILE` loaded 92 modules of
-// dist/src, 110 to 140 ms of CPU before any work; `import('iridia')` 251 to 261 ms, against 124 to
-// 128 from one file (docs/benchmarks.md, the sixteenth session; `npm run bench -- cli.bench` prints
-// the commands' start-up both ways). Every command is one process: a script that runs iridia file
-// by file pays the loading each time.
+// Why: Node loads an ES module graph a file at a time. `iridia disasm FILE` loads 92 modules of
+// dist/src and 32 files of dist/node; importing the root export took 251 to 261 ms of CPU from
+// dist/src's 218 modules, and 128 to 133 from dist/node's 48 files (docs/benchmarks.md, the sixteenth
+// session; `npm run bench -- cli.bench` prints the start-up both ways). Every command is one
+// process: a script that runs iridia file by file pays the loading each time.
 //
 // The build joins tsc's output, it does not compile the TypeScript again: the code Node runs is the
 // code tsc wrote. Packages (webgpu, tsx) stay imports; the library's files import no Node module
@@ -28,9 +28,14 @@ const OUT = join(ROOT, 'dist/node');
 const scripts = (dir) => readdirSync(dir).filter((f) => f.endsWith('.js'));
 
 export async function buildNode() {
-  const entryPoints = { index: join(SRC, 'index.js'), cli: join(SRC, 'cli/main.js'), worker: join(SRC, 'cli/worker.js') };
+  const entryPoints = {
+    index: join(SRC, 'index.js'),
+    cli: join(SRC, 'cli/main.js'),
+    worker: join(SRC, 'cli/worker.js'),
+  };
   for (const f of scripts(join(SRC, 'entry'))) entryPoints[f.slice(0, -3)] = join(SRC, 'entry', f);
-  for (const f of scripts(join(SRC, 'cli/commands'))) entryPoints[`commands/${f.slice(0, -3)}`] = join(SRC, 'cli/commands', f);
+  for (const f of scripts(join(SRC, 'cli/commands')))
+    entryPoints[`commands/${f.slice(0, -3)}`] = join(SRC, 'cli/commands', f);
   rmSync(OUT, { recursive: true, force: true }); // no chunk of an earlier build left beside the new ones
   const result = await build({
     entryPoints,
