@@ -144,6 +144,8 @@ test('bin/iridia.js takes the bundle when it is at least as new as dist/src, and
   try {
     mkdirSync(join(dir, 'bin'));
     copyFileSync(BIN, join(dir, 'bin/iridia.js'));
+    // ES modules, as in the package (whose package.json says "type": "module")
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     const stand = (rel: string, name: string): string => {
       const f = join(dir, rel);
       mkdirSync(join(f, '..'), { recursive: true });
