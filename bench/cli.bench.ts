@@ -34,6 +34,11 @@ function timed(args: readonly string[], out = '/dev/null'): Run {
   const r = spawnSync('bash', ['-c', 'o=$1; shift; node "$@" > "$o"; s=$?; times; exit $s', 'bash', out, ...args], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
+    // bash's standard input not a socket (Node's default pipe is one): on one whose stdin is a
+    // socket, bash takes itself to be run by a remote shell daemon and reads ~/.bashrc first, and
+    // `times` counted whatever that runs as the CLI's own CPU (on this machine pyenv's init, about
+    // 500 ms a process under `npm run bench`; docs/benchmarks.md, the sixteenth session)
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const wall = performance.now() - t0;
   // `times` prints the shell's own times, then its children's: "0m2.680s 0m0.900s"

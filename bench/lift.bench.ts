@@ -343,7 +343,8 @@ function childCpu(files: readonly string[], version: boolean): number | undefine
   const cmd = version
     ? 'for f in "$@"; do vkd3d-compiler --version >/dev/null; done; times'
     : `for f in "$@"; do vkd3d-compiler ${COMPILE.join(' ')} "$f" 2>/dev/null; done; times`;
-  const r = spawnSync('bash', ['-c', cmd, 'bash', ...files], { encoding: 'utf8' });
+  // stdin not a socket, or bash reads ~/.bashrc first and `times` counts it (cli.bench.ts's timed)
+  const r = spawnSync('bash', ['-c', cmd, 'bash', ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
   const line = r.stdout.trim().split('\n')[1] ?? '';
   const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(line.trim());
