@@ -7,13 +7,13 @@
 // (bin/iridia.js over dist/, as users run it); its CPU time is the child's user + system time as
 // bash's `times` reports it, so the process start is included and other load on the machine is not.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseContainer } from '../src/container/container.js';
 import { disassemble } from '../src/disasm/disassemble.js';
 import { IridiaError } from '../src/errors.js';
+import { bash } from '../test/helpers/bash.js';
 import { REPO, SHARED, sharedPath, walk } from '../test/helpers/shared.js';
 import { best } from './disasm.bench.js';
 import { target } from './targets.js';
@@ -31,15 +31,8 @@ interface Run {
  * (user + system, children included). */
 function timed(args: readonly string[], out = '/dev/null'): Run {
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', 'o=$1; shift; node "$@" > "$o"; s=$?; times; exit $s', 'bash', out, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-    // bash's standard input not a socket (Node's default pipe is one): on one whose stdin is a
-    // socket, bash takes itself to be run by a remote shell daemon and reads ~/.bashrc first, and
-    // `times` counted whatever that runs as the CLI's own CPU (on this machine pyenv's init, about
-    // 500 ms a process under `npm run bench`; docs/benchmarks.md, the sixteenth session)
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // bash(): without the user's start-up files, which `times` would count as the CLI's CPU
+  const r = bash('o=$1; shift; node "$@" > "$o"; s=$?; times; exit $s', [out, ...args], { maxBuffer: 1 << 26 });
   const wall = performance.now() - t0;
   // `times` prints the shell's own times, then its children's: "0m2.680s 0m0.900s"
   const lines = r.stdout.trim().split('\n');
@@ -60,35 +53,40 @@ function startUp(report: (line: string) => void, pairs: number): void {
   const dxil = sharedPath('corpus/dxil');
   const dxilFile = dxil === undefined ? undefined : walk(dxil).find((p) => p.endsWith('.dxil'));
   const example = join(REPO, 'examples/vertex-color.dxbc');
-  const main = (file: string, argv: string[]): string[] => [
-    '--interrupt-budget=1081344',
-    '--input-type=module',
-    '-e',
-    `const { main } = await import(${JSON.stringify(join(REPO, file))}); process.exitCode = await main(process.argv.slice(1));`,
-    '--',
-    ...argv,
-  ];
-  const command = (argv: string[]): [(file: string) => string[], string, string] => [
-    (file) => main(file, argv),
-    'dist/node/cli.js',
-    'dist/src/cli/main.js',
-  ];
-  const runs: [string, (file: string) => string[], string, string][] = [
-    ['info', ...command(['info', example])],
-    ['disasm (DXBC)', ...command(['disasm', example])],
-    ...(dxilFile
-      ? [['disasm (DXIL)', ...command(['disasm', dxilFile])] as [string, ...ReturnType<typeof command>]]
-      : []),
-    ['lift --wgsl', ...command(['lift', '--wgsl', example])],
-    [
-      "import('iridia')",
-      (file) => ['--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, file))});`],
-      'dist/node/index.js',
-      'dist/src/index.js',
+  // Each run: node's arguments given the entry file, and that file in dist/node and in dist/src.
+  interface StartUp {
+    readonly name: string;
+    readonly args: (file: string) => string[];
+    readonly joined: string;
+    readonly modules: string;
+  }
+  const cli = (name: string, argv: string[]): StartUp => ({
+    name,
+    args: (file) => [
+      '--interrupt-budget=1081344',
+      '--input-type=module',
+      '-e',
+      `const { main } = await import(${JSON.stringify(join(REPO, file))}); process.exitCode = await main(process.argv.slice(1));`,
+      '--',
+      ...argv,
     ],
+    joined: 'dist/node/cli.js',
+    modules: 'dist/src/cli/main.js',
+  });
+  const runs: StartUp[] = [
+    cli('info', ['info', example]),
+    cli('disasm (DXBC)', ['disasm', example]),
+    ...(dxilFile ? [cli('disasm (DXIL)', ['disasm', dxilFile])] : []),
+    cli('lift --wgsl', ['lift', '--wgsl', example]),
+    {
+      name: "import('iridia')",
+      args: (file) => ['--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, file))});`],
+      joined: 'dist/node/index.js',
+      modules: 'dist/src/index.js',
+    },
   ];
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  const rows = runs.map(([name, args, joined, modules]) => {
+  const rows = runs.map(({ name, args, joined, modules }) => {
     const cpu: [number[], number[]] = [[], []];
     for (let i = 0; i < pairs; i++) {
       [joined, modules].forEach((file, k) => {

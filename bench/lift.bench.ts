@@ -22,6 +22,7 @@ import { liftContainer } from '../src/lift/lift.js';
 import { emitWgsl, lowerForWgsl } from '../src/wgsl/index.js';
 import { resolveFunction } from '../src/ir/typeof.js';
 import type { Program } from '../src/ir/program.js';
+import { bash } from '../test/helpers/bash.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 import { exposedGc, youngGrowth } from '../test/helpers/young.js';
 import { inProcessPeer } from './peer.js';
@@ -343,8 +344,7 @@ function childCpu(files: readonly string[], version: boolean): number | undefine
   const cmd = version
     ? 'for f in "$@"; do vkd3d-compiler --version >/dev/null; done; times'
     : `for f in "$@"; do vkd3d-compiler ${COMPILE.join(' ')} "$f" 2>/dev/null; done; times`;
-  // stdin not a socket, or bash reads ~/.bashrc first and `times` counts it (cli.bench.ts's timed)
-  const r = spawnSync('bash', ['-c', cmd, 'bash', ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = bash(cmd, files);
   if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
   const line = r.stdout.trim().split('\n')[1] ?? '';
   const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(line.trim());

@@ -55,12 +55,13 @@ function run(steps) {
       `iridia() { "${process.execPath}" --import "${TSX}" "${BIN}" "$@"; }`,
       ...steps.map((s, i) => `__s=$?; echo "@@@ ${i}"; (exit $__s); ${s.command.replace(/npx iridia/g, 'iridia')}`),
     ].join('\n');
-    // stdin /dev/null: on Node's default pipe (a socket) bash would read the user's ~/.bashrc first
+    // without the user's shell start-up files, as test/helpers/bash.ts runs test/cli/readme.test.ts's
     const r = spawnSync('bash', ['-c', script], {
       cwd: dir,
       encoding: 'utf8',
       maxBuffer: 1 << 26,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BASH_ENV: undefined },
     });
     return r.stdout
       .split(/^@@@ \d+\n/m)

@@ -6,10 +6,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bash } from '../helpers/bash.js';
 import { REPO } from '../helpers/shared.js';
 
 const BIN = join(REPO, 'test/cli/bin.ts');
@@ -63,13 +63,7 @@ blocks.forEach((steps, n) => {
         `iridia() { "${process.execPath}" --import "${TSX}" "${BIN}" "$@"; }`,
         ...steps.map((s, i) => `__s=$?; echo "@@@ ${i}"; (exit $__s); ${s.command.replace(/npx iridia/g, 'iridia')}`),
       ].join('\n');
-      // stdin /dev/null: on Node's default pipe (a socket) bash would read the user's ~/.bashrc first
-      const r = spawnSync('bash', ['-c', script], {
-        cwd: dir,
-        encoding: 'utf8',
-        maxBuffer: 1 << 26,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const r = bash(script, [], { cwd: dir, maxBuffer: 1 << 26 });
       const outputs = r.stdout.split(/^@@@ \d+\n/m).slice(1);
       assert.equal(outputs.length, steps.length, r.stderr);
       steps.forEach((s, i) => {
