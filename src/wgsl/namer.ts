@@ -37,11 +37,16 @@ export class Namer {
     if (base.startsWith('__')) base = `u${base}`;
     if (base === '_') base = 'u_';
     if (WGSL_RESERVED.has(base)) base = `${base}_`;
-    let name = base;
+    // Most hints are free as they are (a let's value number): no suffix to look up.
+    if (!this.taken(base)) {
+      this.used.add(base);
+      return base;
+    }
     // Continue from the last suffix given for this base (many lets share a hint).
     let k = this.next.get(base) ?? 1;
+    let name = `${base}_${k++}`;
     while (this.taken(name)) name = `${base}_${k++}`;
-    if (name !== base) this.next.set(base, k);
+    this.next.set(base, k);
     this.used.add(name);
     return name;
   }

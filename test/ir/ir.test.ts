@@ -190,6 +190,13 @@ test('the namer never gives a reserved word and keeps names unique', () => {
   assert.equal(n.name('__a'), 'u__a');
   const child = n.child();
   assert.equal(child.name('x'), 'x_2');
+  // A suffix already taken as a name of its own is passed over, and the next one continues after it.
+  assert.equal(n.name('y_1'), 'y_1');
+  assert.equal(n.name('y'), 'y');
+  assert.equal(n.name('y'), 'y_2');
+  assert.equal(child.name('y'), 'y_3');
+  assert.equal(child.name('y_4'), 'y_4');
+  assert.equal(child.name('y'), 'y_5');
 });
 
 test('WGSL: a let is the only temporary, and binary operations are parenthesised', () => {
