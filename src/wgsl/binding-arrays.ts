@@ -152,6 +152,8 @@ interface Region {
   readonly argTypes: readonly TypeId[];
   /** The name hint of the helper: the first range's name and the operation. */
   readonly name: string;
+  /** The old expressions the call passes: the selectors' index expressions, then the params. */
+  readonly operands: readonly ExprId[];
 }
 
 /** How one statement's dynamic accesses are rewritten. */
@@ -191,7 +193,8 @@ class FunctionRewrite {
   /** Old pointer or handle expression -> whether it reaches a dynamic access through pointers and handles only. */
   private readonly dynPath: boolean[] = [];
   private types: Resolved[] = [];
-  private readonly plans = new Map<Stmt, Plan | undefined>();
+  /** The plans made of statements that use a dynamic access (one without needs none: see plan). */
+  private readonly plans = new Map<Stmt, Plan>();
   /** Old value expression -> its helper region (hoisted uses), once analysed. */
   private readonly regions = new Map<number, Region | undefined>();
   private readonly m: Module;
@@ -271,10 +274,12 @@ class FunctionRewrite {
 
   /** The rewrite of statement `s` (undefined: it uses no dynamic access). */
   private plan(s: Stmt): Plan | undefined {
-    if (this.plans.has(s)) return this.plans.get(s);
     const roots = stmtExprs(s);
-    let plan: Plan | undefined;
-    if (roots.some((h) => this.dynIn[h] !== undefined)) {
+    // Most statements use no dynamic access: that is found again each time rather than kept, as a
+    // look-up and an entry in a map keyed by the statement cost more.
+    if (!roots.some((h) => this.dynIn[h] !== undefined)) return undefined;
+    let plan = this.plans.get(s);
+    if (plan === undefined) {
       // The value uses, inner ones first (an operand's use is an earlier expression).
       const found = new Set<number>();
       const stack = roots.filter((h) => this.dynIn[h] !== undefined);
@@ -290,15 +295,15 @@ class FunctionRewrite {
         const e = this.f.exprs[x] as Expr;
         if (!children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true)) continue;
         const r = this.valueRegion(x);
-        if (r && this.clean([...r.selectors.map((d) => this.indexOf(d)), ...r.params], hoisted)) hoisted.add(x);
+        if (r && this.clean(r.operands, hoisted)) hoisted.add(x);
       }
       const sr = this.stmtRegion(s);
-      const stmt =
-        sr && this.clean([...sr.selectors.map((d) => this.indexOf(d)), ...sr.params], hoisted) ? sr : undefined;
+      const stmt = sr && this.clean(sr.operands, hoisted) ? sr : undefined;
       const hoist = [...hoisted].sort((a, b) => a - b);
-      plan = { hoist, ...(stmt ? { stmt } : {}), fallback: !stmt && !this.clean(roots, hoisted) };
+      // Two literals, not a spread of `{ stmt }`: a spread that adds a key is V8's slow path.
+      plan = stmt ? { hoist, stmt, fallback: false } : { hoist, fallback: !this.clean(roots, hoisted) };
+      this.plans.set(s, plan);
     }
-    this.plans.set(s, plan);
     return plan;
   }
 
@@ -309,7 +314,17 @@ class FunctionRewrite {
 
   /** Whether no dynamic access is reachable from `roots` but through the expressions of `stop`. */
   private clean(roots: readonly ExprId[], stop: ReadonlySet<number> | ReadonlyMap<number, unknown>): boolean {
-    return this.reachableDynamic(roots, stop).length === 0;
+    // reachableDynamic's walk, ending at the first dynamic access (no list of them, no sort).
+    const seen = new Set<number>();
+    const stack = roots.slice();
+    while (stack.length) {
+      const x = stack.pop() as number;
+      if (seen.has(x) || stop.has(x) || this.dynIn[x] === undefined) continue;
+      if (this.dynamic.has(x)) return false;
+      seen.add(x);
+      for (const c of children(this.f.exprs[x] as Expr)) stack.push(c);
+    }
+    return true;
   }
 
   /** The dynamic accesses reachable from `roots` without passing through an expression of `stop`, ascending. */
@@ -357,8 +372,13 @@ class FunctionRewrite {
       return parts.length - 1;
     });
     if (parts.includes('!')) return undefined;
-    const { origin: _origin, ...rest } = shape as Stmt & { origin?: unknown };
-    const head = JSON.stringify({ ...rest, ...(s.op === 'atomic' && s.result !== undefined ? { result: 0 } : {}) });
+    // The shape is a fresh object (mapStmtChildren copies a store, atomic or image store): its origin
+    // is left out of the key by making it undefined (JSON skips such a key) and an atomic's result let
+    // is written as 0, in place. A rest pattern and a spread here took V8's slow paths for objects.
+    const keyed = shape as { origin?: unknown; result?: unknown };
+    if (keyed.origin !== undefined) keyed.origin = undefined;
+    if (s.op === 'atomic' && s.result !== undefined) keyed.result = 0;
+    const head = JSON.stringify(keyed);
     const name = s.op === 'atomic' ? `atomic_${s.fn}` : 'store';
     return w.region(`${head}(${parts.join(',')})`, name);
   }
@@ -532,7 +552,7 @@ class FunctionRewrite {
   }
 
   private args(r: Region, subst: Map<number, ExprId>): ExprId[] {
-    return [...r.selectors.map((d) => this.expr(this.indexOf(d), subst)), ...r.params.map((p) => this.expr(p, subst))];
+    return r.operands.map((h) => this.expr(h, subst));
   }
 
   /** The helper function of region r (made once per module): nested switches over its indices. */
@@ -779,8 +799,11 @@ class RegionWalk {
     const ctx = fr.rewrite;
     const first = this.selectors[0];
     if (first === undefined) return undefined;
+    const operands: ExprId[] = [];
+    for (const d of this.selectors) operands.push(fr.indexOf(d));
+    for (const p of this.params) operands.push(p);
     const argTypes: TypeId[] = [];
-    for (const h of [...this.selectors.map((d) => fr.indexOf(d)), ...this.params]) {
+    for (const h of operands) {
       const t = fr.typeOf(h);
       if (t?.kind !== 'value') return undefined;
       argTypes.push(ctx.typeId(t.type));
@@ -792,6 +815,7 @@ class RegionWalk {
       params: this.params,
       argTypes,
       name: `${ctx.m.globals[fr.arrayOf(first)]?.name ?? 'range'}_${op}`,
+      operands,
     };
   }
 }
