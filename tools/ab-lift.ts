@@ -6,14 +6,15 @@
 //
 //   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && npm install && npx tsc -p tsconfig.build.json)
 //   npx tsc -p tsconfig.build.json
-//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil] [--min-instructions N] [--max-instructions N] [--barriers] [--apart]
+//   node --import tsx tools/ab-lift.ts /tmp/base [rounds] [every] [--dxil | --twins] [--min-instructions N] [--max-instructions N] [--barriers] [--apart]
 //
 // It runs tools/ab-lift-worker.mjs twice under plain node, once importing the base first and once the
 // new tree first: in one process the tree imported second measured about 4% faster in A/A runs (the
 // same build twice), and under tsx the checkout's tree (loaded through tsx's hooks) 10 to 13% faster,
 // so earlier figures of this tool, made in one tsx process, carry that bias. Each worker checks that
 // every corpus program (../shared/corpus/dxbc and dxbc-sm51; with --dxil the DXIL lifter's: the .dxil
-// files of ../shared/corpus/dxil and corpus/pairs) gives byte-identical WGSL under both
+// files of ../shared/corpus/dxil and corpus/pairs; with --twins those of corpus/pairs only, the DXIL
+// twins that the bench compares with vkd3d-shader) gives byte-identical WGSL under both
 // trees (where any differs it lists them and exits 1 without timing), then times `rounds` rounds
 // (default 6) over every `every`-th program that lifts (default 3; with --min-instructions N, of those
 // programs only the ones of at least N instructions, and with --max-instructions N only those of
@@ -44,21 +45,23 @@ interface Result {
 
 const { value: minArg = '0', rest: afterMin } = takeOption(process.argv.slice(2), '--min-instructions');
 const { value: maxArg = 'Infinity', rest: argv } = takeOption(afterMin, '--max-instructions');
-const dxil = argv.includes('--dxil');
+const twins = argv.includes('--twins');
+const dxil = twins || argv.includes('--dxil');
 const barriers = argv.includes('--barriers');
 const apart = argv.includes('--apart');
-const [baseRoot, roundsArg, everyArg] = argv.filter((a) => a !== '--dxil' && a !== '--barriers' && a !== '--apart');
+const flags = new Set(['--dxil', '--twins', '--barriers', '--apart']);
+const [baseRoot, roundsArg, everyArg] = argv.filter((a) => !flags.has(a));
 if (baseRoot === undefined || !/^\d+$/.test(minArg) || !/^(\d+|Infinity)$/.test(maxArg)) {
   console.error(
-    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil] [--min-instructions N] [--max-instructions N] [--barriers] [--apart]',
+    'usage: node --import tsx tools/ab-lift.ts BASE_TREE [rounds] [every] [--dxil | --twins] [--min-instructions N] [--max-instructions N] [--barriers] [--apart]',
   );
   process.exit(2);
 }
 const rounds = positiveArg('ab-lift', 'rounds', roundsArg, 6);
 const every = positiveArg('ab-lift', 'every', everyArg, 3);
-const folders = (dxil ? ['corpus/dxil', 'corpus/pairs'] : ['corpus/dxbc', 'corpus/dxbc-sm51']).flatMap(
-  (f) => sharedPath(f) ?? [],
-);
+const folders = (
+  twins ? ['corpus/pairs'] : dxil ? ['corpus/dxil', 'corpus/pairs'] : ['corpus/dxbc', 'corpus/dxbc-sm51']
+).flatMap((f) => sharedPath(f) ?? []);
 if (folders.length === 0) {
   console.error('ab-lift: ../shared/corpus is absent (set IRIDIA_SHARED to point at the shared data)');
   process.exit(2);
