@@ -20,7 +20,8 @@ import { relative } from 'node:path';
 import { parseContainer } from '../src/container/container.js';
 import { readModule } from '../src/dxil/module.js';
 import { readProgramHeader } from '../src/dxil/program-header.js';
-import type { Block, Module } from '../src/ir/ir.js';
+import type { Module } from '../src/ir/ir.js';
+import { walkStmts } from '../src/decompile/ssa.js';
 import type { Program } from '../src/ir/program.js';
 import { liftModule } from '../src/lift/dxil/lift.js';
 import { liftContainer } from '../src/lift/lift.js';
@@ -52,8 +53,8 @@ interface Item {
   best: number[];
 }
 
-/** One lift + WGSL, each phase timed: [read, lift, emit] in ms, and the program. */
-function phases(bytes: Uint8Array): { ms: number[]; program: Program; wgsl: string } {
+/** The program of a container, read and lifted, each phase timed: [read, lift] in ms. */
+function lifted(bytes: Uint8Array): { ms: number[]; program: Program } {
   const t0 = performance.now();
   const c = parseContainer(bytes);
   let lift: () => Program = () => liftContainer(c);
@@ -68,10 +69,15 @@ function phases(bytes: Uint8Array): { ms: number[]; program: Program; wgsl: stri
   }
   const t1 = performance.now();
   const program = lift();
-  const t2 = performance.now();
+  return { ms: [t1 - t0, performance.now() - t1], program };
+}
+
+/** One lift + WGSL, each phase timed: [read, lift, emit] in ms, and the program. */
+function phases(bytes: Uint8Array): { ms: number[]; program: Program; wgsl: string } {
+  const { ms, program } = lifted(bytes);
+  const t = performance.now();
   const wgsl = emitWgsl(program);
-  const t3 = performance.now();
-  return { ms: [t1 - t0, t2 - t1, t3 - t2], program, wgsl };
+  return { ms: [...ms, performance.now() - t], program, wgsl };
 }
 
 const items: Item[] = [];
@@ -95,23 +101,13 @@ if (census) {
     const exprs = new Map<string, number>();
     const stmts = new Map<string, number>();
     const count = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-    const walkBlock = (blk: Block): void => {
-      for (const s of blk) {
-        count(stmts, s.op);
-        if (s.op === 'if') {
-          walkBlock(s.accept);
-          walkBlock(s.reject);
-        } else if (s.op === 'loop') walkBlock(s.body);
-        else if (s.op === 'switch') for (const c of s.cases) walkBlock(c.body);
-      }
-    };
     const countModule = (m: Module) => {
       for (const f of m.functions) {
         for (const e of f.exprs) count(exprs, e.op === 'binary' || e.op === 'math' ? `${e.op} ${e.fn}` : e.op);
-        walkBlock(f.body);
+        walkStmts(f.body, (s) => count(stmts, s.op));
       }
     };
-    for (const it of inBucket) countModule(phases(it.bytes).program.module);
+    for (const it of inBucket) countModule(lifted(it.bytes).program.module);
     const n = sum(inBucket.map((it) => it.instructions));
     const line = (m: Map<string, number>) =>
       [...m]

@@ -314,32 +314,25 @@ class FunctionRewrite {
 
   /** Whether no dynamic access is reachable from `roots` but through the expressions of `stop`. */
   private clean(roots: readonly ExprId[], stop: ReadonlySet<number> | ReadonlyMap<number, unknown>): boolean {
-    // reachableDynamic's walk, ending at the first dynamic access (no list of them, no sort).
+    // the walk ends at the first access found: no list of them to make and sort
+    return this.reachableDynamic(roots, stop, 1).length === 0;
+  }
+
+  /** The dynamic accesses reachable from `roots` without passing through an expression of `stop`,
+   * ascending; the walk stops once `limit` are found (then they are the first found, not the least). */
+  private reachableDynamic(
+    roots: readonly ExprId[],
+    stop: ReadonlySet<number> | ReadonlyMap<number, unknown>,
+    limit = Infinity,
+  ): number[] {
+    const out: number[] = [];
     const seen = new Set<number>();
     const stack = roots.slice();
     while (stack.length) {
       const x = stack.pop() as number;
       if (seen.has(x) || stop.has(x) || this.dynIn[x] === undefined) continue;
-      if (this.dynamic.has(x)) return false;
       seen.add(x);
-      for (const c of children(this.f.exprs[x] as Expr)) stack.push(c);
-    }
-    return true;
-  }
-
-  /** The dynamic accesses reachable from `roots` without passing through an expression of `stop`, ascending. */
-  private reachableDynamic(
-    roots: readonly ExprId[],
-    stop: ReadonlySet<number> | ReadonlyMap<number, unknown>,
-  ): number[] {
-    const out: number[] = [];
-    const seen = new Set<number>();
-    const stack = [...roots];
-    while (stack.length) {
-      const x = stack.pop() as number;
-      if (seen.has(x) || stop.has(x) || this.dynIn[x] === undefined) continue;
-      seen.add(x);
-      if (this.dynamic.has(x)) out.push(x);
+      if (this.dynamic.has(x) && out.push(x) >= limit) break;
       for (const c of children(this.f.exprs[x] as Expr)) stack.push(c);
     }
     return out.sort((a, b) => a - b);
