@@ -180,6 +180,10 @@ const CONST_OPS: ReadonlySet<string> = new Set([
   'convert',
 ]);
 
+const NO_STAMPS = new Int32Array(0);
+/** The substitutions of a statement that uses no dynamic access (read only: expr() and mapStmt). */
+const NO_SUBST: ReadonlyMap<number, ExprId> = new Map();
+
 class FunctionRewrite {
   private readonly exprs: Expr[] = [];
   private readonly remap: number[] = [];
@@ -197,6 +201,15 @@ class FunctionRewrite {
   private readonly plans = new Map<Stmt, Plan>();
   /** Old value expression -> its helper region (hoisted uses), once analysed. */
   private readonly regions = new Map<number, Region | undefined>();
+  /** Old expression -> the number of the last walk that reached it (plan, reachableDynamic): one
+   * list for every walk of the function, where a Set a walk was made for each statement. */
+  private seen: Int32Array = NO_STAMPS;
+  private stamp = 0;
+  /** Old expression -> its new expression under the substitutions of the expr() call numbered in
+   * memoStamp (a Map a call was made before). */
+  private memoStamp: Int32Array = NO_STAMPS;
+  private memoValue: Int32Array = NO_STAMPS;
+  private memoCalls = 0;
   private readonly m: Module;
 
   constructor(
@@ -233,6 +246,9 @@ class FunctionRewrite {
       if (dynOld.has(i) || children(e).some((c) => this.dynIn[c] === true)) this.dynIn[i] = true;
     });
     this.types = resolveFunction(this.m, f);
+    this.seen = new Int32Array(old.length);
+    this.memoStamp = new Int32Array(old.length);
+    this.memoValue = new Int32Array(old.length);
     old.forEach((e, i) => {
       if (this.dynIn[i] === undefined || this.isValue(i)) return;
       this.dynPath[i] = dynOld.has(i) || children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true);
@@ -280,26 +296,36 @@ class FunctionRewrite {
     if (!roots.some((h) => this.dynIn[h] !== undefined)) return undefined;
     let plan = this.plans.get(s);
     if (plan === undefined) {
-      // The value uses, inner ones first (an operand's use is an earlier expression).
-      const found = new Set<number>();
+      // The value uses: values with an operand that reaches a dynamic access through pointers and
+      // handles. Found in one walk (each expression once: marked with this plan's stamp, not kept
+      // in a Set), then taken inner ones first (an operand's use is an earlier expression): only
+      // the uses are sorted, not every expression the walk met (a statement of vkd3d-proton's
+      // robustness programs meets hundreds, and sorting them was a quarter of its plan).
+      const stamp = ++this.stamp;
+      const seen = this.seen;
+      const uses: number[] = [];
       const stack = roots.filter((h) => this.dynIn[h] !== undefined);
       while (stack.length) {
         const x = stack.pop() as number;
-        if (found.has(x)) continue;
-        found.add(x);
-        for (const c of children(this.f.exprs[x] as Expr)) if (this.dynIn[c] !== undefined) stack.push(c);
+        if (seen[x] === stamp) continue;
+        seen[x] = stamp;
+        const kids = children(this.f.exprs[x] as Expr);
+        if (this.isValue(x) && kids.some((c) => !this.isValue(c) && this.dynPath[c] === true)) uses.push(x);
+        for (const c of kids) if (this.dynIn[c] !== undefined) stack.push(c);
       }
+      if (uses.length > 1) uses.sort((a, b) => a - b);
+      // Taken in that order, so `hoist` is ascending as it is made.
       const hoisted = new Set<number>();
-      for (const x of [...found].sort((a, b) => a - b)) {
-        if (!this.isValue(x)) continue;
-        const e = this.f.exprs[x] as Expr;
-        if (!children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true)) continue;
+      const hoist: ExprId[] = [];
+      for (const x of uses) {
         const r = this.valueRegion(x);
-        if (r && this.clean(r.operands, hoisted)) hoisted.add(x);
+        if (r && this.clean(r.operands, hoisted)) {
+          hoisted.add(x);
+          hoist.push(x);
+        }
       }
       const sr = this.stmtRegion(s);
       const stmt = sr && this.clean(sr.operands, hoisted) ? sr : undefined;
-      const hoist = [...hoisted].sort((a, b) => a - b);
       // Two literals, not a spread of `{ stmt }`: a spread that adds a key is V8's slow path.
       plan = stmt ? { hoist, stmt, fallback: false } : { hoist, fallback: !this.clean(roots, hoisted) };
       this.plans.set(s, plan);
@@ -326,12 +352,13 @@ class FunctionRewrite {
     limit = Infinity,
   ): number[] {
     const out: number[] = [];
-    const seen = new Set<number>();
+    const stamp = ++this.stamp;
+    const seen = this.seen;
     const stack = roots.slice();
     while (stack.length) {
       const x = stack.pop() as number;
-      if (seen.has(x) || stop.has(x) || this.dynIn[x] === undefined) continue;
-      seen.add(x);
+      if (seen[x] === stamp || stop.has(x) || this.dynIn[x] === undefined) continue;
+      seen[x] = stamp;
       if (this.dynamic.has(x) && out.push(x) >= limit) break;
       for (const c of children(this.f.exprs[x] as Expr)) stack.push(c);
     }
@@ -500,7 +527,7 @@ class FunctionRewrite {
     for (const s of b) {
       const plan = this.plan(s);
       if (!plan) {
-        out.push(this.mapStmt(s, new Map()));
+        out.push(this.mapStmt(s, NO_SUBST));
         continue;
       }
       const subst = new Map<number, ExprId>();
@@ -591,23 +618,26 @@ class FunctionRewrite {
   }
 
   /** The new expression for old expression h under substitutions of old expressions. */
-  private expr(h: ExprId, subst: Map<number, ExprId>): ExprId {
+  private expr(h: ExprId, subst: ReadonlyMap<number, ExprId>): ExprId {
     if (subst.size === 0) return this.copied(h);
-    const memo = new Map<number, ExprId>();
+    const call = ++this.memoCalls;
+    const memoStamp = this.memoStamp;
+    const memoValue = this.memoValue;
     const rec = (x: ExprId): ExprId => {
-      const m = memo.get(x);
-      if (m !== undefined) return m;
+      if (memoStamp[x] === call) return memoValue[x] as ExprId;
       let out: ExprId;
       const s = subst.get(x);
       if (s !== undefined) out = s;
       else if (this.dynIn[x] === undefined) out = this.copied(x);
       else {
         const e = this.f.exprs[x] as Expr;
-        const kids = new Map<number, ExprId>();
-        for (const c of children(e)) kids.set(c, rec(c));
-        out = this.push(mapChildren(e, (c) => kids.get(c) as ExprId));
+        // the children made first, in children()'s order (the new arena's order), then put in place
+        const kids = children(e);
+        const made = kids.map(rec);
+        out = this.push(mapChildren(e, (c) => made[kids.indexOf(c)] as ExprId));
       }
-      memo.set(x, out);
+      memoStamp[x] = call;
+      memoValue[x] = out;
       return out;
     };
     return rec(h);
@@ -634,7 +664,7 @@ class FunctionRewrite {
     );
   }
 
-  private mapStmt(s: Stmt, subst: Map<number, ExprId>): Stmt {
+  private mapStmt(s: Stmt, subst: ReadonlyMap<number, ExprId>): Stmt {
     const x = (h: ExprId) => this.expr(h, subst);
     switch (s.op) {
       case 'let': {
@@ -745,6 +775,17 @@ class RegionWalk {
     if (fixed !== undefined) return `G${fixed}`;
     if (e.op === 'global' || e.op === 'local' || e.op === 'let' || e.op === 'arg') return undefined;
     if (!root && fr.typeOf(x)?.kind === 'value') return undefined;
+    // A pointer chain and its load, the commonest nodes: their shape's text (shapeText) without
+    // making the shape, each child walked as below.
+    if (e.op === 'load' || e.op === 'array_length' || e.op === 'member') {
+      const k = this.child(e.op === 'member' ? e.base : e.pointer, false);
+      return k === undefined ? undefined : `${shapeText(e)}(${k})`;
+    }
+    if (e.op === 'access') {
+      const b = this.child(e.base, false);
+      const i = this.child(e.index, false);
+      return b === undefined || i === undefined ? undefined : `${shapeText(e)}(${b},${i})`;
+    }
     const offset = e.op === 'sample' ? e.offset : undefined;
     const parts: string[] = [];
     let ok = true;
@@ -892,6 +933,29 @@ class HelperBody {
     const mapped = mapStmtChildren(s, (c) => this.child(c)) as Stmt & { origin?: unknown; result?: unknown };
     const { origin: _origin, result: _result, ...rest } = mapped;
     return rest as Stmt;
+  }
+}
+
+/**
+ * The text of `e`'s shape in a helper's key: JSON.stringify of `e` with its children numbered in the
+ * order mapChildren maps them. A load, array length, member or access is written directly (a
+ * region's pointer chain: making and serialising the shape was most of a region walk in
+ * vkd3d-proton's robustness programs); test/lift/binding-arrays.test.ts holds each to JSON's text.
+ */
+export function shapeText(e: Expr): string {
+  switch (e.op) {
+    case 'load':
+      return '{"op":"load","pointer":0}';
+    case 'array_length':
+      return '{"op":"array_length","pointer":0}';
+    case 'access':
+      return '{"op":"access","base":0,"index":1}';
+    case 'member':
+      return `{"op":"member","base":0,"index":${JSON.stringify(e.index)}}`;
+    default: {
+      let n = 0;
+      return JSON.stringify(mapChildren(e, () => n++));
+    }
   }
 }
 

@@ -7,7 +7,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Expr, Function, Module, Stmt, Type } from '../../src/ir/ir.js';
+import { ownExpr } from '../../src/ir/nodes.js';
 import { validateModule } from '../../src/ir/validate.js';
+import { mapChildren, shapeText } from '../../src/wgsl/binding-arrays.js';
 import { emitModuleWgsl, lowerForWgsl } from '../../src/wgsl/index.js';
 import { closeWebgpu, compileWgsl, runCompute, webgpuSkip } from '../helpers/webgpu.js';
 
@@ -129,6 +131,31 @@ test('binding arrays: one helper per range and shape, called once per use; a 64-
     wgsl,
     /fn src_load\(index: u32, arg: u32\) -> u32 \{\n {2}switch index \{\n {4}case 0u: \{\n {6}return src_0\.data\[arg\];\n {4}\}\n {4}case 1u: \{\n {6}return src_1\.data\[arg\];\n {4}\}\n {4}case 2u, default: \{\n {6}return src_2\.data\[arg\];\n {4}\}\n {2}\}\n\}/,
   );
+});
+
+test("binding arrays: a helper key's shape text is JSON's text of the shape, for the kinds written directly and the rest", () => {
+  // What the pass keyed helpers by before it wrote the commonest kinds' text itself.
+  const json = (e: Expr) => {
+    let n = 0;
+    return JSON.stringify(mapChildren(e, () => n++));
+  };
+  const kinds: Expr[] = [
+    { op: 'load', pointer: 7 },
+    { op: 'array_length', pointer: 3 },
+    { op: 'access', base: 4, index: 9 },
+    { op: 'member', base: 2, index: 0 },
+    { op: 'member', base: 2, index: 13 },
+    { op: 'binary', fn: 'add', left: 1, right: 2 },
+    { op: 'image_query', image: 5, query: 'size', level: 6 },
+    { op: 'sample', image: 1, sampler: 2, coord: 3, level: { kind: 'exact', level: 4 }, offset: 5 },
+  ];
+  for (const e of kinds) {
+    // as the builder makes them (each kind's constructor) and as a caller may write them
+    assert.equal(shapeText(ownExpr(e)), json(ownExpr(e)), e.op);
+    assert.equal(shapeText(e), json(e), e.op);
+  }
+  // member indices differ in the text: two members of a struct never share a helper
+  assert.notEqual(shapeText(kinds[3] as Expr), shapeText(kinds[4] as Expr));
 });
 
 test(
