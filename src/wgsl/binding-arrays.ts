@@ -37,6 +37,7 @@ import type {
 } from '../ir/ir.js';
 import { withOrigin } from '../ir/ir.js';
 import {
+  copyExpr,
   functionWith,
   globalWith,
   letEntry,
@@ -512,14 +513,14 @@ class FunctionRewrite {
         // A dynamic access: a placeholder, never read (each statement using it is rewritten).
         return this.push({ op: 'global', global: a.first });
       }
-      return this.push(mapChildren(e, r));
+      return pushMapped(this.exprs, e, r);
     }
     if (e.op === 'let') {
       const local = this.demoted.get(e.let);
       if (local === undefined) return this.push(e);
       return this.push({ op: 'load', pointer: this.push({ op: 'local', local }) });
     }
-    return this.push(mapChildren(e, r));
+    return pushMapped(this.exprs, e, r);
   }
 
   private block(b: Block): Stmt[] {
@@ -634,7 +635,7 @@ class FunctionRewrite {
         // the children made first, in children()'s order (the new arena's order), then put in place
         const kids = children(e);
         const made = kids.map(rec);
-        out = this.push(mapChildren(e, (c) => made[kids.indexOf(c)] as ExprId));
+        out = pushMapped(this.exprs, e, (c) => made[kids.indexOf(c)] as ExprId);
       }
       memoStamp[x] = call;
       memoValue[x] = out;
@@ -909,7 +910,7 @@ class HelperBody {
     } else if (fixed !== undefined) out = this.push({ op: 'global', global: fixed });
     else {
       const offset = e.op === 'sample' ? e.offset : undefined;
-      out = this.push(mapChildren(e, (c) => (c === offset ? this.constant(c) : this.child(c))));
+      out = pushMapped(this.exprs, e, (c) => (c === offset ? this.constant(c) : this.child(c)));
     }
     this.memo.set(x, out);
     return out;
@@ -923,7 +924,7 @@ class HelperBody {
   private constant(c: ExprId): ExprId {
     const known = this.constMemo.get(c);
     if (known !== undefined) return known;
-    const out = this.push(mapChildren(this.fr.expr0(c), (k) => this.constant(k)));
+    const out = pushMapped(this.exprs, this.fr.expr0(c), (k) => this.constant(k));
     this.constMemo.set(c, out);
     return out;
   }
@@ -934,6 +935,16 @@ class HelperBody {
     const { origin: _origin, result: _result, ...rest } = mapped;
     return rest as Stmt;
   }
+}
+
+/**
+ * Pushes `e` with each operand mapped by `r` (in mapChildren's order) onto an arena; its index. Made
+ * once by its kind's constructor (copyExpr), where a spread (V8's clone path) and then ownExpr's
+ * copy made it twice; the kinds with optional fields as before.
+ */
+function pushMapped(exprs: Expr[], e: Expr, r: (h: ExprId) => ExprId): ExprId {
+  exprs.push(copyExpr(e, r) ?? ownExpr(mapChildren(e, r)));
+  return exprs.length - 1;
 }
 
 /**
