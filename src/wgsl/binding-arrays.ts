@@ -32,6 +32,7 @@ import type {
   LocalVariable,
   Module,
   Stmt,
+  SwitchCase,
   Type,
   TypeId,
 } from '../ir/ir.js';
@@ -44,11 +45,14 @@ import {
   localEntry,
   localWith,
   makeFunction,
+  makeStmt,
   moduleWith,
   ownArg,
   ownBlock,
   ownExpr,
+  ownStmt,
 } from '../ir/nodes.js';
+import { objectList } from '../binary/lists.js';
 import { children } from '../ir/validate.js';
 import { resolveFunction, typeKey, type Resolved } from '../ir/typeof.js';
 
@@ -206,11 +210,12 @@ class FunctionRewrite {
    * list for every walk of the function, where a Set a walk was made for each statement. */
   private seen: Int32Array = NO_STAMPS;
   private stamp = 0;
-  /** Old expression -> its new expression under the substitutions of the expr() call numbered in
-   * memoStamp (a Map a call was made before). */
-  private memoStamp: Int32Array = NO_STAMPS;
-  private memoValue: Int32Array = NO_STAMPS;
-  private memoCalls = 0;
+  /** Old expression -> its new expression under the substitutions of the expr() call (or in the
+   * helper's choice of elements, HelperBody.select) numbered in memoStamp: a Map each was made
+   * before. The two never run at once. */
+  memoStamp: Int32Array = NO_STAMPS;
+  memoValue: Int32Array = NO_STAMPS;
+  memoCalls = 0;
   private readonly m: Module;
 
   constructor(
@@ -580,23 +585,32 @@ class FunctionRewrite {
   private helper(r: Region, leaf: (b: HelperBody, combo: readonly number[]) => Stmt[], result?: Resolved): FunctionId {
     return this.ctx.helpers.get(r.key, () => {
       const b = new HelperBody(this, r);
-      const nest = (j: number, combo: number[]): Stmt[] => {
+      // The elements chosen so far, one per switch around (a leaf reads it while it is made). Each
+      // block is made of the builder's own statements as it is built (ownBlock would copy the whole
+      // tree again: most of a helper of a range of 64 is its cases).
+      const combo: number[] = [];
+      const nest = (j: number): Stmt[] => {
+        const out = objectList<Stmt>();
         if (j === r.selectors.length) {
           b.select(combo);
-          return leaf(b, combo);
+          for (const s of leaf(b, combo)) out.push(ownStmt(s));
+          return out;
         }
         const a = this.ctx.arrays.get(this.arrayOf(r.selectors[j] as ExprId)) as Expanded;
-        const cases = [];
-        for (let k = 0; k < a.count; k++)
-          cases.push({ values: [k], isDefault: k === a.count - 1, body: nest(j + 1, [...combo, k]) });
-        return [{ op: 'switch', selector: b.arg(j), cases }];
+        const cases: SwitchCase[] = [];
+        for (let k = 0; k < a.count; k++) {
+          combo[j] = k;
+          cases.push({ values: [k], isDefault: k === a.count - 1, body: nest(j + 1) });
+        }
+        out.push(makeStmt.switch(b.arg(j), cases));
+        return out;
       };
-      const body = nest(0, []);
+      const body = nest(0);
       const args: FunctionArgument[] = r.argTypes.map((type, k) =>
         ownArg({ name: k < r.selectors.length ? 'index' : 'arg', type }),
       );
       const value = result && result.kind === 'value' ? { type: this.ctx.typeId(result.type) } : undefined;
-      return makeFunction(r.name, args, [], b.lets, b.exprs, ownBlock(body), value);
+      return makeFunction(r.name, args, [], b.lets, b.exprs, body, value);
     });
   }
 
@@ -863,7 +877,8 @@ class HelperBody {
   private readonly sel: Map<number, number>;
   private readonly par: Map<number, number>;
   private combo: readonly number[] = [];
-  private memo = new Map<number, ExprId>();
+  /** The stamp of the elements chosen now (memo in fr.memoStamp and fr.memoValue). */
+  private stamp = 0;
   private readonly constMemo = new Map<number, ExprId>();
 
   constructor(
@@ -892,13 +907,13 @@ class HelperBody {
   /** The elements chosen (one per index) for the region built next. */
   select(combo: readonly number[]): void {
     this.combo = combo;
-    this.memo = new Map();
+    this.stamp = ++this.fr.memoCalls;
   }
 
   /** Region node x with the chosen elements. */
   region(x: ExprId): ExprId {
-    const known = this.memo.get(x);
-    if (known !== undefined) return known;
+    const fr = this.fr;
+    if (fr.memoStamp[x] === this.stamp) return fr.memoValue[x] as ExprId;
     const ctx = this.fr.rewrite;
     let out: ExprId;
     const j = this.sel.get(x);
@@ -912,7 +927,8 @@ class HelperBody {
       const offset = e.op === 'sample' ? e.offset : undefined;
       out = pushMapped(this.exprs, e, (c) => (c === offset ? this.constant(c) : this.child(c)));
     }
-    this.memo.set(x, out);
+    fr.memoStamp[x] = this.stamp;
+    fr.memoValue[x] = out;
     return out;
   }
 
