@@ -1,0 +1,176 @@
+// Where one phase of lift + WGSL spends its time, function by function and line by line (issue 17,
+// docs/benchmarks.md, the eighteenth session). The bench and tools/phase-times.ts say which programs
+// or phases are dear; a function's self time in a CPU profile then says little when the function is
+// long, and V8 puts the time of the functions it inlines in their caller. The profile's line ticks
+// (each sample's line in the compiled code) name the statement: a sort, a JSON text or an object
+// copy that costs a quarter of a pass shows up as one line.
+//
+//   node --import tsx tools/line-profile.ts [--phase P] [--passes N] [--top K] [--min-instructions M] PATH...
+//
+// PATH: containers, or folders of them (walked). Phases: `lift` (container parsed, program lifted),
+// `passes` (the WGSL passes: lowerForWgsl), `emit` (the WGSL text of the lowered module), `listing`
+// (a DXIL container's /Fc listing) or `all` (lift, passes and emission; the default). Each input is
+// made ready up to the phase once, then the phase runs N times over all of them (default 200) under
+// V8's sampling profiler (node:inspector, 100 µs), after as many unprofiled passes to warm the code
+// up. Printed: the best pass in µs (wall) a program and an instruction, then the K (default 25)
+// functions and lines of most self time, in percent of the samples (the profiler's own work and idle
+// time left out), each line with its text. With
+// --min-instructions M, programs of fewer instructions are left out (the dear programs of a folder).
+//
+// The code profiled is the compiled tree (dist/src, `npx tsc -p tsconfig.build.json` first), as the
+// bench and cpu-where.ts run it: lines are those of the .js files there. Figures only: nothing is
+// asserted.
+
+import { Session } from 'node:inspector/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isContainerFile, walk } from '../test/helpers/shared.js';
+import { positiveArg, takeOption } from './corpus-args.js';
+
+const PHASES = ['lift', 'passes', 'emit', 'listing', 'all'] as const;
+type Phase = (typeof PHASES)[number];
+
+let argv = process.argv.slice(2);
+const take = (name: string): string | undefined => {
+  const o = takeOption(argv, name);
+  argv = o.rest;
+  return o.value;
+};
+const phaseArg = take('--phase') ?? 'all';
+const passes = positiveArg('line-profile', '--passes', take('--passes'), 200);
+const top = positiveArg('line-profile', '--top', take('--top'), 25);
+const minInstructions = Number(take('--min-instructions') ?? 0);
+if (!(PHASES as readonly string[]).includes(phaseArg) || argv.length === 0 || argv.some((a) => a.startsWith('--'))) {
+  console.error(
+    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|all] [--passes N] [--top K] [--min-instructions M] PATH...',
+  );
+  process.exit(2);
+}
+const phase = phaseArg as Phase;
+
+const root = resolve(import.meta.dirname, '..');
+const compiled = join(root, 'dist/src');
+const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(compiled, path)).href)) as T;
+type Bytes = Uint8Array;
+const { parseContainer } = await load<{ parseContainer: (b: Bytes) => unknown }>('container/container.js');
+const { liftContainer } = await load<{ liftContainer: (c: unknown) => Lifted }>('lift/lift.js');
+const { lowerForWgsl } = await load<{ lowerForWgsl: (m: unknown, o: object) => unknown }>('wgsl/passes.js');
+const { emitModuleWgsl } = await load<{ emitModuleWgsl: (m: unknown, o: object) => string }>('wgsl/emit.js');
+const { disassembleDxil } = await load<{ disassembleDxil: (c: unknown) => string }>('dxil/disassemble.js');
+
+interface Lifted {
+  readonly stage: string;
+  readonly module: unknown;
+  readonly provenance: { readonly instructions: number };
+}
+
+const files = argv.flatMap((p) => (statSync(p).isDirectory() ? walk(p).filter(isContainerFile) : [p]));
+/** Each input made ready for the phase: the function that runs the phase on it, and its size. */
+const inputs: { run: () => unknown; instructions: number }[] = [];
+let left = 0;
+for (const path of files) {
+  const b = readFileSync(path);
+  const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  try {
+    const p = liftContainer(parseContainer(bytes));
+    // the stages WGSL has no pipeline for are refused by emitWgsl: left out here too
+    if (p.stage === 'mesh' || p.stage === 'amplification' || p.provenance.instructions < minInstructions) {
+      left++;
+      continue;
+    }
+    const lowered = lowerForWgsl(p.module, { maxVertices: 1 });
+    emitModuleWgsl(lowered, {});
+    const run: Record<Phase, () => unknown> = {
+      lift: () => liftContainer(parseContainer(bytes)),
+      passes: () => lowerForWgsl(p.module, { maxVertices: 1 }),
+      emit: () => emitModuleWgsl(lowered, {}),
+      listing: () => disassembleDxil(parseContainer(bytes)),
+      all: () => emitModuleWgsl(lowerForWgsl(liftContainer(parseContainer(bytes)).module, { maxVertices: 1 }), {}),
+    };
+    if (phase === 'listing') disassembleDxil(parseContainer(bytes));
+    inputs.push({ run: run[phase], instructions: p.provenance.instructions });
+  } catch {
+    left++; // refused, or not a DXIL container for `listing`
+  }
+}
+if (inputs.length === 0) {
+  console.error(`line-profile: none of the ${files.length} inputs lifts and emits`);
+  process.exit(1);
+}
+const instructions = inputs.reduce((a, x) => a + x.instructions, 0);
+
+// Passes timed by the clock (process.cpuUsage, a system call, was a few percent of a short pass's
+// profile): µs of wall time, on a quiet machine the CPU's.
+const pass = (): number => {
+  const t0 = performance.now();
+  for (const x of inputs) x.run();
+  return (performance.now() - t0) * 1000;
+};
+for (let k = 0; k < passes; k++) pass();
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 100 });
+await session.post('Profiler.start');
+let best = Infinity;
+for (let k = 0; k < passes; k++) best = Math.min(best, pass());
+const { profile } = await session.post('Profiler.stop');
+session.disconnect();
+
+console.log(
+  `line-profile: ${phase}, ${inputs.length} programs (${left} left out), ${instructions} instructions; ` +
+    `best of ${passes} passes ${(best / inputs.length).toFixed(1)} µs a program, ` +
+    `${(best / instructions).toFixed(2)} µs an instruction`,
+);
+
+// Self time by function and by line, from the samples (each sample's time is its delta).
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const selfTime = new Map<number, number>();
+let total = 0;
+const deltas = profile.timeDeltas ?? [];
+/** The profiler's own frames (the inspector session dispatching in this thread) and idle time. */
+const OWN = new Set(['(idle)', '(program)', 'dispatch']);
+(profile.samples ?? []).forEach((id, k) => {
+  const name = byId.get(id)?.callFrame.functionName ?? '';
+  if (OWN.has(name)) return;
+  const dt = deltas[k] ?? 0;
+  selfTime.set(id, (selfTime.get(id) ?? 0) + dt);
+  total += dt;
+});
+const short = (url: string): string => (url.startsWith('file://') ? relative(root, new URL(url).pathname) : url);
+const fns = new Map<string, number>();
+const lines = new Map<string, { url: string; line: number; ticks: number }>();
+let ticks = 0;
+for (const n of profile.nodes) {
+  const f = n.callFrame;
+  if (OWN.has(f.functionName)) continue;
+  const name = `${f.functionName || '(anonymous)'} ${short(f.url)}:${f.lineNumber + 1}`;
+  fns.set(name, (fns.get(name) ?? 0) + (selfTime.get(n.id) ?? 0));
+  for (const t of n.positionTicks ?? []) {
+    const key = `${f.url}:${t.line}`;
+    const l = lines.get(key) ?? { url: f.url, line: t.line, ticks: 0 };
+    l.ticks += t.ticks;
+    lines.set(key, l);
+    ticks += t.ticks;
+  }
+}
+const pct = (x: number, of: number): string => `${((100 * x) / of).toFixed(1).padStart(5)}%`;
+console.log(`  the ${top} functions of most self time:`);
+for (const [name, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t, total)}  ${name}`);
+const sources = new Map<string, readonly string[]>();
+const text = (url: string, line: number): string => {
+  let s = sources.get(url);
+  if (s === undefined) {
+    try {
+      s = readFileSync(new URL(url), 'utf8').split('\n');
+    } catch {
+      s = [];
+    }
+    sources.set(url, s);
+  }
+  return (s[line - 1] ?? '').trim().slice(0, 100);
+};
+console.log(`  the ${top} lines of most ticks (V8 puts an inlined function's lines under its caller's file):`);
+for (const l of [...lines.values()].sort((a, b) => b.ticks - a.ticks).slice(0, top))
+  console.log(`  ${pct(l.ticks, ticks)}  ${short(l.url)}:${l.line}  ${text(l.url, l.line)}`);
