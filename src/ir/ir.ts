@@ -590,17 +590,17 @@ export const HOLDS_SUBGROUP = 2;
 export const HOLDS_EMIT = 4;
 
 /**
- * The last blocks asked of (blocks are never changed once built) and what each holds, nested blocks
- * included: a few, replaced in turn, and forgotten when the WGSL emitter is done with a module
- * (forgetBlockHolds). Not a WeakMap keyed by the blocks: V8's young collector kept every program's
+ * The blocks asked of (blocks are never changed once built) and what each holds, nested blocks
+ * included, forgotten when the WGSL emitter is done with a module (forgetBlockHolds) and when the
+ * table is full. Not a WeakMap keyed by the blocks: V8's young collector kept every program's
  * function bodies in such a map alive and moved them to the old generation (docs/benchmarks.md, the
- * eleventh session). The passes and the emitter ask of a program's functions one after another, so
- * a few entries answer all but the first question of each.
+ * eleventh session). The passes and the emitter ask of every function of a module in turn (an emit?
+ * a barrier? a subgroup operation?), so each function is walked once, however many functions the
+ * module has (a table of the last few blocks walked again every function of a module of more, as the
+ * binding-array pass's helpers make).
  */
-const HOLDS_SIZE = 4;
-const holdsBlocks: (Block | undefined)[] = new Array<Block | undefined>(HOLDS_SIZE).fill(undefined);
-const holdsBits: number[] = new Array<number>(HOLDS_SIZE).fill(0);
-let holdsNext = 0;
+const HOLDS_MAX = 1024;
+const holdsBits = new Map<Block, number>();
 
 /**
  * Whether block `b` (its nested blocks included) holds a statement of any of the kinds in `mask`
@@ -610,20 +610,19 @@ let holdsNext = 0;
  * statements once between them.
  */
 export function blockHolds(b: Block, mask: number): boolean {
-  let at = holdsBlocks.indexOf(b);
-  if (at < 0) {
-    at = holdsNext;
-    holdsNext = (holdsNext + 1) % HOLDS_SIZE;
-    holdsBits[at] = holds(b);
-    holdsBlocks[at] = b;
+  let bits = holdsBits.get(b);
+  if (bits === undefined) {
+    if (holdsBits.size >= HOLDS_MAX) holdsBits.clear();
+    bits = holds(b);
+    holdsBits.set(b, bits);
   }
-  return ((holdsBits[at] as number) & mask) !== 0;
+  return (bits & mask) !== 0;
 }
 
 /** Drops the blocks blockHolds remembers (the WGSL emitter, when it has printed a module): kept
  * past their program, they were copied into the old generation by the next young collection. */
 export function forgetBlockHolds(): void {
-  holdsBlocks.fill(undefined);
+  holdsBits.clear();
 }
 
 function holds(b: Block): number {

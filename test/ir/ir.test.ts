@@ -259,9 +259,12 @@ test('blockHolds finds barriers, subgroup operations and emits at any depth, and
 });
 
 test('blockHolds answers right for more blocks than it remembers, asked in turns, and after forgetting them', () => {
-  // Six bodies, each holding one kind (or none), asked round after round: the few it remembers are
-  // replaced in turn, and no answer may come from another block's entry.
-  const kinds = [HOLDS_BARRIER, HOLDS_SUBGROUP, HOLDS_EMIT, 0, HOLDS_BARRIER, 0];
+  // 1,030 bodies (more than its table holds: it is emptied when full), each holding one kind (or
+  // none), asked round after round: no answer may come from another block's entry.
+  const kinds = Array.from(
+    { length: 1030 },
+    (_, i) => [HOLDS_BARRIER, HOLDS_SUBGROUP, HOLDS_EMIT, 0, HOLDS_BARRIER, 0][i % 6]!,
+  );
   const stmt = (kind: number): Block[number] | undefined =>
     kind === HOLDS_BARRIER
       ? { op: 'barrier', workgroup: true, storage: false, texture: false, execution: true }
