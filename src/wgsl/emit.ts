@@ -35,6 +35,7 @@ import {
   type Expr,
   type ExprId,
   type Function,
+  type ImageQuery,
   type Module,
   type Origin,
   type Scalar,
@@ -961,7 +962,7 @@ class Emitter {
       case 'image_load':
       case 'image_query':
       case 'array_length':
-        this.w(this.imageExpr(ctx, e, rt ? ctx.xr : ctx.x));
+        this.putImage(ctx, e, rt);
     }
   }
 
@@ -984,34 +985,112 @@ class Emitter {
     }
   }
 
-  /** The texture and buffer-length expressions, as strings. */
-  private imageExpr(
+  /**
+   * The texture and buffer-length expressions, written in place as put writes the others: each
+   * operand by put, not made a string first (capture's text, an array of them and its join, then a
+   * template around it, which the sink flattened again to copy it).
+   */
+  private putImage(
     ctx: FnCtx,
     e: Extract<Expr, { op: 'sample' | 'image_load' | 'image_query' | 'array_length' }>,
-    x: (h: ExprId) => string,
-  ): string {
+    rt: boolean,
+  ): void {
     switch (e.op) {
       case 'sample':
-        return this.sample(ctx, e, x);
-      case 'image_load': {
-        const args = [x(e.image), x(e.coord)];
-        if (e.arrayIndex !== undefined) args.push(x(e.arrayIndex));
-        if (e.sample !== undefined) args.push(x(e.sample));
-        else if (e.level !== undefined) args.push(x(e.level));
-        return `textureLoad(${args.join(', ')})`;
-      }
-      case 'image_query': {
-        const fn = {
-          size: 'textureDimensions',
-          levels: 'textureNumLevels',
-          samples: 'textureNumSamples',
-          layers: 'textureNumLayers',
-        }[e.query];
-        return `${fn}(${x(e.image)}${e.level !== undefined ? `, ${x(e.level)}` : ''})`;
-      }
+        this.putSample(ctx, e, rt);
+        return;
+      case 'image_load':
+        this.w('textureLoad(');
+        this.put(ctx, e.image, rt);
+        this.putArg(ctx, e.coord, rt);
+        this.putArg(ctx, e.arrayIndex, rt);
+        this.putArg(ctx, e.sample ?? e.level, rt);
+        this.w(')');
+        return;
+      case 'image_query':
+        this.w(QUERY_OPEN[e.query]);
+        this.put(ctx, e.image, rt);
+        this.putArg(ctx, e.level, rt);
+        this.w(')');
+        return;
       case 'array_length':
-        return `arrayLength(&${this.ref(ctx, e.pointer)})`;
+        this.w('arrayLength(&');
+        this.putRef(ctx, e.pointer);
+        this.w(')');
+        return;
     }
+  }
+
+  /** `, ` and the operand (nothing for an absent one). */
+  private putArg(ctx: FnCtx, h: ExprId | undefined, rt: boolean): void {
+    if (h === undefined) return;
+    this.w(', ');
+    this.put(ctx, h, rt);
+  }
+
+  /**
+   * A sample or gather: the builtin for its level, comparison and gather, then the image, sampler,
+   * coordinates and array index, what the builtin takes after them (reference, level, bias,
+   * gradients), and the constant offset last. A depth image's level is an i32, a depth image
+   * sampled with a bias or gradients is sampled at the implicit level or level 0.
+   */
+  private putSample(ctx: FnCtx, e: Extract<Expr, { op: 'sample' }>, rt: boolean): void {
+    const img = ctx.types[e.image] as Resolved;
+    const depth = img.type.kind === 'image' && img.type.class.kind === 'depth';
+    const l = e.level;
+    // the builtin, and what it takes after the array index: [fixed text, operand, operand]
+    let open: string;
+    let fixed = '';
+    let a: ExprId | undefined;
+    let b: ExprId | undefined;
+    if (e.gather !== undefined) {
+      open =
+        e.depthRef !== undefined ? 'textureGatherCompare(' : depth ? 'textureGather(' : `textureGather(${e.gather}, `;
+      a = e.depthRef;
+    } else if (e.depthRef !== undefined) {
+      open = l.kind === 'zero' || l.kind === 'exact' ? 'textureSampleCompareLevel(' : 'textureSampleCompare(';
+      a = e.depthRef;
+    } else
+      switch (l.kind) {
+        case 'auto':
+          open = 'textureSample(';
+          break;
+        case 'zero':
+          open = 'textureSampleLevel(';
+          fixed = depth ? ', 0i' : ', 0.0f';
+          break;
+        case 'exact':
+          open = 'textureSampleLevel(';
+          a = l.level;
+          break;
+        case 'bias':
+          open = depth ? 'textureSample(' : 'textureSampleBias(';
+          if (!depth) a = l.bias;
+          break;
+        case 'gradient':
+          open = depth ? 'textureSampleLevel(' : 'textureSampleGrad(';
+          if (depth) fixed = ', 0i';
+          else {
+            a = l.x;
+            b = l.y;
+          }
+          break;
+      }
+    this.w(open);
+    this.put(ctx, e.image, rt);
+    this.putArg(ctx, e.sampler, rt);
+    this.putArg(ctx, e.coord, rt);
+    this.putArg(ctx, e.arrayIndex, rt);
+    if (fixed) this.w(fixed);
+    if (a !== undefined && depth && e.depthRef === undefined && l.kind === 'exact') {
+      // a depth image's level is an i32
+      this.w(', i32(');
+      this.put(ctx, a, rt);
+      this.w(')');
+    } else this.putArg(ctx, a, rt);
+    this.putArg(ctx, b, rt);
+    this.putArg(ctx, e.offset, rt);
+    this.w(')');
   }
 
   private mulHiUsed = new Set<string>();
@@ -1058,40 +1137,6 @@ class Emitter {
       );
     return out;
   }
-
-  private sample(ctx: FnCtx, e: Extract<Expr, { op: 'sample' }>, x: (h: ExprId) => string): string {
-    const img = ctx.types[e.image] as Resolved;
-    const depth = img.type.kind === 'image' && img.type.class.kind === 'depth';
-    const args = [x(e.image), x(e.sampler), x(e.coord)];
-    if (e.arrayIndex !== undefined) args.push(x(e.arrayIndex));
-    const tail = e.offset !== undefined ? [x(e.offset)] : [];
-    if (e.gather !== undefined) {
-      if (e.depthRef !== undefined) return `textureGatherCompare(${[...args, x(e.depthRef), ...tail].join(', ')})`;
-      if (depth) return `textureGather(${[...args, ...tail].join(', ')})`;
-      return `textureGather(${[String(e.gather), ...args, ...tail].join(', ')})`;
-    }
-    const l = e.level;
-    if (e.depthRef !== undefined) {
-      const ref = x(e.depthRef);
-      if (l.kind === 'zero' || l.kind === 'exact')
-        return `textureSampleCompareLevel(${[...args, ref, ...tail].join(', ')})`;
-      return `textureSampleCompare(${[...args, ref, ...tail].join(', ')})`;
-    }
-    switch (l.kind) {
-      case 'auto':
-        return `textureSample(${[...args, ...tail].join(', ')})`;
-      case 'zero':
-        return `textureSampleLevel(${[...args, depth ? '0i' : '0.0f', ...tail].join(', ')})`;
-      case 'exact':
-        return `textureSampleLevel(${[...args, depth ? `i32(${x(l.level)})` : x(l.level), ...tail].join(', ')})`;
-      case 'bias':
-        if (depth) return `textureSample(${[...args, ...tail].join(', ')})`;
-        return `textureSampleBias(${[...args, x(l.bias), ...tail].join(', ')})`;
-      case 'gradient':
-        if (depth) return `textureSampleLevel(${[...args, '0i', ...tail].join(', ')})`;
-        return `textureSampleGrad(${[...args, x(l.x), x(l.y), ...tail].join(', ')})`;
-    }
-  }
 }
 
 interface FnCtx {
@@ -1120,6 +1165,14 @@ interface FnCtx {
 }
 
 const LANE_MEMBER: readonly string[] = ['.x', '.y', '.z', '.w'];
+
+/** The builtins of the image queries, with their opening parenthesis. */
+const QUERY_OPEN: Readonly<Record<ImageQuery, string>> = {
+  size: 'textureDimensions(',
+  levels: 'textureNumLevels(',
+  samples: 'textureNumSamples(',
+  layers: 'textureNumLayers(',
+};
 
 /** `.` and the swizzle letters, by pattern, for patterns of one to four lanes (the common case,
  * cached: a swizzle is a fifth of a lifted program's expressions). */
