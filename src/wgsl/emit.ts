@@ -1038,11 +1038,13 @@ class Emitter {
     const img = ctx.types[e.image] as Resolved;
     const depth = img.type.kind === 'image' && img.type.class.kind === 'depth';
     const l = e.level;
-    // the builtin, and what it takes after the array index: [fixed text, operand, operand]
+    // the builtin, and what it takes after the array index: fixed text, then operands a and b (a
+    // depth image's exact level, a, as an i32)
     let open: string;
     let fixed = '';
     let a: ExprId | undefined;
     let b: ExprId | undefined;
+    let levelI32 = false;
     if (e.gather !== undefined) {
       open =
         e.depthRef !== undefined ? 'textureGatherCompare(' : depth ? 'textureGather(' : `textureGather(${e.gather}, `;
@@ -1062,6 +1064,7 @@ class Emitter {
         case 'exact':
           open = 'textureSampleLevel(';
           a = l.level;
+          levelI32 = depth;
           break;
         case 'bias':
           open = depth ? 'textureSample(' : 'textureSampleBias(';
@@ -1082,10 +1085,9 @@ class Emitter {
     this.putArg(ctx, e.coord, rt);
     this.putArg(ctx, e.arrayIndex, rt);
     if (fixed) this.w(fixed);
-    if (a !== undefined && depth && e.depthRef === undefined && l.kind === 'exact') {
-      // a depth image's level is an i32
+    if (levelI32) {
       this.w(', i32(');
-      this.put(ctx, a, rt);
+      this.put(ctx, a as ExprId, rt);
       this.w(')');
     } else this.putArg(ctx, a, rt);
     this.putArg(ctx, b, rt);
