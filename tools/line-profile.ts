@@ -7,7 +7,7 @@
 //
 //   node --import tsx tools/line-profile.ts [--phase P] [--passes N] [--top K] [--min-instructions M] PATH...
 //
-// PATH: containers, or folders of them (walked). Phases: `lift` (container parsed, program lifted),
+// PATH: containers, or folders of them (walked); those that lift are profiled. Phases: `lift` (container parsed, program lifted),
 // `passes` (the WGSL passes: lowerForWgsl), `emit` (the WGSL text of the lowered module), `listing`
 // (a DXIL container's /Fc listing) or `all` (lift, passes and emission; the default). Each input is
 // made ready up to the phase once, then the phase runs N times over all of them (default 200) under
@@ -40,7 +40,7 @@ const take = (name: string): string | undefined => {
 const phaseArg = take('--phase') ?? 'all';
 const passes = positiveArg('line-profile', '--passes', take('--passes'), 200);
 const top = positiveArg('line-profile', '--top', take('--top'), 25);
-const minInstructions = Number(take('--min-instructions') ?? 0);
+const minInstructions = positiveArg('line-profile', '--min-instructions', take('--min-instructions'), 1);
 if (!(PHASES as readonly string[]).includes(phaseArg) || argv.length === 0 || argv.some((a) => a.startsWith('--'))) {
   console.error(
     'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|all] [--passes N] [--top K] [--min-instructions M] PATH...',

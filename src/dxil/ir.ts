@@ -266,6 +266,39 @@ export class Instruction extends Value {
     this.attachments = NONE;
     this.slot = -1;
   }
+
+  /**
+   * A copy with other operands and result type (the DXIL lifter's view of one lane of a vector
+   * instruction): made by the constructor and every field set after, in the constructor's order,
+   * so that the copy has the hidden class of the instructions the reader makes (Object.create and
+   * Object.assign gave copies a class of their own: a fifth of lifting a long-vector program, and
+   * polymorphic reads in the lifters). A field added above is copied here too.
+   */
+  withOperands(ops: Value[], type: Type): Instruction {
+    const c = new Instruction(this.op, type);
+    c.name = this.name;
+    c.ops = ops;
+    c.blocks = this.blocks;
+    c.sub = this.sub;
+    c.flags = this.flags;
+    c.indices = this.indices;
+    c.cases = this.cases;
+    c.caseIds = this.caseIds;
+    c.align = this.align;
+    c.volatile = this.volatile;
+    c.ordering = this.ordering;
+    c.failOrdering = this.failOrdering;
+    c.scope = this.scope;
+    c.weak = this.weak;
+    c.inbounds = this.inbounds;
+    c.explicitType = this.explicitType;
+    c.callee = this.callee;
+    c.attrs = this.attrs;
+    c.dbg = this.dbg;
+    c.attachments = this.attachments;
+    c.slot = this.slot;
+    return c;
+  }
 }
 
 export class Block extends Value {

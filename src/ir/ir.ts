@@ -595,9 +595,8 @@ export const HOLDS_EMIT = 4;
  * table is full. Not a WeakMap keyed by the blocks: V8's young collector kept every program's
  * function bodies in such a map alive and moved them to the old generation (docs/benchmarks.md, the
  * eleventh session). The passes and the emitter ask of every function of a module in turn (an emit?
- * a barrier? a subgroup operation?), so each function is walked once, however many functions the
- * module has (a table of the last few blocks walked again every function of a module of more, as the
- * binding-array pass's helpers make).
+ * a barrier? a subgroup operation?), so each function is walked once however many the module has
+ * (the binding-array pass adds a helper function per range and shape).
  */
 const HOLDS_MAX = 1024;
 const holdsBits = new Map<Block, number>();

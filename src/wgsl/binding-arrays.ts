@@ -185,7 +185,40 @@ const CONST_OPS: ReadonlySet<string> = new Set([
   'convert',
 ]);
 
-const NO_STAMPS = new Int32Array(0);
+/**
+ * Marks and values by old expression for one round at a time (a walk, a substitution, a helper's
+ * choice of elements): a new round forgets the last one's by its number, where a Set or Map was
+ * made for each round. `value` is read only where `has` holds.
+ */
+class Rounds {
+  private readonly stamps: Int32Array;
+  private readonly values: Int32Array;
+  private round = 0;
+
+  constructor(n: number) {
+    this.stamps = new Int32Array(n);
+    this.values = new Int32Array(n);
+  }
+
+  start(): void {
+    this.round++;
+  }
+
+  has(x: ExprId): boolean {
+    return this.stamps[x] === this.round;
+  }
+
+  value(x: ExprId): ExprId {
+    return this.values[x] as ExprId;
+  }
+
+  set(x: ExprId, value = 0): void {
+    this.stamps[x] = this.round;
+    this.values[x] = value;
+  }
+}
+
+const NO_ROUNDS = new Rounds(0);
 /** The substitutions of a statement that uses no dynamic access (read only: expr() and mapStmt). */
 const NO_SUBST: ReadonlyMap<number, ExprId> = new Map();
 
@@ -206,16 +239,11 @@ class FunctionRewrite {
   private readonly plans = new Map<Stmt, Plan>();
   /** Old value expression -> its helper region (hoisted uses), once analysed. */
   private readonly regions = new Map<number, Region | undefined>();
-  /** Old expression -> the number of the last walk that reached it (plan, reachableDynamic): one
-   * list for every walk of the function, where a Set a walk was made for each statement. */
-  private seen: Int32Array = NO_STAMPS;
-  private stamp = 0;
-  /** Old expression -> its new expression under the substitutions of the expr() call (or in the
-   * helper's choice of elements, HelperBody.select) numbered in memoStamp: a Map each was made
-   * before. The two never run at once. */
-  memoStamp: Int32Array = NO_STAMPS;
-  memoValue: Int32Array = NO_STAMPS;
-  memoCalls = 0;
+  /** The expressions a walk has reached (plan, reachableDynamic), a round a walk. */
+  private walked = NO_ROUNDS;
+  /** Old expression -> its new expression, a round for each expr() call under substitutions and for
+   * each choice of a helper's elements (HelperBody.select): the two never run at once. */
+  memo = NO_ROUNDS;
   private readonly m: Module;
 
   constructor(
@@ -252,9 +280,8 @@ class FunctionRewrite {
       if (dynOld.has(i) || children(e).some((c) => this.dynIn[c] === true)) this.dynIn[i] = true;
     });
     this.types = resolveFunction(this.m, f);
-    this.seen = new Int32Array(old.length);
-    this.memoStamp = new Int32Array(old.length);
-    this.memoValue = new Int32Array(old.length);
+    this.walked = new Rounds(old.length);
+    this.memo = new Rounds(old.length);
     old.forEach((e, i) => {
       if (this.dynIn[i] === undefined || this.isValue(i)) return;
       this.dynPath[i] = dynOld.has(i) || children(e).some((c) => !this.isValue(c) && this.dynPath[c] === true);
@@ -303,33 +330,29 @@ class FunctionRewrite {
     let plan = this.plans.get(s);
     if (plan === undefined) {
       // The value uses: values with an operand that reaches a dynamic access through pointers and
-      // handles. Found in one walk (each expression once: marked with this plan's stamp, not kept
-      // in a Set), then taken inner ones first (an operand's use is an earlier expression): only
-      // the uses are sorted, not every expression the walk met (a statement of vkd3d-proton's
-      // robustness programs meets hundreds, and sorting them was a quarter of its plan).
-      const stamp = ++this.stamp;
-      const seen = this.seen;
+      // handles. Found in one walk, then taken inner ones first (an operand's use is an earlier
+      // expression): only the uses are sorted, not every expression the walk met (a statement of
+      // vkd3d-proton's robustness programs meets hundreds, and sorting them was a quarter of its plan).
+      const walked = this.walked;
+      walked.start();
       const uses: number[] = [];
       const stack = roots.filter((h) => this.dynIn[h] !== undefined);
       while (stack.length) {
         const x = stack.pop() as number;
-        if (seen[x] === stamp) continue;
-        seen[x] = stamp;
+        if (walked.has(x)) continue;
+        walked.set(x);
         const kids = children(this.f.exprs[x] as Expr);
         if (this.isValue(x) && kids.some((c) => !this.isValue(c) && this.dynPath[c] === true)) uses.push(x);
         for (const c of kids) if (this.dynIn[c] !== undefined) stack.push(c);
       }
       if (uses.length > 1) uses.sort((a, b) => a - b);
-      // Taken in that order, so `hoist` is ascending as it is made.
       const hoisted = new Set<number>();
-      const hoist: ExprId[] = [];
       for (const x of uses) {
         const r = this.valueRegion(x);
-        if (r && this.clean(r.operands, hoisted)) {
-          hoisted.add(x);
-          hoist.push(x);
-        }
+        if (r && this.clean(r.operands, hoisted)) hoisted.add(x);
       }
+      // added in ascending order (a Set keeps its order)
+      const hoist = [...hoisted];
       const sr = this.stmtRegion(s);
       const stmt = sr && this.clean(sr.operands, hoisted) ? sr : undefined;
       // Two literals, not a spread of `{ stmt }`: a spread that adds a key is V8's slow path.
@@ -358,13 +381,13 @@ class FunctionRewrite {
     limit = Infinity,
   ): number[] {
     const out: number[] = [];
-    const stamp = ++this.stamp;
-    const seen = this.seen;
+    const walked = this.walked;
+    walked.start();
     const stack = roots.slice();
     while (stack.length) {
       const x = stack.pop() as number;
-      if (seen[x] === stamp || stop.has(x) || this.dynIn[x] === undefined) continue;
-      seen[x] = stamp;
+      if (walked.has(x) || stop.has(x) || this.dynIn[x] === undefined) continue;
+      walked.set(x);
       if (this.dynamic.has(x) && out.push(x) >= limit) break;
       for (const c of children(this.f.exprs[x] as Expr)) stack.push(c);
     }
@@ -635,11 +658,10 @@ class FunctionRewrite {
   /** The new expression for old expression h under substitutions of old expressions. */
   private expr(h: ExprId, subst: ReadonlyMap<number, ExprId>): ExprId {
     if (subst.size === 0) return this.copied(h);
-    const call = ++this.memoCalls;
-    const memoStamp = this.memoStamp;
-    const memoValue = this.memoValue;
+    const memo = this.memo;
+    memo.start();
     const rec = (x: ExprId): ExprId => {
-      if (memoStamp[x] === call) return memoValue[x] as ExprId;
+      if (memo.has(x)) return memo.value(x);
       let out: ExprId;
       const s = subst.get(x);
       if (s !== undefined) out = s;
@@ -651,8 +673,7 @@ class FunctionRewrite {
         const made = kids.map(rec);
         out = pushMapped(this.exprs, e, (c) => made[kids.indexOf(c)] as ExprId);
       }
-      memoStamp[x] = call;
-      memoValue[x] = out;
+      memo.set(x, out);
       return out;
     };
     return rec(h);
@@ -794,12 +815,12 @@ class RegionWalk {
     // making the shape, each child walked as below.
     if (e.op === 'load' || e.op === 'array_length' || e.op === 'member') {
       const k = this.child(e.op === 'member' ? e.base : e.pointer, false);
-      return k === undefined ? undefined : `${shapeText(e)}(${k})`;
+      return k === undefined ? undefined : `${shapeText(e) as string}(${k})`;
     }
     if (e.op === 'access') {
       const b = this.child(e.base, false);
       const i = this.child(e.index, false);
-      return b === undefined || i === undefined ? undefined : `${shapeText(e)}(${b},${i})`;
+      return b === undefined || i === undefined ? undefined : `${shapeText(e) as string}(${b},${i})`;
     }
     const offset = e.op === 'sample' ? e.offset : undefined;
     const parts: string[] = [];
@@ -877,8 +898,6 @@ class HelperBody {
   private readonly sel: Map<number, number>;
   private readonly par: Map<number, number>;
   private combo: readonly number[] = [];
-  /** The stamp of the elements chosen now (memo in fr.memoStamp and fr.memoValue). */
-  private stamp = 0;
   private readonly constMemo = new Map<number, ExprId>();
 
   constructor(
@@ -907,13 +926,13 @@ class HelperBody {
   /** The elements chosen (one per index) for the region built next. */
   select(combo: readonly number[]): void {
     this.combo = combo;
-    this.stamp = ++this.fr.memoCalls;
+    this.fr.memo.start();
   }
 
   /** Region node x with the chosen elements. */
   region(x: ExprId): ExprId {
-    const fr = this.fr;
-    if (fr.memoStamp[x] === this.stamp) return fr.memoValue[x] as ExprId;
+    const memo = this.fr.memo;
+    if (memo.has(x)) return memo.value(x);
     const ctx = this.fr.rewrite;
     let out: ExprId;
     const j = this.sel.get(x);
@@ -927,8 +946,7 @@ class HelperBody {
       const offset = e.op === 'sample' ? e.offset : undefined;
       out = pushMapped(this.exprs, e, (c) => (c === offset ? this.constant(c) : this.child(c)));
     }
-    fr.memoStamp[x] = this.stamp;
-    fr.memoValue[x] = out;
+    memo.set(x, out);
     return out;
   }
 
@@ -964,12 +982,13 @@ function pushMapped(exprs: Expr[], e: Expr, r: (h: ExprId) => ExprId): ExprId {
 }
 
 /**
- * The text of `e`'s shape in a helper's key: JSON.stringify of `e` with its children numbered in the
- * order mapChildren maps them. A load, array length, member or access is written directly (a
- * region's pointer chain: making and serialising the shape was most of a region walk in
- * vkd3d-proton's robustness programs); test/lift/binding-arrays.test.ts holds each to JSON's text.
+ * The text of a load's, array length's, member's or access's shape in a helper's key, as
+ * JSON.stringify writes `e` with its children numbered in the order mapChildren maps them (the text
+ * RegionWalk.node makes of the other kinds): a region's pointer chain, where making and serialising
+ * the shape was most of a region walk in vkd3d-proton's robustness programs. Undefined for the
+ * other kinds. test/lift/binding-arrays.test.ts holds each to JSON's text.
  */
-export function shapeText(e: Expr): string {
+export function shapeText(e: Expr): string | undefined {
   switch (e.op) {
     case 'load':
       return '{"op":"load","pointer":0}';
@@ -979,10 +998,8 @@ export function shapeText(e: Expr): string {
       return '{"op":"access","base":0,"index":1}';
     case 'member':
       return `{"op":"member","base":0,"index":${JSON.stringify(e.index)}}`;
-    default: {
-      let n = 0;
-      return JSON.stringify(mapChildren(e, () => n++));
-    }
+    default:
+      return undefined;
   }
 }
 

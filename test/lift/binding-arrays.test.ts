@@ -133,29 +133,29 @@ test('binding arrays: one helper per range and shape, called once per use; a 64-
   );
 });
 
-test("binding arrays: a helper key's shape text is JSON's text of the shape, for the kinds written directly and the rest", () => {
-  // What the pass keyed helpers by before it wrote the commonest kinds' text itself.
+test("binding arrays: a helper key's shape text is JSON's text of the shape, for the kinds written directly", () => {
+  // What the pass keys the other kinds by, and keyed these by before it wrote their text itself.
   const json = (e: Expr) => {
     let n = 0;
     return JSON.stringify(mapChildren(e, () => n++));
   };
-  const kinds: Expr[] = [
+  const direct: Expr[] = [
     { op: 'load', pointer: 7 },
     { op: 'array_length', pointer: 3 },
     { op: 'access', base: 4, index: 9 },
     { op: 'member', base: 2, index: 0 },
     { op: 'member', base: 2, index: 13 },
-    { op: 'binary', fn: 'add', left: 1, right: 2 },
-    { op: 'image_query', image: 5, query: 'size', level: 6 },
-    { op: 'sample', image: 1, sampler: 2, coord: 3, level: { kind: 'exact', level: 4 }, offset: 5 },
   ];
-  for (const e of kinds) {
+  for (const e of direct) {
     // as the builder makes them (each kind's constructor) and as a caller may write them
     assert.equal(shapeText(ownExpr(e)), json(ownExpr(e)), e.op);
     assert.equal(shapeText(e), json(e), e.op);
   }
   // member indices differ in the text: two members of a struct never share a helper
-  assert.notEqual(shapeText(kinds[3] as Expr), shapeText(kinds[4] as Expr));
+  assert.notEqual(shapeText(direct[3] as Expr), shapeText(direct[4] as Expr));
+  // the other kinds are serialised by the region walk itself
+  assert.equal(shapeText({ op: 'binary', fn: 'add', left: 1, right: 2 }), undefined);
+  assert.equal(shapeText({ op: 'image_query', image: 5, query: 'size', level: 6 }), undefined);
 });
 
 test(

@@ -601,37 +601,22 @@ test('vector phis on a loop back edge: (a, b) = (b, a + b) lane-wise, each phi r
 
 test("a lane's copy of an instruction (withOps): every own field of the instruction, other operands and type", () => {
   const f32 = new Type('float');
-  const i32 = new Type('int');
-  i32.width = 32;
   const vec = new Type('vector');
   vec.count = 4;
   vec.elt = f32;
   const i = new Instruction('call', vec);
-  // a field of each kind set to something other than the constructor's value
-  i.name = 'r';
-  i.ops = [new Constant(vec, 'undef')];
-  i.blocks = [3];
-  i.sub = 2;
-  i.flags = 5;
-  i.indices = [1];
-  i.caseIds = [7];
-  i.align = 4;
-  i.volatile = true;
-  i.ordering = 2;
-  i.failOrdering = 1;
-  i.scope = 0;
-  i.weak = true;
-  i.inbounds = true;
-  i.explicitType = vec;
-  i.attachments = [[1, 2]];
-  i.slot = 9;
+  // every own field given a value of its own (a field the copy leaves out, or takes from the
+  // constructor, keeps another value); `kind` is 'inst' for every instruction
+  const own = Object.keys(i).filter((k) => k !== 'ops' && k !== 'type' && k !== 'kind');
+  for (const k of own) (i as unknown as Record<string, unknown>)[k] = { field: k };
   const ops = [new Constant(f32, 'undef')];
   const c = withOps(i, ops, f32);
   assert.ok(c instanceof Instruction);
-  // the same own fields in the same order, as Object.assign onto the instruction's prototype gave
+  // the same own fields in the same order (the reader's hidden class)
   assert.deepEqual(Object.keys(c), Object.keys(i));
-  for (const k of Object.keys(i) as (keyof Instruction)[])
-    if (k !== 'ops' && k !== 'type') assert.equal(c[k], i[k], `field ${String(k)}`);
+  for (const k of own)
+    assert.equal((c as unknown as Record<string, unknown>)[k], (i as unknown as Record<string, unknown>)[k], k);
+  assert.equal(c.kind, 'inst');
   assert.equal(c.ops, ops);
   assert.equal(c.type, f32);
   assert.equal(i.type, vec, 'the instruction itself is left as it was');

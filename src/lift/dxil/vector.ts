@@ -26,38 +26,10 @@ export function hasVector(i: Instruction): boolean {
   return i.ops.some((o) => isVector(o.type));
 }
 
-/**
- * A copy of an instruction with other operands and result type (the scalar lifters read it). Made
- * by Instruction's constructor, its fields then copied one by one, so that every copy has the hidden
- * class of the instructions the reader makes: Object.create and then Object.assign gave the copies
- * a class of their own, took a fifth of lifting vkd3d-proton's long-vector programs, and left the
- * scalar lifters' reads of their fields polymorphic. test/lift/dxil-vector.test.ts holds the copy
- * to every own field of the instruction.
- */
+/** A copy of an instruction with other operands and result type (the scalar lifters read it):
+ * Instruction.withOperands, whose copies have the reader's hidden class. */
 export function withOps(i: Instruction, ops: Value[], type: Type): Instruction {
-  const c = new Instruction(i.op, type);
-  c.name = i.name;
-  c.ops = ops;
-  c.blocks = i.blocks;
-  c.sub = i.sub;
-  c.flags = i.flags;
-  c.indices = i.indices;
-  c.cases = i.cases;
-  c.caseIds = i.caseIds;
-  c.align = i.align;
-  c.volatile = i.volatile;
-  c.ordering = i.ordering;
-  c.failOrdering = i.failOrdering;
-  c.scope = i.scope;
-  c.weak = i.weak;
-  c.inbounds = i.inbounds;
-  c.explicitType = i.explicitType;
-  c.callee = i.callee;
-  c.attrs = i.attrs;
-  c.dbg = i.dbg;
-  c.attachments = i.attachments;
-  c.slot = i.slot;
-  return c;
+  return i.withOperands(ops, type);
 }
 
 /** A stand-in operand bound to a lifted value (removed again by `release`). */
