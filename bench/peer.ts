@@ -1,8 +1,10 @@
-// The in-process peer (issue 17): vkd3d-shader's DXBC to SPIR-V called through its library in one
-// process (bench/peer/vkd3d-peer.c), so the bench's ratio is against the compiler's own rate in the
-// same run, not against a process start or a figure from another machine. It is built here with
-// the system's C compiler where Debian's libvkd3d-dev is installed
-// (`apt-get install gcc libvkd3d-dev`); without them each bench says so and prints its fixed figure.
+// The in-process peer (issue 17): vkd3d-shader's DXBC (or DXIL) to SPIR-V called through its library
+// in one process (bench/peer/vkd3d-peer.c), so the bench's ratio is against the compiler's own rate in
+// the same run, not against a process start or a figure from another machine. It is built here with
+// the system's C compiler against Debian's libvkd3d-dev (`apt-get install gcc libvkd3d-dev`: 1.2,
+// DXBC only), or against the vkd3d build that IRIDIA_VKD3D_PREFIX names (its include/vkd3d and lib;
+// docs/benchmarks.md says how to build one that reads DXIL). Without either, each bench says so and
+// prints its fixed figure.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,8 +18,17 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const SOURCE = [join(HERE, 'peer/vkd3d-peer.c'), resolve(HERE, '../../bench/peer/vkd3d-peer.c')].find((p) =>
   existsSync(p),
 );
-const HEADERS = '/usr/include/vkd3d';
 
+/** The source types the harness can be asked for. */
+export type PeerSource = 'dxbc-tpf' | 'dxbc-dxil';
+
+/** Where vkd3d-shader's header and library are: IRIDIA_VKD3D_PREFIX's build, or the system's. */
+function library(): { headers: string; lib: string | undefined; where: string } {
+  const prefix = process.env['IRIDIA_VKD3D_PREFIX'];
+  if (prefix)
+    return { headers: join(prefix, 'include/vkd3d'), lib: join(prefix, 'lib'), where: `IRIDIA_VKD3D_PREFIX=${prefix}` };
+  return { headers: '/usr/include/vkd3d', lib: undefined, where: 'apt-get install libvkd3d-dev' };
+}
 export interface InProcessPeer {
   /** vkd3d-shader's own version line. */
   readonly version: string;
@@ -31,29 +42,44 @@ export interface InProcessPeer {
   readonly wallMs: readonly number[];
 }
 
-/** The harness's executable, built once per source text; or why there is none. */
-function harness(): { path: string } | { why: string } {
+/** The harness's executable, built once per source text and library; or why there is none. */
+function harness(source: PeerSource): { path: string } | { why: string } {
   if (SOURCE === undefined) return { why: 'bench/peer/vkd3d-peer.c is missing' };
-  if (!existsSync(join(HEADERS, 'vkd3d_shader.h')))
-    return { why: `vkd3d-shader's headers are not installed (${HEADERS}: apt-get install libvkd3d-dev)` };
+  const { headers, lib, where } = library();
+  const header = join(headers, 'vkd3d_shader.h');
+  if (!existsSync(header)) return { why: `vkd3d-shader's headers are not installed (${headers}: ${where})` };
+  const dxil = readFileSync(header, 'utf8').includes('VKD3D_SHADER_SOURCE_DXBC_DXIL');
+  if (source === 'dxbc-dxil' && !dxil) return { why: `the vkd3d-shader of ${headers} has no DXIL source type` };
   const text = readFileSync(SOURCE);
-  const path = join(tmpdir(), `iridia-vkd3d-peer-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`);
+  const key = createHash('sha256')
+    .update(text)
+    .update(`\0${headers}\0${lib ?? ''}`)
+    .digest('hex')
+    .slice(0, 12);
+  const path = join(tmpdir(), `iridia-vkd3d-peer-${key}`);
   if (existsSync(path)) return { path };
   mkdirSync(dirname(path), { recursive: true });
-  const cc = spawnSync('cc', ['-O2', '-I', HEADERS, '-o', path, SOURCE, '-lvkd3d-shader'], { encoding: 'utf8' });
+  const args = ['-O2', '-I', headers, ...(dxil ? ['-DPEER_DXIL'] : []), '-o', path, SOURCE];
+  if (lib !== undefined) args.push('-L', lib, `-Wl,-rpath,${lib}`);
+  const cc = spawnSync('cc', [...args, '-lvkd3d-shader'], { encoding: 'utf8' });
   if (cc.error) return { why: `no C compiler (cc: ${cc.error.message}; apt-get install gcc)` };
   if (cc.status !== 0) return { why: `the harness did not build: ${cc.stderr.trim().split('\n')[0] ?? ''}` };
   return { path };
 }
 
 /**
- * vkd3d-shader's DXBC to SPIR-V over `files` (container paths), `passes` timed passes in one
- * process after a screening of every file; or the reason it cannot run here.
+ * vkd3d-shader's DXBC (or, with `source` dxbc-dxil, DXIL) to SPIR-V over `files` (container paths),
+ * `passes` timed passes in one process after a screening of every file; or the reason it cannot run
+ * here (a library that compiles none of the files counts as one that cannot).
  */
-export function inProcessPeer(files: readonly string[], passes = 3): InProcessPeer | { why: string } {
-  const h = harness();
+export function inProcessPeer(
+  files: readonly string[],
+  passes = 3,
+  source: PeerSource = 'dxbc-tpf',
+): InProcessPeer | { why: string } {
+  const h = harness(source);
   if ('why' in h) return h;
-  const r = spawnSync(h.path, [String(passes)], {
+  const r = spawnSync(h.path, [String(passes), source], {
     input: files.join('\n') + '\n',
     encoding: 'utf8',
     maxBuffer: 64 * 2 ** 20,
@@ -68,6 +94,14 @@ export function inProcessPeer(files: readonly string[], passes = 3): InProcessPe
     cpu_ms: number[];
     wall_ms: number[];
   };
+  if (j.files === 0)
+    return {
+      why:
+        `${j.version} compiled none of the ${files.length} files as ${source}` +
+        (source === 'dxbc-dxil'
+          ? ' (vkd3d-shader 1.14 compiles DXIL only if built with -DVKD3D_SHADER_UNSUPPORTED_DXIL)'
+          : ''),
+    };
   return {
     version: j.version,
     files: j.files,

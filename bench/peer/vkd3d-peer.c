@@ -1,10 +1,16 @@
 /*
- * The in-process peer of lift.bench.ts and dxil-lift.bench.ts (issue 17): vkd3d-shader's DXBC to
- * SPIR-V, called through libvkd3d-shader in one process, so its rate is the compiler's own and not
- * that of a process start. bench/peer.ts builds it with the system's C compiler where Debian's
- * libvkd3d-dev is installed, and runs it on the same files iridia is timed on.
+ * The in-process peer of lift.bench.ts, dxil.bench.ts and dxil-lift.bench.ts (issue 17):
+ * vkd3d-shader's DXBC (or DXIL) to SPIR-V, called through libvkd3d-shader in one process, so its rate
+ * is the compiler's own and not that of a process start. bench/peer.ts builds it with the system's C
+ * compiler against Debian's libvkd3d-dev, or against the vkd3d build IRIDIA_VKD3D_PREFIX names, and
+ * runs it on the same files iridia is timed on.
  *
- *   vkd3d-peer PASSES < LIST      (LIST: one container path a line)
+ *   vkd3d-peer PASSES [SOURCE] < LIST      (LIST: one container path a line)
+ *
+ * SOURCE is dxbc-tpf (the default: SM4/5 programs) or dxbc-dxil, which only a build defining
+ * PEER_DXIL takes (bench/peer.ts defines it where the library's header names the DXIL source type;
+ * vkd3d-shader 1.14 compiles DXIL only where the library itself was built with
+ * -DVKD3D_SHADER_UNSUPPORTED_DXIL).
  *
  * Every file is compiled once first in a child process (vkd3d-shader 1.2 aborts on an assertion for
  * some programs it does not handle); those it refuses or aborts on are counted and left out of the
@@ -21,6 +27,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <vkd3d_shader.h>
+
+static enum vkd3d_shader_source_type source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
 
 struct input
 {
@@ -58,8 +66,8 @@ static int read_file(const char *path, struct input *in)
     return 1;
 }
 
-/* One DXBC to SPIR-V compile, as vkd3d-compiler does it by default (no options, SPIR-V for
- * Vulkan 1.0); the SPIR-V is freed at once. */
+/* One compile to SPIR-V, as vkd3d-compiler does it by default (no options, SPIR-V for Vulkan 1.0);
+ * the SPIR-V is freed at once. */
 static int compile(const struct input *in)
 {
     struct vkd3d_shader_spirv_target_info spirv = {0};
@@ -74,7 +82,7 @@ static int compile(const struct input *in)
     info.next = &spirv;
     info.source.code = in->bytes;
     info.source.size = in->size;
-    info.source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+    info.source_type = source_type;
     info.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
     info.log_level = VKD3D_SHADER_LOG_NONE;
     rc = vkd3d_shader_compile(&info, &out, &messages);
@@ -91,10 +99,22 @@ int main(int argc, char **argv)
     char line[4096];
     int passes, p;
 
-    if (argc != 2 || (passes = atoi(argv[1])) < 1 || passes > 100)
+    if (argc < 2 || argc > 3 || (passes = atoi(argv[1])) < 1 || passes > 100)
     {
-        fprintf(stderr, "usage: vkd3d-peer PASSES < LIST (PASSES 1 to 100)\n");
+        fprintf(stderr, "usage: vkd3d-peer PASSES [dxbc-tpf|dxbc-dxil] < LIST (PASSES 1 to 100)\n");
         return 2;
+    }
+    if (argc == 3 && strcmp(argv[2], "dxbc-tpf"))
+    {
+#ifdef PEER_DXIL
+        if (!strcmp(argv[2], "dxbc-dxil"))
+            source_type = VKD3D_SHADER_SOURCE_DXBC_DXIL;
+        else
+#endif
+        {
+            fprintf(stderr, "vkd3d-peer: source type %s is not built in\n", argv[2]);
+            return 2;
+        }
     }
     while (fgets(line, sizeof(line), stdin))
     {
