@@ -9,7 +9,8 @@
 //
 // PATH: containers, or folders of them (walked); those that lift are profiled. Phases: `lift` (container parsed, program lifted),
 // `passes` (the WGSL passes: lowerForWgsl), `emit` (the WGSL text of the lowered module), `listing`
-// (a DXIL container's /Fc listing) or `all` (lift, passes and emission; the default). Each input is
+// (a DXIL container's /Fc listing), `read` (a DXIL container parsed and its DXIL part's module read,
+// as the bench's module read) or `all` (lift, passes and emission; the default). Each input is
 // made ready up to the phase once, then the phase runs N times over all of them (default 200) under
 // V8's sampling profiler (node:inspector, 100 µs), after as many unprofiled passes to warm the code
 // up. Printed: the best pass in µs (wall) a program and an instruction, then the K (default 25)
@@ -28,7 +29,7 @@ import { pathToFileURL } from 'node:url';
 import { isContainerFile, walk } from '../test/helpers/shared.js';
 import { positiveArg, takeOption } from './corpus-args.js';
 
-const PHASES = ['lift', 'passes', 'emit', 'listing', 'all'] as const;
+const PHASES = ['lift', 'passes', 'emit', 'listing', 'read', 'all'] as const;
 type Phase = (typeof PHASES)[number];
 
 let argv = process.argv.slice(2);
@@ -43,7 +44,7 @@ const top = positiveArg('line-profile', '--top', take('--top'), 25);
 const minInstructions = positiveArg('line-profile', '--min-instructions', take('--min-instructions'), 1);
 if (!(PHASES as readonly string[]).includes(phaseArg) || argv.length === 0 || argv.some((a) => a.startsWith('--'))) {
   console.error(
-    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|all] [--passes N] [--top K] [--min-instructions M] PATH...',
+    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|read|all] [--passes N] [--top K] [--min-instructions M] PATH...',
   );
   process.exit(2);
 }
@@ -57,7 +58,10 @@ const { parseContainer } = await load<{ parseContainer: (b: Bytes) => unknown }>
 const { liftContainer } = await load<{ liftContainer: (c: unknown) => Lifted }>('lift/lift.js');
 const { lowerForWgsl } = await load<{ lowerForWgsl: (m: unknown, o: object) => unknown }>('wgsl/passes.js');
 const { emitModuleWgsl } = await load<{ emitModuleWgsl: (m: unknown, o: object) => string }>('wgsl/emit.js');
-const { disassembleDxil } = await load<{ disassembleDxil: (c: unknown) => string }>('dxil/disassemble.js');
+const { disassembleDxil, readPartModule } = await load<{
+  disassembleDxil: (c: unknown) => string;
+  readPartModule: (c: unknown, kind: 'DXIL') => unknown;
+}>('dxil/disassemble.js');
 
 interface Lifted {
   readonly stage: string;
@@ -86,12 +90,14 @@ for (const path of files) {
       passes: () => lowerForWgsl(p.module, { maxVertices: 1 }),
       emit: () => emitModuleWgsl(lowered, {}),
       listing: () => disassembleDxil(parseContainer(bytes)),
+      read: () => readPartModule(parseContainer(bytes), 'DXIL'),
       all: () => emitModuleWgsl(lowerForWgsl(liftContainer(parseContainer(bytes)).module, { maxVertices: 1 }), {}),
     };
     if (phase === 'listing') disassembleDxil(parseContainer(bytes));
+    if (phase === 'read' && readPartModule(parseContainer(bytes), 'DXIL') === undefined) throw new Error('no DXIL');
     inputs.push({ run: run[phase], instructions: p.provenance.instructions });
   } catch {
-    left++; // refused, or not a DXIL container for `listing`
+    left++; // refused, or not a DXIL container for `listing` and `read`
   }
 }
 if (inputs.length === 0) {
