@@ -6,7 +6,10 @@
 // IRIDIA_VKD3D_PREFIX); otherwise against the issue's figure for vkd3d-shader 1.17, about 9,300
 // containers per CPU-second (the module read at 1.5 times it, the listing at 1.0).
 
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseContainer } from '../src/container/container.js';
 import { readDxilContainer } from '../src/dxil/dxil-container.js';
 import { disassembleDxil } from '../src/dxil/disassemble.js';
@@ -50,14 +53,15 @@ export async function bench(report: (line: string) => void): Promise<void> {
   // The machine is shared: CPU time tells this thread's cost apart from waiting for a core.
   const rate = (n: number, t: { wall: number; cpu: number }): string =>
     `${((n / t.wall) * 1000).toFixed(0)} containers/s wall, ${((n / t.cpu) * 1000).toFixed(0)} per CPU-second`;
+  const readOne = (b: Uint8Array) => {
+    const c = parseContainer(b);
+    const p = c.parts.find((x) => x.kind === 'DXIL')!;
+    const h = readProgramHeader(p.data);
+    return readModule(h.bitcode, { part: 'DXIL', offset: 0 });
+  };
   const moduleRead = (list: readonly Uint8Array[]) =>
     best(() => {
-      for (const b of list) {
-        const c = parseContainer(b);
-        const p = c.parts.find((x) => x.kind === 'DXIL')!;
-        const h = readProgramHeader(p.data);
-        readModule(h.bitcode, { part: 'DXIL', offset: 0 });
-      }
+      for (const b of list) readOne(b);
     }, 10);
   const listing = (list: readonly Uint8Array[]) =>
     best(() => {
@@ -138,4 +142,26 @@ export async function bench(report: (line: string) => void): Promise<void> {
       '>= 9300 per CPU-second',
       perCpu(disasm) >= 9300,
     );
+  // A fresh process that starts by reading every container and keeping every module, then reads
+  // them again while those are held (bench/held-read.ts): V8's choice of generation for the reader's
+  // objects is made early in a process and kept.
+  const dir = mkdtempSync(join(tmpdir(), 'iridia-held-'));
+  try {
+    const list = join(dir, 'list');
+    writeFileSync(list, paths.filter((_, i) => withDxil[i]).join('\n') + '\n');
+    const child = spawnSync(process.execPath, [join(import.meta.dirname, 'held-read.js'), list], {
+      encoding: 'utf8',
+    });
+    if (child.status !== 0) report(`dxil: the held-read child failed: ${(child.stderr || '').trim()}`);
+    else {
+      const r = JSON.parse(child.stdout) as { held: number; after: number; kept: number };
+      report(
+        `dxil module read in a process that first reads and keeps all ${r.kept} modules: ` +
+          `${perCpu({ cpu: r.after }).toFixed(0)} per CPU-second after that, while they are held ` +
+          `(the first pass, cold: ${perCpu({ cpu: r.held }).toFixed(0)}; in this process: ${perCpu(module).toFixed(0)})`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

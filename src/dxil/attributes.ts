@@ -3,8 +3,9 @@
 // the readers of attribute groups and lists.
 
 import { type BitBlock, isBlock } from './bitstream.js';
-import type { AttributeEntry, AttributeGroup, AttributeList } from './ir.js';
+import { Attribute, type AttributeEntry, type AttributeList, Group } from './ir.js';
 import type { ModuleReader } from './module.js';
+import { objectList } from '../binary/lists.js';
 
 export const ATTRIBUTE_NAMES: readonly string[] = [
   '',
@@ -124,15 +125,15 @@ export function readAttributeGroups(mr: ModuleReader, b: BitBlock): void {
     if (isBlock(it) || it.code !== 3) continue;
     const o = it.ops;
     if (o.length < 2) throw mr.fail('E404_BITCODE_RECORD', 'an attribute group record has fewer than 2 operands');
-    const attrs: AttributeEntry[] = [];
+    const attrs = objectList<AttributeEntry>();
     let i = 2;
     while (i < o.length) {
       const kind = o[i++]!;
       if (kind === 0) {
-        attrs.push({ kind: 'enum', key: ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}` });
+        attrs.push(new Attribute('enum', ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}`));
       } else if (kind === 1) {
         const key = ATTRIBUTE_NAMES[o[i++]!] ?? `attr${o[i - 1]}`;
-        attrs.push({ kind: 'int', key, int: o[i++] ?? 0 });
+        attrs.push(new Attribute('int', key, undefined, o[i++] ?? 0));
       } else if (kind === 3 || kind === 4) {
         let key = '';
         while (i < o.length && o[i] !== 0) key += String.fromCharCode(o[i++]!);
@@ -141,12 +142,12 @@ export function readAttributeGroups(mr: ModuleReader, b: BitBlock): void {
           let value = '';
           while (i < o.length && o[i] !== 0) value += String.fromCharCode(o[i++]!);
           i++;
-          attrs.push({ kind: 'string', key, value });
-        } else attrs.push({ kind: 'string', key });
+          attrs.push(new Attribute('string', key, value));
+        } else attrs.push(new Attribute('string', key));
       } else throw mr.fail('E404_BITCODE_RECORD', `attribute kind ${kind} is not known`);
     }
     attrs.sort(compareAttributes);
-    const g: AttributeGroup = { id: o[0]!, index: o[1]!, attrs };
+    const g = new Group(o[0]!, o[1]!, attrs);
     mr.m.attributeGroups.set(g.id, g);
   }
 }

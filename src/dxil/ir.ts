@@ -143,8 +143,22 @@ export interface AttributeEntry {
   /** 'enum' flag (name), 'int' with a value, 'string' key with optional value. */
   readonly kind: 'enum' | 'int' | 'string';
   readonly key: string;
-  readonly value?: string;
-  readonly int?: number;
+  readonly value?: string | undefined;
+  readonly int?: number | undefined;
+}
+
+/** An attribute as the reader makes it: one shape for every kind (see MetadataString on why). */
+export class Attribute implements AttributeEntry {
+  readonly kind: 'enum' | 'int' | 'string';
+  readonly key: string;
+  readonly value: string | undefined;
+  readonly int: number | undefined;
+  constructor(kind: 'enum' | 'int' | 'string', key: string, value?: string, int?: number) {
+    this.kind = kind;
+    this.key = key;
+    this.value = value;
+    this.int = int;
+  }
 }
 
 /** One attribute group: its index (0 return, 0xffffffff function, i parameter i) and entries. */
@@ -152,6 +166,18 @@ export interface AttributeGroup {
   readonly id: number;
   readonly index: number;
   readonly attrs: readonly AttributeEntry[];
+}
+
+/** An attribute group as the reader makes it (see MetadataString on why a class). */
+export class Group implements AttributeGroup {
+  readonly id: number;
+  readonly index: number;
+  readonly attrs: readonly AttributeEntry[];
+  constructor(id: number, index: number, attrs: readonly AttributeEntry[]) {
+    this.id = id;
+    this.index = index;
+    this.attrs = attrs;
+  }
 }
 
 /** A PARAMATTR entry: the groups that make one function's or call's attribute list. */
@@ -348,21 +374,73 @@ export class Func extends Value {
 /** Metadata: strings and values print inline; nodes get slots. */
 export type Metadata =
   | { readonly k: 'string'; readonly s: string }
-  | { readonly k: 'value'; readonly type: Type; readonly id: number; v?: Value }
+  | { readonly k: 'value'; readonly type: Type; readonly id: number; v?: Value | undefined }
   | {
       readonly k: 'node';
       readonly distinct: boolean;
       /** Operand metadata ids + 1 (0 = null). */
       readonly ops: readonly number[];
       /** Specialised node name (DILocation...), undefined for a generic node. */
-      readonly di?: string;
+      readonly di?: string | undefined;
       /** Raw record operands of a specialised node. */
-      readonly record?: readonly number[];
+      readonly record?: readonly number[] | undefined;
     };
 
 export interface NamedMetadata {
   readonly name: string;
   readonly ops: readonly number[]; // metadata ids
+}
+
+// The reader's metadata, attribute groups and module are made by these constructors, not by object
+// literals (issue 17, docs/benchmarks.md, the nineteenth session). V8 gives each literal an
+// allocation site and may switch a site, for good, to allocating in the old generation. A batch
+// that keeps the modules it reads switches these: each old record then holds the young values,
+// types and operand lists it points at through every young collection, so the whole of each next
+// module was copied and promoted, and reading one took 3.4 times as long. An instance of a class has
+// no allocation site: it is made young. Each kind keeps one shape (a node's debug-info fields are
+// always there, undefined for a generic node).
+
+export class MetadataString {
+  readonly k = 'string';
+  readonly s: string;
+  constructor(s: string) {
+    this.s = s;
+  }
+}
+
+export class MetadataValue {
+  readonly k = 'value';
+  readonly type: Type;
+  readonly id: number;
+  /** The value, once the table it names is read (ModuleReader.resolveMetadataValue). */
+  v: Value | undefined = undefined;
+  constructor(type: Type, id: number) {
+    this.type = type;
+    this.id = id;
+  }
+}
+
+export class MetadataNode {
+  readonly k = 'node';
+  readonly distinct: boolean;
+  readonly ops: readonly number[];
+  readonly di: string | undefined;
+  readonly record: readonly number[] | undefined;
+  constructor(distinct: boolean, ops: readonly number[], di?: string, record?: readonly number[]) {
+    this.distinct = distinct;
+    this.ops = ops;
+    this.di = di;
+    this.record = record;
+  }
+}
+
+export class NamedNode implements NamedMetadata {
+  readonly name: string;
+  readonly ops: readonly number[];
+  constructor(name: string, ops: readonly number[]) {
+    this.name = name;
+    this.ops = ops;
+  }
 }
 
 export interface Module {
@@ -382,4 +460,22 @@ export interface Module {
   sections: string[];
   identification: string | undefined;
   version: number;
+}
+
+/** A module as the reader makes it, every list empty (see MetadataString on why a class). */
+export class ModuleData implements Module {
+  triple = '';
+  datalayout = '';
+  types: Type[] = objectList();
+  globals: GlobalVar[] = objectList();
+  functions: Func[] = objectList();
+  values: Value[] = objectList();
+  metadata: Metadata[] = objectList();
+  named: NamedMetadata[] = objectList();
+  kinds = new Map<number, string>();
+  attributeGroups = new Map<number, AttributeGroup>();
+  attributeLists: AttributeList[] = objectList();
+  sections: string[] = [];
+  identification: string | undefined = undefined;
+  version = 0;
 }

@@ -3,8 +3,11 @@
 // as their raw records (DILocation, DISubprogram...) and printed from them.
 
 import { type BitBlock, isBlock } from './bitstream.js';
-import type { Metadata, Value } from './ir.js';
+import { type Metadata, MetadataNode, MetadataString, MetadataValue, NamedNode, type Value } from './ir.js';
 import { chars, latin, type ModuleReader } from './module.js';
+
+/** The operands of a specialised node, which keeps its record instead (never pushed to). */
+const NO_OPS: readonly number[] = [];
 
 /** Record codes of LLVM 3.7's specialised debug-info nodes and the names the printer gives them. */
 export const DI_NODES: Readonly<Record<number, string>> = {
@@ -44,22 +47,22 @@ export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[
     const o = it.ops;
     switch (it.code) {
       case 1: // STRING
-        list.push({ k: 'string', s: it.blob ? latin(it.blob) : chars(o) });
+        list.push(new MetadataString(it.blob ? latin(it.blob) : chars(o)));
         break;
       case 2: // VALUE [ty, val]
         if (o.length !== 2) throw mr.fail('E404_BITCODE_RECORD', `a metadata value record has ${o.length} operands`);
-        list.push({ k: 'value', type: mr.type(o[0]!), id: o[1]! });
+        list.push(new MetadataValue(mr.type(o[0]!), o[1]!));
         break;
       case 3: // NODE
       case 5: // DISTINCT_NODE
-        list.push({ k: 'node', distinct: it.code === 5, ops: o });
+        list.push(new MetadataNode(it.code === 5, o));
         break;
       case 4: {
         // NAME, then NAMED_NODE
         const next = items[k + 1];
         if (!next || isBlock(next) || next.code !== 10)
           throw mr.fail('E404_BITCODE_RECORD', 'a metadata name is not followed by its named node');
-        mr.m.named.push({ name: chars(o), ops: next.ops });
+        mr.m.named.push(new NamedNode(chars(o), next.ops));
         k++;
         break;
       }
@@ -72,7 +75,7 @@ export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[
       default: {
         const di = DI_NODES[it.code];
         if (!di) throw mr.fail('E408_BITCODE_UNSUPPORTED', `metadata record code ${it.code} is not supported`);
-        list.push({ k: 'node', distinct: (o[0] ?? 0) !== 0, ops: [], di, record: o });
+        list.push(new MetadataNode((o[0] ?? 0) !== 0, NO_OPS, di, o));
         break;
       }
     }

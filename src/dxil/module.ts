@@ -15,11 +15,11 @@ import {
   GlobalVar,
   type Metadata,
   type Module,
+  ModuleData,
   Type,
   type TypeKind,
   Value,
 } from './ir.js';
-import { objectList } from '../binary/lists.js';
 import { readMetadataBlock } from './metadata.js';
 import { attributeList, readAttributeGroups, readAttributeLists } from './attributes.js';
 import { checkAcyclic, readConstants, resolveConstant } from './constants.js';
@@ -61,22 +61,7 @@ export class ModuleReader {
 
   constructor(ctx: ReadContext) {
     this.ctx = ctx;
-    this.m = {
-      triple: '',
-      datalayout: '',
-      types: objectList(),
-      globals: objectList(),
-      functions: objectList(),
-      values: objectList(),
-      metadata: objectList(),
-      named: objectList(),
-      kinds: new Map(),
-      attributeGroups: new Map(),
-      attributeLists: objectList(),
-      sections: [],
-      identification: undefined,
-      version: 0,
-    };
+    this.m = new ModuleData();
   }
 
   fail(code: ErrorCode, reason: string): IridiaError {

@@ -2,15 +2,32 @@
 // (constants.ts) against BigInt.asIntN of the sign-rotated operand, on the edges of every width
 // class; names from operand lists (module.ts chars) against one character a low byte; and the
 // bitstream's field reads (one- and two-chunk VBR, longer ones, the last bytes) on a stream written
-// here bit by bit.
+// here bit by bit. And the records a module is read into come from their kinds' constructors (one
+// shape each, made young whatever V8 decided for object literals: docs/benchmarks.md, issue 17's
+// nineteenth session).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type BitBlock, type BitRecord, opBig, readBitcode } from '../../src/dxil/bitstream.js';
 import { IridiaError } from '../../src/errors.js';
 import { readConstants } from '../../src/dxil/constants.js';
-import { Constant, Type, type Value } from '../../src/dxil/ir.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Attribute,
+  Constant,
+  Group,
+  MetadataNode,
+  MetadataString,
+  MetadataValue,
+  ModuleData,
+  NamedNode,
+  Type,
+  type Value,
+} from '../../src/dxil/ir.js';
 import { ModuleReader, chars, signRotated } from '../../src/dxil/module.js';
+import { readPartModule } from '../../src/dxil/disassemble.js';
+import { parseContainer } from '../../src/container/container.js';
 
 /** The INTEGER constants (code 4) of `operands` read as a constants block of type iN. */
 function readInts(width: number, operands: readonly (number | bigint)[]): bigint[] {
@@ -170,4 +187,22 @@ test('dxil reader: VBR and fixed fields of every chunk count, at the start and t
       () => readBitcode(whole.subarray(0, keep), 0, 'DXIL'),
       (e: unknown) => e instanceof IridiaError && e.code === 'E401_BITCODE_TRUNCATED',
     );
+});
+
+test('dxil reader: metadata, attribute groups and the module are made by their constructors', () => {
+  const dir = join(import.meta.dirname, '../fixtures/dxil');
+  const path = join(dir, 'dx12__FrameInterpolationSwapchainUiCompositionPremulVS.dxil');
+  const m = readPartModule(parseContainer(new Uint8Array(readFileSync(path))), 'DXIL');
+  assert.ok(m instanceof ModuleData);
+  const kinds = { string: MetadataString, value: MetadataValue, node: MetadataNode } as const;
+  const seen = new Set<string>();
+  for (const md of [...m.metadata, ...m.functions.flatMap((f) => f.localMetadata)]) {
+    assert.ok(md instanceof kinds[md.k], `a ${md.k} metadata entry is a ${md.constructor.name}`);
+    seen.add(md.k);
+  }
+  assert.deepEqual([...seen].sort(), ['node', 'string', 'value']);
+  assert.ok(m.named.length > 0 && m.named.every((n) => n instanceof NamedNode));
+  const groups = [...m.attributeGroups.values()];
+  assert.ok(groups.length > 0 && groups.every((g) => g instanceof Group));
+  assert.ok(groups.every((g) => g.attrs.every((a) => a instanceof Attribute)));
 });
