@@ -3,8 +3,8 @@
 // warm-up, wall and per CPU-second, as lift.bench.ts measures the SM4/5 lifter.
 //
 // The peer the issue names is vkd3d-shader 1.17's DXIL to SPIR-V. Where a vkd3d-shader that reads
-// DXIL can be built against (bench/peer.ts: IRIDIA_VKD3D_PREFIX names a build; docs/benchmarks.md
-// says how to make one), it runs in one process on the corpus programs both translate, and that
+// DXIL can be built against (bench/peer.ts: IRIDIA_VKD3D_PREFIX names a build; tools/vkd3d-peer.sh
+// makes one), it runs in one process on the corpus programs both translate, and that
 // ratio is the target. Debian's vkd3d-shader is 1.2, which reads only DXBC, so without such a build
 // the nearest peer measured in the same run is its DXBC to SPIR-V of the DXBC twins of
 // ../shared/corpus/pairs (the same HLSL, fxc's build), against iridia's lift + WGSL of the DXIL twins
