@@ -3,8 +3,8 @@
 // the same run, not against a process start or a figure from another machine. It is built here with
 // the system's C compiler against Debian's libvkd3d-dev (`apt-get install gcc libvkd3d-dev`: 1.2,
 // DXBC only), or against the vkd3d build that IRIDIA_VKD3D_PREFIX names (its include/vkd3d and lib;
-// docs/benchmarks.md says how to build one that reads DXIL). Without either, each bench says so and
-// prints its fixed figure.
+// tools/vkd3d-peer.sh builds one that reads DXIL from a vkd3d checkout). Without either, each bench
+// says so and prints its fixed figure.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
