@@ -21,6 +21,8 @@ const SOURCE = [join(HERE, 'peer/vkd3d-peer.c'), resolve(HERE, '../../bench/peer
 
 /** The source types the harness can be asked for. */
 export type PeerSource = 'dxbc-tpf' | 'dxbc-dxil';
+/** The target types: SPIR-V (the translation) or vkd3d's disassembly. */
+export type PeerTarget = 'spirv-binary' | 'd3d-asm';
 
 /** Where vkd3d-shader's header and library are: IRIDIA_VKD3D_PREFIX's build, or the system's. */
 function library(): { headers: string; lib: string | undefined; where: string } {
@@ -43,23 +45,26 @@ export interface InProcessPeer {
 }
 
 /** The harness's executable, built once per source text and library; or why there is none. */
-function harness(source: PeerSource): { path: string } | { why: string } {
+function harness(source: PeerSource, target: PeerTarget): { path: string } | { why: string } {
   if (SOURCE === undefined) return { why: 'bench/peer/vkd3d-peer.c is missing' };
   const { headers, lib, where } = library();
   const header = join(headers, 'vkd3d_shader.h');
   if (!existsSync(header)) return { why: `vkd3d-shader's headers are not installed (${headers}: ${where})` };
-  const dxil = readFileSync(header, 'utf8').includes('VKD3D_SHADER_SOURCE_DXBC_DXIL');
+  const text = readFileSync(header, 'utf8');
+  const dxil = text.includes('VKD3D_SHADER_SOURCE_DXBC_DXIL');
+  const asm = text.includes('VKD3D_SHADER_TARGET_D3D_ASM');
   if (source === 'dxbc-dxil' && !dxil) return { why: `the vkd3d-shader of ${headers} has no DXIL source type` };
-  const text = readFileSync(SOURCE);
+  if (target === 'd3d-asm' && !asm) return { why: `the vkd3d-shader of ${headers} has no d3d-asm target` };
   const key = createHash('sha256')
-    .update(text)
+    .update(readFileSync(SOURCE))
     .update(`\0${headers}\0${lib ?? ''}`)
     .digest('hex')
     .slice(0, 12);
   const path = join(tmpdir(), `iridia-vkd3d-peer-${key}`);
   if (existsSync(path)) return { path };
   mkdirSync(dirname(path), { recursive: true });
-  const args = ['-O2', '-I', headers, ...(dxil ? ['-DPEER_DXIL'] : []), '-o', path, SOURCE];
+  const args = ['-O2', '-I', headers, ...(dxil ? ['-DPEER_DXIL'] : []), ...(asm ? ['-DPEER_D3D_ASM'] : [])];
+  args.push('-o', path, SOURCE);
   if (lib !== undefined) args.push('-L', lib, `-Wl,-rpath,${lib}`);
   const cc = spawnSync('cc', [...args, '-lvkd3d-shader'], { encoding: 'utf8' });
   if (cc.error) return { why: `no C compiler (cc: ${cc.error.message}; apt-get install gcc)` };
@@ -68,18 +73,20 @@ function harness(source: PeerSource): { path: string } | { why: string } {
 }
 
 /**
- * vkd3d-shader's DXBC (or, with `source` dxbc-dxil, DXIL) to SPIR-V over `files` (container paths),
- * `passes` timed passes in one process after a screening of every file; or the reason it cannot run
- * here (a library that compiles none of the files counts as one that cannot).
+ * vkd3d-shader's DXBC (or, with `source` dxbc-dxil, DXIL) to SPIR-V (or, with `target` d3d-asm, to its
+ * disassembly) over `files` (container paths), `passes` timed passes in one process after a
+ * screening of every file; or the reason it cannot run here (a library that compiles none of the
+ * files counts as one that cannot).
  */
 export function inProcessPeer(
   files: readonly string[],
   passes = 3,
   source: PeerSource = 'dxbc-tpf',
+  target: PeerTarget = 'spirv-binary',
 ): InProcessPeer | { why: string } {
-  const h = harness(source);
+  const h = harness(source, target);
   if ('why' in h) return h;
-  const r = spawnSync(h.path, [String(passes), source], {
+  const r = spawnSync(h.path, [String(passes), source, target], {
     input: files.join('\n') + '\n',
     encoding: 'utf8',
     maxBuffer: 64 * 2 ** 20,
@@ -97,7 +104,7 @@ export function inProcessPeer(
   if (j.files === 0)
     return {
       why:
-        `${j.version} compiled none of the ${files.length} files as ${source}` +
+        `${j.version} compiled none of the ${files.length} files as ${source} to ${target}` +
         (source === 'dxbc-dxil'
           ? ' (vkd3d-shader 1.14 compiles DXIL only if built with -DVKD3D_SHADER_UNSUPPORTED_DXIL)'
           : ''),

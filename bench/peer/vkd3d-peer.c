@@ -5,12 +5,13 @@
  * compiler against Debian's libvkd3d-dev, or against the vkd3d build IRIDIA_VKD3D_PREFIX names, and
  * runs it on the same files iridia is timed on.
  *
- *   vkd3d-peer PASSES [SOURCE] < LIST      (LIST: one container path a line)
+ *   vkd3d-peer PASSES [SOURCE [TARGET]] < LIST      (LIST: one container path a line)
  *
  * SOURCE is dxbc-tpf (the default: SM4/5 programs) or dxbc-dxil, which only a build defining
  * PEER_DXIL takes (bench/peer.ts defines it where the library's header names the DXIL source type;
  * vkd3d-shader 1.14 compiles DXIL only where the library itself was built with
- * -DVKD3D_SHADER_UNSUPPORTED_DXIL).
+ * -DVKD3D_SHADER_UNSUPPORTED_DXIL). TARGET is spirv-binary (the default) or d3d-asm, vkd3d's
+ * disassembly, which only a build defining PEER_D3D_ASM takes (where the header names it).
  *
  * Every file is compiled once first in a child process (vkd3d-shader 1.2 aborts on an assertion for
  * some programs it does not handle); those it refuses or aborts on are counted and left out of the
@@ -29,6 +30,7 @@
 #include <vkd3d_shader.h>
 
 static enum vkd3d_shader_source_type source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
+static enum vkd3d_shader_target_type target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
 
 struct input
 {
@@ -66,8 +68,8 @@ static int read_file(const char *path, struct input *in)
     return 1;
 }
 
-/* One compile to SPIR-V, as vkd3d-compiler does it by default (no options, SPIR-V for Vulkan 1.0);
- * the SPIR-V is freed at once. */
+/* One compile, as vkd3d-compiler does it by default (no options; SPIR-V for Vulkan 1.0); the output
+ * is freed at once. */
 static int compile(const struct input *in)
 {
     struct vkd3d_shader_spirv_target_info spirv = {0};
@@ -83,7 +85,7 @@ static int compile(const struct input *in)
     info.source.code = in->bytes;
     info.source.size = in->size;
     info.source_type = source_type;
-    info.target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+    info.target_type = target_type;
     info.log_level = VKD3D_SHADER_LOG_NONE;
     rc = vkd3d_shader_compile(&info, &out, &messages);
     vkd3d_shader_free_messages(messages);
@@ -99,10 +101,22 @@ int main(int argc, char **argv)
     char line[4096];
     int passes, p;
 
-    if (argc < 2 || argc > 3 || (passes = atoi(argv[1])) < 1 || passes > 100)
+    if (argc < 2 || argc > 4 || (passes = atoi(argv[1])) < 1 || passes > 100)
     {
-        fprintf(stderr, "usage: vkd3d-peer PASSES [dxbc-tpf|dxbc-dxil] < LIST (PASSES 1 to 100)\n");
+        fprintf(stderr, "usage: vkd3d-peer PASSES [dxbc-tpf|dxbc-dxil [spirv-binary|d3d-asm]] < LIST (PASSES 1 to 100)\n");
         return 2;
+    }
+    if (argc == 4 && strcmp(argv[3], "spirv-binary"))
+    {
+#ifdef PEER_D3D_ASM
+        if (!strcmp(argv[3], "d3d-asm"))
+            target_type = VKD3D_SHADER_TARGET_D3D_ASM;
+        else
+#endif
+        {
+            fprintf(stderr, "vkd3d-peer: target type %s is not built in\n", argv[3]);
+            return 2;
+        }
     }
     if (argc == 3 && strcmp(argv[2], "dxbc-tpf"))
     {
