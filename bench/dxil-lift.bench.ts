@@ -126,7 +126,7 @@ export async function bench(report: (line: string) => void): Promise<void> {
   // DXIL is there (bench/peer.ts: IRIDIA_VKD3D_PREFIX), on the corpus files both translate.
   const dxilPeer = inProcessPeer(
     lifted.map((p) => p.path),
-    5,
+    10,
     'dxbc-dxil',
   );
   if ('why' in dxilPeer) report(`dxil-lift: no DXIL peer in process (${dxilPeer.why})`);

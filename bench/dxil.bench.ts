@@ -81,7 +81,7 @@ export async function bench(report: (line: string) => void): Promise<void> {
   // The peer in one process, on the files it compiles (it refuses many: those are left out of both).
   const peer = inProcessPeer(
     paths.filter((_, i) => withDxil[i]),
-    3,
+    10,
     'dxbc-dxil',
   );
   if ('why' in peer) {

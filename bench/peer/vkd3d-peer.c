@@ -118,7 +118,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (argc == 3 && strcmp(argv[2], "dxbc-tpf"))
+    if (argc >= 3 && strcmp(argv[2], "dxbc-tpf"))
     {
 #ifdef PEER_DXIL
         if (!strcmp(argv[2], "dxbc-dxil"))
