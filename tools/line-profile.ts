@@ -5,7 +5,7 @@
 // (each sample's line in the compiled code) name the statement: a sort, a JSON text or an object
 // copy that costs a quarter of a pass shows up as one line.
 //
-//   node --import tsx tools/line-profile.ts [--phase P] [--passes N] [--top K] [--min-instructions M] PATH...
+//   node --import tsx tools/line-profile.ts [--phase P] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] PATH...
 //
 // PATH: containers, or folders of them (walked); those that lift are profiled. Phases: `lift` (container parsed, program lifted),
 // `passes` (the WGSL passes: lowerForWgsl), `emit` (the WGSL text of the lowered module), `listing`
@@ -16,7 +16,8 @@
 // up. Printed: the best pass in µs (wall) a program and an instruction, then the K (default 25)
 // functions and lines of most self time, in percent of the samples (the profiler's own work and idle
 // time left out), each line with its text. With
-// --min-instructions M, programs of fewer instructions are left out (the dear programs of a folder).
+// --min-instructions M, programs of fewer instructions are left out (the dear programs of a folder);
+// with --max-instructions M, those of M or more (the small programs, whose fixed costs dominate).
 //
 // The code profiled is the compiled tree (dist/src, `npx tsc -p tsconfig.build.json` first), as the
 // bench and cpu-where.ts run it: lines are those of the .js files there. Figures only: nothing is
@@ -42,9 +43,10 @@ const phaseArg = take('--phase') ?? 'all';
 const passes = positiveArg('line-profile', '--passes', take('--passes'), 200);
 const top = positiveArg('line-profile', '--top', take('--top'), 25);
 const minInstructions = positiveArg('line-profile', '--min-instructions', take('--min-instructions'), 1);
+const maxInstructions = positiveArg('line-profile', '--max-instructions', take('--max-instructions'), Infinity);
 if (!(PHASES as readonly string[]).includes(phaseArg) || argv.length === 0 || argv.some((a) => a.startsWith('--'))) {
   console.error(
-    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|read|all] [--passes N] [--top K] [--min-instructions M] PATH...',
+    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|read|all] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] PATH...',
   );
   process.exit(2);
 }
@@ -79,7 +81,12 @@ for (const path of files) {
   try {
     const p = liftContainer(parseContainer(bytes));
     // the stages WGSL has no pipeline for are refused by emitWgsl: left out here too
-    if (p.stage === 'mesh' || p.stage === 'amplification' || p.provenance.instructions < minInstructions) {
+    if (
+      p.stage === 'mesh' ||
+      p.stage === 'amplification' ||
+      p.provenance.instructions < minInstructions ||
+      p.provenance.instructions >= maxInstructions
+    ) {
       left++;
       continue;
     }
