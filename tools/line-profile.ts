@@ -71,6 +71,29 @@ interface Lifted {
   readonly provenance: { readonly instructions: number };
 }
 
+/**
+ * The phase's run on one input. Only the passes and the emission hold their input (the lifted or the
+ * lowered module): the other phases start from the bytes, and a closure that held every program's IR
+ * would make the profile one of a process holding thousands of modules (more for the collector to
+ * mark, and V8's allocation sites switched to the old generation), which no batch of users is.
+ */
+function runner(phase: Phase, bytes: Bytes, module: unknown, lowered: unknown): () => unknown {
+  switch (phase) {
+    case 'lift':
+      return () => liftContainer(parseContainer(bytes));
+    case 'passes':
+      return () => lowerForWgsl(module, { maxVertices: 1 });
+    case 'emit':
+      return () => emitModuleWgsl(lowered, {});
+    case 'listing':
+      return () => disassembleDxil(parseContainer(bytes));
+    case 'read':
+      return () => readPartModule(parseContainer(bytes), 'DXIL');
+    case 'all':
+      return () => emitModuleWgsl(lowerForWgsl(liftContainer(parseContainer(bytes)).module, { maxVertices: 1 }), {});
+  }
+}
+
 const files = argv.flatMap((p) => (statSync(p).isDirectory() ? walk(p).filter(isContainerFile) : [p]));
 /** Each input made ready for the phase: the function that runs the phase on it, and its size. */
 const inputs: { run: () => unknown; instructions: number }[] = [];
@@ -92,17 +115,9 @@ for (const path of files) {
     }
     const lowered = lowerForWgsl(p.module, { maxVertices: 1 });
     emitModuleWgsl(lowered, {});
-    const run: Record<Phase, () => unknown> = {
-      lift: () => liftContainer(parseContainer(bytes)),
-      passes: () => lowerForWgsl(p.module, { maxVertices: 1 }),
-      emit: () => emitModuleWgsl(lowered, {}),
-      listing: () => disassembleDxil(parseContainer(bytes)),
-      read: () => readPartModule(parseContainer(bytes), 'DXIL'),
-      all: () => emitModuleWgsl(lowerForWgsl(liftContainer(parseContainer(bytes)).module, { maxVertices: 1 }), {}),
-    };
     if (phase === 'listing') disassembleDxil(parseContainer(bytes));
     if (phase === 'read' && readPartModule(parseContainer(bytes), 'DXIL') === undefined) throw new Error('no DXIL');
-    inputs.push({ run: run[phase], instructions: p.provenance.instructions });
+    inputs.push({ run: runner(phase, bytes, p.module, lowered), instructions: p.provenance.instructions });
   } catch {
     left++; // refused, or not a DXIL container for `listing` and `read`
   }
