@@ -43,7 +43,12 @@ const phaseArg = take('--phase') ?? 'all';
 const passes = positiveArg('line-profile', '--passes', take('--passes'), 200);
 const top = positiveArg('line-profile', '--top', take('--top'), 25);
 const minInstructions = positiveArg('line-profile', '--min-instructions', take('--min-instructions'), 1);
-const maxInstructions = positiveArg('line-profile', '--max-instructions', take('--max-instructions'), Infinity);
+const maxInstructions = positiveArg(
+  'line-profile',
+  '--max-instructions',
+  take('--max-instructions'),
+  Number.MAX_SAFE_INTEGER,
+);
 if (!(PHASES as readonly string[]).includes(phaseArg) || argv.length === 0 || argv.some((a) => a.startsWith('--'))) {
   console.error(
     'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|read|all] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] PATH...',
