@@ -32,6 +32,41 @@
 static enum vkd3d_shader_source_type source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
 static enum vkd3d_shader_target_type target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
 
+/* The source and target types the command line may name: those this build has. */
+struct named_type
+{
+    const char *name;
+    int value;
+};
+
+static const struct named_type sources[] =
+{
+    {"dxbc-tpf", VKD3D_SHADER_SOURCE_DXBC_TPF},
+#ifdef PEER_DXIL
+    {"dxbc-dxil", VKD3D_SHADER_SOURCE_DXBC_DXIL},
+#endif
+};
+
+static const struct named_type targets[] =
+{
+    {"spirv-binary", VKD3D_SHADER_TARGET_SPIRV_BINARY},
+#ifdef PEER_D3D_ASM
+    {"d3d-asm", VKD3D_SHADER_TARGET_D3D_ASM},
+#endif
+};
+
+/* The value of the type `name` among `count` `types`; -1 (with a line on stderr) where this build
+ * has none of that name. */
+static int lookup(const struct named_type *types, size_t count, const char *what, const char *name)
+{
+    size_t i;
+    for (i = 0; i < count; ++i)
+        if (!strcmp(types[i].name, name))
+            return types[i].value;
+    fprintf(stderr, "vkd3d-peer: %s type %s is not built in\n", what, name);
+    return -1;
+}
+
 struct input
 {
     char *bytes;
@@ -99,37 +134,20 @@ int main(int argc, char **argv)
     struct input *inputs = NULL;
     size_t count = 0, cap = 0, ok = 0, i;
     char line[4096];
-    int passes, p;
+    int passes, p, source = -1, target = -1;
 
     if (argc < 2 || argc > 4 || (passes = atoi(argv[1])) < 1 || passes > 100)
     {
         fprintf(stderr, "usage: vkd3d-peer PASSES [dxbc-tpf|dxbc-dxil [spirv-binary|d3d-asm]] < LIST (PASSES 1 to 100)\n");
         return 2;
     }
-    if (argc == 4 && strcmp(argv[3], "spirv-binary"))
-    {
-#ifdef PEER_D3D_ASM
-        if (!strcmp(argv[3], "d3d-asm"))
-            target_type = VKD3D_SHADER_TARGET_D3D_ASM;
-        else
-#endif
-        {
-            fprintf(stderr, "vkd3d-peer: target type %s is not built in\n", argv[3]);
-            return 2;
-        }
-    }
-    if (argc >= 3 && strcmp(argv[2], "dxbc-tpf"))
-    {
-#ifdef PEER_DXIL
-        if (!strcmp(argv[2], "dxbc-dxil"))
-            source_type = VKD3D_SHADER_SOURCE_DXBC_DXIL;
-        else
-#endif
-        {
-            fprintf(stderr, "vkd3d-peer: source type %s is not built in\n", argv[2]);
-            return 2;
-        }
-    }
+    if ((argc >= 3 && (source = lookup(sources, sizeof(sources) / sizeof(*sources), "source", argv[2])) < 0)
+            || (argc == 4 && (target = lookup(targets, sizeof(targets) / sizeof(*targets), "target", argv[3])) < 0))
+        return 2;
+    if (source >= 0)
+        source_type = source;
+    if (target >= 0)
+        target_type = target;
     while (fgets(line, sizeof(line), stdin))
     {
         size_t n = strlen(line);
