@@ -19,6 +19,9 @@ const SOURCE = [join(HERE, 'peer/vkd3d-peer.c'), resolve(HERE, '../../bench/peer
   existsSync(p),
 );
 
+/** How to get a vkd3d-shader that reads DXIL and has d3d-asm (Debian's 1.2 has neither). */
+const NEWER = 'a newer vkd3d-shader: tools/vkd3d-peer.sh, then IRIDIA_VKD3D_PREFIX';
+
 /** The source types the harness can be asked for. */
 export type PeerSource = 'dxbc-tpf' | 'dxbc-dxil';
 /** The target types: SPIR-V (the translation) or vkd3d's disassembly. */
@@ -49,12 +52,17 @@ function harness(source: PeerSource, target: PeerTarget): { path: string } | { w
   if (SOURCE === undefined) return { why: 'bench/peer/vkd3d-peer.c is missing' };
   const { headers, lib, where } = library();
   const header = join(headers, 'vkd3d_shader.h');
-  if (!existsSync(header)) return { why: `vkd3d-shader's headers are not installed (${headers}: ${where})` };
+  if (!existsSync(header)) {
+    const needsNewer = source === 'dxbc-dxil' || target === 'd3d-asm';
+    const how = needsNewer && lib === undefined ? NEWER : where;
+    return { why: `vkd3d-shader's headers are not installed (${headers}: ${how})` };
+  }
   const text = readFileSync(header, 'utf8');
   const dxil = text.includes('VKD3D_SHADER_SOURCE_DXBC_DXIL');
   const asm = text.includes('VKD3D_SHADER_TARGET_D3D_ASM');
-  if (source === 'dxbc-dxil' && !dxil) return { why: `the vkd3d-shader of ${headers} has no DXIL source type` };
-  if (target === 'd3d-asm' && !asm) return { why: `the vkd3d-shader of ${headers} has no d3d-asm target` };
+  if (source === 'dxbc-dxil' && !dxil)
+    return { why: `the vkd3d-shader of ${headers} has no DXIL source type (${NEWER})` };
+  if (target === 'd3d-asm' && !asm) return { why: `the vkd3d-shader of ${headers} has no d3d-asm target (${NEWER})` };
   const key = createHash('sha256')
     .update(readFileSync(SOURCE))
     .update(`\0${headers}\0${lib ?? ''}`)
