@@ -12,30 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseContainer } from '../src/container/container.js';
 import { readDxilContainer } from '../src/dxil/dxil-container.js';
-import { disassembleDxil } from '../src/dxil/disassemble.js';
+import { disassembleDxil, readPartModule } from '../src/dxil/disassemble.js';
 import { readModule } from '../src/dxil/module.js';
 import { readBitcode } from '../src/dxil/bitstream.js';
 import { readProgramHeader } from '../src/dxil/program-header.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 import { allocated } from './lift.bench.js';
 import { inProcessPeer } from './peer.js';
+import { best } from './disasm.bench.js';
 import { target } from './targets.js';
-
-/** Best wall-clock and best CPU (user + system) time in ms of `runs` runs after a warm-up. */
-function best(f: () => void, runs: number): { wall: number; cpu: number } {
-  f();
-  let wall = Infinity;
-  let cpu = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    f();
-    wall = Math.min(wall, performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu = Math.min(cpu, (c.user + c.system) / 1000);
-  }
-  return { wall, cpu };
-}
 
 export async function bench(report: (line: string) => void): Promise<void> {
   const root = sharedPath('corpus/dxil');
@@ -53,12 +38,7 @@ export async function bench(report: (line: string) => void): Promise<void> {
   // The machine is shared: CPU time tells this thread's cost apart from waiting for a core.
   const rate = (n: number, t: { wall: number; cpu: number }): string =>
     `${((n / t.wall) * 1000).toFixed(0)} containers/s wall, ${((n / t.cpu) * 1000).toFixed(0)} per CPU-second`;
-  const readOne = (b: Uint8Array) => {
-    const c = parseContainer(b);
-    const p = c.parts.find((x) => x.kind === 'DXIL')!;
-    const h = readProgramHeader(p.data);
-    return readModule(h.bitcode, { part: 'DXIL', offset: 0 });
-  };
+  const readOne = (b: Uint8Array) => readPartModule(parseContainer(b), 'DXIL');
   const moduleRead = (list: readonly Uint8Array[]) =>
     best(() => {
       for (const b of list) readOne(b);

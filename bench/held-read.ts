@@ -9,12 +9,12 @@
 //   node dist-bench/bench/held-read.js LIST      (LIST: a file of container paths, one a line)
 //
 // Prints one JSON object: {"held": CPU ms of the first pass (cold, every module kept), "after": of
-// the best of ten passes after it, "kept": the modules held}.
+// the best of ten passes after it (and a warm-up), "kept": the modules held}.
 
 import { readFileSync } from 'node:fs';
 import { parseContainer } from '../src/container/container.js';
-import { readProgramHeader } from '../src/dxil/program-header.js';
-import { readModule } from '../src/dxil/module.js';
+import { readPartModule } from '../src/dxil/disassemble.js';
+import { best } from './disasm.bench.js';
 
 const list = process.argv[2];
 if (list === undefined) {
@@ -25,30 +25,14 @@ const inputs = readFileSync(list, 'utf8')
   .split('\n')
   .filter((p) => p !== '')
   .map((p) => new Uint8Array(readFileSync(p)));
-const read = (b: Uint8Array) => {
-  const p = parseContainer(b).parts.find((x) => x.kind === 'DXIL')!;
-  return readModule(readProgramHeader(p.data).bitcode, { part: 'DXIL', offset: 0 });
-};
-const cpu = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-/** The least CPU ms of `passes` passes of `f`. */
-const least = (passes: number, f: () => void): number => {
-  let best = Infinity;
-  for (let k = 0; k < passes; k++) {
-    const t = cpu();
-    f();
-    best = Math.min(best, cpu() - t);
-  }
-  return best;
-};
+const read = (b: Uint8Array) => readPartModule(parseContainer(b), 'DXIL');
 // The first pass holds every module it reads, and they stay held (as a viewer keeps what it loaded)
 // while the same containers are read again, each module let go at once.
-const t0 = cpu();
+const c0 = process.cpuUsage();
 const kept = inputs.map(read);
-const held = cpu() - t0;
-const after = least(10, () => {
+const c = process.cpuUsage(c0);
+const held = (c.user + c.system) / 1000;
+const after = best(() => {
   for (const b of inputs) read(b);
-});
+}, 10).cpu;
 console.log(JSON.stringify({ held, after, kept: kept.length }));

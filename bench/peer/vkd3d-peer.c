@@ -29,8 +29,9 @@
 #include <sys/wait.h>
 #include <vkd3d_shader.h>
 
-static enum vkd3d_shader_source_type source_type = VKD3D_SHADER_SOURCE_DXBC_TPF;
-static enum vkd3d_shader_target_type target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY;
+/* The types of every compile, from the command line (main). */
+static enum vkd3d_shader_source_type source_type;
+static enum vkd3d_shader_target_type target_type;
 
 /* The source and target types the command line may name: those this build has. */
 struct named_type
@@ -134,20 +135,21 @@ int main(int argc, char **argv)
     struct input *inputs = NULL;
     size_t count = 0, cap = 0, ok = 0, i;
     char line[4096];
-    int passes, p, source = -1, target = -1;
+    int passes, p, source, target;
 
     if (argc < 2 || argc > 4 || (passes = atoi(argv[1])) < 1 || passes > 100)
     {
         fprintf(stderr, "usage: vkd3d-peer PASSES [dxbc-tpf|dxbc-dxil [spirv-binary|d3d-asm]] < LIST (PASSES 1 to 100)\n");
         return 2;
     }
-    if ((argc >= 3 && (source = lookup(sources, sizeof(sources) / sizeof(*sources), "source", argv[2])) < 0)
-            || (argc == 4 && (target = lookup(targets, sizeof(targets) / sizeof(*targets), "target", argv[3])) < 0))
+    source = argc >= 3 ? lookup(sources, sizeof(sources) / sizeof(*sources), "source", argv[2])
+            : VKD3D_SHADER_SOURCE_DXBC_TPF;
+    target = argc == 4 ? lookup(targets, sizeof(targets) / sizeof(*targets), "target", argv[3])
+            : VKD3D_SHADER_TARGET_SPIRV_BINARY;
+    if (source < 0 || target < 0)
         return 2;
-    if (source >= 0)
-        source_type = source;
-    if (target >= 0)
-        target_type = target;
+    source_type = source;
+    target_type = target;
     while (fgets(line, sizeof(line), stdin))
     {
         size_t n = strlen(line);

@@ -35,7 +35,6 @@ import type { Program } from '../../src/ir/program.js';
 import { BIN, CAST } from '../../src/lift/dxil/inst.js';
 import { declaredCall, fillTexture } from './dxil-build.js';
 import { halfToFloatBits } from '../../src/lift/dxil/lifter.js';
-import { withOps } from '../../src/lift/dxil/vector.js';
 import { LiftRefusal } from '../../src/lift/refuse.js';
 
 after(closeWebgpu);
@@ -599,7 +598,7 @@ test('vector phis on a loop back edge: (a, b) = (b, a + b) lane-wise, each phi r
   }
 });
 
-test("a lane's copy of an instruction (withOps): every own field of the instruction, other operands and type", () => {
+test("a lane's copy of an instruction (Instruction.withOperands): every own field of the instruction, other operands and type", () => {
   const f32 = new Type('float');
   const vec = new Type('vector');
   vec.count = 4;
@@ -610,7 +609,7 @@ test("a lane's copy of an instruction (withOps): every own field of the instruct
   const own = Object.keys(i).filter((k) => k !== 'ops' && k !== 'type' && k !== 'kind');
   for (const k of own) (i as unknown as Record<string, unknown>)[k] = { field: k };
   const ops = [new Constant(f32, 'undef')];
-  const c = withOps(i, ops, f32);
+  const c = i.withOperands(ops, f32);
   assert.ok(c instanceof Instruction);
   // the same own fields in the same order (the reader's hidden class)
   assert.deepEqual(Object.keys(c), Object.keys(i));

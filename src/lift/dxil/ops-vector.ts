@@ -20,7 +20,7 @@ import { Type, type Instruction, type Value } from '../../dxil/ir.js';
 import { dxOpName } from '../../dxil/dxop.js';
 import { type DxilLifter, type Val, type VecVal, isExpr } from './lifter.js';
 import { arg, type Handler, type OpContext } from './ops-common.js';
-import { hasVector, intConstant, lanewise, release, standIn, withOps } from './vector.js';
+import { hasVector, intConstant, lanewise, release, standIn } from './vector.js';
 
 /** Opcodes computed component by component on a vector overload. */
 function elementwise(op: number): boolean {
@@ -73,7 +73,7 @@ function vectorLoad(L: DxilLifter, c: Instruction, x: OpContext, load: Handler):
       const [index, offset] = chunkAddress(L, c, k * bytes, made);
       const mask = intConstant(8, (1 << n) - 1);
       const ops = [intConstant(32, 139), arg(L, c, 1), index, offset, mask, arg(L, c, 4)];
-      const r = load(L, withOps(c, ops, resRetOf(et)), x);
+      const r = load(L, c.withOperands(ops, resRetOf(et)), x);
       if (r === undefined || isExpr(r) || r.kind !== 'tuple') return L.invalid('a raw buffer load without lanes');
       for (let j = 0; j < n; j++) {
         const p = r.parts[j];
@@ -110,7 +110,7 @@ function vectorStore(L: DxilLifter, c: Instruction, x: OpContext, store: Handler
         intConstant(8, (1 << n) - 1),
         arg(L, c, 5),
       ];
-      store(L, withOps(c, ops, c.type), x);
+      store(L, c.withOperands(ops, c.type), x);
     } finally {
       release(L, made);
     }
@@ -127,7 +127,7 @@ function waveMatch(L: DxilLifter, c: Instruction, scalar: (lane: Instruction) =>
     const made: Value[] = [];
     try {
       const ops = [c.ops[0]!, standIn(L, value.type.elt!, lane, made)];
-      const r = scalar(withOps(c, ops, c.type));
+      const r = scalar(c.withOperands(ops, c.type));
       if (r === undefined || isExpr(r) || r.kind !== 'tuple') return L.invalid('a WaveMatch without its mask');
       const parts = r.parts.map((p) => (isExpr(p) ? L.once(p, 'match') : L.invalid('a WaveMatch mask word')));
       words = words ? words.map((w, k) => L.bin('and', w, parts[k]!)) : parts;

@@ -26,12 +26,6 @@ export function hasVector(i: Instruction): boolean {
   return i.ops.some((o) => isVector(o.type));
 }
 
-/** A copy of an instruction with other operands and result type (the scalar lifters read it):
- * Instruction.withOperands, whose copies have the reader's hidden class. */
-export function withOps(i: Instruction, ops: Value[], type: Type): Instruction {
-  return i.withOperands(ops, type);
-}
-
 /** A stand-in operand bound to a lifted value (removed again by `release`). */
 export function standIn(L: DxilLifter, t: Type, v: Val, made: Value[]): Value {
   const s = new Value('arg', t);
@@ -82,7 +76,7 @@ export function lanewise(
     });
     let r: Val | undefined;
     try {
-      r = lift(withOps(i, ops, type), k);
+      r = lift(i.withOperands(ops, type), k);
     } finally {
       release(L, made);
     }
