@@ -18,17 +18,49 @@ interface WidePiece {
   readonly text: string;
 }
 
-// The bytes are all 0x7F or below (see above), so UTF-8 reads them as the same characters. Node's
-// Latin-1 decoder (windows-1252) is slower on them: it converts the bytes to UTF-8 in a buffer of
-// its own, then decodes that (2,035 to 40,000 bytes: 1.3 to 1.6 times as long).
-const ASCII = new TextDecoder('utf-8');
+/** Makes the string of bytes `from` to `to` of `bytes`, each byte 0x7F or below. */
+export type AsciiDecoder = (bytes: Uint8Array, from: number, to: number) => string;
+
+// The bytes are all 0x7F or below (see above), so UTF-8 and Latin-1 read them as the same characters.
+// TextDecoder's Latin-1 (windows-1252) is slower than its UTF-8: it converts the bytes to UTF-8 in a
+// buffer of its own, then decodes that (2,035 to 40,000 bytes: 1.3 to 1.6 times as long).
+const UTF8 = new TextDecoder('utf-8');
+/** Every platform's decoder: TextDecoder's UTF-8. */
+export const decodeWithTextDecoder: AsciiDecoder = (bytes, from, to) => UTF8.decode(bytes.subarray(from, to));
+
+/** The part of Node's Buffer used here (the library names no Node module: it runs in browsers too). */
+interface NodeBufferClass {
+  from(
+    buffer: ArrayBufferLike,
+    byteOffset: number,
+    length: number,
+  ): { toString(encoding: 'latin1', start: number, end: number): string };
+}
+const NODE_BUFFER = (globalThis as unknown as { Buffer?: NodeBufferClass }).Buffer;
+
+/**
+ * Node's decoder, where there is one: a Buffer's Latin-1 text, made by copying the bytes into a
+ * one-byte string. TextDecoder's UTF-8 checks and converts them first (issue 17, docs/benchmarks.md,
+ * the twentieth session): 1.1 to 3 times as long from 300 to 100,000 bytes, and 12 times as long for
+ * the corpus's largest WGSL text (1.1 MB). A Buffer is a view of the same memory, no copy.
+ */
+export const decodeWithNodeBuffer: AsciiDecoder | undefined =
+  NODE_BUFFER === undefined
+    ? undefined
+    : (bytes, from, to) =>
+        NODE_BUFFER.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', from, to);
+
+const ASCII: AsciiDecoder = decodeWithNodeBuffer ?? decodeWithTextDecoder;
 
 export class TextSink {
   /** Where the next write goes: the length of the text written. */
   pos = 0;
   private wide: WidePiece[] = [];
 
-  constructor(private bytes: Uint8Array) {}
+  constructor(
+    private bytes: Uint8Array,
+    private readonly decode: AsciiDecoder = ASCII,
+  ) {}
 
   /** Appends `s`. */
   write(s: string): void {
@@ -78,17 +110,17 @@ export class TextSink {
 
   /** The text written from `from` to `to`, as a string. */
   text(from = 0, to = this.pos): string {
-    if (this.wide.length === 0) return ASCII.decode(this.bytes.subarray(from, to));
+    if (this.wide.length === 0) return this.decode(this.bytes, from, to);
     let out = '';
     let at = from;
     for (const w of this.wide) {
       const end = w.at + w.text.length;
       if (end <= at || w.at >= to) continue;
-      if (w.at > at) out += ASCII.decode(this.bytes.subarray(at, w.at));
+      if (w.at > at) out += this.decode(this.bytes, at, w.at);
       out += w.text.slice(Math.max(at, w.at) - w.at, Math.min(to, end) - w.at);
       at = Math.min(to, end);
     }
-    if (at < to) out += ASCII.decode(this.bytes.subarray(at, to));
+    if (at < to) out += this.decode(this.bytes, at, to);
     return out;
   }
 

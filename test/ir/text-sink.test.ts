@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SinkBuffer, TextSink } from '../../src/wgsl/text-sink.js';
+import { SinkBuffer, TextSink, decodeWithNodeBuffer, decodeWithTextDecoder } from '../../src/wgsl/text-sink.js';
 import { lift } from '../../src/lift/lift.js';
 import { emitModuleWgsl, emitModuleWgslWithMap } from '../../src/wgsl/emit.js';
 import { lowerForWgsl } from '../../src/wgsl/passes.js';
@@ -39,11 +39,28 @@ const ALPHABET = [
   '\ude00',
 ];
 
-test('every range of the text is the text written, pieces with code units over 0x7F included', () => {
+// Node has two decoders of the bytes (a Buffer's, used where it exists, and TextDecoder's, every
+// platform's); both are held to the same text.
+const DECODERS = [
+  ['Buffer', decodeWithNodeBuffer],
+  ['TextDecoder', decodeWithTextDecoder],
+] as const;
+
+test('under Node the Buffer decoder exists (the sink uses it there, TextDecoder elsewhere)', () => {
+  assert.ok(decodeWithNodeBuffer, 'globalThis.Buffer exists under Node');
+});
+
+for (const [decoderName, decoder] of DECODERS)
+  test(`every range of the text is the text written, pieces with code units over 0x7F included (${decoderName})`, () => {
+    assert.ok(decoder);
+    everyRange(decoder);
+  });
+
+function everyRange(decoder: NonNullable<(typeof DECODERS)[number][1]>): void {
   for (let seed = 1; seed <= 40; seed++) {
     const r = random(seed);
     // a tiny buffer first, so that the sink grows several times
-    const sink = new TextSink(new Uint8Array(4));
+    const sink = new TextSink(new Uint8Array(4), decoder);
     let expected = '';
     const pieces = 5 + Math.floor(r() * 60);
     for (let k = 0; k < pieces; k++) {
@@ -80,6 +97,23 @@ test('every range of the text is the text written, pieces with code units over 0
       const c = expected.charCodeAt(i);
       assert.equal(sink.byteAt(i), c <= 0x7f ? c : 0, `seed ${seed}, byte ${i}`);
     }
+  }
+}
+
+test('every byte value up to 0x7F decodes to its own code unit, a range of the buffer as much as its whole', () => {
+  const all = Array.from({ length: 0x80 }, (_, c) => String.fromCharCode(c)).join('');
+  for (const [decoderName, decoder] of DECODERS) {
+    assert.ok(decoder);
+    const sink = new TextSink(new Uint8Array(3), decoder);
+    sink.write(all);
+    sink.write(all);
+    assert.equal(sink.text(), all + all, decoderName);
+    assert.equal(sink.text(5, 0x85), all.slice(5) + all.slice(0, 5), decoderName);
+    // the view starts where the sink's bytes start, not at its ArrayBuffer's start
+    const backing = new Uint8Array(64).fill(0x41);
+    const offset = new TextSink(backing.subarray(16, 48), decoder);
+    offset.write('xyz');
+    assert.equal(offset.text(), 'xyz', decoderName);
   }
 });
 
