@@ -274,28 +274,42 @@ export function bucketName([lo, hi]: readonly [number, number]): string {
   return hi === Infinity ? `>=${lo}` : `${lo}-${hi - 1}`;
 }
 
-/** `run` timed over the programs of each size bucket (sizes[i]: program i's instructions): the text
- * printed, and each non-empty bucket's CPU µs per instruction. */
+/** Rounds of bySize: each round times one pass of every bucket in turn. */
+const SIZE_ROUNDS = 5;
+
+/**
+ * `run` timed over the programs of each size bucket (sizes[i]: program i's instructions): the text
+ * printed, and each non-empty bucket's CPU µs per instruction.
+ *
+ * The buckets are timed in rounds, one pass of each bucket a round in turn, after one pass of each to
+ * warm up, and each bucket's least CPU of the rounds is kept. The flatness target is a ratio of two
+ * buckets: timed one after the other (a warm-up and the best of three of the first bucket, then of
+ * the next), a change of this machine's speed between them moved the ratio as much as any change of
+ * the code (1.38 to 1.73 in four runs of the same lifter, docs/benchmarks.md, the nineteenth
+ * session). In turns, every bucket meets the machine's slow and fast spells alike.
+ */
 export function bySize<P>(
   programs: readonly P[],
   sizes: readonly number[],
   run: (p: P) => void,
 ): { text: string; costs: number[] } {
-  const costs: number[] = [];
-  const parts = SIZE_BUCKETS.map((b) => {
+  const buckets = SIZE_BUCKETS.map((b) => {
     const at = sizes.flatMap((size, i) => (size >= b[0] && size < b[1] ? [i] : []));
-    const k = at.reduce((a, i) => a + (sizes[i] as number), 0);
-    if (!at.length) return `${bucketName(b)}: none`;
-    const t = timed(
-      whole(() => {
-        for (const i of at) run(programs[i] as P);
-      }),
-    );
-    const cost = (t.cpu * 1000) / k;
-    costs.push(cost);
-    return `${bucketName(b)} instructions ${cost.toFixed(2)} µs (${at.length} programs)`;
+    const instructions = at.reduce((a, i) => a + (sizes[i] as number), 0);
+    const pass = whole(() => {
+      for (const i of at) run(programs[i] as P);
+    });
+    return { b, at, instructions, pass, cpu: Infinity };
+  }).filter((x) => x.at.length > 0);
+  for (const x of buckets) x.pass();
+  for (let r = 0; r < SIZE_ROUNDS; r++) for (const x of buckets) x.cpu = Math.min(x.cpu, x.pass().cpu);
+  const costs = buckets.map((x) => (x.cpu * 1000) / x.instructions);
+  const parts = SIZE_BUCKETS.map((b) => {
+    const k = buckets.findIndex((x) => x.b === b);
+    if (k < 0) return `${bucketName(b)}: none`;
+    return `${bucketName(b)} instructions ${(costs[k] as number).toFixed(2)} µs (${buckets[k]!.at.length} programs)`;
   });
-  return { text: parts.join(', '), costs };
+  return { text: `${parts.join(', ')} (least CPU of ${SIZE_ROUNDS} rounds, the buckets in turn)`, costs };
 }
 
 /** How far the cost per instruction may move from the cheapest size bucket to the dearest and still
