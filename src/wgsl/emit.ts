@@ -464,18 +464,19 @@ class Emitter {
       const s = (written.op === 'if' && ctx.shapes?.switchOf(written)) || written;
       const outer = this.current;
       if (this.segments) this.mark(s.origin ?? outer);
+      // (stores and lets first: most statements are one or the other)
       switch (s.op) {
-        case 'let':
+        case 'store':
           this.w(ind);
-          this.w('let ');
-          this.w(String(ctx.letNames[s.let]));
+          this.putRef(ctx, s.pointer);
           this.w(' = ');
           this.put(ctx, s.value, false);
           this.w(';\n');
           break;
-        case 'store':
+        case 'let':
           this.w(ind);
-          this.putRef(ctx, s.pointer);
+          this.w('let ');
+          this.w(String(ctx.letNames[s.let]));
           this.w(' = ');
           this.put(ctx, s.value, false);
           this.w(';\n');
@@ -840,46 +841,39 @@ class Emitter {
     // once: expressions come in many shapes, and each read of a field shared by all is a lookup.)
     const { op } = e;
     const rt = runtime || (isOperation(e, op) && isConstExpr(ctx.f, ctx.isConst, h));
+    // (cases in order of how often they are printed: a switch on strings tests them in turn)
     switch (op) {
+      case 'swizzle':
+        this.put(ctx, e.vector, rt);
+        this.w(swizzleText(e.pattern));
+        return;
+      case 'load':
+        this.putRef(ctx, e.pointer);
+        return;
+      case 'bitcast': {
+        const t = ctx.types[h] as Resolved;
+        this.w(this.opening(t.type).bitcast);
+        this.put(ctx, e.value, rt);
+        this.w(')');
+        return;
+      }
+      case 'binary':
+        // On bools `and`/`or` are WGSL's non-short-circuit `&`/`|`, the same symbols as on integers.
+        this.w('(');
+        this.put(ctx, e.left, rt);
+        this.w(BINARY_SPACED[e.fn] ?? ' undefined ');
+        this.put(ctx, e.right, rt);
+        this.w(')');
+        return;
+      case 'let':
+        this.w(ctx.letNames[e.let] ?? '?');
+        return;
       case 'literal': {
         // Literals are shared in the arena and printed many times: their text is made once.
         const cache = runtime ? ctx.litRuntime : ctx.litPlain;
         this.w((cache[h] ??= this.lit(e.scalar, e.bits, runtime)));
         return;
       }
-      case 'zero':
-        this.w(`${this.type(e.type)}()`);
-        return;
-      case 'constant':
-        this.w(this.constant(e.constant));
-        return;
-      case 'compose':
-        this.w((this.idOpens[e.type] ??= `${this.type(e.type)}(`));
-        this.putList(ctx, e.parts, rt);
-        this.w(')');
-        return;
-      case 'splat': {
-        const t = ctx.types[h] as Resolved;
-        this.w(this.opening(t.type).value);
-        this.put(ctx, e.value, rt);
-        this.w(')');
-        return;
-      }
-      case 'swizzle':
-        this.put(ctx, e.vector, rt);
-        this.w(swizzleText(e.pattern));
-        return;
-      case 'arg':
-        this.w(ctx.argNames[e.index] ?? '?');
-        return;
-      case 'local':
-        // A local or a global is always a reference (a pointer, or a handle): its name.
-        this.w(ctx.localNames[e.local] ?? '?');
-        return;
-      case 'global':
-        if (this.views?.has(e.global)) throw new ViewMiss(e.global);
-        this.w(this.globalNames[e.global] ?? '?');
-        return;
       case 'access':
       case 'member': {
         const r = ctx.types[h] as Resolved;
@@ -895,28 +889,16 @@ class Emitter {
         }
         return;
       }
-      case 'let':
-        this.w(ctx.letNames[e.let] ?? '?');
-        return;
-      case 'load':
-        this.putRef(ctx, e.pointer);
-        return;
-      case 'unary':
-        if (e.fn === 'neg') {
-          // WGSL has no unary minus on u32: 0 - x wraps the same way.
-          const t = (ctx.types[e.arg] as Resolved).type;
-          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') this.w(`(${this.typeOf(t)}() - `);
-          else this.w('(-');
-        } else this.w(isBoolTyped(ctx, e.arg) ? '(!' : '(~');
-        this.put(ctx, e.arg, rt);
+      case 'splat': {
+        const t = ctx.types[h] as Resolved;
+        this.w(this.opening(t.type).value);
+        this.put(ctx, e.value, rt);
         this.w(')');
         return;
-      case 'binary':
-        // On bools `and`/`or` are WGSL's non-short-circuit `&`/`|`, the same symbols as on integers.
-        this.w('(');
-        this.put(ctx, e.left, rt);
-        this.w(BINARY_SPACED[e.fn] ?? ' undefined ');
-        this.put(ctx, e.right, rt);
+      }
+      case 'compose':
+        this.w((this.idOpens[e.type] ??= `${this.type(e.type)}(`));
+        this.putList(ctx, e.parts, rt);
         this.w(')');
         return;
       case 'select':
@@ -936,13 +918,20 @@ class Emitter {
           this.w(')');
         }
         return;
-      case 'bitcast': {
-        const t = ctx.types[h] as Resolved;
-        this.w(this.opening(t.type).bitcast);
-        this.put(ctx, e.value, rt);
+      case 'local':
+        // A local or a global is always a reference (a pointer, or a handle): its name.
+        this.w(ctx.localNames[e.local] ?? '?');
+        return;
+      case 'unary':
+        if (e.fn === 'neg') {
+          // WGSL has no unary minus on u32: 0 - x wraps the same way.
+          const t = (ctx.types[e.arg] as Resolved).type;
+          if ((t.kind === 'scalar' || t.kind === 'vector') && t.scalar === 'u32') this.w(`(${this.typeOf(t)}() - `);
+          else this.w('(-');
+        } else this.w(isBoolTyped(ctx, e.arg) ? '(!' : '(~');
+        this.put(ctx, e.arg, rt);
         this.w(')');
         return;
-      }
       case 'convert': {
         const t = ctx.types[h] as Resolved;
         this.w(this.opening(t.type).value);
@@ -950,6 +939,19 @@ class Emitter {
         this.w(')');
         return;
       }
+      case 'zero':
+        this.w(`${this.type(e.type)}()`);
+        return;
+      case 'constant':
+        this.w(this.constant(e.constant));
+        return;
+      case 'global':
+        if (this.views?.has(e.global)) throw new ViewMiss(e.global);
+        this.w(this.globalNames[e.global] ?? '?');
+        return;
+      case 'arg':
+        this.w(ctx.argNames[e.index] ?? '?');
+        return;
       case 'derivative': {
         const base = e.axis === 'width' ? 'fwidth' : e.axis === 'x' ? 'dpdx' : 'dpdy';
         const suffix = e.control === 'coarse' ? 'Coarse' : e.control === 'fine' ? 'Fine' : '';
