@@ -5,7 +5,7 @@
 // (each sample's line in the compiled code) name the statement: a sort, a JSON text or an object
 // copy that costs a quarter of a pass shows up as one line.
 //
-//   node --import tsx tools/line-profile.ts [--phase P] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] PATH...
+//   node --import tsx tools/line-profile.ts [--phase P] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] [--heap] PATH...
 //
 // PATH: containers, or folders of them (walked); those that lift are profiled. Phases: `lift` (container parsed, program lifted),
 // `passes` (the WGSL passes: lowerForWgsl), `emit` (the WGSL text of the lowered module), `listing`
@@ -18,6 +18,11 @@
 // time left out), each line with its text. With
 // --min-instructions M, programs of fewer instructions are left out (the dear programs of a folder);
 // with --max-instructions M, those of M or more (the small programs, whose fixed costs dominate).
+// --heap: what the phase allocates instead of where its time goes (the twentieth session). The N
+// passes run under V8's sampling heap profiler (a sample every 1 KiB, the objects the collector has
+// freed since counted too), and the K functions that allocated most are printed, in bytes a program
+// and percent of all: the young collector's work grows with what is allocated, and a function's
+// allocation is a figure that does not move with the machine's speed.
 //
 // The code profiled is the compiled tree (dist/src, `npx tsc -p tsconfig.build.json` first), as the
 // bench and cpu-where.ts run it: lines are those of the .js files there. Figures only: nothing is
@@ -42,6 +47,9 @@ const take = (name: string): string | undefined => {
 const phaseArg = take('--phase') ?? 'all';
 const passes = positiveArg('line-profile', '--passes', take('--passes'), 200);
 const top = positiveArg('line-profile', '--top', take('--top'), 25);
+const heapAt = argv.indexOf('--heap');
+const heap = heapAt >= 0;
+if (heap) argv.splice(heapAt, 1);
 const minInstructions = positiveArg('line-profile', '--min-instructions', take('--min-instructions'), 1);
 const maxInstructions = positiveArg(
   'line-profile',
@@ -51,7 +59,7 @@ const maxInstructions = positiveArg(
 );
 if (!(PHASES as readonly string[]).includes(phaseArg) || argv.length === 0 || argv.some((a) => a.startsWith('--'))) {
   console.error(
-    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|read|all] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] PATH...',
+    'usage: node --import tsx tools/line-profile.ts [--phase lift|passes|emit|listing|read|all] [--passes N] [--top K] [--min-instructions M] [--max-instructions M] [--heap] PATH...',
   );
   process.exit(2);
 }
@@ -132,6 +140,8 @@ if (inputs.length === 0) {
   process.exit(1);
 }
 const instructions = inputs.reduce((a, x) => a + x.instructions, 0);
+const short = (url: string): string => (url.startsWith('file://') ? relative(root, new URL(url).pathname) : url);
+const pct = (x: number, of: number): string => `${((100 * x) / of).toFixed(1).padStart(5)}%`;
 
 // Passes timed by the clock (process.cpuUsage, a system call, was a few percent of a short pass's
 // profile): µs of wall time, on a quiet machine the CPU's.
@@ -143,6 +153,38 @@ const pass = (): number => {
 for (let k = 0; k < passes; k++) pass();
 const session = new Session();
 session.connect();
+if (heap) {
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  for (let k = 0; k < passes; k++) pass();
+  const { profile: sampled } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  const bytes = new Map<string, number>();
+  let all = 0;
+  // A built-in (`Map`, `slice`: no script) is named with its caller, which says where it was made.
+  const visit = (n: typeof sampled.head, caller: string): void => {
+    const f = n.callFrame;
+    const own = `${f.functionName || '(anonymous)'} ${short(f.url)}:${f.lineNumber + 1}`;
+    const name = f.url === '' && caller !== '' ? `${f.functionName || '(native)'} in ${caller}` : own;
+    bytes.set(name, (bytes.get(name) ?? 0) + n.selfSize);
+    all += n.selfSize;
+    for (const c of n.children) visit(c, f.url === '' ? caller : own);
+  };
+  visit(sampled.head, '');
+  const perProgram = all / passes / inputs.length;
+  console.log(
+    `line-profile --heap: ${phase}, ${inputs.length} programs (${left} left out), ${instructions} instructions; ` +
+      `${(perProgram / 1024).toFixed(1)} KB allocated a program, ${(perProgram / (instructions / inputs.length)).toFixed(0)} bytes an instruction (sampled over ${passes} passes)`,
+  );
+  console.log(`  the ${top} functions that allocated most (bytes a program):`);
+  for (const [name, b] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`  ${pct(b, all)}  ${(b / passes / inputs.length).toFixed(0).padStart(8)} B  ${name}`);
+  process.exit(0);
+}
 await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 100 });
 await session.post('Profiler.start');
@@ -171,7 +213,6 @@ const OWN = new Set(['(idle)', '(program)', 'dispatch']);
   selfTime.set(id, (selfTime.get(id) ?? 0) + dt);
   total += dt;
 });
-const short = (url: string): string => (url.startsWith('file://') ? relative(root, new URL(url).pathname) : url);
 const fns = new Map<string, number>();
 const lines = new Map<string, { url: string; line: number; ticks: number }>();
 let ticks = 0;
@@ -188,7 +229,6 @@ for (const n of profile.nodes) {
     ticks += t.ticks;
   }
 }
-const pct = (x: number, of: number): string => `${((100 * x) / of).toFixed(1).padStart(5)}%`;
 console.log(`  the ${top} functions of most self time:`);
 for (const [name, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(t, total)}  ${name}`);
 const sources = new Map<string, readonly string[]>();
