@@ -13,7 +13,7 @@ import { listingHeader } from '../src/disasm/header.js';
 import { decodeContainerProgram } from '../src/sm4/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 import { target } from './targets.js';
-import { inProcessPeer } from './peer.js';
+import { TURNS, cpuPass, inProcessPeer, inTurns } from './peer.js';
 
 /** Best wall-clock and best CPU (user + system) time in ms of `runs` runs after a warm-up. */
 export function best(f: () => void, runs: number): { wall: number; cpu: number } {
@@ -82,12 +82,22 @@ export async function bench(report: (line: string) => void): Promise<void> {
     );
   } else {
     const common = inputs.filter((_, i) => peer.ok[i]);
-    const ours = (common.length / best(() => common.forEach((x) => disassemble(x.bytes, 0)), 5).cpu) * 1000;
-    const theirs = (peer.files / Math.min(...peer.cpuMs)) * 1000;
+    // the peer and iridia timed in turns (bench/peer.ts)
+    const turns = inTurns(
+      peer,
+      inputs.map((x) => x.path),
+      [cpuPass(() => common.forEach((x) => disassemble(x.bytes, 0)))],
+      3,
+      'dxbc-tpf',
+      'd3d-asm',
+    );
+    if ('why' in turns) throw new Error(`disasm: the peer's runs in turns failed: ${turns.why}`);
+    const ours = (common.length / (turns.ours[0] as number)) * 1000;
+    const theirs = (peer.files / Math.min(...turns.peer.cpuMs)) * 1000;
     report(
       `disasm: peer ${peer.version} d3d-asm in one process ${theirs.toFixed(0)} per CPU-second over the ${peer.files} ` +
-        `of ${n} it disassembles (${peer.failed} refused, left out of both; best of ${peer.cpuMs.length} passes); ` +
-        `iridia's full listing on those ${ours.toFixed(0)}`,
+        `of ${n} it disassembles (${peer.failed} refused, left out of both; best of ${turns.peer.cpuMs.length} passes in ` +
+        `${TURNS + 1} runs, iridia's best of ${TURNS} timed between them); iridia's full listing on those ${ours.toFixed(0)}`,
     );
     target(
       report,

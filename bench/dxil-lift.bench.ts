@@ -31,7 +31,7 @@ import {
   timed,
   whole,
 } from './lift.bench.js';
-import { inProcessPeer } from './peer.js';
+import { TURNS, cpuPass, inProcessPeer, inTurns } from './peer.js';
 import { target } from './targets.js';
 
 interface Input {
@@ -132,17 +132,26 @@ export async function bench(report: (line: string) => void): Promise<void> {
   if ('why' in dxilPeer) report(`dxil-lift: no DXIL peer in process (${dxilPeer.why})`);
   else {
     const common = lifted.filter((_, i) => dxilPeer.ok[i]);
-    const mine = timed(
-      whole(() => {
-        for (const p of common) emitWgsl(liftContainer(parseContainer(p.bytes)));
-      }),
+    // the peer and iridia timed in turns (bench/peer.ts)
+    const turns = inTurns(
+      dxilPeer,
+      lifted.map((p) => p.path),
+      [
+        cpuPass(() => {
+          for (const p of common) emitWgsl(liftContainer(parseContainer(p.bytes)));
+        }),
+      ],
+      10,
+      'dxbc-dxil',
     );
-    const mineRate = (common.length / mine.cpu) * 1000;
-    const theirRate = (dxilPeer.files / Math.min(...dxilPeer.cpuMs)) * 1000;
+    if ('why' in turns) throw new Error(`dxil-lift: the peer's runs in turns failed: ${turns.why}`);
+    const mineRate = (common.length / (turns.ours[0] as number)) * 1000;
+    const theirRate = (dxilPeer.files / Math.min(...turns.peer.cpuMs)) * 1000;
     report(
       `dxil-lift: iridia DXIL lift + WGSL ${mineRate.toFixed(0)} per CPU-second; ${dxilPeer.version} DXIL->SPIR-V in ` +
         `one process ${theirRate.toFixed(0)} per CPU-second (the ${common.length} of ${n} lifted corpus programs it ` +
-        `compiles, ${dxilPeer.failed} it refuses left out; best of ${dxilPeer.cpuMs.length} passes)`,
+        `compiles, ${dxilPeer.failed} it refuses left out; best of ${turns.peer.cpuMs.length} passes in ${TURNS + 1} ` +
+        `runs, iridia's best of ${TURNS} timed between them)`,
     );
     target(
       report,

@@ -25,7 +25,7 @@ import type { Program } from '../src/ir/program.js';
 import { bash } from '../test/helpers/bash.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 import { exposedGc, youngGrowth } from '../test/helpers/young.js';
-import { inProcessPeer } from './peer.js';
+import { TURNS, cpuPass, inProcessPeer, inTurns } from './peer.js';
 import { target } from './targets.js';
 
 interface Input {
@@ -497,18 +497,26 @@ export async function bench(report: (line: string) => void): Promise<void> {
   const inProcess = inProcessPeer(lifted.map((p) => p.path));
   if (!('why' in inProcess)) {
     const common = lifted.filter((_, i) => inProcess.ok[i]);
-    const mine = timed(
-      whole(() => {
-        for (const p of common) emitWgsl(liftContainer(parseContainer(p.bytes)));
-      }),
+    // the peer and iridia timed in turns (bench/peer.ts)
+    const turns = inTurns(
+      inProcess,
+      lifted.map((p) => p.path),
+      [
+        cpuPass(() => {
+          for (const p of common) emitWgsl(liftContainer(parseContainer(p.bytes)));
+        }),
+      ],
+      2,
     );
-    const theirs = Math.min(...inProcess.cpuMs);
-    const mineRate = (common.length / mine.cpu) * 1000;
+    if ('why' in turns) throw new Error(`lift: the peer's runs in turns failed: ${turns.why}`);
+    const theirs = Math.min(...turns.peer.cpuMs);
+    const mineRate = (common.length / (turns.ours[0] as number)) * 1000;
     const theirRate = (common.length / theirs) * 1000;
     report(
       `lift: peer ${inProcess.version} DXBC->SPIR-V in one process (bench/peer/vkd3d-peer.c), the ${common.length} ` +
         `programs both translate (${inProcess.failed} of iridia's ${n} it refuses or aborts on, left out of both): ` +
-        `${theirRate.toFixed(0)} per CPU-second (best of ${inProcess.cpuMs.length} passes: ${inProcess.cpuMs.map((c) => c.toFixed(0)).join(', ')} ms)`,
+        `${theirRate.toFixed(0)} per CPU-second (best of ${turns.peer.cpuMs.length} passes in ${TURNS + 1} runs, iridia timed between them: ` +
+        `${turns.peer.cpuMs.map((c) => c.toFixed(0)).join(', ')} ms)`,
     );
     report(
       `lift: ratio iridia lift + WGSL (${mineRate.toFixed(0)} per CPU-second on the same programs) / the peer in process: ` +

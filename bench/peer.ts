@@ -126,3 +126,55 @@ export function inProcessPeer(
     wallMs: j.wall_ms,
   };
 }
+
+/** Rounds of inTurns: each a run of the harness and a pass of each of iridia's sides. */
+export const TURNS = 5;
+
+/** A pass of `f` as a function that runs it once and returns its CPU milliseconds. */
+export function cpuPass(f: () => void): () => number {
+  return () => {
+    const c0 = process.cpuUsage();
+    f();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+}
+
+/**
+ * A target's two sides timed in turns (issue 17, docs/benchmarks.md, the twentieth session). Timed one
+ * after the other, the peer's passes and iridia's met different spells of this machine's speed, which
+ * moves by up to two times from minute to minute: the module read's ratio read 1.43 to 1.56 in one
+ * session's runs and 2.29 in the next's, the code unchanged, as the peer's own rate went from 15,564
+ * to 12,721 a CPU-second. Here the harness runs again `rounds` times, `passes` timed passes each,
+ * over the files it compiled the first time (`first`, from inProcessPeer), and after each run every
+ * pass of `ours` (iridia's sides of the ratios, on the same files) runs once, after one warm-up each.
+ * Returned: the peer with every round's passes in cpuMs and wallMs (the best is the least), and each
+ * of `ours` as its least CPU milliseconds.
+ */
+export function inTurns(
+  first: InProcessPeer,
+  files: readonly string[],
+  ours: readonly (() => number)[],
+  passes: number,
+  source: PeerSource = 'dxbc-tpf',
+  target: PeerTarget = 'spirv-binary',
+  rounds = TURNS,
+): { peer: InProcessPeer; ours: number[] } | { why: string } {
+  const compiled = files.filter((_, i) => first.ok[i]);
+  const cpuMs = [...first.cpuMs];
+  const wallMs = [...first.wallMs];
+  const best = ours.map((pass) => {
+    pass();
+    return Infinity;
+  });
+  for (let r = 0; r < rounds; r++) {
+    ours.forEach((pass, k) => (best[k] = Math.min(best[k] as number, pass())));
+    const again = inProcessPeer(compiled, passes, source, target);
+    if ('why' in again) return again;
+    if (again.files !== compiled.length)
+      return { why: `the harness compiled ${again.files} of the ${compiled.length} files it compiled before` };
+    cpuMs.push(...again.cpuMs);
+    wallMs.push(...again.wallMs);
+  }
+  return { peer: { ...first, cpuMs, wallMs }, ours: best };
+}
