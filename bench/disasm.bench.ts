@@ -13,7 +13,8 @@ import { listingHeader } from '../src/disasm/header.js';
 import { decodeContainerProgram } from '../src/sm4/index.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
 import { target } from './targets.js';
-import { TURNS, cpuPass, inProcessPeer, inTurns } from './peer.js';
+import { whole } from './lift.bench.js';
+import { TURNS, inProcessPeer, inTurns } from './peer.js';
 
 /** Best wall-clock and best CPU (user + system) time in ms of `runs` runs after a warm-up. */
 export function best(f: () => void, runs: number): { wall: number; cpu: number } {
@@ -86,12 +87,11 @@ export async function bench(report: (line: string) => void): Promise<void> {
     const turns = inTurns(
       peer,
       inputs.map((x) => x.path),
-      [cpuPass(() => common.forEach((x) => disassemble(x.bytes, 0)))],
+      [whole(() => common.forEach((x) => disassemble(x.bytes, 0)))],
       3,
       'dxbc-tpf',
       'd3d-asm',
     );
-    if ('why' in turns) throw new Error(`disasm: the peer's runs in turns failed: ${turns.why}`);
     const ours = (common.length / (turns.ours[0] as number)) * 1000;
     const theirs = (peer.files / Math.min(...turns.peer.cpuMs)) * 1000;
     report(

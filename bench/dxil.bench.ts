@@ -17,8 +17,8 @@ import { readModule } from '../src/dxil/module.js';
 import { readBitcode } from '../src/dxil/bitstream.js';
 import { readProgramHeader } from '../src/dxil/program-header.js';
 import { sharedPath, walk } from '../test/helpers/shared.js';
-import { allocated } from './lift.bench.js';
-import { TURNS, cpuPass, inProcessPeer, inTurns } from './peer.js';
+import { allocated, whole } from './lift.bench.js';
+import { TURNS, inProcessPeer, inTurns } from './peer.js';
 import { best } from './disasm.bench.js';
 import { target } from './targets.js';
 
@@ -84,17 +84,16 @@ export async function bench(report: (line: string) => void): Promise<void> {
       peer,
       paths.filter((_, i) => withDxil[i]),
       [
-        cpuPass(() => {
+        whole(() => {
           for (const b of common) readOne(b);
         }),
-        cpuPass(() => {
+        whole(() => {
           for (const b of common) disassembleDxil(parseContainer(b));
         }),
       ],
       10,
       'dxbc-dxil',
     );
-    if ('why' in turns) throw new Error(`dxil: the peer's runs in turns failed: ${turns.why}`);
     const theirs = (peer.files / Math.min(...turns.peer.cpuMs)) * 1000;
     const per = (cpu: number): number => (common.length / cpu) * 1000;
     const [m, l] = turns.ours.map(per) as [number, number];

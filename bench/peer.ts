@@ -130,16 +130,6 @@ export function inProcessPeer(
 /** Rounds of inTurns: each a run of the harness and a pass of each of iridia's sides. */
 export const TURNS = 5;
 
-/** A pass of `f` as a function that runs it once and returns its CPU milliseconds. */
-export function cpuPass(f: () => void): () => number {
-  return () => {
-    const c0 = process.cpuUsage();
-    f();
-    const c = process.cpuUsage(c0);
-    return (c.user + c.system) / 1000;
-  };
-}
-
 /**
  * A target's two sides timed in turns (issue 17, docs/benchmarks.md, the twentieth session). Timed one
  * after the other, the peer's passes and iridia's met different spells of this machine's speed, which
@@ -147,32 +137,34 @@ export function cpuPass(f: () => void): () => number {
  * session's runs and 2.29 in the next's, the code unchanged, as the peer's own rate went from 15,564
  * to 12,721 a CPU-second. Here the harness runs again `rounds` times, `passes` timed passes each,
  * over the files it compiled the first time (`first`, from inProcessPeer), and after each run every
- * pass of `ours` (iridia's sides of the ratios, on the same files) runs once, after one warm-up each.
- * Returned: the peer with every round's passes in cpuMs and wallMs (the best is the least), and each
- * of `ours` as its least CPU milliseconds.
+ * pass of `ours` (iridia's sides of the ratios, on the same files, as lift.bench.ts's `whole` makes
+ * them) runs once, after one warm-up each. Returned: the peer with every round's passes in cpuMs and
+ * wallMs (the best is the least), and each of `ours` as its least CPU milliseconds. A later run of
+ * the harness that fails, or compiles other files than the first, is an error: the first run
+ * screened them.
  */
 export function inTurns(
   first: InProcessPeer,
   files: readonly string[],
-  ours: readonly (() => number)[],
+  ours: readonly (() => { cpu: number })[],
   passes: number,
   source: PeerSource = 'dxbc-tpf',
   target: PeerTarget = 'spirv-binary',
   rounds = TURNS,
-): { peer: InProcessPeer; ours: number[] } | { why: string } {
+): { peer: InProcessPeer; ours: number[] } {
   const compiled = files.filter((_, i) => first.ok[i]);
   const cpuMs = [...first.cpuMs];
   const wallMs = [...first.wallMs];
-  const best = ours.map((pass) => {
-    pass();
-    return Infinity;
-  });
+  for (const pass of ours) pass();
+  const best = ours.map(() => Infinity);
   for (let r = 0; r < rounds; r++) {
-    ours.forEach((pass, k) => (best[k] = Math.min(best[k] as number, pass())));
+    ours.forEach((pass, k) => (best[k] = Math.min(best[k] as number, pass().cpu)));
     const again = inProcessPeer(compiled, passes, source, target);
-    if ('why' in again) return again;
+    if ('why' in again) throw new Error(`the peer's run ${r + 2} failed: ${again.why}`);
     if (again.files !== compiled.length)
-      return { why: `the harness compiled ${again.files} of the ${compiled.length} files it compiled before` };
+      throw new Error(
+        `the peer's run ${r + 2} compiled ${again.files} of the ${compiled.length} files it compiled before`,
+      );
     cpuMs.push(...again.cpuMs);
     wallMs.push(...again.wallMs);
   }

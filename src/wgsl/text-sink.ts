@@ -42,7 +42,9 @@ const NODE_BUFFER = (globalThis as unknown as { Buffer?: NodeBufferClass }).Buff
  * Node's decoder, where there is one: a Buffer's Latin-1 text, made by copying the bytes into a
  * one-byte string. TextDecoder's UTF-8 checks and converts them first (issue 17, docs/benchmarks.md,
  * the twentieth session): 1.1 to 3 times as long from 300 to 100,000 bytes, and 12 times as long for
- * the corpus's largest WGSL text (1.1 MB). A Buffer is a view of the same memory, no copy.
+ * the corpus's largest WGSL text (1.1 MB). Over the corpus's own sizes that is about a twentieth of
+ * the decode, whose cost is mostly the new string's memory. A Buffer is a view of the same memory,
+ * no copy.
  */
 export const decodeWithNodeBuffer: AsciiDecoder | undefined =
   NODE_BUFFER === undefined
@@ -50,7 +52,8 @@ export const decodeWithNodeBuffer: AsciiDecoder | undefined =
     : (bytes, from, to) =>
         NODE_BUFFER.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', from, to);
 
-const ASCII: AsciiDecoder = decodeWithNodeBuffer ?? decodeWithTextDecoder;
+/** The decoder a sink uses unless told: Node's where there is one. */
+export const defaultDecoder: AsciiDecoder = decodeWithNodeBuffer ?? decodeWithTextDecoder;
 
 export class TextSink {
   /** Where the next write goes: the length of the text written. */
@@ -59,7 +62,7 @@ export class TextSink {
 
   constructor(
     private bytes: Uint8Array,
-    private readonly decode: AsciiDecoder = ASCII,
+    private readonly decode: AsciiDecoder = defaultDecoder,
   ) {}
 
   /** Appends `s`. */

@@ -8,7 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SinkBuffer, TextSink, decodeWithNodeBuffer, decodeWithTextDecoder } from '../../src/wgsl/text-sink.js';
+import {
+  SinkBuffer,
+  TextSink,
+  decodeWithNodeBuffer,
+  decodeWithTextDecoder,
+  defaultDecoder,
+} from '../../src/wgsl/text-sink.js';
 import { lift } from '../../src/lift/lift.js';
 import { emitModuleWgsl, emitModuleWgslWithMap } from '../../src/wgsl/emit.js';
 import { lowerForWgsl } from '../../src/wgsl/passes.js';
@@ -46,8 +52,9 @@ const DECODERS = [
   ['TextDecoder', decodeWithTextDecoder],
 ] as const;
 
-test('under Node the Buffer decoder exists (the sink uses it there, TextDecoder elsewhere)', () => {
+test('under Node a sink decodes with the Buffer decoder (TextDecoder elsewhere)', () => {
   assert.ok(decodeWithNodeBuffer, 'globalThis.Buffer exists under Node');
+  assert.equal(defaultDecoder, decodeWithNodeBuffer);
 });
 
 for (const [decoderName, decoder] of DECODERS)
