@@ -591,53 +591,47 @@ export const HOLDS_EMIT = 4;
 
 /**
  * The blocks asked of (blocks are never changed once built) and what each holds, nested blocks
- * included, forgotten when the WGSL emitter is done with a module (forgetBlockHolds) and when the
- * table is full. Not a WeakMap keyed by the blocks: V8's young collector kept every program's
- * function bodies in such a map alive and moved them to the old generation (docs/benchmarks.md, the
- * eleventh session). The passes and the emitter ask of every function of a module in turn (an emit?
- * a barrier? a subgroup operation?), so each function is walked once however many the module has
- * (the binding-array pass adds a helper function per range and shape).
+ * included, forgotten when the WGSL emitter is done with a module (forgetBlockHolds). The passes and
+ * the emitter ask of every function of a module in turn (an emit? a barrier? a subgroup
+ * operation?), so each function is walked once however many the module has (the binding-array pass
+ * adds a helper function per range and shape); when HOLDS_KEPT blocks are kept, they are forgotten
+ * before the next is kept.
+ *
+ * Two lists with their slots overwritten when forgotten, not a map. This table lives as long as the
+ * library, so it is in the old generation, and V8's young collector takes every slot of an old
+ * object that points into the young generation as a root, whether that object is still in use or
+ * not. A WeakMap kept every program's function bodies alive and moved them to the old generation
+ * (docs/benchmarks.md, the eleventh session); so did the Map that replaced it, through the tables
+ * that `clear()` left behind with their entries as they were (the twenty-first session: 430 KB
+ * moved to the old generation a young collection over the corpus's programs of under 64
+ * instructions, and 1 KB with these lists; lift + WGSL 1.27 times as fast, DXIL 1.32).
  */
-const HOLDS_MAX = 1024;
-const holdsBits = new Map<Block, number>();
+const HOLDS_KEPT = 64;
+const holdsBlocks: (Block | undefined)[] = new Array<Block | undefined>(HOLDS_KEPT).fill(undefined);
+const holdsBits: number[] = new Array<number>(HOLDS_KEPT).fill(0);
+let holdsCount = 0;
 
 /**
  * Whether block `b` (its nested blocks included) holds a statement of any of the kinds in `mask`
- * (HOLDS_*: a barrier, a subgroup operation, an emit or cut). The answer for every kind is found in one walk and kept for the block asked of (a
- * function's body, in practice; nested blocks are walked, not kept), so the passes and the emitter
- * that each ask of every function (a barrier? a subgroup operation? an emit?) walk a function's
- * statements once between them.
+ * (HOLDS_*: a barrier, a subgroup operation, an emit or cut). The answer for every kind is found in
+ * one walk and kept for the block asked of (a function's body, in practice; nested blocks are
+ * walked, not kept), so the passes and the emitter that each ask of every function (a barrier? a
+ * subgroup operation? an emit?) walk a function's statements once between them.
  */
 export function blockHolds(b: Block, mask: number): boolean {
-  let bits = holdsBits.get(b);
-  if (bits === undefined) {
-    if (holdsBits.size >= HOLDS_MAX) emptyMap(holdsBits);
-    bits = holds(b);
-    holdsBits.set(b, bits);
-  }
+  for (let i = holdsCount - 1; i >= 0; i--) if (holdsBlocks[i] === b) return ((holdsBits[i] as number) & mask) !== 0;
+  const bits = holds(b);
+  if (holdsCount === HOLDS_KEPT) forgetBlockHolds();
+  holdsBlocks[holdsCount] = b;
+  holdsBits[holdsCount++] = bits;
   return (bits & mask) !== 0;
 }
 
 /** Drops the blocks blockHolds remembers (the WGSL emitter, when it has printed a module): kept
  * past their program, they were copied into the old generation by the next young collection. */
 export function forgetBlockHolds(): void {
-  emptyMap(holdsBits);
-}
-
-/**
- * Empties a long-lived map whose entries are short-lived objects (a program's blocks): each entry
- * deleted, then the map cleared. `clear()` alone gives the map a new table and leaves the old one,
- * an old-generation object by then, with its entries as they were; V8's young collector treats
- * every slot of an old object that points into the young generation as a root, dead object or not,
- * so the blocks of every program since the last full collection stayed alive, with all their
- * statements, and were copied and then moved to the old generation (issue 17, docs/benchmarks.md,
- * the twenty-first session: 430 KB moved to the old generation a young collection, 29 KB with the
- * entries deleted, over the corpus's programs of under 64 instructions). Deleting an entry writes
- * a hole over its key and value.
- */
-export function emptyMap<K, V>(map: Map<K, V>): void {
-  for (const k of map.keys()) map.delete(k);
-  map.clear();
+  holdsBlocks.fill(undefined, 0, holdsCount);
+  holdsCount = 0;
 }
 
 function holds(b: Block): number {

@@ -30,11 +30,15 @@ export class ScratchList<T> {
 
   /** Takes back a list that take(n) gave: its first n entries are cleared, so that nothing the
    * function made stays reachable from it, and it is kept when it is the longest offered so far
-   * (and not over the bound). */
+   * (and not over the bound). A list that is not kept is cleared too: one that has lived long
+   * enough to be in the old generation (a long function's, or any list over 16K entries, which V8
+   * makes there) would otherwise keep what it holds alive through young collections until the next
+   * full one, as a root of each (ir.ts, blockHolds's table, docs/benchmarks.md, the twenty-first
+   * session). */
   give(a: (T | undefined)[], n: number): void {
+    a.fill(undefined, 0, n);
     if (a.length > this.keepAtMost) return;
     if (this.kept !== undefined && this.kept.length >= a.length) return;
-    a.fill(undefined, 0, n);
     this.kept = a;
   }
 }

@@ -21,8 +21,10 @@ test('a list comes back cleared, is lent to one taker at a time, and is kept onl
   a.fill('x', 0, 10);
   const b = pool.take(10);
   assert.notEqual(b, a, 'a second taker while the first holds it gets its own list');
+  b.fill('y', 0, 10);
   pool.give(a, 10);
   pool.give(b, 10);
+  assert.deepStrictEqual([...b].slice(0, 10), new Array(10).fill(undefined), 'a list not kept is cleared too');
   const c = pool.take(5);
   assert.equal(c, a, 'the list given back first is kept (the second is no longer)');
   assert.deepStrictEqual([...c], new Array(10).fill(undefined), 'every entry the function wrote is cleared');
@@ -34,7 +36,12 @@ test('a list comes back cleared, is lent to one taker at a time, and is kept onl
   assert.equal(pool.take(15), longer, 'the longest list given back is the one kept');
 
   const huge = pool.take(101);
+  huge.fill('z', 0, 101);
   pool.give(huge, 101);
+  assert.ok(
+    huge.every((x) => x === undefined),
+    'a list over the bound is cleared, though not kept',
+  );
   assert.notEqual(pool.take(101), huge, 'a list over the bound is not kept');
 });
 
