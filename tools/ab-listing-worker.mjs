@@ -4,9 +4,10 @@
 //   node tools/ab-listing-worker.mjs ROUNDS FOLDER
 //
 // Reads every .dxil container under FOLDER that has a DXIL part, runs a warm-up of five passes, then
-// ROUNDS timed rounds of two kinds, alternately: the whole listing (disassembleDxil of each container)
-// and the module printer alone (ModulePrinter.print of modules read, untimed, in that round). On
-// stdout one line: the containers, then the best CPU microseconds a container of each kind.
+// ROUNDS timed rounds of three kinds, alternately: the whole listing (disassembleDxil of each
+// container), the module printer alone (ModulePrinter.print of modules read, untimed, in that round)
+// and the module read as the bench times it (the container parsed and its DXIL part's module read).
+// On stdout one line: the containers, then the best CPU microseconds a container of each kind.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -62,15 +63,23 @@ const print = () => {
   for (const m of modules) new ModulePrinter(m, dxcInstructionComment).print();
   return cpu() - c0;
 };
+const read = () => {
+  const c0 = cpu();
+  for (const b of inputs) readPartModule(parseContainer(b), 'DXIL');
+  return cpu() - c0;
+};
 for (let k = 0; k < 5; k++) {
   whole();
   print();
+  read();
 }
 let bestWhole = Infinity;
 let bestPrint = Infinity;
+let bestRead = Infinity;
 for (let k = 0; k < rounds; k++) {
   bestWhole = Math.min(bestWhole, whole());
   bestPrint = Math.min(bestPrint, print());
+  bestRead = Math.min(bestRead, read());
 }
 const us = (ms) => ((ms * 1000) / inputs.length).toFixed(1);
-console.log(`${inputs.length} ${us(bestWhole)} ${us(bestPrint)}`);
+console.log(`${inputs.length} ${us(bestWhole)} ${us(bestPrint)} ${us(bestRead)}`);
