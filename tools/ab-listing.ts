@@ -16,27 +16,16 @@
 
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { sharedPath } from '../test/helpers/shared.js';
-import { positiveArg } from './corpus-args.js';
+import { dxilAbArgs } from './corpus-args.js';
 
-const [baseRoot, pairsArg] = process.argv.slice(2);
-if (baseRoot === undefined) {
-  console.error('usage: node --import tsx tools/ab-listing.ts BASE_TREE [pairs]');
-  process.exit(2);
-}
-const pairs = positiveArg('ab-listing', 'pairs', pairsArg, 4);
-const folder = sharedPath('corpus/dxil');
-if (!folder) {
-  console.error('ab-listing: ../shared/corpus/dxil is absent (set IRIDIA_SHARED to point at the shared data)');
-  process.exit(2);
-}
+const { base: baseRoot, count: pairs, folder } = dxilAbArgs('ab-listing', process.argv.slice(2), 'pairs', 4);
 const ROUNDS = 8;
 
 const WORKER = resolve(import.meta.dirname, 'ab-listing-worker.mjs');
 
 /** One child process of `tree`: containers, best whole-listing, printer-only and module-read µs a container. */
 function run(tree: string): { n: number; whole: number; print: number; read: number } {
-  const r = spawnSync(process.execPath, [WORKER, String(ROUNDS), folder!], {
+  const r = spawnSync(process.execPath, [WORKER, String(ROUNDS), folder], {
     cwd: tree,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

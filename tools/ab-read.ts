@@ -22,20 +22,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sharedPath, walk } from '../test/helpers/shared.js';
-import { positiveArg } from './corpus-args.js';
+import { walk } from '../test/helpers/shared.js';
+import { dxilAbArgs } from './corpus-args.js';
 
-const [baseRoot, roundsArg] = process.argv.slice(2);
-if (baseRoot === undefined) {
-  console.error('usage: node --import tsx tools/ab-read.ts BASE_TREE [rounds]');
-  process.exit(2);
-}
-const rounds = positiveArg('ab-read', 'rounds', roundsArg, 30);
-const folder = sharedPath('corpus/dxil');
-if (!folder) {
-  console.error('ab-read: ../shared/corpus/dxil is absent (set IRIDIA_SHARED to point at the shared data)');
-  process.exit(2);
-}
+const { base: baseRoot, count: rounds, folder } = dxilAbArgs('ab-read', process.argv.slice(2), 'rounds', 30);
 
 /** One tree's reader: a container's bytes in, read as the bench reads them. */
 async function reader(tree: string): Promise<(b: Uint8Array) => unknown> {

@@ -1,7 +1,8 @@
 // The arguments tools/pretenure.ts and tools/ab-process.ts share: positional arguments of the tool's
 // own, then `[pairs]`, and `--dxil` anywhere (corpus/dxil instead of corpus/dxbc). A wrong count or an
-// absent ../shared exits 2 with one line. Also the pieces other measuring tools (ab-lift, survivors)
-// parse their own arguments with: a positive count, and an option that takes a value.
+// absent ../shared exits 2 with one line. The DXIL A/B tools' (ab-listing, ab-read): a base tree and
+// a count. Also the pieces other measuring tools (ab-lift, survivors) parse their own arguments
+// with: a positive count, and an option that takes a value.
 
 import { sharedPath } from '../test/helpers/shared.js';
 
@@ -38,6 +39,28 @@ export function corpusArgs(
     folder,
     ext: dxil ? '.dxil' : '.dxbc',
   };
+}
+
+/** `BASE_TREE [count]` of a DXIL A/B tool (tools/NAME.ts), and ../shared/corpus/dxil; a missing base
+ * tree, a wrong count or an absent corpus exits 2 with one line. */
+export function dxilAbArgs(
+  tool: string,
+  argv: readonly string[],
+  countName: string,
+  defaultCount: number,
+): { base: string; count: number; folder: string } {
+  const [base, countArg] = argv;
+  if (base === undefined) {
+    console.error(`usage: node --import tsx tools/${tool}.ts BASE_TREE [${countName}]`);
+    process.exit(2);
+  }
+  const count = positiveArg(tool, countName, countArg, defaultCount);
+  const folder = sharedPath('corpus/dxil');
+  if (!folder) {
+    console.error(`${tool}: ../shared/corpus/dxil is absent (set IRIDIA_SHARED to point at the shared data)`);
+    process.exit(2);
+  }
+  return { base, count, folder };
 }
 
 /** `arg` as a positive integer, `fallback` when absent; anything else exits 2 naming `what`. */
