@@ -9,9 +9,10 @@
 // and the module read as the bench times it (the container parsed and its DXIL part's module read).
 // On stdout one line: the containers, then the best CPU microseconds a container of each kind.
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sortedFiles } from './worker-files.mjs';
 
 const [roundsArg, folder] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -22,25 +23,18 @@ const { ModulePrinter } = await import(url('dxil/printer.js'));
 const { dxcInstructionComment } = await import(url('dxil/annotate.js'));
 
 const inputs = [];
-const walk = (d) => {
-  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(d, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (p.endsWith('.dxil')) {
-      const b = new Uint8Array(readFileSync(p));
-      try {
-        const c = parseContainer(b);
-        if (c.parts.some((x) => x.kind === 'DXIL')) {
-          disassembleDxil(c);
-          inputs.push(b);
-        }
-      } catch {
-        // a container the listing refuses is not timed
-      }
+for (const p of sortedFiles(folder, '.dxil')) {
+  const b = new Uint8Array(readFileSync(p));
+  try {
+    const c = parseContainer(b);
+    if (c.parts.some((x) => x.kind === 'DXIL')) {
+      disassembleDxil(c);
+      inputs.push(b);
     }
+  } catch {
+    // a container the listing refuses is not timed
   }
-};
-walk(folder);
+}
 
 /** The module disassembleDxil prints: the debug one (ILDB) when there is one. */
 function module(b) {

@@ -9,9 +9,10 @@
 // containers, the order swapped every round. On stdout one line of JSON: the containers, and each
 // tree's CPU milliseconds a pass, round by round.
 
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sortedFiles } from './worker-files.mjs';
 
 const [roundsArg, folder, ...trees] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -26,22 +27,15 @@ const read = [];
 for (const t of trees) read.push(await reader(t));
 
 const inputs = [];
-const walk = (d) => {
-  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(d, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (p.endsWith('.dxil')) {
-      const b = readFileSync(p);
-      const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-      try {
-        if (read.every((r) => r(bytes) !== undefined)) inputs.push(bytes);
-      } catch {
-        // a container either tree refuses is not timed
-      }
-    }
+for (const p of sortedFiles(folder, '.dxil')) {
+  const b = readFileSync(p);
+  const bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  try {
+    if (read.every((r) => r(bytes) !== undefined)) inputs.push(bytes);
+  } catch {
+    // a container either tree refuses is not timed
   }
-};
-walk(folder);
+}
 
 const cpu = () => {
   const u = process.cpuUsage();
