@@ -13,9 +13,10 @@
 // `barriers` for the programs with a group barrier (a function the WGSL passes split into lanes). Prints one JSON
 // object: programs compared, those that differ, and each round's rate per CPU-second of each tree.
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sortedFiles } from './worker-common.mjs';
 
 const [baseRoot, newRoot, order, roundsArg, everyArg, ext, minArg, maxArg, only, ...folders] = process.argv.slice(2);
 
@@ -43,15 +44,7 @@ if (alone !== undefined) {
   next = await load(newRoot);
 }
 
-const files = [];
-const walk = (d) => {
-  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(d, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.isFile() && p.endsWith(ext)) files.push(p);
-  }
-};
-for (const f of folders) walk(f);
+const files = folders.flatMap((f) => sortedFiles(f, ext));
 
 const inputs = [];
 const different = [];

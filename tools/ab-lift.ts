@@ -34,6 +34,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedPath } from '../test/helpers/shared.js';
 import { positiveArg, takeOption } from './corpus-args.js';
+import { median } from './stats.js';
 
 interface Result {
   readonly identical: number;
@@ -69,7 +70,6 @@ if (folders.length === 0) {
 const worker = join(dirname(fileURLToPath(import.meta.url)), 'ab-lift-worker.mjs');
 const here = resolve('.');
 
-const median = (x: readonly number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
 const list = (x: readonly number[]): string => x.map((v) => v.toFixed(0)).join(' ');
 const ratios: number[] = [];
 /** One worker process: `order` as ab-lift-worker.mjs reads it, `n` rounds. */

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sortedFiles } from './worker-files.mjs';
+import { cpuMs, sortedFiles } from './worker-common.mjs';
 
 const [roundsArg, folder] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -42,10 +42,7 @@ function module(b) {
   return readPartModule(c, c.parts.some((x) => x.kind === 'ILDB') ? 'ILDB' : 'DXIL');
 }
 
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const cpu = cpuMs;
 const whole = () => {
   const c0 = cpu();
   for (const b of inputs) disassembleDxil(parseContainer(b));

@@ -17,6 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { dxilAbArgs } from './corpus-args.js';
+import { median } from './stats.js';
 
 const { base: baseRoot, count: pairs, folder } = dxilAbArgs('ab-listing', process.argv.slice(2), 'pairs', 4);
 const ROUNDS = 8;
@@ -45,7 +46,6 @@ function run(tree: string): { n: number; whole: number; print: number; read: num
   return { n, whole, print, read };
 }
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const base = { whole: [] as number[], print: [] as number[], read: [] as number[] };
 const head = { whole: [] as number[], print: [] as number[], read: [] as number[] };
 for (let k = 0; k < pairs; k++) {

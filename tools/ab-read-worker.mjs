@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sortedFiles } from './worker-files.mjs';
+import { cpuMs, sortedFiles } from './worker-common.mjs';
 
 const [roundsArg, folder, ...trees] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -37,10 +37,7 @@ for (const p of sortedFiles(folder, '.dxil')) {
   }
 }
 
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const cpu = cpuMs;
 const times = read.map(() => []);
 for (let k = 0; k < rounds + 5; k++) {
   for (const j of k % 2 === 0 ? [0, 1] : [1, 0]) {

@@ -28,6 +28,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { dxilAbArgs } from './corpus-args.js';
+import { median } from './stats.js';
 
 const { base: baseRoot, count: rounds, folder } = dxilAbArgs('ab-read', process.argv.slice(2), 'rounds', 30);
 const WORKER = resolve(import.meta.dirname, 'ab-read-worker.mjs');
@@ -48,7 +49,6 @@ function run(first: string, second: string): { containers: number; times: [numbe
 }
 
 const least = (xs: readonly number[]): number => Math.min(...xs);
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const ratios: { least: number; median: number }[] = [];
 for (const baseFirst of [true, false]) {
   const r = run(baseFirst ? base : head, baseFirst ? head : base);

@@ -14,11 +14,12 @@
 // is asked whether it is in the young generation, and (EXT .dxil) so is every object of 200 DXIL
 // modules as the reader makes them; prints the counts by the object's keys (an array: by its holder).
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuMs, sortedFiles } from './worker-common.mjs';
 
 const [mode, ...rest] = process.argv.slice(2);
 const root = resolve('.');
@@ -29,14 +30,7 @@ const { emitWgsl } = await import(url('wgsl/index.js'));
 
 /** The programs of `folders` that lift and emit, of the files ending in `ext` whose path `keep` takes. */
 function inputs(ext, folders, keep = () => true) {
-  const out = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name.endsWith(ext) && keep(join(d, e.name))) out.push(readFileSync(join(d, e.name)));
-    }
-  };
-  for (const f of folders) walk(f);
+  const out = folders.flatMap((f) => sortedFiles(f, ext).filter(keep)).map((p) => readFileSync(p));
   return out.filter((b) => {
     try {
       emitWgsl(liftContainer(parseContainer(b)));
@@ -47,10 +41,7 @@ function inputs(ext, folders, keep = () => true) {
   });
 }
 
-const cpu = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
+const cpu = cpuMs;
 
 /**
  * What `run` allocated that no young collection freed (V8's sampling heap profiler, one sample

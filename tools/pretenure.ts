@@ -23,6 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusArgs } from './corpus-args.js';
+import { median } from './stats.js';
 
 interface Rate {
   readonly programs: number;
@@ -53,7 +54,6 @@ function run<T>(flags: readonly string[], args: readonly string[]): T {
   return JSON.parse(r.stdout) as T;
 }
 
-const median = (x: readonly number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
 const kinds = [
   { name: 'default flags', flags: [] as string[], best: [] as number[], gc: [] as string[] },
   { name: '--no-allocation-site-pretenuring', flags: ['--no-allocation-site-pretenuring'], best: [], gc: [] },
