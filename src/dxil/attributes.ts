@@ -2,7 +2,7 @@
 // attribute kind codes (LLVMBitCodes.h), the order dxc's Attribute::AttrKind sorts a set in, and
 // the readers of attribute groups and lists.
 
-import { type BitBlock, isBlock } from './bitstream.js';
+import { type RecordCursor } from './bitstream.js';
 import { Attribute, type AttributeEntry, type AttributeList, Group } from './ir.js';
 import type { ModuleReader } from './module.js';
 import { objectList } from '../binary/lists.js';
@@ -120,10 +120,10 @@ function compareAttributes(a: AttributeEntry, b: AttributeEntry): number {
 }
 
 /** PARAMATTR_GROUP_BLOCK: groups of enum, integer and string attributes, sorted as dxc sorts them. */
-export function readAttributeGroups(mr: ModuleReader, b: BitBlock): void {
-  for (const it of b.items) {
-    if (isBlock(it) || it.code !== 3) continue;
-    const o = it.ops;
+export function readAttributeGroups(mr: ModuleReader, c: RecordCursor): void {
+  while (c.nextRecord()) {
+    if (c.code !== 3) continue;
+    const o = c.ops;
     if (o.length < 2) throw mr.fail('E404_BITCODE_RECORD', 'an attribute group record has fewer than 2 operands');
     const attrs = objectList<AttributeEntry>();
     let i = 2;
@@ -153,11 +153,11 @@ export function readAttributeGroups(mr: ModuleReader, b: BitBlock): void {
 }
 
 /** PARAMATTR_BLOCK: each entry the groups of one attribute list. */
-export function readAttributeLists(mr: ModuleReader, b: BitBlock): void {
-  for (const it of b.items) {
-    if (isBlock(it) || it.code !== 2) continue;
+export function readAttributeLists(mr: ModuleReader, c: RecordCursor): void {
+  while (c.nextRecord()) {
+    if (c.code !== 2) continue;
     mr.m.attributeLists.push(
-      it.ops.map((id) => {
+      c.ops.map((id) => {
         const g = mr.m.attributeGroups.get(id);
         if (!g) throw mr.fail('E405_BITCODE_FORWARD_REF', `attribute group ${id} is not defined`);
         return g;

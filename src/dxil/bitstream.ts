@@ -3,6 +3,10 @@
 // DEFINE_ABBREV / UNABBREV_RECORD, BLOCKINFO, and abbreviated records whose operands are literal,
 // fixed, VBR, array, char6 or blob. The inner loop never throws: it keeps a sticky failure (a code
 // and a reason) and the block reader turns it into one IridiaError at the end.
+//
+// Two ways to read: readBitcode makes a tree of every block and record, and a BitCursor hands the
+// records out one at a time in stream order, making no object for each (the module reader's way:
+// issue 17, docs/benchmarks.md, the twenty-third session). Both read through one step function.
 
 import { IridiaError, hex, type ErrorCode } from '../errors.js';
 
@@ -28,6 +32,30 @@ export interface BitBlock {
 
 export function isBlock(x: BitRecord | BitBlock): x is BitBlock {
   return 'items' in x;
+}
+
+/**
+ * Records handed out one at a time, in stream order: what the module reader reads (issue 17: no
+ * object made for each record or block). The cursor is itself the record read last. BitCursor reads
+ * them from the bytes; TreeCursor from records already read (readBitcode's tree, changed or not).
+ */
+export interface RecordCursor extends BitRecord {
+  /** The id of the block `next` or `nextTop` met last. */
+  readonly blockId: number;
+  /** The next top-level block: BLOCK (`blockId`; enter, skip or drain it next) or END. */
+  nextTop(): number;
+  /** The open block's next record (RECORD), sub-block (BLOCK) or its end (END: it is closed). */
+  next(): number;
+  /** The open block's next record (true), sub-blocks drained on the way; false at its end. */
+  nextRecord(): boolean;
+  /** Opens the block met last. */
+  enter(): void;
+  /** Passes over the block met last, reading nothing in it. */
+  skipBlock(): void;
+  /** Reads the block met last through (checking it) and keeps nothing of it. */
+  drain(): void;
+  /** At most how many records (and sub-blocks) the open block holds after the record read last. */
+  recordsLeft(): number;
 }
 
 /** The exact 64-bit value of an operand (as an unsigned bigint). */
@@ -72,6 +100,34 @@ const CHAR6_CODES = Array.from(CHAR6, (c) => c.charCodeAt(0));
 /** Nesting deeper than this is refused: DXIL modules nest four or five deep. */
 const MAX_DEPTH = 64;
 
+/** What a step through an open block met (BitCursor.next, BitstreamReader.step). */
+export const END = 0;
+export const RECORD = 1;
+export const BLOCK = 2;
+/** The sticky failure is set: the block cannot be read on. */
+const FAILED = -1;
+const NO_OPS: number[] = [];
+
+/** A block being read: its header and the abbreviations it reads records with. */
+class Frame {
+  /** BLOCKINFO's SETBID target (in a BLOCKINFO block). */
+  curBID = -1;
+  abbrevs: Abbrev[];
+  constructor(
+    readonly id: number,
+    readonly width: number,
+    /** Bit offset of its ENTER_SUBBLOCK's block id. */
+    readonly start: number,
+    /** Bit offset of its end (after END_BLOCK's alignment). */
+    readonly end: number,
+    readonly depth: number,
+    /** BLOCKINFO's list for its id, shared until the block defines an abbreviation of its own. */
+    readonly inherited: Abbrev[] | undefined,
+  ) {
+    this.abbrevs = inherited ?? NO_ABBREVS;
+  }
+}
+
 /** Records and blocks as the reader makes them: one shape each, whatever their operands. */
 class Rec implements BitRecord {
   readonly code: number;
@@ -102,10 +158,10 @@ class Blk implements BitBlock {
 export class BitstreamReader {
   /** The stream's bytes (blobs are views of these). */
   private readonly bytes: Uint8Array;
-  private readonly endBit: number;
+  protected readonly endBit: number;
   /** Fields that end at or before this bit have four bytes from their first one in the stream. */
   private readonly fastEnd: number;
-  private bit = 0;
+  protected bit = 0;
   /** Sticky failure: set once, never cleared; every read after it returns 0. */
   failCode: ErrorCode | undefined;
   failReason = '';
@@ -120,7 +176,7 @@ export class BitstreamReader {
   private readonly part: string;
 
   /** Block ids whose contents are skipped by their length (never read, never checked). */
-  private readonly skip: ReadonlySet<number>;
+  protected readonly skip: ReadonlySet<number>;
 
   constructor(bytes: Uint8Array, base = 0, part = 'DXIL', skip: ReadonlySet<number> = NO_SKIP) {
     this.skip = skip;
@@ -132,11 +188,11 @@ export class BitstreamReader {
   }
 
   /** Moves to bit `pos` (at most the end of the stream). */
-  private seek(pos: number): void {
+  protected seek(pos: number): void {
     this.bit = pos;
   }
 
-  private fail(code: ErrorCode, reason: string): void {
+  protected fail(code: ErrorCode, reason: string): void {
     if (this.failCode !== undefined) return;
     this.failCode = code;
     this.failReason = reason;
@@ -282,7 +338,7 @@ export class BitstreamReader {
     return blocks;
   }
 
-  private restIsZero(): boolean {
+  protected restIsZero(): boolean {
     for (let i = this.bit >>> 3; i < this.bytes.byteLength; i++) if (this.bytes[i] !== 0) return false;
     return true;
   }
@@ -296,8 +352,12 @@ export class BitstreamReader {
     }
   }
 
-  /** Reads a block after its ENTER_SUBBLOCK abbreviation id. */
-  private readBlock(depth: number): BitBlock | undefined {
+  /**
+   * Reads a block's header after its ENTER_SUBBLOCK abbreviation id: its id, abbreviation width and
+   * length in words, each checked. The block's abbreviations are BLOCKINFO's for its id, shared
+   * until the block defines its own.
+   */
+  protected openBlock(depth: number): Frame | undefined {
     const start = this.bit;
     const id = this.vbr(8);
     const width = this.vbr(4);
@@ -319,49 +379,88 @@ export class BitstreamReader {
       this.fail('E406_BITCODE_NESTING', `blocks nest deeper than ${MAX_DEPTH} (block ${id})`);
       return undefined;
     }
-    if (this.skip.has(id)) {
-      this.seek(this.bit + words * 32);
+    const inherited = this.blockInfo.get(id);
+    if (inherited) this.lent.add(inherited);
+    return new Frame(id, width, start, this.bit + words * 32, depth, inherited);
+  }
+
+  /** Reads a block after its ENTER_SUBBLOCK abbreviation id, with every record and sub-block. */
+  private readBlock(depth: number): BitBlock | undefined {
+    const f = this.openBlock(depth);
+    if (f === undefined) return undefined;
+    if (this.skip.has(f.id)) {
+      this.seek(f.end);
       return undefined;
     }
-    const blockEnd = this.bit + words * 32;
+    return this.readBody(f);
+  }
+
+  /** The rest of an open block: its records (objects of their own) and sub-blocks, as a tree. */
+  protected readBody(f: Frame): BitBlock | undefined {
     const items: (BitRecord | BitBlock)[] = [];
-    const block = new Blk(id, items, start);
-    // The block's abbreviations: BLOCKINFO's for its id, shared until the block defines its own.
-    const inherited = this.blockInfo.get(id);
-    let abbrevs: Abbrev[] = inherited ?? NO_ABBREVS;
-    if (inherited) this.lent.add(inherited);
-    let curBID = -1; // BLOCKINFO's SETBID target
+    const block = new Blk(f.id, items, f.start);
     for (;;) {
-      if (this.failCode !== undefined) return undefined;
+      const s = this.step(f);
+      if (s === RECORD) {
+        const rec = new Rec(this.code, this.ops, this.abbrev, this.big);
+        if (this.blob !== undefined) rec.blob = this.blob;
+        items.push(rec);
+      } else if (s === BLOCK) {
+        const sub = this.readBlock(f.depth + 1);
+        if (sub) items.push(sub);
+        if (this.failCode !== undefined) return undefined;
+      } else if (s === END) return block;
+      else return undefined;
+    }
+  }
+
+  // The record `step` read last: its code, operands, exact large operands, blob and abbreviation id.
+  protected code = 0;
+  protected ops: number[] = NO_OPS;
+  protected big: Map<number, bigint> | undefined = undefined;
+  protected blob: Uint8Array | undefined = undefined;
+  protected abbrev = 0;
+
+  /**
+   * Reads an open block on to its next record (RECORD: the fields above hold it), its next
+   * sub-block (BLOCK: its ENTER_SUBBLOCK id read, its header not) or its end (END: END_BLOCK read
+   * and the block's length checked). Abbreviation definitions are taken on the way, and BLOCKINFO's
+   * records (SETBID and names) are kept to itself. FAILED: the sticky failure is set.
+   */
+  protected step(f: Frame): number {
+    const id = f.id;
+    const width = f.width;
+    const blockEnd = f.end;
+    for (;;) {
+      if (this.failCode !== undefined) return FAILED;
       if (this.bit + width > blockEnd) {
-        this.fail('E406_BITCODE_NESTING', `block ${id} at byte ${hex(start >>> 3)} has no END_BLOCK before its end`);
-        return undefined;
+        this.fail('E406_BITCODE_NESTING', `block ${id} at byte ${hex(f.start >>> 3)} has no END_BLOCK before its end`);
+        return FAILED;
       }
       const a = this.read(width);
       if (a > 3) {
+        const abbrevs = f.abbrevs;
         const ab = abbrevs[a - 4];
         if (!ab) {
           this.fail(
             'E402_BITCODE_ABBREV',
             `abbreviation id ${a} in block ${id} is not defined (${abbrevs.length} are)`,
           );
-          return undefined;
+          return FAILED;
         }
-        const rec = this.readAbbreviated(ab, a, blockEnd);
-        if (!rec) return undefined;
+        if (!this.readAbbreviated(ab, a, blockEnd)) return FAILED;
         if (id === 0) {
-          if (rec.code === 1) curBID = rec.ops[0] ?? -1; // SETBID
+          if (this.code === 1) f.curBID = this.ops[0] ?? -1; // SETBID
           continue; // BLOCKNAME / SETRECORDNAME carry only names
         }
-        items.push(rec);
-        continue;
+        return RECORD;
       }
       if (a === 3) {
         const code = this.vbr(6);
         const n = this.vbr(6);
         if (n * 6 > blockEnd - this.bit) {
           this.fail('E404_BITCODE_RECORD', `record ${code} claims ${n} operands, more than the block holds`);
-          return undefined;
+          return FAILED;
         }
         const ops = sized(n);
         let big: Map<number, bigint> | undefined;
@@ -382,40 +481,40 @@ export class BitstreamReader {
           if (this.lastBig !== undefined) (big ??= new Map()).set(i, this.lastBig);
         }
         if (id === 0) {
-          if (code === 1) curBID = ops[0] ?? -1; // SETBID
+          if (code === 1) f.curBID = ops[0] ?? -1; // SETBID
           continue;
         }
-        items.push(new Rec(code, ops, 3, big));
-        continue;
+        this.code = code;
+        this.ops = ops;
+        this.big = big;
+        this.blob = undefined;
+        this.abbrev = 3;
+        return RECORD;
       }
       if (a === 0) {
         this.align32();
         if (this.bit !== blockEnd) {
           this.fail('E406_BITCODE_NESTING', `block ${id} ends at bit ${this.bit}, not at its declared end ${blockEnd}`);
-          return undefined;
+          return FAILED;
         }
-        return block;
+        return END;
       }
-      if (a === 1) {
-        const sub = this.readBlock(depth + 1);
-        if (sub) items.push(sub);
-        continue;
-      }
+      if (a === 1) return BLOCK;
       // a === 2: DEFINE_ABBREV
       const ab = this.readAbbrevDef();
-      if (!ab) return undefined;
+      if (!ab) return FAILED;
       if (id === 0) {
-        if (curBID < 0) {
+        if (f.curBID < 0) {
           this.fail('E404_BITCODE_RECORD', 'BLOCKINFO defines an abbreviation before SETBID');
-          return undefined;
+          return FAILED;
         }
-        let list = this.blockInfo.get(curBID);
+        let list = this.blockInfo.get(f.curBID);
         // A list an open block reads from is left as it is: later definitions go to a copy.
-        if (!list || this.lent.has(list)) this.blockInfo.set(curBID, (list = list ? list.slice() : []));
+        if (!list || this.lent.has(list)) this.blockInfo.set(f.curBID, (list = list ? list.slice() : []));
         list.push(ab);
       } else {
-        if (abbrevs === inherited || abbrevs === NO_ABBREVS) abbrevs = abbrevs.slice();
-        abbrevs.push(ab);
+        if (f.abbrevs === f.inherited || f.abbrevs === NO_ABBREVS) f.abbrevs = f.abbrevs.slice();
+        f.abbrevs.push(ab);
       }
     }
   }
@@ -516,12 +615,13 @@ export class BitstreamReader {
     }
   }
 
-  private readAbbreviated(ab: Abbrev, id: number, blockEnd: number): BitRecord | undefined {
+  /** Reads an abbreviated record into the fields of the record last read; false on a failure. */
+  private readAbbreviated(ab: Abbrev, id: number, blockEnd: number): boolean {
     const encs = ab.encs;
     const values = ab.values;
     if (encs.length === 0) {
       this.fail('E402_BITCODE_ABBREV', `abbreviation ${id} starts with an array or blob`);
-      return undefined;
+      return false;
     }
     const code = this.scalar(encs[0]!, values[0]!);
     const ns = encs.length - 1;
@@ -543,7 +643,7 @@ export class BitstreamReader {
     const n = this.vbr(6);
     if (n > blockEnd - this.bit) {
       this.fail('E404_BITCODE_RECORD', `an array operand claims ${n} elements, more than the block holds`);
-      return undefined;
+      return false;
     }
     const ops = sized(ns + n);
     for (let i = 0; i < ns; i++) ops[i] = head[i]!;
@@ -567,8 +667,7 @@ export class BitstreamReader {
         }
     }
     this.lastBig = undefined;
-    if (this.failCode !== undefined) return undefined;
-    return new Rec(code, ops, id, big);
+    return this.record(code, ops, id, big, undefined);
   }
 
   /** The rest of an abbreviated record without an array: a blob if it has one. */
@@ -579,25 +678,240 @@ export class BitstreamReader {
     id: number,
     big: Map<number, bigint> | undefined,
     blockEnd: number,
-  ): BitRecord | undefined {
-    if (ab.tail === Enc.Blob) {
-      const n = this.vbr(6);
-      this.align32();
-      if (n * 8 > blockEnd - this.bit) {
-        this.fail('E404_BITCODE_RECORD', `a blob operand claims ${n} bytes, more than the block holds`);
-        return undefined;
-      }
-      const at = this.bit >>> 3;
-      const blob = this.bytes.subarray(at, at + n);
-      this.seek(this.bit + n * 8);
-      this.align32();
-      if (this.failCode !== undefined) return undefined;
-      const rec = new Rec(code, ops, id, big);
-      rec.blob = blob;
-      return rec;
+  ): boolean {
+    if (ab.tail !== Enc.Blob) return this.record(code, ops, id, big, undefined);
+    const n = this.vbr(6);
+    this.align32();
+    if (n * 8 > blockEnd - this.bit) {
+      this.fail('E404_BITCODE_RECORD', `a blob operand claims ${n} bytes, more than the block holds`);
+      return false;
     }
-    if (this.failCode !== undefined) return undefined;
-    return new Rec(code, ops, id, big);
+    const at = this.bit >>> 3;
+    const blob = this.bytes.subarray(at, at + n);
+    this.seek(this.bit + n * 8);
+    this.align32();
+    return this.record(code, ops, id, big, blob);
+  }
+
+  /** Makes the record read the record last read, unless reading it failed. */
+  private record(
+    code: number,
+    ops: number[],
+    abbrev: number,
+    big: Map<number, bigint> | undefined,
+    blob: Uint8Array | undefined,
+  ): boolean {
+    if (this.failCode !== undefined) return false;
+    this.code = code;
+    this.ops = ops;
+    this.big = big;
+    this.blob = blob;
+    this.abbrev = abbrev;
+    return true;
+  }
+}
+
+/**
+ * The stream read a record at a time, in stream order, with no object made for a record or a block
+ * (issue 17: the module reader's way; readBitcode's tree is for callers that want every record
+ * kept). The cursor is itself the record read last: its `code`, `ops`, `big`, `blob` and `abbrev`
+ * hold it until the next step, and its `ops` list is the record's own (a caller may keep it). A
+ * failure throws the IridiaError readBitcode would throw for it; what the stream holds after a
+ * failure is never read. Blocks a caller neither enters nor drains are skipped by their length.
+ */
+export class BitCursor extends BitstreamReader implements RecordCursor {
+  declare readonly code: number;
+  declare readonly ops: number[];
+  declare big: Map<number, bigint> | undefined;
+  declare blob: Uint8Array | undefined;
+  declare readonly abbrev: number;
+  /** The open blocks, innermost last. */
+  private readonly frames: Frame[] = [];
+  /** The block `next` or `nextTop` met last, its header read, not yet entered, skipped or drained. */
+  private pending: Frame | undefined = undefined;
+  /** The id of the block `next` or `nextTop` met last. */
+  blockId = 0;
+
+  /**
+   * Moves to the stream's next top-level block: BLOCK (`blockId` names it; enter, skip or drain it
+   * next) or END. BLOCKINFO blocks are read on the way.
+   */
+  nextTop(): number {
+    if (this.pending !== undefined) this.skipBlock();
+    while (this.bit + 32 <= this.endBit && this.failCode === undefined) {
+      const id = this.read(2);
+      if (id !== 1) {
+        // Top-level padding of zero bits ends the stream (LLVM writes words, then may pad).
+        if (id === 0 && this.restIsZero()) break;
+        this.fail('E404_BITCODE_RECORD', `abbreviation id ${id} at the top level, where only blocks may start`);
+        break;
+      }
+      if (this.met(this.openBlock(0))) return BLOCK;
+    }
+    this.throwIfFailed();
+    return END;
+  }
+
+  /**
+   * Moves on in the innermost open block: RECORD (this cursor holds it), BLOCK (`blockId` names it;
+   * enter, skip or drain it next) or END (the block is closed and checked; the block around it is
+   * the open one now). BLOCKINFO blocks are read on the way.
+   */
+  next(): number {
+    const f = this.frames[this.frames.length - 1];
+    if (f === undefined) throw new Error('BitCursor.next: no block is open');
+    if (this.pending !== undefined) this.skipBlock();
+    for (;;) {
+      const s = this.step(f);
+      if (s === RECORD) return RECORD;
+      if (s === END) {
+        this.frames.pop();
+        return END;
+      }
+      if (s === BLOCK && this.met(this.openBlock(f.depth + 1))) return BLOCK;
+      this.throwIfFailed();
+    }
+  }
+
+  /** Whether a block met is one for the caller: BLOCKINFO and blocks the reader skips are dealt with here. */
+  private met(sub: Frame | undefined): boolean {
+    if (sub === undefined) return false;
+    if (this.skip.has(sub.id)) this.seek(sub.end);
+    else if (sub.id === 0) this.readBody(sub);
+    else {
+      this.pending = sub;
+      this.blockId = sub.id;
+      return true;
+    }
+    return false;
+  }
+
+  private take(): Frame {
+    const f = this.pending;
+    if (f === undefined) throw new Error('BitCursor: no block was met');
+    this.pending = undefined;
+    return f;
+  }
+
+  /**
+   * Moves to the innermost open block's next record (true: this cursor holds it), reading any
+   * sub-block on the way through as `drain` does; false at the block's end (the block is closed).
+   */
+  nextRecord(): boolean {
+    for (;;) {
+      const s = this.next();
+      if (s === RECORD) return true;
+      if (s === END) return false;
+      this.drain();
+    }
+  }
+
+  /** Opens the block met last: `next` reads its records from here on. */
+  enter(): void {
+    this.frames.push(this.take());
+  }
+
+  /** Passes over the block met last by its length: nothing in it is read or checked. */
+  skipBlock(): void {
+    this.seek(this.take().end);
+  }
+
+  /** Reads the block met last through, checking it as readBitcode would, and keeps nothing of it. */
+  drain(): void {
+    this.readBody(this.take());
+    this.throwIfFailed();
+  }
+
+  /** At most how many records the innermost open block holds from here on (each takes a width). */
+  recordsLeft(): number {
+    const f = this.frames[this.frames.length - 1];
+    return f === undefined ? 0 : Math.floor((f.end - this.bit) / f.width);
+  }
+}
+
+/** The records of blocks already read (readBitcode's), handed out as BitCursor hands out a stream's. */
+export class TreeCursor implements RecordCursor {
+  code = 0;
+  ops: number[] = NO_OPS;
+  big: Map<number, bigint> | undefined = undefined;
+  blob: Uint8Array | undefined = undefined;
+  abbrev = 0;
+  blockId = 0;
+  private readonly open: { readonly items: readonly (BitRecord | BitBlock)[]; at: number }[] = [];
+  private pending: BitBlock | undefined = undefined;
+  private top = 0;
+
+  /** A cursor before the first of `blocks`, or (`entered`) inside the one block given. */
+  constructor(
+    private readonly blocks: readonly BitBlock[],
+    entered = false,
+  ) {
+    if (entered && blocks[0] !== undefined) {
+      this.open.push({ items: blocks[0].items, at: 0 });
+      this.top = blocks.length;
+    }
+  }
+
+  nextTop(): number {
+    while (this.top < this.blocks.length) if (this.met(this.blocks[this.top++]!)) return BLOCK;
+    return END;
+  }
+
+  next(): number {
+    const f = this.open[this.open.length - 1];
+    if (f === undefined) throw new Error('TreeCursor.next: no block is open');
+    while (f.at < f.items.length) {
+      const it = f.items[f.at++]!;
+      if (isBlock(it)) {
+        if (this.met(it)) return BLOCK;
+        continue;
+      }
+      this.code = it.code;
+      this.ops = it.ops;
+      this.big = it.big;
+      this.blob = it.blob;
+      this.abbrev = it.abbrev;
+      return RECORD;
+    }
+    this.open.pop();
+    return END;
+  }
+
+  /** BLOCKINFO (its records are the reader's own) is passed over, as BitCursor does. */
+  private met(b: BitBlock): boolean {
+    if (b.id === 0) return false;
+    this.pending = b;
+    this.blockId = b.id;
+    return true;
+  }
+
+  nextRecord(): boolean {
+    for (;;) {
+      const s = this.next();
+      if (s === RECORD) return true;
+      if (s === END) return false;
+      this.pending = undefined;
+    }
+  }
+
+  enter(): void {
+    const b = this.pending;
+    if (b === undefined) throw new Error('TreeCursor: no block was met');
+    this.pending = undefined;
+    this.open.push({ items: b.items, at: 0 });
+  }
+
+  skipBlock(): void {
+    this.pending = undefined;
+  }
+
+  drain(): void {
+    this.pending = undefined;
+  }
+
+  recordsLeft(): number {
+    const f = this.open[this.open.length - 1];
+    return f === undefined ? 0 : f.items.length - f.at;
   }
 }
 
@@ -606,13 +920,8 @@ function sized(n: number): number[] {
   return n <= 65536 ? new Array<number>(n) : [];
 }
 
-/** Parses a bitcode stream (magic 'BC' 0xC0DE, optionally behind the 0x0B17C0DE wrapper). */
-export function readBitcode(
-  bytes: Uint8Array,
-  base = 0,
-  part = 'DXIL',
-  skip: ReadonlySet<number> = NO_SKIP,
-): BitBlock[] {
+/** The bitstream of a bitcode file after its magic, and where it starts (behind a wrapper if any). */
+function openStream(bytes: Uint8Array, base: number, part: string): { data: Uint8Array; at: number } {
   let data = bytes;
   let at = base;
   if (data.byteLength >= 20 && data[0] === 0xde && data[1] === 0xc0 && data[2] === 0x17 && data[3] === 0x0b) {
@@ -630,6 +939,22 @@ export function readBitcode(
   if (data.byteLength < 4 || data[0] !== 0x42 || data[1] !== 0x43 || data[2] !== 0xc0 || data[3] !== 0xde) {
     throw new IridiaError('E407_BITCODE_MAGIC', `the bitcode does not start with 'BC' 0xC0DE`, { part, offset: at });
   }
-  const r = new BitstreamReader(data.subarray(4), at + 4, part, skip);
-  return r.readTopLevel();
+  return { data: data.subarray(4), at: at + 4 };
+}
+
+/** Parses a bitcode stream (magic 'BC' 0xC0DE, optionally behind the 0x0B17C0DE wrapper). */
+export function readBitcode(
+  bytes: Uint8Array,
+  base = 0,
+  part = 'DXIL',
+  skip: ReadonlySet<number> = NO_SKIP,
+): BitBlock[] {
+  const { data, at } = openStream(bytes, base, part);
+  return new BitstreamReader(data, at, part, skip).readTopLevel();
+}
+
+/** A cursor over a bitcode stream (as readBitcode takes it), before its first top-level block. */
+export function bitCursor(bytes: Uint8Array, base = 0, part = 'DXIL', skip: ReadonlySet<number> = NO_SKIP): BitCursor {
+  const { data, at } = openStream(bytes, base, part);
+  return new BitCursor(data, at, part, skip);
 }

@@ -3,17 +3,16 @@
 // getelementptr, select, extractelement, compare), each checked against its type; operand ids are
 // resolved once the value table holds them, and a constant may not refer to itself.
 
-import { type BitBlock, type BitRecord, isBlock, opBig } from './bitstream.js';
+import { type RecordCursor, type BitRecord, opBig } from './bitstream.js';
 import { Constant, type Type, type Value } from './ir.js';
 import { objectList, objects1 } from '../binary/lists.js';
 import { type ModuleReader, signRotated } from './module.js';
 
 /** A CONSTANTS_BLOCK: each record one constant of the current SETTYPE type, appended to `values`. */
-export function readConstants(mr: ModuleReader, b: BitBlock, values: Value[], pending: Constant[]): void {
+export function readConstants(mr: ModuleReader, cursor: RecordCursor, values: Value[], pending: Constant[]): void {
   let cur: Type | undefined;
-  for (const it of b.items) {
-    if (isBlock(it)) continue;
-    const r = it;
+  while (cursor.nextRecord()) {
+    const r = cursor;
     const o = r.ops;
     if (r.code === 1) {
       mr.need(r, 1, 'a SETTYPE');

@@ -3,7 +3,7 @@
 // carries its type), the function's constants, metadata, attachments and value symbol table, and
 // debug locations. Operands are resolved once the block is read; one that never resolves is E405.
 
-import { type BitBlock, isBlock } from './bitstream.js';
+import { BLOCK, type RecordCursor, END } from './bitstream.js';
 import { Argument, Block, Constant, type Func, Instruction, type InstOp, Type, type Value } from './ir.js';
 import { objectList, objects1, objects2, objects3 } from '../binary/lists.js';
 import { readMetadataBlock } from './metadata.js';
@@ -64,8 +64,9 @@ class Forward {
 }
 type Operand = Value | Forward;
 
-export function readFunctionBody(mr: ModuleReader, f: Func, b: BitBlock): void {
-  new BodyReader(mr, f).read(b);
+/** A FUNCTION_BLOCK, entered: read to its end into `f`. */
+export function readFunctionBody(mr: ModuleReader, f: Func, c: RecordCursor): void {
+  new BodyReader(mr, f).read(c);
 }
 
 /**
@@ -85,7 +86,8 @@ class BodyReader {
   /** Instructions with a Forward operand, callee or case value, in reading order. */
   private readonly unresolved: Instruction[] = objectList();
   private forwards = 0;
-  private readonly useLists: BitBlock[] = [];
+  /** USELIST_CODE_BB records' operands (a permutation, then a block index), used once the body is read. */
+  private readonly useLists: number[][] = [];
   private blocks: Block[] = objectList();
   private cur = 0;
   private last: Instruction | undefined = undefined;
@@ -250,25 +252,30 @@ class BodyReader {
     if (isTerminator(inst.op)) this.cur++;
   }
 
-  read(b: BitBlock): void {
+  read(c: RecordCursor): void {
     const mr = this.mr;
     const m = this.m;
-    const items = b.items;
-    for (let n = 0; n < items.length; n++) {
-      const it = items[n]!;
-      if (isBlock(it)) {
-        if (it.id === 11) mr.readConstants(it, this.values, this.consts);
-        else if (it.id === 15) readMetadataBlock(mr, it, m.metadata, this.values);
-        else if (it.id === 16) this.attachments(it);
-        else if (it.id === 14) mr.readSymtab(it, this.values, this.blocks);
-        else if (it.id === 18) this.useLists.push(it);
+    for (let s = c.next(); s !== END; s = c.next()) {
+      if (s === BLOCK) {
+        const id = c.blockId;
+        if (id !== 11 && id !== 14 && id !== 15 && id !== 16 && id !== 18) {
+          c.drain();
+          continue;
+        }
+        c.enter();
+        if (id === 11) mr.readConstants(c, this.values, this.consts);
+        else if (id === 15) readMetadataBlock(mr, c, m.metadata, this.values);
+        else if (id === 16) this.attachments(c);
+        else if (id === 14) mr.readSymtab(c, this.values, this.blocks);
+        else while (c.nextRecord()) if (c.code === 2 && c.ops.length >= 3) this.useLists.push(c.ops);
         continue;
       }
-      this.code = it.code;
-      this.o = it.ops;
+      this.code = c.code;
+      this.o = c.ops;
       this.ai = 0;
       const forwards0 = this.forwards;
-      const inst = this.record(items.length);
+      // The records left in the block bound the blocks DECLAREBLOCKS may declare.
+      const inst = this.record(this.code === FN.DECLAREBLOCKS ? c.recordsLeft() + 1 : 0);
       if (inst === undefined) continue;
       this.add(inst);
       if (this.forwards !== forwards0) this.unresolved.push(inst);
@@ -280,10 +287,10 @@ class BodyReader {
   }
 
   /** METADATA_ATTACHMENT: an instruction's attachments (odd length) or the function's. */
-  private attachments(it: BitBlock): void {
-    for (const a of it.items) {
-      if (isBlock(a) || a.code !== 11) continue;
-      const o = a.ops;
+  private attachments(c: RecordCursor): void {
+    while (c.nextRecord()) {
+      if (c.code !== 11) continue;
+      const o = c.ops;
       if (o.length & 1) {
         const inst = this.insts[o[0]!];
         if (!inst)
@@ -296,7 +303,7 @@ class BodyReader {
   }
 
   /** The instruction of the current record, or undefined for a record that makes none (the
-   * block count, debug locations). `records`: the body's record count, which bounds the blocks. */
+   * block count, debug locations). `records`: at most how many records the body holds from this one on (read for DECLAREBLOCKS only), which bounds the blocks. */
   private record(records: number): Instruction | undefined {
     const o = this.o;
     switch (this.code) {
@@ -759,22 +766,17 @@ class BodyReader {
         if (inst.op === 'br' || inst.op === 'switch') for (const t of inst.blocks) blocks[t]!.preds.unshift(bb);
     // USELIST_BLOCK: a block's use-list order (USELIST_CODE_BB: a permutation, then the block index)
     // decides the order its predecessors print in. Value use lists change nothing printed.
-    for (const ul of this.useLists)
-      for (const r of ul.items) {
-        if (isBlock(r) || r.code !== 2 || r.ops.length < 3) continue;
-        const bb = blocks[r.ops[r.ops.length - 1]!];
-        if (!bb)
-          throw this.fail(
-            'E405_BITCODE_FORWARD_REF',
-            `a use-list order names block ${r.ops[r.ops.length - 1]}, not declared`,
-          );
-        const keys = r.ops.slice(0, -1);
-        // LLVM gives up on a list whose length differs (lazy materialisation, upgraded values).
-        if (keys.length !== bb.preds.length) continue;
-        const order = bb.preds.map((p, i) => [keys[i]!, i, p] as const);
-        order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-        bb.preds = order.map((x) => x[2]);
-      }
+    for (const o of this.useLists) {
+      const bb = blocks[o[o.length - 1]!];
+      if (!bb)
+        throw this.fail('E405_BITCODE_FORWARD_REF', `a use-list order names block ${o[o.length - 1]}, not declared`);
+      const keys = o.slice(0, -1);
+      // LLVM gives up on a list whose length differs (lazy materialisation, upgraded values).
+      if (keys.length !== bb.preds.length) continue;
+      const order = bb.preds.map((p, i) => [keys[i]!, i, p] as const);
+      order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      bb.preds = order.map((x) => x[2]);
+    }
     f.localMetadata = m.metadata.slice(this.mdBase);
     m.metadata.length = this.mdBase;
     values.length = this.base;

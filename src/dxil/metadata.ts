@@ -2,7 +2,7 @@
 // named metadata (NAME then NAMED_NODE), kinds, and the specialised debug-info nodes, which are kept
 // as their raw records (DILocation, DISubprogram...) and printed from them.
 
-import { type BitBlock, isBlock } from './bitstream.js';
+import { BLOCK, type RecordCursor, END } from './bitstream.js';
 import { type Metadata, MetadataNode, MetadataString, MetadataValue, NamedNode, type Value } from './ir.js';
 import { chars, latin, type ModuleReader } from './module.js';
 
@@ -35,15 +35,27 @@ export const DI_NODES: Readonly<Record<number, string>> = {
   32: 'DIModule',
 };
 
-export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[], _values: readonly Value[]): void {
-  const items = b.items;
+/** A METADATA_BLOCK, entered: its records in order (a sub-block is read through and dropped). */
+export function readMetadataBlock(
+  mr: ModuleReader,
+  c: RecordCursor,
+  list: Metadata[],
+  _values: readonly Value[],
+): void {
   // Entries and named nodes before these were checked when their own block ended, against a list
   // no longer than this one is now (it only grows while they are in it): only this block's are.
   const listStart = list.length;
   const namedStart = mr.m.named.length;
-  for (let k = 0; k < items.length; k++) {
-    const it = items[k]!;
-    if (isBlock(it)) continue;
+  // A NAME record's name, waiting for the NAMED_NODE that must come next.
+  let name: string | undefined;
+  for (let s = c.next(); s !== END; s = c.next()) {
+    if (name !== undefined && (s === BLOCK || c.code !== 10))
+      throw mr.fail('E404_BITCODE_RECORD', 'a metadata name is not followed by its named node');
+    if (s === BLOCK) {
+      c.drain();
+      continue;
+    }
+    const it = c;
     const o = it.ops;
     switch (it.code) {
       case 1: // STRING
@@ -57,21 +69,18 @@ export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[
       case 5: // DISTINCT_NODE
         list.push(new MetadataNode(it.code === 5, o));
         break;
-      case 4: {
-        // NAME, then NAMED_NODE
-        const next = items[k + 1];
-        if (!next || isBlock(next) || next.code !== 10)
-          throw mr.fail('E404_BITCODE_RECORD', 'a metadata name is not followed by its named node');
-        mr.m.named.push(new NamedNode(chars(o), next.ops));
-        k++;
+      case 4: // NAME, then NAMED_NODE
+        name = chars(o);
         break;
-      }
       case 6: // KIND [id, name...]
         if (o.length < 1) throw mr.fail('E404_BITCODE_RECORD', 'a metadata kind record is empty');
         mr.m.kinds.set(o[0]!, chars(o, 1));
         break;
       case 10:
-        throw mr.fail('E404_BITCODE_RECORD', 'a named node without its name');
+        if (name === undefined) throw mr.fail('E404_BITCODE_RECORD', 'a named node without its name');
+        mr.m.named.push(new NamedNode(name, o));
+        name = undefined;
+        break;
       default: {
         const di = DI_NODES[it.code];
         if (!di) throw mr.fail('E408_BITCODE_UNSUPPORTED', `metadata record code ${it.code} is not supported`);
@@ -80,6 +89,7 @@ export function readMetadataBlock(mr: ModuleReader, b: BitBlock, list: Metadata[
       }
     }
   }
+  if (name !== undefined) throw mr.fail('E404_BITCODE_RECORD', 'a metadata name is not followed by its named node');
   // Node operands must name metadata read by now (the writer orders operands first, or forward
   // within the block); check them so the printer never meets a dangling id.
   const n = list.length;

@@ -5,7 +5,7 @@
 // checked when resolved; one that never resolves is E405.
 
 import { IridiaError, type ErrorCode } from '../errors.js';
-import { type BitBlock, type BitRecord, isBlock, readBitcode } from './bitstream.js';
+import { BLOCK as STEP_BLOCK, type RecordCursor, type BitRecord, END, bitCursor } from './bitstream.js';
 import {
   Argument,
   type AttributeList,
@@ -39,6 +39,17 @@ const BLOCK = {
   TYPE: 17,
   USELIST: 18,
 } as const;
+
+/** The module block's sub-blocks read into the module; the others are read through and dropped. */
+const READ_IN_MODULE: ReadonlySet<number> = new Set([
+  BLOCK.TYPE,
+  BLOCK.PARAMATTR_GROUP,
+  BLOCK.PARAMATTR,
+  BLOCK.CONSTANTS,
+  BLOCK.METADATA,
+  BLOCK.VALUE_SYMTAB,
+  BLOCK.FUNCTION,
+]);
 
 /** Context for errors: the part and the byte offset of the bitcode in the container. */
 export interface ReadContext {
@@ -102,53 +113,64 @@ export class ModuleReader {
     return (this.metadataType ??= new Type('metadata'));
   }
 
-  read(blocks: readonly BitBlock[]): Module {
-    for (const b of blocks) {
-      if (b.id === BLOCK.IDENTIFICATION) this.readIdentification(b);
-      else if (b.id === BLOCK.MODULE) this.readModule(b);
+  /** Reads the stream's top-level blocks: the identification and the module, each as it comes. */
+  read(c: RecordCursor): Module {
+    while (c.nextTop() === STEP_BLOCK) {
+      if (c.blockId === BLOCK.IDENTIFICATION) {
+        c.enter();
+        this.readIdentification(c);
+      } else if (c.blockId === BLOCK.MODULE) {
+        c.enter();
+        this.readModule(c);
+      } else c.drain();
     }
     return this.m;
   }
 
-  private readIdentification(b: BitBlock): void {
-    for (const it of b.items) if (!isBlock(it) && it.code === 1) this.m.identification = chars(it.ops);
+  private readIdentification(c: RecordCursor): void {
+    while (c.nextRecord()) if (c.code === 1) this.m.identification = chars(c.ops);
   }
 
-  private readModule(b: BitBlock): void {
-    for (const it of b.items) {
-      if (isBlock(it)) {
-        switch (it.id) {
+  /** The module block, entered: its blocks and records in stream order. */
+  private readModule(c: RecordCursor): void {
+    for (let s = c.next(); s !== END; s = c.next()) {
+      if (s === STEP_BLOCK) {
+        const id = c.blockId;
+        if (!READ_IN_MODULE.has(id)) {
+          c.drain(); // USELIST, OPERAND_BUNDLE_TAGS: nothing to print
+          continue;
+        }
+        c.enter();
+        switch (id) {
           case BLOCK.TYPE:
-            this.readTypes(it);
+            this.readTypes(c);
             this.checkTypes();
             this.typesRead = true;
             break;
           case BLOCK.PARAMATTR_GROUP:
-            readAttributeGroups(this, it);
+            readAttributeGroups(this, c);
             break;
           case BLOCK.PARAMATTR:
-            readAttributeLists(this, it);
+            readAttributeLists(this, c);
             break;
           case BLOCK.CONSTANTS:
-            this.readConstants(it, this.m.values, this.constants);
+            this.readConstants(c, this.m.values, this.constants);
             break;
           case BLOCK.METADATA:
-            readMetadataBlock(this, it, this.m.metadata, this.m.values);
+            readMetadataBlock(this, c, this.m.metadata, this.m.values);
             this.moduleMetadataCount = this.m.metadata.length;
             break;
           case BLOCK.VALUE_SYMTAB:
-            this.readSymtab(it, this.m.values, undefined);
+            this.readSymtab(c, this.m.values, undefined);
             break;
-          case BLOCK.FUNCTION:
+          default: // BLOCK.FUNCTION
             this.resolveModuleConstants();
-            this.readFunction(it);
+            this.readFunction(c);
             break;
-          default:
-            break; // USELIST, OPERAND_BUNDLE_TAGS: nothing to print
         }
         continue;
       }
-      const r = it;
+      const r = c;
       switch (r.code) {
         case 1:
           this.m.version = r.ops[0] ?? 0;
@@ -210,11 +232,10 @@ export class ModuleReader {
   }
 
   // ---- types ----
-  private readTypes(b: BitBlock): void {
+  private readTypes(c: RecordCursor): void {
     const T = (k: TypeKind): Type => new Type(k);
-    for (const it of b.items) {
-      if (isBlock(it)) continue;
-      const r = it;
+    while (c.nextRecord()) {
+      const r = c;
       if (r.code === 1) {
         this.declaredTypes = r.ops[0] ?? 0;
         continue;
@@ -382,9 +403,9 @@ export class ModuleReader {
   }
 
   // ---- value symbol tables ----
-  readSymtab(b: BitBlock, values: readonly Value[], blocks: readonly Block[] | undefined): void {
-    for (const it of b.items) {
-      if (isBlock(it)) continue;
+  readSymtab(c: RecordCursor, values: readonly Value[], blocks: readonly Block[] | undefined): void {
+    while (c.nextRecord()) {
+      const it = c;
       if (it.code === 1 || it.code === 3) {
         // ENTRY [valueid, name...] / FNENTRY [valueid, offset, name...]
         const skip = it.code === 3 ? 2 : 1;
@@ -399,8 +420,8 @@ export class ModuleReader {
     }
   }
 
-  readConstants(b: BitBlock, values: Value[], pending: Constant[]): void {
-    readConstants(this, b, values, pending);
+  readConstants(c: RecordCursor, values: Value[], pending: Constant[]): void {
+    readConstants(this, c, values, pending);
   }
 
   /** Checks the type table once read: every entry defined, no forward reference left open. */
@@ -415,10 +436,10 @@ export class ModuleReader {
 
   // ---- functions ----
   private fnIndex = 0;
-  private readFunction(b: BitBlock): void {
+  private readFunction(c: RecordCursor): void {
     const f = this.bodies[this.fnIndex++];
     if (!f) throw this.fail('E404_BITCODE_RECORD', 'a function body without a function record to hold it');
-    readFunctionBody(this, f, b);
+    readFunctionBody(this, f, c);
   }
 }
 
@@ -470,8 +491,7 @@ export function signRotated(v: bigint): bigint {
 
 /** Reads the module of a bitcode stream (the bytes at the DXIL program header's bitcode offset). */
 export function readModule(bitcode: Uint8Array, ctx: ReadContext): Module {
-  const blocks = readBitcode(bitcode, ctx.offset, ctx.part);
-  return new ModuleReader(ctx).read(blocks);
+  return new ModuleReader(ctx).read(bitCursor(bitcode, ctx.offset, ctx.part));
 }
 
 const FUNCTION_BLOCKS: ReadonlySet<number> = new Set([BLOCK.FUNCTION]);
@@ -482,6 +502,5 @@ const FUNCTION_BLOCKS: ReadonlySet<number> = new Set([BLOCK.FUNCTION]);
  * for. Functions with bodies are left without blocks.
  */
 export function readModuleDeclarations(bitcode: Uint8Array, ctx: ReadContext): Module {
-  const blocks = readBitcode(bitcode, ctx.offset, ctx.part, FUNCTION_BLOCKS);
-  return new ModuleReader(ctx).read(blocks);
+  return new ModuleReader(ctx).read(bitCursor(bitcode, ctx.offset, ctx.part, FUNCTION_BLOCKS));
 }

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { IridiaError, type ErrorCode } from '../../src/errors.js';
-import { isBlock, readBitcode, type BitBlock, type BitRecord } from '../../src/dxil/bitstream.js';
+import { TreeCursor, isBlock, readBitcode, type BitBlock, type BitRecord } from '../../src/dxil/bitstream.js';
 import { ModuleReader, readModule } from '../../src/dxil/module.js';
 import { readProgramHeader } from '../../src/dxil/program-header.js';
 import { disassembleDxil } from '../../src/dxil/disassemble.js';
@@ -84,7 +84,7 @@ function withRecord(pick: (r: BitRecord, parent: BitBlock) => boolean, change: (
   };
   blocks.forEach(visit);
   assert.ok(done, 'the fixture has the record to corrupt');
-  return () => new ModuleReader(ctx).read(blocks);
+  return () => new ModuleReader(ctx).read(new TreeCursor(blocks));
 }
 
 test('dxil malformed: a record whose operand count is off is E404', () => {

@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type BitBlock, type BitRecord, opBig, readBitcode } from '../../src/dxil/bitstream.js';
+import { TreeCursor, type BitBlock, type BitRecord, opBig, readBitcode } from '../../src/dxil/bitstream.js';
 import { IridiaError } from '../../src/errors.js';
 import { readConstants } from '../../src/dxil/constants.js';
 import { readFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ function readInts(width: number, operands: readonly (number | bigint)[]): bigint
   }
   const block: BitBlock = { id: 11, items, bitOffset: 0 };
   const values: Value[] = [];
-  readConstants(mr, block, values, []);
+  readConstants(mr, new TreeCursor([block], true), values, []);
   return values.map((c) => {
     assert.ok(c instanceof Constant && c.ck === 'int');
     return c.bits;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseContainer } from '../../src/container/container.js';
 import { IridiaError } from '../../src/errors.js';
-import { isBlock, readBitcode, type BitBlock, type BitRecord } from '../../src/dxil/bitstream.js';
+import { TreeCursor, isBlock, readBitcode, type BitBlock, type BitRecord } from '../../src/dxil/bitstream.js';
 import { ModuleReader } from '../../src/dxil/module.js';
 import { readProgramHeader } from '../../src/dxil/program-header.js';
 import { readDxilInfo } from '../../src/dxil/dxil-metadata.js';
@@ -110,7 +110,7 @@ test('cyclic metadata (dx.entryPoints naming itself) is read and printed, and re
   const dxil = c.parts.find((p) => p.kind === 'DXIL')!;
   const bitcode = readProgramHeader(dxil.data).bitcode;
   const ctx = { part: 'DXIL', offset: 0 };
-  const m0 = new ModuleReader(ctx).read(readBitcode(bitcode, 0, 'DXIL'));
+  const m0 = new ModuleReader(ctx).read(new TreeCursor(readBitcode(bitcode, 0, 'DXIL')));
   const ep = m0.named.find((n) => n.name === 'dx.entryPoints')!.ops[0]!;
   const node = m0.metadata[ep]!;
   assert.equal(node.k, 'node');
@@ -128,7 +128,7 @@ test('cyclic metadata (dx.entryPoints naming itself) is read and printed, and re
   };
   blocks.forEach(visit);
   assert.equal(changed, 1);
-  const m = new ModuleReader(ctx).read(blocks);
+  const m = new ModuleReader(ctx).read(new TreeCursor(blocks));
   try {
     readDxilInfo(m);
   } catch (e) {
