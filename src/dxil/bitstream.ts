@@ -323,14 +323,7 @@ export class BitstreamReader {
   /** Reads every top-level block of the stream (after the 'BC' 0xC0DE magic the caller checked). */
   readTopLevel(): BitBlock[] {
     const blocks: BitBlock[] = [];
-    while (this.bit + 32 <= this.endBit && this.failCode === undefined) {
-      const id = this.read(2);
-      if (id !== 1) {
-        // Top-level padding of zero bits ends the stream (LLVM writes words, then may pad).
-        if (id === 0 && this.restIsZero()) break;
-        this.fail('E404_BITCODE_RECORD', `abbreviation id ${id} at the top level, where only blocks may start`);
-        break;
-      }
+    while (this.atTopBlock()) {
       const b = this.readBlock(0);
       if (b) blocks.push(b);
     }
@@ -338,7 +331,21 @@ export class BitstreamReader {
     return blocks;
   }
 
-  protected restIsZero(): boolean {
+  /**
+   * Reads the next top-level abbreviation id: true where a block starts (ENTER_SUBBLOCK); false at
+   * the stream's end, and on a failure (anything else there).
+   */
+  protected atTopBlock(): boolean {
+    if (this.bit + 32 > this.endBit || this.failCode !== undefined) return false;
+    const id = this.read(2);
+    if (id === 1) return true;
+    // Top-level padding of zero bits ends the stream (LLVM writes words, then may pad).
+    if (id !== 0 || !this.restIsZero())
+      this.fail('E404_BITCODE_RECORD', `abbreviation id ${id} at the top level, where only blocks may start`);
+    return false;
+  }
+
+  private restIsZero(): boolean {
     for (let i = this.bit >>> 3; i < this.bytes.byteLength; i++) if (this.bytes[i] !== 0) return false;
     return true;
   }
@@ -738,16 +745,7 @@ export class BitCursor extends BitstreamReader implements RecordCursor {
    */
   nextTop(): number {
     if (this.pending !== undefined) this.skipBlock();
-    while (this.bit + 32 <= this.endBit && this.failCode === undefined) {
-      const id = this.read(2);
-      if (id !== 1) {
-        // Top-level padding of zero bits ends the stream (LLVM writes words, then may pad).
-        if (id === 0 && this.restIsZero()) break;
-        this.fail('E404_BITCODE_RECORD', `abbreviation id ${id} at the top level, where only blocks may start`);
-        break;
-      }
-      if (this.met(this.openBlock(0))) return BLOCK;
-    }
+    while (this.atTopBlock()) if (this.met(this.openBlock(0))) return BLOCK;
     this.throwIfFailed();
     return END;
   }
@@ -798,12 +796,7 @@ export class BitCursor extends BitstreamReader implements RecordCursor {
    * sub-block on the way through as `drain` does; false at the block's end (the block is closed).
    */
   nextRecord(): boolean {
-    for (;;) {
-      const s = this.next();
-      if (s === RECORD) return true;
-      if (s === END) return false;
-      this.drain();
-    }
+    return nextRecord(this);
   }
 
   /** Opens the block met last: `next` reads its records from here on. */
@@ -826,6 +819,16 @@ export class BitCursor extends BitstreamReader implements RecordCursor {
   recordsLeft(): number {
     const f = this.frames[this.frames.length - 1];
     return f === undefined ? 0 : Math.floor((f.end - this.bit) / f.width);
+  }
+}
+
+/** RecordCursor.nextRecord: the next record of the open block, its sub-blocks drained on the way. */
+function nextRecord(c: RecordCursor): boolean {
+  for (;;) {
+    const s = c.next();
+    if (s === RECORD) return true;
+    if (s === END) return false;
+    c.drain();
   }
 }
 
@@ -886,19 +889,13 @@ export class TreeCursor implements RecordCursor {
   }
 
   nextRecord(): boolean {
-    for (;;) {
-      const s = this.next();
-      if (s === RECORD) return true;
-      if (s === END) return false;
-      this.pending = undefined;
-    }
+    return nextRecord(this);
   }
 
   enter(): void {
-    const b = this.pending;
-    if (b === undefined) throw new Error('TreeCursor: no block was met');
+    if (this.pending === undefined) throw new Error('TreeCursor: no block was met');
+    this.open.push({ items: this.pending.items, at: 0 });
     this.pending = undefined;
-    this.open.push({ items: b.items, at: 0 });
   }
 
   skipBlock(): void {
