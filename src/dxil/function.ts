@@ -303,7 +303,8 @@ class BodyReader {
   }
 
   /** The instruction of the current record, or undefined for a record that makes none (the
-   * block count, debug locations). `records`: at most how many records the body holds from this one on (read for DECLAREBLOCKS only), which bounds the blocks. */
+   * block count, debug locations). `records` (read for DECLAREBLOCKS only): at most how many records
+   * the body holds from this one on, which bounds the blocks it may declare. */
   private record(records: number): Instruction | undefined {
     const o = this.o;
     switch (this.code) {
