@@ -42,22 +42,21 @@ function module(b) {
   return readPartModule(c, c.parts.some((x) => x.kind === 'ILDB') ? 'ILDB' : 'DXIL');
 }
 
-const cpu = cpuMs;
 const whole = () => {
-  const c0 = cpu();
+  const c0 = cpuMs();
   for (const b of inputs) disassembleDxil(parseContainer(b));
-  return cpu() - c0;
+  return cpuMs() - c0;
 };
 const print = () => {
   const modules = inputs.map(module);
-  const c0 = cpu();
+  const c0 = cpuMs();
   for (const m of modules) new ModulePrinter(m, dxcInstructionComment).print();
-  return cpu() - c0;
+  return cpuMs() - c0;
 };
 const read = () => {
-  const c0 = cpu();
+  const c0 = cpuMs();
   for (const b of inputs) readPartModule(parseContainer(b), 'DXIL');
-  return cpu() - c0;
+  return cpuMs() - c0;
 };
 for (let k = 0; k < 5; k++) {
   whole();

@@ -31,19 +31,13 @@ function run(tree: string): { n: number; whole: number; print: number; read: num
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [n, whole, print, read] = r.stdout.trim().split(' ').map(Number);
-  if (
-    r.status !== 0 ||
-    n === undefined ||
-    whole === undefined ||
-    print === undefined ||
-    read === undefined ||
-    !(n > 0)
-  ) {
+  const figures = r.stdout.trim().split(' ').map(Number);
+  const [n, whole, print, read] = figures;
+  if (r.status !== 0 || figures.length !== 4 || !(n! > 0)) {
     console.error(`ab-listing: the worker in ${tree} failed (status ${r.status})`);
     process.exit(1);
   }
-  return { n, whole, print, read };
+  return { n: n!, whole: whole!, print: print!, read: read! };
 }
 
 const base = { whole: [] as number[], print: [] as number[], read: [] as number[] };

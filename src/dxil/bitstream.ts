@@ -902,8 +902,9 @@ export class TreeCursor implements RecordCursor {
     this.pending = undefined;
   }
 
+  /** The tree's blocks were checked when it was read: nothing to read through. */
   drain(): void {
-    this.pending = undefined;
+    this.skipBlock();
   }
 
   recordsLeft(): number {

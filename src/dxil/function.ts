@@ -253,21 +253,9 @@ class BodyReader {
   }
 
   read(c: RecordCursor): void {
-    const mr = this.mr;
-    const m = this.m;
     for (let s = c.next(); s !== END; s = c.next()) {
       if (s === BLOCK) {
-        const id = c.blockId;
-        if (id !== 11 && id !== 14 && id !== 15 && id !== 16 && id !== 18) {
-          c.drain();
-          continue;
-        }
-        c.enter();
-        if (id === 11) mr.readConstants(c, this.values, this.consts);
-        else if (id === 15) readMetadataBlock(mr, c, m.metadata, this.values);
-        else if (id === 16) this.attachments(c);
-        else if (id === 14) mr.readSymtab(c, this.values, this.blocks);
-        else while (c.nextRecord()) if (c.code === 2 && c.ops.length >= 3) this.useLists.push(c.ops);
+        this.subBlock(c);
         continue;
       }
       this.code = c.code;
@@ -284,6 +272,34 @@ class BodyReader {
     if (this.cur !== this.blocks.length)
       throw this.fail('E404_BITCODE_RECORD', `a function body ends inside block ${this.cur} of ${this.blocks.length}`);
     this.finish();
+  }
+
+  /** A block met in the body: constants, metadata, attachments, symbols, use lists; any other is read through and dropped. */
+  private subBlock(c: RecordCursor): void {
+    switch (c.blockId) {
+      case 11:
+        c.enter();
+        this.mr.readConstants(c, this.values, this.consts);
+        return;
+      case 14:
+        c.enter();
+        this.mr.readSymtab(c, this.values, this.blocks);
+        return;
+      case 15:
+        c.enter();
+        readMetadataBlock(this.mr, c, this.m.metadata, this.values);
+        return;
+      case 16:
+        c.enter();
+        this.attachments(c);
+        return;
+      case 18:
+        c.enter();
+        while (c.nextRecord()) if (c.code === 2 && c.ops.length >= 3) this.useLists.push(c.ops);
+        return;
+      default:
+        c.drain();
+    }
   }
 
   /** METADATA_ATTACHMENT: an instruction's attachments (odd length) or the function's. */

@@ -40,17 +40,6 @@ const BLOCK = {
   USELIST: 18,
 } as const;
 
-/** The module block's sub-blocks read into the module; the others are read through and dropped. */
-const READ_IN_MODULE: ReadonlySet<number> = new Set([
-  BLOCK.TYPE,
-  BLOCK.PARAMATTR_GROUP,
-  BLOCK.PARAMATTR,
-  BLOCK.CONSTANTS,
-  BLOCK.METADATA,
-  BLOCK.VALUE_SYMTAB,
-  BLOCK.FUNCTION,
-]);
-
 /** Context for errors: the part and the byte offset of the bitcode in the container. */
 export interface ReadContext {
   readonly part: string;
@@ -135,39 +124,7 @@ export class ModuleReader {
   private readModule(c: RecordCursor): void {
     for (let s = c.next(); s !== END; s = c.next()) {
       if (s === STEP_BLOCK) {
-        const id = c.blockId;
-        if (!READ_IN_MODULE.has(id)) {
-          c.drain(); // USELIST, OPERAND_BUNDLE_TAGS: nothing to print
-          continue;
-        }
-        c.enter();
-        switch (id) {
-          case BLOCK.TYPE:
-            this.readTypes(c);
-            this.checkTypes();
-            this.typesRead = true;
-            break;
-          case BLOCK.PARAMATTR_GROUP:
-            readAttributeGroups(this, c);
-            break;
-          case BLOCK.PARAMATTR:
-            readAttributeLists(this, c);
-            break;
-          case BLOCK.CONSTANTS:
-            this.readConstants(c, this.m.values, this.constants);
-            break;
-          case BLOCK.METADATA:
-            readMetadataBlock(this, c, this.m.metadata, this.m.values);
-            this.moduleMetadataCount = this.m.metadata.length;
-            break;
-          case BLOCK.VALUE_SYMTAB:
-            this.readSymtab(c, this.m.values, undefined);
-            break;
-          default: // BLOCK.FUNCTION
-            this.resolveModuleConstants();
-            this.readFunction(c);
-            break;
-        }
+        this.readModuleBlock(c);
         continue;
       }
       const r = c;
@@ -203,6 +160,49 @@ export class ModuleReader {
       }
     }
     for (const md of this.m.metadata) this.resolveMetadataValue(md, this.m.values);
+  }
+
+  /**
+   * A block met in the module block: entered and read into the module, or read through and dropped
+   * (USELIST, OPERAND_BUNDLE_TAGS: nothing to print).
+   */
+  private readModuleBlock(c: RecordCursor): void {
+    switch (c.blockId) {
+      case BLOCK.TYPE:
+        c.enter();
+        this.readTypes(c);
+        this.checkTypes();
+        this.typesRead = true;
+        return;
+      case BLOCK.PARAMATTR_GROUP:
+        c.enter();
+        readAttributeGroups(this, c);
+        return;
+      case BLOCK.PARAMATTR:
+        c.enter();
+        readAttributeLists(this, c);
+        return;
+      case BLOCK.CONSTANTS:
+        c.enter();
+        this.readConstants(c, this.m.values, this.constants);
+        return;
+      case BLOCK.METADATA:
+        c.enter();
+        readMetadataBlock(this, c, this.m.metadata, this.m.values);
+        this.moduleMetadataCount = this.m.metadata.length;
+        return;
+      case BLOCK.VALUE_SYMTAB:
+        c.enter();
+        this.readSymtab(c, this.m.values, undefined);
+        return;
+      case BLOCK.FUNCTION:
+        c.enter();
+        this.resolveModuleConstants();
+        this.readFunction(c);
+        return;
+      default:
+        c.drain();
+    }
   }
 
   resolveMetadataValue(md: Metadata, values: readonly Value[]): void {

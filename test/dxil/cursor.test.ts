@@ -24,6 +24,7 @@ import { ModuleReader, readModule } from '../../src/dxil/module.js';
 import { ModulePrinter } from '../../src/dxil/printer.js';
 import { readProgramHeader } from '../../src/dxil/program-header.js';
 import { FIXTURES, readBytes, sharedPath, walk } from '../helpers/shared.js';
+import { rng } from '../helpers/rng.js';
 
 /** The bitcode of each DXIL part: the fixtures', then every 16th of the shared corpus's. */
 function bitcodes(): { name: string; bitcode: Uint8Array }[] {
@@ -114,11 +115,8 @@ test('bit cursor: blocks skipped by id, or met and never entered, are passed ove
 
 test('bit cursor: a broken stream fails with the error readBitcode throws for it', () => {
   // Seeded bit flips in each fixture's bitcode: the first failure in stream order is the same one.
-  let seed = 7;
-  const next = (below: number): number => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed % below;
-  };
+  const random = rng(7);
+  const next = (below: number): number => random() % below;
   let failed = 0;
   let read = 0;
   for (const { name, bitcode } of bitcodes().slice(0, 12)) {
