@@ -3,6 +3,7 @@
 // expression arena, lets, locals and a stack of open blocks.
 
 import { objectList } from '../binary/lists.js';
+import { ScratchList } from './scratch.js';
 import { typeKey } from './typeof.js';
 import {
   letEntry,
@@ -133,10 +134,28 @@ export class ModuleBuilder {
   }
 }
 
+/**
+ * The list that the next FunctionBuilder builds its expression arena in: one list kept and lent again
+ * (src/ir/scratch.ts), and a copy of exactly the function's expressions made at finish(). Why (issue
+ * 17, docs/benchmarks.md, the twenty-fourth session): an arena grown by push past 16K entries (128
+ * KiB) is a new list in V8's large-object space at each growth, on pages mapped for it alone, and
+ * every page is a page fault when first written. A function of 62,683 expressions took 366 faults
+ * so, and takes 124 for the one copy. A list made when none is kept is an objectList(), as the arenas
+ * were: its elements are objects from the first, and it is always made young (binary/lists.ts).
+ */
+const ARENAS = new ScratchList<Expr>(1 << 18, () => objectList());
+
 export class FunctionBuilder {
   // The arenas, the blocks and the literal cache are objectList()s, not literals: binary/lists.ts;
   // the nodes in them are the builder's own copies: nodes.ts.
-  readonly exprs: Expr[] = objectList();
+  /** The expression arena: until finish(), a list lent by ARENAS, of which the first `count`
+   * entries are this function's expressions and the rest undefined; from finish(), the function's. */
+  private arena = ARENAS.take(0) as Expr[];
+  private count = 0;
+  private lent = true;
+  get exprs(): readonly Expr[] {
+    return this.arena;
+  }
   readonly locals: LocalVariable[] = objectList();
   readonly lets: { name: string }[] = objectList();
   readonly args: FunctionArgument[] = objectList();
@@ -174,9 +193,9 @@ export class FunctionBuilder {
         const cache = this.literalCache[scalarIndex(e.scalar)];
         const hit = cache?.get(e.bits | 0);
         if (hit !== undefined) return hit;
-        this.exprs.push(ownExpr(e));
-        cache?.set(e.bits | 0, this.exprs.length - 1);
-        return this.exprs.length - 1;
+        const h = this.add(ownExpr(e));
+        cache?.set(e.bits | 0, h);
+        return h;
       }
       case 'local':
         return this.named(this.localRefs, e.local, e);
@@ -188,8 +207,7 @@ export class FunctionBuilder {
       default:
         break;
     }
-    this.exprs.push(ownExpr(e));
-    return this.exprs.length - 1;
+    return this.add(ownExpr(e));
   }
 
   // The lifters' most made kinds, made here directly: no literal for expr() to copy (nodes.ts).
@@ -227,8 +245,9 @@ export class FunctionBuilder {
   }
 
   private add(e: Expr): ExprId {
-    this.exprs.push(e);
-    return this.exprs.length - 1;
+    const h = this.count++;
+    this.arena[h] = e;
+    return h;
   }
 
   /** Expressions that name a variable, by its index. */
@@ -251,8 +270,7 @@ export class FunctionBuilder {
   private named(refs: (ExprId | undefined)[], index: number, e: Expr): ExprId {
     const hit = refs[index];
     if (hit !== undefined) return hit;
-    this.exprs.push(ownExpr(e));
-    const h = this.exprs.length - 1;
+    const h = this.add(ownExpr(e));
     refs[index] = h;
     return h;
   }
@@ -391,7 +409,13 @@ export class FunctionBuilder {
     if (this.blocks.length !== 1) throw new Error('FunctionBuilder: unclosed block');
     // Made by its constructor (nodes.ts), not a literal: the function points at the young arenas,
     // and a literal's site may allocate it old (binary/lists.ts), keeping them alive.
-    return makeFunction(this.name, this.args, this.locals, this.lets, this.exprs, this.blocks[0] ?? [], result);
+    if (this.lent) {
+      const lent = this.arena;
+      this.arena = lent.slice(0, this.count);
+      this.lent = false;
+      ARENAS.give(lent, this.count);
+    }
+    return makeFunction(this.name, this.args, this.locals, this.lets, this.arena, this.blocks[0] ?? [], result);
   }
 }
 

@@ -14,8 +14,12 @@ export class ScratchList<T> {
   /** The kept list, every entry undefined; undefined while it is lent, or before the first return. */
   private kept: (T | undefined)[] | undefined = undefined;
 
-  /** `keepAtMost`: a longer list is not kept, so that one huge function does not hold its memory. */
-  constructor(private readonly keepAtMost = 1 << 18) {}
+  /** `keepAtMost`: a longer list is not kept, so that one huge function does not hold its memory.
+   * `fresh`: makes the list that take(n) gives when none is kept, or the kept one is too short. */
+  constructor(
+    private readonly keepAtMost = 1 << 18,
+    private readonly fresh: (n: number) => (T | undefined)[] = (n) => new Array<T | undefined>(n),
+  ) {}
 
   /** A list whose entries 0 to n - 1 are undefined. It may be longer than n: its other entries are
    * undefined too. Give it back with give(list, n) when the function is done. */
@@ -25,7 +29,7 @@ export class ScratchList<T> {
       this.kept = undefined;
       return a;
     }
-    return new Array<T | undefined>(n);
+    return this.fresh(n);
   }
 
   /** Takes back a list that take(n) gave: its first n entries are cleared, so that nothing the

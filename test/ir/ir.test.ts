@@ -114,8 +114,8 @@ test('the validator refuses an operand that is not an earlier expression, and a 
   m.addGlobal({ name: 's0', space: 'handle', type: t, binding: { group: 2, binding: 0 } });
   m.addGlobal({ name: 's1', space: 'handle', type: t, binding: { group: 2, binding: 0 } });
   const f = new FunctionBuilder(m, 'f');
-  f.exprs.push({ op: 'binary', fn: 'add', left: 1, right: 1 });
-  f.exprs.push({ op: 'literal', scalar: 'u32', bits: 0 });
+  assert.equal(f.binary('add', 1, 1), 0); // an operand the builder does not check
+  assert.equal(f.u32(0), 1);
   f.stmt({ op: 'let', let: f.newLet('bad'), value: 0 });
   m.addFunction(f.finish());
   const problems = validateModule(m.finish()).join('\n');
