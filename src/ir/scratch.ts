@@ -1,6 +1,7 @@
 // Lists that a pass fills with one entry per expression of the function it is working on and drops
-// when that function is done (the WGSL emitter's resolved types and text caches): one list is kept
-// and lent again to the next function, instead of a new list made for each.
+// when that function is done (the WGSL emitter's resolved types and text caches, and the list a
+// FunctionBuilder builds its expression arena in, ir/builder.ts): one list is kept and lent again to
+// the next function, instead of a new list made for each.
 //
 // Why (issue 17, docs/benchmarks.md, the ninth session): a new list costs more than its allocation
 // when it is first written. V8 puts a list of over 16K entries (128 KiB of elements) in its
