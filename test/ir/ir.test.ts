@@ -345,3 +345,46 @@ test('the module builder interns a struct type whole: an equal struct shares its
   assert.equal(m.type({ kind: 'struct', name: 'Input', members }), other[0]);
   assert.equal(m.finish().types.filter((t) => t.kind === 'struct').length, 5);
 });
+
+test("a function's expression arena is its own: the builders' kept list is never shared with a finished function", () => {
+  // FunctionBuilder builds its arena in a list lent from one kept list (ir/builder.ts ARENAS) and
+  // copies it at finish(): two builders open at once, finished in either order, and builders made
+  // after, must each end with exactly their own expressions, and a finished function must not see
+  // what a later builder writes.
+  const m = new ModuleBuilder();
+  const made = (f: FunctionBuilder, base: number, n: number): void => {
+    for (let i = 0; i < n; i++) f.u32(base + i);
+  };
+  const bits = (fn: { exprs: readonly unknown[] }): number[] =>
+    fn.exprs.map((e) => (e as { op: string; bits: number }).bits);
+  const range = (base: number, n: number): number[] => Array.from({ length: n }, (_, i) => base + i);
+
+  const outer = new FunctionBuilder(m, 'outer');
+  made(outer, 1000, 40);
+  const inner = new FunctionBuilder(m, 'inner'); // opened while outer holds the kept list
+  made(inner, 2000, 5);
+  const innerFn = inner.finish();
+  made(outer, 1040, 10);
+  const outerFn = outer.finish();
+  assert.deepStrictEqual(bits(innerFn), range(2000, 5));
+  assert.deepStrictEqual(bits(outerFn), range(1000, 50));
+
+  // The next builder takes the kept list back: it starts empty, and the finished functions keep theirs.
+  const next = new FunctionBuilder(m, 'next');
+  assert.equal(next.exprs[0], undefined, 'the lent list comes cleared');
+  made(next, 3000, 3);
+  assert.deepStrictEqual(bits(next.finish()), range(3000, 3));
+  assert.deepStrictEqual(bits(outerFn), range(1000, 50), 'a later builder does not write into a finished arena');
+  assert.deepStrictEqual(bits(innerFn), range(2000, 5));
+
+  // finish() twice gives the same arena, and does not hand the function's own list back for reuse.
+  const twice = new FunctionBuilder(m, 'twice');
+  made(twice, 4000, 4);
+  const a = twice.finish();
+  const b = twice.finish();
+  assert.equal(a.exprs, b.exprs);
+  const after = new FunctionBuilder(m, 'after');
+  made(after, 5000, 4);
+  after.finish();
+  assert.deepStrictEqual(bits(a), range(4000, 4));
+});
