@@ -146,8 +146,10 @@ export class ModuleBuilder {
 const ARENAS = new ScratchList<Expr>(1 << 18, () => objectList());
 
 export class FunctionBuilder {
-  // The arenas, the blocks and the literal cache are objectList()s, not literals: binary/lists.ts;
-  // the nodes in them are the builder's own copies: nodes.ts.
+  // The lists below, the blocks and the literal cache are objectList()s, not literals
+  // (binary/lists.ts); the expression arena is lent by ARENAS and copied by slice() at finish(),
+  // which makes it young as objectList() does. The nodes in them are the builder's own copies:
+  // nodes.ts.
   /** The expression arena: until finish(), a list lent by ARENAS, of which the first `count`
    * entries are this function's expressions and the rest undefined; from finish(), the function's. */
   private arena = ARENAS.take(0) as Expr[];
