@@ -24,6 +24,10 @@ type Frame =
       selector: ExprId;
       cases: SwitchCase[];
       current: { values: number[]; isDefault: boolean } | undefined;
+      /** Every case value the switch has taken so far, and whether it has taken a default: the
+       * duplicate check is one look-up a label, not a walk of every label before it. */
+      taken: Set<number>;
+      defaulted: boolean;
       rets: number;
     };
 
@@ -180,6 +184,8 @@ export class Flow {
           selector,
           cases: [],
           current: undefined,
+          taken: new Set(),
+          defaulted: false,
           rets: this.nestedRets,
           origin: ins.index,
         });
@@ -194,10 +200,13 @@ export class Flow {
         const isDefault = ins.opcode === 0x0a;
         const value = isDefault ? undefined : (ins.operands[0]?.values?.[0] ?? 0) >>> 0;
         // a switch takes each case value once and one default (the IR's switch, like WGSL's)
-        const labels = [...top.cases, ...(top.current ? [top.current] : [])];
-        if (value !== undefined && labels.some((c) => c.values.includes(value)))
-          return L.invalid(`case ${value} appears twice in one switch`);
-        if (isDefault && labels.some((c) => c.isDefault)) return L.invalid('a switch with two defaults');
+        if (value !== undefined) {
+          if (top.taken.has(value)) return L.invalid(`case ${value} appears twice in one switch`);
+          top.taken.add(value);
+        } else {
+          if (top.defaulted) return L.invalid('a switch with two defaults');
+          top.defaulted = true;
+        }
         if (top.current && L.f.openLength() === 0) {
           if (value !== undefined) top.current.values.push(value);
           else top.current.isDefault = true;
@@ -236,9 +245,8 @@ export class Flow {
     const leaves = leavesCase(body);
     if (!last && body.length > 0 && !leaves)
       L.refuse('switch fall-through', 'a case body falls through into the next case');
-    const seen = new Set(top.cases.flatMap((c) => c.values));
-    const values = top.current.values.filter((v) => !seen.has(v));
-    top.cases.push({ values, isDefault: top.current.isDefault, body });
+    // no value is in two cases: the case label was refused (taken above)
+    top.cases.push({ values: top.current.values, isDefault: top.current.isDefault, body });
     top.current = undefined;
   }
 
