@@ -17,6 +17,11 @@ import { equivalence } from './harness.js';
 import { decompile } from '../../src/decompile/index.js';
 import { printHlsl } from '../../src/decompile/hlsl.js';
 import { Arena, TypeTable } from '../../src/decompile/arena.js';
+import { runCompute } from '../../src/exec/index.js';
+import { FunctionBuilder, ModuleBuilder } from '../../src/ir/builder.js';
+import { resolveFunction } from '../../src/ir/typeof.js';
+import { splitWebs } from '../../src/decompile/webs.js';
+import { OP, cb, computeProgram, imm, ins, insNZ, r, rs, storeRaw } from '../exec/asm.js';
 
 const example = (): Uint8Array => new Uint8Array(readFileSync(join(REPO, 'examples/vertex-color.dxbc')));
 const count = (text: string, word: string): number => text.split(word).length - 1;
@@ -329,4 +334,70 @@ test('eachChild visits the operands mapChildren maps, in its order, for every ex
     'image_query',
   ])
     assert.ok(ops.has(op), `no ${op} among ${exprs} expressions`);
+});
+
+test('webs: long runs of ifs and of loops that update lanes decompile to the same words (reaching definitions as shared nodes)', () => {
+  // 1,500 ifs each adding to r1.x, then 300 loops each adding its counter into r2.x, r3.x reused for
+  // unrelated values around them: what reaches grows with every branch, and was copied at each one.
+  const body: number[][] = [ins(OP.mov, [r(3, 'x'), cb(0, 1, 'x')])];
+  for (let k = 0; k < 1500; k++)
+    body.push(insNZ(OP.if, [cb(0, k % 8, 'x')]), ins(OP.iadd, [r(1, 'x'), rs(1, 'x'), imm(k)]), ins(OP.endif));
+  body.push(ins(OP.iadd, [r(1, 'x'), rs(1, 'x'), rs(3, 'x')]), ins(OP.mov, [r(3, 'x'), imm(5)]));
+  for (let k = 0; k < 300; k++)
+    body.push(
+      ins(OP.mov, [r(0, 'x'), imm(0)]),
+      ins(OP.loop),
+      ins(OP.ige, [r(4, 'x'), rs(0, 'x'), cb(0, k % 8, 'y')]),
+      insNZ(OP.breakc, [rs(4, 'x')]),
+      ins(OP.iadd, [r(2, 'x'), rs(2, 'x'), rs(0, 'x')]),
+      ins(OP.iadd, [r(0, 'x'), rs(0, 'x'), rs(3, 'x')]),
+      ins(OP.endloop),
+    );
+  body.push(ins(OP.iadd, [r(1, 'x'), rs(1, 'x'), rs(2, 'x')]), storeRaw(imm(0), rs(1, 'x'), 'x'));
+  const p = lift(computeProgram(body));
+  const readable = readableProgram(p);
+  assert.deepEqual(validateModule(readable.module), []);
+  const stored = (q: typeof p, cbw: Uint32Array): number => {
+    const out = new Uint32Array(4);
+    runCompute(q, { workgroups: [1, 1, 1], buffers: { '0:0': cbw, '3:0': out }, budget: 1 << 26 });
+    return out[0]!;
+  };
+  for (const seed of [1, 2, 3]) {
+    const cbw = new Uint32Array(32).map((_, i) => ((i * 2654435761 + seed * 40503) >>> 0) % (i % 4 === 1 ? 23 : 3));
+    assert.equal(stored(readable, cbw), stored(p, cbw), `seed ${seed}`);
+  }
+});
+
+test('webs: a load after a branch whose arms each stored and loaded the local joins both arms into one web', () => {
+  // x = 1 (read by no load); if (out == 0) { x = 2; a = x } else { x = 3; b = x }; c = x; out = ...: the
+  // stores of 2 and 3 are one web (the last load reads either); x's initial value and the store of 1
+  // are webs no load reads, and so are out's store and (the condition reads it) its initial value.
+  const m = new ModuleBuilder();
+  const f = new FunctionBuilder(m, 'main');
+  const u32 = m.scalar('u32');
+  const x = f.local('x', u32);
+  const out = f.local('out', u32);
+  const px = f.expr({ op: 'local', local: x });
+  f.store(px, f.u32(1));
+  const cond = f.bind('cond', f.binary('eq', f.load(f.expr({ op: 'local', local: out })), f.u32(0)));
+  f.open();
+  f.store(px, f.u32(2));
+  const a = f.bind('a', f.load(px));
+  const accept = f.close();
+  f.open();
+  f.store(px, f.u32(3));
+  const b = f.bind('b', f.load(px));
+  const reject = f.close();
+  f.stmt({ op: 'if', cond, accept, reject });
+  const c = f.bind('c', f.load(px));
+  f.store(f.expr({ op: 'local', local: out }), f.binary('add', c, f.binary('add', a, b)));
+  const fn = f.finish();
+  m.addFunction(fn);
+  const module = m.finish();
+  const split = splitWebs(module, new TypeTable(module), { fn, types: resolveFunction(module, fn) });
+  assert.deepEqual(
+    split?.fn.locals.map((l) => l.name),
+    ['x', 'x_1', 'x_2', 'out', 'out_1'],
+    'x: the web of 2 and 3 first (a load reads it), then those of its initial value and of 1',
+  );
 });
