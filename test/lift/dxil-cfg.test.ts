@@ -730,3 +730,78 @@ test('malformed bodies are typed errors naming the instruction: a phi short of a
   });
   assert.throws(() => liftModule(early, 'DXIL', 0), isInvalid(/is used before its definition/));
 });
+
+/** `main` as the blocks `succs` names (each ending in a br on a constant condition, or a ret). */
+function graph(succs: readonly (readonly number[])[]): Module {
+  const m = withBody((c) => {
+    c.ret();
+  });
+  const main = m.functions.find((f) => f.name === 'main')!;
+  const entry = main.blocks[0]!;
+  const ret = entry.insts.pop()!;
+  const i1 = m.types.find((t) => t.kind === 'int' && t.width === 1) ?? new Type('int');
+  i1.width = 1;
+  const cond = new Constant(i1, 'int');
+  cond.bits = 1n;
+  main.blocks = succs.map((ss, k) => {
+    const b = k === 0 ? entry : new Block(entry.type, k);
+    if (ss.length === 0) b.insts.push(ret);
+    else {
+      const br = new Instruction('br', ret.type);
+      br.blocks = [...ss];
+      if (ss.length === 2) br.ops = [cond];
+      b.insts.push(br);
+    }
+    return b;
+  });
+  return m;
+}
+
+test('a run of 6,000 if/else diamonds lifts (its structuring recursed once a diamond and overflowed the stack)', () => {
+  const diamonds = (n: number): number[][] => {
+    const succs: number[][] = [];
+    for (let k = 0; k < n; k++) succs.push([3 * k + 1, 3 * k + 2], [3 * k + 3], [3 * k + 3]);
+    succs.push([]);
+    return succs;
+  };
+  const ifs = (n: number): number => {
+    const p = liftModule(graph(diamonds(n)), 'DXIL', 0);
+    assert.deepEqual(validateModule(p.module), []);
+    return p.module.functions[p.module.entryPoints[0]!.function]!.body.filter((s) => s.op === 'if').length;
+  };
+  // one if a diamond, one after another (beside those the fixture's own code makes)
+  assert.equal(ifs(6000) - ifs(1), 5999);
+});
+
+test('loops nested 30,000 deep are refused by name (their bodies held the blocks times the nesting)', () => {
+  // block 0 enters header 1; header k goes into header k + 1; the innermost's latch (block d + 1) and
+  // each latch after it branch back to their header or on to the next latch; the last one returns
+  const d = 30000;
+  const succs: number[][] = [[1]];
+  for (let k = 1; k <= d; k++) succs.push([k + 1]);
+  for (let j = 0; j < d; j++) succs.push([d - j, d + 2 + j]);
+  succs.push([]);
+  assert.throws(
+    () => liftModule(graph(succs), 'DXIL', 0),
+    (e: unknown) =>
+      e instanceof IridiaError && e.code === 'E601_LIFT_UNSUPPORTED' && /loops nested too deeply/.test(e.message),
+  );
+});
+
+test('ifs nested 30,000 deep are refused by name, not a crash of the structuring', () => {
+  // head k branches into head k + 1 or to its merge; the innermost body goes to the innermost merge;
+  // each merge goes on to the one around it, and the outermost returns
+  const d = 30000;
+  const merge = (k: number): number => 2 * d - k;
+  const succs: number[][] = [];
+  for (let k = 0; k < d; k++) succs.push([k + 1, merge(k)]);
+  succs.push([merge(d - 1)]);
+  for (let k = d - 1; k >= 0; k--) succs.push(k === 0 ? [] : [merge(k - 1)]);
+  assert.throws(
+    () => liftModule(graph(succs), 'DXIL', 0),
+    (e: unknown) =>
+      e instanceof IridiaError &&
+      e.code === 'E601_LIFT_UNSUPPORTED' &&
+      /control flow nested too deeply/.test(e.message),
+  );
+});

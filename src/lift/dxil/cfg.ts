@@ -47,6 +47,18 @@ export class IrreducibleError extends Error {
   }
 }
 
+/** Blocks times the loops around each that the structuring holds at most (a block is in the body of
+ * each loop around it): 2^22, about a thousand loops nested around four thousand blocks. dxc's loops
+ * nest a few deep; a function of 32,768 loops nested around one another would hold 2^29. */
+const MAX_LOOP_MEMBERSHIPS = 1 << 22;
+
+/** Loops nested too deep for the structuring's bound (MAX_LOOP_MEMBERSHIPS). */
+export class NestingError extends Error {
+  constructor(readonly blocks: number) {
+    super(`loops nested too deeply to structure (${blocks} blocks)`);
+  }
+}
+
 export interface Structured {
   readonly body: SNode[];
   /** Reverse postorder number of each reachable block (-1: unreachable). */
@@ -121,8 +133,10 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
         if (!dominates(s, b)) throw new IrreducibleError(b, s);
       } else forwardIn[s]!++;
     }
-  // Loop bodies: the header and every block that reaches one of its back edges without it.
+  // Loop bodies: the header and every block that reaches one of its back edges without it. A block
+  // is in the body of each loop around it, so the bodies hold the blocks times their nesting: bounded.
   const bodies = new Map<number, Set<number>>();
+  let held = 0;
   for (const b of order)
     for (const s of new Set(g.succs[b]))
       if (rpo[s]! <= rpo[b]!) {
@@ -133,16 +147,22 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
           const x = work.pop()!;
           if (body.has(x)) continue;
           body.add(x);
+          if (++held > MAX_LOOP_MEMBERSHIPS) throw new NestingError(n);
           for (const p of preds[x]!) work.push(p);
         }
       }
-  // The innermost loop holding a block (its header), and the loop around a header.
-  const innermost = (b: number, except = -1): number => {
-    let best = -1;
-    for (const [h, body] of bodies)
-      if (h !== except && body.has(b) && (best === -1 || body.size < bodies.get(best)!.size)) best = h;
-    return best;
-  };
+  // The innermost loop holding a block (its header), and the loop around a header. Reducible loops
+  // with different headers are nested or apart, so the bodies from the largest to the smallest each
+  // overwrite the innermost of their blocks, and a header's innermost before its own body is the loop
+  // around it (a search of every loop for each block was quadratic in a run of loops).
+  const inner = new Int32Array(n).fill(-1);
+  const around = new Int32Array(n).fill(-1);
+  for (const [h, body] of [...bodies].sort((x, y) => y[1].size - x[1].size)) {
+    around[h] = inner[h]!;
+    for (const x of body) inner[x] = h;
+  }
+  /** The innermost loop holding `b`; `outside`: the innermost one other than b's own (b a header). */
+  const innermost = (b: number, outside = false): number => (outside ? around[b]! : inner[b]!);
   // Where a block's code goes: after its immediate dominator's code, except that a block outside a
   // loop its dominator is in goes after that loop (after its header's code, outside the loop).
   const place = new Array<number>(n).fill(-1);
@@ -154,7 +174,7 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
     while (h !== -1 && !bodies.get(h)!.has(b)) {
       d = h;
       exitsLoop[b] = 1;
-      h = innermost(h, h);
+      h = innermost(h, true);
     }
     place[b] = d;
   }
@@ -165,20 +185,51 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
   // in-edges, or the target of an edge that leaves a loop.
   const isMerge = (b: number): boolean => forwardIn[b]! >= 2 || exitsLoop[b] === 1;
 
-  const branch = (from: number, to: number): SNode[] => {
-    if (rpo[to]! <= rpo[from]!) return [{ k: 'jump', from, to, kind: 'continue' }];
-    if (isMerge(to)) return [{ k: 'jump', from, to, kind: 'exit' }];
-    return [{ k: 'edge', from, to }, ...tree(to)];
-  };
+  // A list of nodes ends, more often than not, in a block's tree: the tree of the merge after a
+  // construct, or of the block an unconditional edge goes on to. Those tails are taken in a loop
+  // (`run`) rather than by recursion: a function of thousands of ifs one after another is a chain of
+  // thousands of such tails, and its recursion overflowed the stack (6,000 if/else diamonds). The
+  // recursion that is left follows the constructs' nesting.
 
-  const ending = (x: number): SNode[] => {
+  /** Nodes, then (`next`) the block whose tree follows them, if any. */
+  interface Tail {
+    readonly head: SNode[];
+    readonly next: number | undefined;
+  }
+  const END = undefined;
+
+  /** The nodes of `t`, then the tree of each block that follows, in turn. */
+  const run = (t: Tail): SNode[] => {
+    const out = t.head;
+    for (let next = t.next; next !== END;) {
+      const u = treeTail(next);
+      for (const s of u.head) out.push(s);
+      next = u.next;
+    }
+    return out;
+  };
+  const tree = (x: number): SNode[] => run(treeTail(x));
+
+  const branchTail = (from: number, to: number): Tail => {
+    if (rpo[to]! <= rpo[from]!) return { head: [{ k: 'jump', from, to, kind: 'continue' }], next: END };
+    if (isMerge(to)) return { head: [{ k: 'jump', from, to, kind: 'exit' }], next: END };
+    return { head: [{ k: 'edge', from, to }], next: to };
+  };
+  const branch = (from: number, to: number): SNode[] => run(branchTail(from, to));
+
+  /** x's code and its terminator's nodes (an unconditional edge's target as the tail). */
+  const codeTail = (x: number): Tail => {
+    const code: SNode = { k: 'code', block: x };
     const t = terminator(x);
     const ss = g.succs[x]!;
-    if (t === 'ret') return [{ k: 'return', block: x }];
-    if (t === 'unreachable') return [{ k: 'unreachable', block: x }];
+    if (t === 'ret') return { head: [code, { k: 'return', block: x }], next: END };
+    if (t === 'unreachable') return { head: [code, { k: 'unreachable', block: x }], next: END };
     if (t === 'br') {
-      if (ss.length === 1 || ss[0] === ss[1]) return branch(x, ss[0]!);
-      return [{ k: 'if', block: x, accept: branch(x, ss[0]!), reject: branch(x, ss[1]!) }];
+      if (ss.length === 1 || ss[0] === ss[1]) {
+        const b = branchTail(x, ss[0]!);
+        return { head: [code, ...b.head], next: b.next };
+      }
+      return { head: [code, { k: 'if', block: x, accept: branch(x, ss[0]!), reject: branch(x, ss[1]!) }], next: END };
     }
     const seen = new Set<number>();
     const cases: { target: number; body: SNode[] }[] = [];
@@ -187,27 +238,28 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
       seen.add(s);
       cases.push({ target: s, body: branch(x, s) });
     }
-    return [{ k: 'switch', block: x, cases }];
+    return { head: [code, { k: 'switch', block: x, cases }], next: END };
   };
 
-  /** x's code, then the merge nodes `merges` (highest reverse postorder first: the outermost). */
-  const within = (x: number, merges: readonly number[], inner: () => SNode[]): SNode[] => {
-    if (!merges.length) return inner();
-    const [y, ...rest] = merges as [number, ...number[]];
-    return [{ k: 'block', label: y, body: within(x, rest, inner) }, ...tree(y)];
+  /** `inner` inside a block for each of the merge nodes `merges` (highest reverse postorder first: the
+   * outermost), each merge's tree after its block: the outermost's as the tail. */
+  const withinTail = (merges: readonly number[], at: number, inner: () => Tail): Tail => {
+    if (at === merges.length) return inner();
+    const y = merges[at]!;
+    return { head: [{ k: 'block', label: y, body: run(withinTail(merges, at + 1, inner)) }], next: y };
   };
 
-  // Recursion depth follows the dominator tree's depth; dxc's graphs are shallow, and a pathological
-  // one is bounded by the caller (lift.ts limits the blocks of a function).
-  const tree = (x: number): SNode[] => {
+  const treeTail = (x: number): Tail => {
     const merges = children[x]!.filter(isMerge).sort((a, b) => rpo[b]! - rpo[a]!);
-    const plain = (ms: readonly number[]) => within(x, ms, () => [{ k: 'code', block: x }, ...ending(x)]);
     const body = bodies.get(x);
-    if (!body) return plain(merges);
+    if (!body) return withinTail(merges, 0, () => codeTail(x));
     // A loop header: the merge nodes inside the loop go in it, the loop's exits after it.
     const inside = merges.filter((m) => body.has(m));
     const outside = merges.filter((m) => !body.has(m));
-    return within(x, outside, () => [{ k: 'loop', label: x, body: plain(inside) }]);
+    return withinTail(outside, 0, () => ({
+      head: [{ k: 'loop', label: x, body: run(withinTail(inside, 0, () => codeTail(x))) }],
+      next: END,
+    }));
   };
 
   const body = tree(0);
@@ -215,8 +267,11 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
   return { body, rpo, idom };
 }
 
-/** Removes exits in tail position and dissolves the blocks no exit names any more (in place). */
+/** Removes exits in tail position and dissolves the blocks no exit names any more (in place). A
+ * dissolved block's nodes, already simplified, go where it was: the list is made again once, not
+ * spliced at each block (a splice moved every node after it: a long run of blocks was quadratic). */
 function simplify(list: SNode[]): void {
+  let out: SNode[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const s = list[i]!;
     if (s.k === 'if') {
@@ -230,10 +285,16 @@ function simplify(list: SNode[]): void {
       simplify(s.body);
       dropTailExits(s.body, s.label);
       if (!names(s.body, s.label)) {
-        list.splice(i, 1, ...s.body);
-        i--;
+        out ??= list.slice(0, i);
+        for (const x of s.body) out.push(x);
+        continue;
       }
     }
+    out?.push(s);
+  }
+  if (out) {
+    list.length = 0;
+    for (const x of out) list.push(x);
   }
 }
 

@@ -33,7 +33,7 @@ import {
 } from '../../dxil/ir.js';
 import { DxilLifter, isExpr, listingBases, valueTypeName, type Val } from './lifter.js';
 import { DxResources } from './resources.js';
-import { IrreducibleError, structure, type SNode } from './cfg.js';
+import { IrreducibleError, NestingError, structure, type SNode } from './cfg.js';
 import { Lowering } from './lower.js';
 import { allocaMemory, gep as gepOf, globalMemory, liftInst } from './inst.js';
 import { buildInputs, buildOutputs, type IoElement, type OutputPlan } from './io.js';
@@ -252,6 +252,14 @@ function liftBody(
     if (inline) tree = inlineTree(tree, blocks.length);
   } catch (e) {
     if (e instanceof IrreducibleError) return L.refuse('irreducible control flow', e.message);
+    if (e instanceof NestingError) return L.refuse('instruction not handled', e.message);
+    // The structuring recurses as deep as the constructs nest (a run of them one after another is a
+    // loop): constructs nested thousands deep overflow the stack, which is a refusal, not a crash.
+    if (e instanceof RangeError && /call stack/i.test(e.message))
+      return L.refuse(
+        'instruction not handled',
+        `control flow nested too deeply to structure (${blocks.length} blocks)`,
+      );
     throw e;
   }
   // Instruction numbering (errors name it): each block's first number, and each instruction's.
