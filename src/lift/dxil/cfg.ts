@@ -49,7 +49,7 @@ export class IrreducibleError extends Error {
 
 /** Blocks times the loops around each that the structuring holds at most (a block is in the body of
  * each loop around it): 2^22, about a thousand loops nested around four thousand blocks. dxc's loops
- * nest a few deep; a function of 32,768 loops nested around one another would hold 2^29. */
+ * nest a few deep; 32,768 loops nested around one another (65,536 blocks) would hold about 2^30. */
 const MAX_LOOP_MEMBERSHIPS = 1 << 22;
 
 /** Loops nested too deep for the structuring's bound (MAX_LOOP_MEMBERSHIPS). */
@@ -155,14 +155,14 @@ export function structure(g: CfgInput, terminator: (b: number) => 'br' | 'switch
   // with different headers are nested or apart, so the bodies from the largest to the smallest each
   // overwrite the innermost of their blocks, and a header's innermost before its own body is the loop
   // around it (a search of every loop for each block was quadratic in a run of loops).
-  const inner = new Int32Array(n).fill(-1);
-  const around = new Int32Array(n).fill(-1);
+  const innerLoop = new Int32Array(n).fill(-1);
+  const loopAround = new Int32Array(n).fill(-1);
   for (const [h, body] of [...bodies].sort((x, y) => y[1].size - x[1].size)) {
-    around[h] = inner[h]!;
-    for (const x of body) inner[x] = h;
+    loopAround[h] = innerLoop[h]!;
+    for (const x of body) innerLoop[x] = h;
   }
   /** The innermost loop holding `b`; `outside`: the innermost one other than b's own (b a header). */
-  const innermost = (b: number, outside = false): number => (outside ? around[b]! : inner[b]!);
+  const innermost = (b: number, outside = false): number => (outside ? loopAround[b]! : innerLoop[b]!);
   // Where a block's code goes: after its immediate dominator's code, except that a block outside a
   // loop its dominator is in goes after that loop (after its header's code, outside the loop).
   const place = new Array<number>(n).fill(-1);
