@@ -31,8 +31,8 @@ function program(n: number): Uint8Array {
   return computeProgram(body);
 }
 
-/** Control-flow shapes of `n` units each (a case, an if, an if/else, a loop), conditions read from cb0 so
- * that no pass folds them away, then one store of r1.x. */
+/** Control-flow shapes of `n` units each (a case, an if, an if/else, an instruction of a chain, a loop),
+ * conditions read from cb0 so that no pass folds them away, then one store of r1.x. */
 const SHAPES: Readonly<Record<string, (n: number) => number[][]>> = {
   'switch cases': (n) => {
     const b = [ins(OP.switch, [cb(0, 0, 'x')])];
@@ -54,6 +54,9 @@ const SHAPES: Readonly<Record<string, (n: number) => number[][]>> = {
       ins(OP.iadd, [r(2, 'x'), rs(2, 'x'), imm(k)]),
       ins(OP.endif),
     ]).flat(),
+  // each value read by the next: the decompiler inlines it, with the origins of all it folds
+  'chains of values': (n) =>
+    Array.from({ length: n }, (_, k) => ins(OP.iadd, [r(k % 8, 'x'), rs((k + 3) % 8, 'x'), imm(k)])),
   loops: (n) =>
     Array.from({ length: n }, () => [
       ins(OP.loop),
