@@ -17,13 +17,15 @@
 import { letEntry, localEntry, localWith, makeFunction } from '../ir/nodes.js';
 import {
   copyWithOrigin,
-  mergeOrigins,
+  joinOrigins,
+  joinedOrigin,
   type Block,
   type Expr,
   type ExprId,
   type Function,
   type Module,
   type Origin,
+  type PendingOrigin,
   type Scalar,
   type Stmt,
   type Type,
@@ -117,14 +119,15 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
   });
   // provenance (ir.ts Origin): an expression's inlined lets' origins (and theirs), which the
   // statement it is folded into takes on
-  const inlinedMemo = new Map<ExprId, Origin | undefined>();
-  const inlined = (id: ExprId): Origin | undefined => {
+  // (joined as nodes, merged once a statement takes them: ir.ts joinOrigins)
+  const inlinedMemo = new Map<ExprId, PendingOrigin>();
+  const inlined = (id: ExprId): PendingOrigin => {
     if (inlinedMemo.has(id)) return inlinedMemo.get(id);
     const e = f.exprs[id]!;
-    let o: Origin | undefined;
+    let o: PendingOrigin;
     if (e.op === 'let') {
-      if (plan.inline.has(e.let)) o = mergeOrigins(letOrigin.get(e.let), inlined(letValue.get(e.let)!));
-    } else eachChild(e, (c) => (o = mergeOrigins(o, inlined(c))));
+      if (plan.inline.has(e.let)) o = joinOrigins(letOrigin.get(e.let), inlined(letValue.get(e.let)!));
+    } else eachChild(e, (c) => (o = joinOrigins(o, inlined(c))));
     inlinedMemo.set(id, o);
     return o;
   };
@@ -216,8 +219,10 @@ function rebuild(m: Module, table: TypeTable, f: Function, types: readonly Resol
       const start = out.length;
       statement(s, out);
       if (out.length === start) continue;
-      let o = s.origin;
-      if (letOrigin.size || o !== undefined) for (const x of stmtExprs(s)) o = mergeOrigins(o, inlined(x));
+      let joined: PendingOrigin = s.origin;
+      if (letOrigin.size || joined !== undefined)
+        for (const x of stmtExprs(s)) joined = joinOrigins(joined, inlined(x));
+      const o = joinedOrigin(joined);
       if (o !== undefined) for (let k = start; k < out.length; k++) out[k] = copyWithOrigin(out[k]!, o);
     }
     return out;

@@ -20,8 +20,10 @@
 
 import { letEntry, localWith, makeFunction } from '../ir/nodes.js';
 import {
-  originList,
+  joinOrigins,
+  joinedOrigin,
   originated,
+  type PendingOrigin,
   type Block,
   type Expr,
   type ExprId,
@@ -50,49 +52,10 @@ interface Slot {
   /** Per lane: the origins (ir.ts Origin) a statement reading the lane's value takes on, because
    * the value is written into it and not named by a let: the store that wrote it and what that
    * store read; absent: none. */
-  from?: Provenance[];
+  from?: PendingOrigin[];
   /** Per lane: the origins of the store that wrote the value (and what it read), which a store
    * of the lane to its local (a flush before a construct) carries; absent: none. */
-  wrote?: Provenance[];
-}
-
-/**
- * Origins joined as values are read and stored, made one list (mergeOrigins' result: ascending, each
- * once) only where a statement takes them. A value kept inline carries the origins of every
- * instruction it folds: a list made again at each join was quadratic in a long chain of such values
- * (8,000 straight-line instructions: 41% of their decompile).
- */
-class OriginJoin {
-  constructor(
-    readonly a: Provenance,
-    readonly b: Provenance,
-  ) {}
-}
-type Provenance = Origin | OriginJoin | undefined;
-
-function joinOrigins(a: Provenance, b: Provenance): Provenance {
-  if (a === undefined || a === b) return b;
-  if (b === undefined) return a;
-  return new OriginJoin(a, b);
-}
-
-/** The origin of every index `p` holds, as mergeOrigins would have made it. */
-function originOf(p: Provenance): Origin | undefined {
-  if (!(p instanceof OriginJoin)) return p;
-  const all = new Set<number>();
-  const seen = new Set<OriginJoin>();
-  const stack: Provenance[] = [p];
-  while (stack.length) {
-    const x = stack.pop();
-    if (x === undefined) continue;
-    if (x instanceof OriginJoin) {
-      if (seen.has(x)) continue;
-      seen.add(x);
-      stack.push(x.a, x.b);
-    } else for (const i of originList(x)) all.add(i);
-  }
-  const list = [...all].sort((x, y) => x - y);
-  return list.length === 0 ? undefined : list.length === 1 ? list[0] : list;
+  wrote?: PendingOrigin[];
 }
 
 type State = Map<string, Slot>;
@@ -258,8 +221,8 @@ export function promoteRegisters(
   // promoted lanes it has read so far (their values are inlined into it); a statement made for it
   // carries both (own)
   let current: Origin | undefined;
-  let reads: Provenance;
-  const own = (x: Stmt): Stmt => originated(x, originOf(joinOrigins(current, reads)));
+  let reads: PendingOrigin;
+  const own = (x: Stmt): Stmt => originated(x, joinedOrigin(joinOrigins(current, reads)));
 
   // rewriting one statement's expressions against the state
   const rw = (st: State, id: ExprId, memo: Map<ExprId, ExprId>): ExprId => {
@@ -321,7 +284,7 @@ export function promoteRegisters(
       const rt = registerType(elemType(p))!;
       // a flushed store carries the origins of the lanes it stores (their writers')
       const from = (lanes: readonly number[]): Origin | undefined =>
-        originOf(lanes.reduce<Provenance>((o, k) => joinOrigins(o, slot.wrote?.[k]), undefined));
+        joinedOrigin(lanes.reduce<PendingOrigin>((o, k) => joinOrigins(o, slot.wrote?.[k]), undefined));
       if (slot.lanes.every((x) => x !== null) && rt.lanes > 1) {
         const v = a.mk({ op: 'compose', type: table.vec(rt.scalar as 'u32', rt.lanes), parts: slot.lanes as ExprId[] });
         out.push(originated({ op: 'store', pointer: pointerOf(p), value: v }, from(slot.lanes.map((_, k) => k))));
