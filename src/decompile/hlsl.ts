@@ -30,7 +30,7 @@ import { functionShapes, type Condition, type LoopShape, type Shapes } from './s
 import type { Rdef, RdefConstantBuffer, RdefType } from '../parts/rdef.js';
 import type { SignatureElement } from '../parts/signature.js';
 import { resolveFunction, scalarOf, widthOf, type Resolved } from '../ir/typeof.js';
-import { refuse } from './refuse.js';
+import { refuse, withinStack } from './refuse.js';
 import { localName } from './passes.js';
 import { childrenOf, stmtExprs, walkStmts } from './ssa.js';
 import { retryingViews, ViewMiss } from '../wgsl/emit.js';
@@ -266,7 +266,7 @@ export interface HlslOptions {
 }
 
 export function printHlsl(p: Program, options: HlslOptions = {}): string {
-  return printed(p, options, false).parts.join('\n') + '\n';
+  return withinStack('HLSL', () => printed(p, options, false)).parts.join('\n') + '\n';
 }
 
 /** The printer's parts, printed again with a constant buffer in the register form each time one
@@ -299,7 +299,7 @@ export function printHlslWithMap(
   p: Program,
   options: HlslOptions = {},
 ): { readonly text: string; readonly origins: readonly (readonly number[])[] } {
-  const { printer, parts } = printed(p, options, true);
+  const { printer, parts } = withinStack('HLSL', () => printed(p, options, true));
   const origins: (readonly number[])[] = [];
   parts.forEach((part, k) => {
     const o = printer.partOrigins[k];

@@ -3,6 +3,7 @@
 // executor runs and the WGSL emitter prints; its globals, arguments and results are the lifted
 // module's, so the same bindings and inputs drive both.
 
+import { withinStack } from './refuse.js';
 import { functionWith, globalWith, letEntry, localEntry, moduleWith } from '../ir/nodes.js';
 import type { Function, Module } from '../ir/ir.js';
 import type { Program } from '../ir/program.js';
@@ -84,6 +85,6 @@ export function localName(n: string): string {
 
 /** `debugNames`: the source variables of a /Zi build's registers (names.ts containerDebugNames). */
 export function readableProgram(p: Program, options: PassOptions = {}, debugNames?: DebugNames): Program {
-  const readable = { ...p, module: readableModule(p.module, options) };
+  const readable = { ...p, module: withinStack('the readable module', () => readableModule(p.module, options)) };
   return nameProgram(readable, debugNames && { names: debugNames, lifted: p.module });
 }

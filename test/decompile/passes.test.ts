@@ -14,7 +14,8 @@ import { eachChild, mapChildren, promoteRegisters } from '../../src/decompile/ss
 import { simplifyFunction, SIMPLIFY_ROUNDS } from '../../src/decompile/fold.js';
 import { printModule } from '../../src/ir/print.js';
 import { equivalence } from './harness.js';
-import { decompile } from '../../src/decompile/index.js';
+import { decompile, decompiledHlsl } from '../../src/decompile/index.js';
+import { DecompileRefusal } from '../../src/decompile/refuse.js';
 import { printHlsl } from '../../src/decompile/hlsl.js';
 import { Arena, TypeTable } from '../../src/decompile/arena.js';
 import { runCompute } from '../../src/exec/index.js';
@@ -399,5 +400,18 @@ test('webs: a load after a branch whose arms each stored and loaded the local jo
     split?.fn.locals.map((l) => l.name),
     ['x', 'x_1', 'x_2', 'out', 'out_1'],
     'x: the web of 2 and 3 first (a load reads it), then those of its initial value and of 1',
+  );
+});
+
+test('an accumulator updated 4,000 times in a row is refused by name (E603), not a stack overflow', () => {
+  // r1.x = r1.x * cb0[k].x + k, 4,000 times: inlined, the chain is one expression 4,000 deep, which the
+  // passes and printers walk by recursion
+  const body: number[][] = [];
+  for (let k = 0; k < 4000; k++) body.push(ins(OP.imad, [r(1, 'x'), rs(1, 'x'), cb(0, k % 8, 'x'), imm(k)]));
+  body.push(storeRaw(imm(0), rs(1, 'x'), 'x'));
+  assert.throws(
+    () => decompiledHlsl(decompile(computeProgram(body))),
+    (e: unknown) =>
+      e instanceof DecompileRefusal && e.code === 'E603_DECOMPILE_UNSUPPORTED' && /nested too deeply/.test(e.message),
   );
 });
